@@ -1,0 +1,67 @@
+package dev.lakerewrite.retrieval;
+
+import java.math.BigDecimal;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The comparison form of a cell value, used wherever two values must count as "the same" despite light noise:
+ * join-key overlap in the join graph, literal matches in SEARCH_VALUE, profile statistics. Folds case, collapses
+ * whitespace, strips diacritics and canonicalises numbers ({@code '+13789'}, {@code '13789.0'} and
+ * {@code 13789} all become {@code 13789}).
+ *
+ * <p>Idempotent; O(n) in the length of the value.
+ */
+public final class Values {
+  private static final Pattern WHITESPACE = Pattern.compile("[\\s\\u00A0\\u2000-\\u200B\\u202F\\u3000]+");
+  /** A plain decimal number with an optional sign and exponent: what {@link BigDecimal} accepts. */
+  private static final Pattern PLAIN_NUMBER = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+  /** Midnight timestamps as Wikidata writes dates: {@code +1995-11-22T00:00:00Z} → {@code 1995-11-22}. */
+  private static final Pattern MIDNIGHT_TIMESTAMP =
+      Pattern.compile("^\\+?(\\d{4}-\\d{2}-\\d{2})[t ]00:00:00(\\.0+)?(z|[+-]00:?00)?$");
+
+  private Values() {}
+
+  /** Returns the comparison form of {@code value}; {@code null} stays {@code null}. */
+  public static String normalize(String value) {
+    if (value == null) {
+      return null;
+    }
+    String s = WHITESPACE.matcher(value).replaceAll(" ").strip();
+    s = Names.Text.stripDiacritics(s).toLowerCase(Locale.ROOT);
+    String number = canonicalNumber(s);
+    if (number != null) {
+      return number;
+    }
+    var midnight = MIDNIGHT_TIMESTAMP.matcher(s);
+    if (midnight.matches()) {
+      return midnight.group(1);
+    }
+    return s;
+  }
+
+  /**
+   * Returns the canonical plain form of a number written without grouping ({@code +13789} → {@code 13789},
+   * {@code 2854.320} → {@code 2854.32}), or null when {@code s} is not such a number. Grouped and
+   * locale-formatted numbers ({@code 1.234,5}) are the cleaning module's business, not a comparison's.
+   */
+  public static String canonicalNumber(String s) {
+    Objects.requireNonNull(s, "s");
+    String t = s.strip();
+    if (t.isEmpty() || t.length() > 64 || !PLAIN_NUMBER.matcher(t).matches()) {
+      return null;
+    }
+    try {
+      BigDecimal d = new BigDecimal(t.startsWith("+") ? t.substring(1) : t);
+      if (d.signum() == 0) {
+        return "0";
+      }
+      BigDecimal stripped = d.stripTrailingZeros();
+      // 1e99999 is a number, but its plain form would be 100k characters: leave such values alone.
+      return Math.abs(stripped.scale()) > 64 ? null : stripped.toPlainString();
+    } catch (NumberFormatException | ArithmeticException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package dev.lakerewrite.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ValuesTest {
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(delimiter = '|', value = {
+      "+13789|13789",
+      "13789|13789",
+      "13789.0|13789",
+      "2854.320|2854.32",
+      "-35.719|-35.719",
+      "+0|0",
+      "Whangārei|whangarei",
+      "  Wellington   Region |wellington region",
+      "+1995-11-22T00:00:00Z|1995-11-22",
+      "ÉTATS-UNIS|etats-unis",
+      "1e99999|1e99999",
+  })
+  void normalizesForComparison(String value, String expected) {
+    assertThat(Values.normalize(value)).isEqualTo(expected);
+  }
+
+  @Test
+  void keepsNullAndDoesNotTreatGroupedNumbersAsPlainOnes() {
+    assertThat(Values.normalize(null)).isNull();
+    assertThat(Values.canonicalNumber("1,234")).isNull();
+    assertThat(Values.canonicalNumber("12a")).isNull();
+  }
+}
