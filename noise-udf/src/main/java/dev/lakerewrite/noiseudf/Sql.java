@@ -1,0 +1,156 @@
+package dev.lakerewrite.noiseudf;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Trusted SQL plumbing. Every call opens its own statement: after an SQL error DuckDB's JDBC statement is
+ * closed, so statements are never reused.
+ */
+final class Sql {
+
+  private Sql() {}
+
+  /** Double-quoted identifier ({@code "area"}, {@code "topic's ""main"" category"}). */
+  static String quoteIdentifier(String name) {
+    return "\"" + name.replace("\"", "\"\"") + "\"";
+  }
+
+  /** Single-quoted string literal. */
+  static String quoteLiteral(String value) {
+    return "'" + value.replace("'", "''") + "'";
+  }
+
+  /** Runs a query and returns every row as strings (NULL as null). */
+  static List<List<String>> query(Connection connection, String sql, Object... parameters) throws SQLException {
+    return query(connection, sql, Integer.MAX_VALUE, parameters);
+  }
+
+  /** Runs a query and returns up to {@code maxRows} rows as strings (NULL as null). */
+  static List<List<String>> query(Connection connection, String sql, int maxRows, Object... parameters)
+      throws SQLException {
+    List<List<String>> rows = new ArrayList<>();
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.length; i++) {
+        statement.setObject(i + 1, parameters[i]);
+      }
+      try (ResultSet rs = statement.executeQuery()) {
+        int columns = rs.getMetaData().getColumnCount();
+        while (rows.size() < maxRows && rs.next()) {
+          List<String> row = new ArrayList<>(columns);
+          for (int c = 1; c <= columns; c++) {
+            row.add(rs.getString(c));
+          }
+          rows.add(row);
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** Column names of a query's result. */
+  static List<String> columnNames(Connection connection, String sql) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      ResultSetMetaData md = statement.getMetaData();
+      List<String> names = new ArrayList<>();
+      for (int c = 1; c <= md.getColumnCount(); c++) {
+        names.add(md.getColumnLabel(c));
+      }
+      return names;
+    }
+  }
+
+  /** A query's result with its header. */
+  record Table(List<String> columns, List<String> types, List<List<String>> rows) {}
+
+  static Table table(Connection connection, String sql, int maxRows) throws SQLException {
+    try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+      ResultSetMetaData md = rs.getMetaData();
+      List<String> columns = new ArrayList<>();
+      List<String> types = new ArrayList<>();
+      for (int c = 1; c <= md.getColumnCount(); c++) {
+        columns.add(md.getColumnLabel(c));
+        types.add(md.getColumnTypeName(c));
+      }
+      List<List<String>> rows = new ArrayList<>();
+      while (rows.size() < maxRows && rs.next()) {
+        List<String> row = new ArrayList<>(columns.size());
+        for (int c = 1; c <= columns.size(); c++) {
+          row.add(rs.getString(c));
+        }
+        rows.add(row);
+      }
+      return new Table(columns, types, rows);
+    }
+  }
+
+  /** Executes one trusted statement. */
+  static void execute(Connection connection, String sql) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  /** Columns of a table or view as (name, type), in order; empty if there is no such table. */
+  static List<String[]> describeTable(Connection connection, String table) throws SQLException {
+    List<String[]> out = new ArrayList<>();
+    for (List<String> row :
+        query(connection,
+            "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index",
+            table)) {
+      out.add(new String[] {row.get(0), row.get(1)});
+    }
+    return out;
+  }
+
+  /** Names of all base tables and views visible on the connection. */
+  static List<String> tableNames(Connection connection) throws SQLException {
+    List<String> out = new ArrayList<>();
+    for (List<String> row :
+        query(connection,
+            "SELECT DISTINCT table_name FROM duckdb_tables() WHERE NOT internal "
+                + "UNION SELECT DISTINCT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1")) {
+      out.add(row.get(0));
+    }
+    return out;
+  }
+
+  /** Levenshtein distance, for "did you mean". */
+  static int editDistance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+
+  /** The closest candidates to {@code name} (case-insensitive edit distance ≤ max(2, len/3)), best first. */
+  static List<String> didYouMean(String name, List<String> candidates) {
+    String lower = name.toLowerCase(java.util.Locale.ROOT);
+    int limit = Math.max(2, name.length() / 3);
+    return candidates.stream()
+        .map(c -> new Object[] {c, editDistance(lower, c.toLowerCase(java.util.Locale.ROOT))})
+        .filter(p -> (int) p[1] <= limit)
+        .sorted(java.util.Comparator.comparingInt((Object[] p) -> (int) p[1]).thenComparing(p -> (String) p[0]))
+        .limit(3)
+        .map(p -> (String) p[0])
+        .toList();
+  }
+}

@@ -1,0 +1,101 @@
+package dev.lakerewrite.noiseudf;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * Test fixture reproducing the connection core hands this module: a lake file built from CSVs, opened
+ * read-only, then the sandbox settings, then locked. Table name = CSV stem lower-cased with runs of
+ * {@code [^a-z0-9]} replaced by '_', prefixed by the database folder stem when two databases share a stem;
+ * columns = header verbatim (types auto-detected, as a loader would).
+ */
+final class Sandbox {
+
+  private Sandbox() {}
+
+  static Path sample() {
+    String p = System.getProperty("lakerewrite.sample");
+    if (p == null) {
+      throw new IllegalStateException("system property lakerewrite.sample is not set");
+    }
+    return Path.of(p);
+  }
+
+  static String tableName(String stem) {
+    return stem.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+  }
+
+  /** CSV files of a lake folder (WikiDBs layout or flat), keyed by table name. */
+  static Map<String, Path> csvTables(Path folder) throws IOException {
+    List<Path> files = new ArrayList<>();
+    Path databases = folder.resolve("databases");
+    try (Stream<Path> s = Files.walk(Files.isDirectory(databases) ? databases : folder)) {
+      s.filter(p -> p.toString().endsWith(".csv"))
+          .filter(p -> !Files.isDirectory(databases) || p.getParent().getFileName().toString().equals("tables"))
+          .sorted()
+          .forEach(files::add);
+    }
+    Map<String, Integer> stems = new HashMap<>();
+    for (Path f : files) {
+      stems.merge(tableName(stem(f)), 1, Integer::sum);
+    }
+    Map<String, Path> out = new LinkedHashMap<>();
+    for (Path f : files) {
+      String name = tableName(stem(f));
+      if (stems.get(name) > 1 && Files.isDirectory(databases)) {
+        name = tableName(f.getParent().getParent().getFileName().toString()) + "_" + name;
+      }
+      out.put(name, f);
+    }
+    return out;
+  }
+
+  private static String stem(Path f) {
+    String n = f.getFileName().toString();
+    return n.substring(0, n.length() - 4);
+  }
+
+  /** Builds {@code target} (a DuckDB file) from the CSV lake in {@code folder}; returns the table names. */
+  static List<String> buildLake(Path folder, Path target) throws Exception {
+    Files.deleteIfExists(target);
+    Map<String, Path> tables = csvTables(folder);
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + target); Statement s = c.createStatement()) {
+      for (Map.Entry<String, Path> e : tables.entrySet()) {
+        s.execute("CREATE TABLE " + Sql.quoteIdentifier(e.getKey()) + " AS SELECT * FROM read_csv("
+            + Sql.quoteLiteral(e.getValue().toString()) + ", header=true, normalize_names=false)");
+      }
+    }
+    return new ArrayList<>(tables.keySet());
+  }
+
+  /** Opens the lake file like core: read-only, sandboxed, configuration locked. */
+  static DuckDBConnection open(Path lakeFile, Path tempDir) throws SQLException, IOException {
+    Files.createDirectories(tempDir);
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty("duckdb.read_only", "true");
+    DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + lakeFile, p);
+    try (Statement s = c.createStatement()) {
+      s.execute("SET autoinstall_known_extensions=false");
+      s.execute("SET autoload_known_extensions=false");
+      s.execute("SET temp_directory=" + Sql.quoteLiteral(tempDir.toString()));
+      s.execute("SET memory_limit='1GB'");
+      s.execute("SET threads=2");
+      s.execute("SET enable_external_access=false");
+      s.execute("SET lock_configuration=true");
+    }
+    return c;
+  }
+}
