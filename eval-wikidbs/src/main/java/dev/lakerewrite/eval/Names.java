@@ -1,0 +1,58 @@
+package dev.lakerewrite.eval;
+
+import java.util.Collection;
+import java.util.Locale;
+import java.util.Optional;
+
+/** "Did you mean" suggestions for names in pair files. */
+final class Names {
+
+  private Names() {}
+
+  /**
+   * The candidate closest to {@code name} by case-insensitive edit distance, if it is close enough to be a
+   * plausible typo (at most a third of the longer name's length, and at least one edit allowed).
+   */
+  static Optional<String> closest(String name, Collection<String> candidates) {
+    String wanted = name.toLowerCase(Locale.ROOT);
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String candidate : candidates) {
+      int d = distance(wanted, candidate.toLowerCase(Locale.ROOT));
+      if (d < bestDistance) {
+        best = candidate;
+        bestDistance = d;
+      }
+    }
+    if (best == null) {
+      return Optional.empty();
+    }
+    int allowed = Math.max(1, Math.max(wanted.length(), best.length()) / 3);
+    return bestDistance <= allowed ? Optional.of(best) : Optional.empty();
+  }
+
+  /** ", did you mean 'x'?" or the empty string. */
+  static String didYouMean(String name, Collection<String> candidates) {
+    return closest(name, candidates).map(c -> "; did you mean '" + c + "'?").orElse("");
+  }
+
+  /** Levenshtein distance, O(|a|·|b|) time and O(|b|) space. */
+  static int distance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
+}
