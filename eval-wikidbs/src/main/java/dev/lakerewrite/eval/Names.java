@@ -28,7 +28,26 @@ final class Names {
       return Optional.empty();
     }
     int allowed = Math.max(1, Math.max(wanted.length(), best.length()) / 3);
-    return bestDistance <= allowed ? Optional.of(best) : Optional.empty();
+    if (bestDistance <= allowed) {
+      return Optional.of(best);
+    }
+    // No near spelling: a single candidate with the same first word ("golden_sql" -> "golden_query").
+    String firstWord = firstWord(wanted);
+    String only = null;
+    for (String candidate : candidates) {
+      if (firstWord.length() >= 3 && firstWord(candidate.toLowerCase(Locale.ROOT)).equals(firstWord)) {
+        if (only != null) {
+          return Optional.empty();
+        }
+        only = candidate;
+      }
+    }
+    return Optional.ofNullable(only);
+  }
+
+  private static String firstWord(String s) {
+    String[] words = s.split("[\\s_\\-]+", 2);
+    return words.length == 0 ? "" : words[0];
   }
 
   /** ", did you mean 'x'?" or the empty string. */

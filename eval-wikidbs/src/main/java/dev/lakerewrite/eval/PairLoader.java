@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.InputStream;
@@ -75,6 +76,7 @@ public final class PairLoader {
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
       .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+      .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES) // keep 229200.0 as written
       .build();
 
   private final QueryRunner goldRunner;

@@ -101,11 +101,16 @@ public final class PairWriter {
       g.writeEndArray();
       g.writeArrayFieldStart("rows");
       for (List<Object> row : p.resultTable().rows()) {
-        g.writeStartArray();
-        for (Object v : row) {
-          writeCell(g, v);
+        // One row per line: compact JSON for the row, spliced in as a raw value.
+        StringWriter compact = new StringWriter();
+        try (JsonGenerator rowGenerator = FACTORY.createGenerator(compact)) {
+          rowGenerator.writeStartArray();
+          for (Object v : row) {
+            writeCell(rowGenerator, v);
+          }
+          rowGenerator.writeEndArray();
         }
-        g.writeEndArray();
+        g.writeRawValue(compact.toString());
       }
       g.writeEndArray();
       g.writeEndObject();
