@@ -150,7 +150,7 @@ public final class Cleaners {
           Map.entry("copy", "©"), Map.entry("reg", "®"), Map.entry("deg", "°"));
 
   /** Invisible format characters that carry no meaning in a cell (ZWSP, BOM, soft hyphen, word joiner, bidi). */
-  private static boolean isInvisibleJunk(char c) {
+  static boolean isInvisibleJunk(char c) {
     return c == '\u200B' || c == '\uFEFF' || c == '\u00AD' || c == '\u2060' || c == '\u200E' || c == '\u200F'
         || (c >= '\u202A' && c <= '\u202E') || (c >= '\u2066' && c <= '\u2069');
   }
