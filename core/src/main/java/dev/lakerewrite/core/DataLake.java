@@ -1,0 +1,343 @@
+package dev.lakerewrite.core;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * A data lake held in DuckDB: tables loaded from a folder of CSV files (or a WikiDBs folder), or an existing
+ * DuckDB database file, opened read-only and sandboxed. Thread-safe: each thread {@linkplain #openSession()
+ * opens a session} with its own connection; one lake serves any number of concurrent rewrites.
+ *
+ * <pre>{@code
+ * try (DataLake lake = DataLake.fromWikiDbs(Path.of("wikidbs-sample"));
+ *      LakeSession session = lake.openSession()) {
+ *   Execution e = session.execute("SELECT label, population FROM region_of_new_zealand");
+ * }
+ * }</pre>
+ *
+ * <p>Loading is persistent: the first load materialises the CSV files into a DuckDB file in the lake's cache
+ * directory ({@code ~/.cache/lakerewrite/<lake>-<hash>/} by default; {@code LAKEREWRITE_CACHE} or the builder
+ * change it); later loads of unchanged files reopen it without reading a CSV. The source files are never
+ * modified, and neither is the lake file once built: every connection is read-only.
+ */
+public final class DataLake implements AutoCloseable {
+  private static final Pattern MEMORY = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
+      Pattern.CASE_INSENSITIVE);
+
+  private final Path source;
+  private final Path databaseFile;
+  private final Path cacheDirectory;
+  private final String fingerprint;
+  private final DuckDBConnection root;
+  private final Path tempDirectory;
+  private final QueryLimits queryLimits;
+  private final LakeCatalog catalog;
+  private final List<String> warnings;
+  private final Set<LakeSession> sessions = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  private DataLake(Path source, Path databaseFile, Path cacheDirectory, String fingerprint, DuckDBConnection root,
+      Path tempDirectory, QueryLimits queryLimits, LakeLoader.Manifest manifest, List<String> warnings) {
+    this.source = source;
+    this.databaseFile = databaseFile;
+    this.cacheDirectory = cacheDirectory;
+    this.fingerprint = fingerprint;
+    this.root = root;
+    this.tempDirectory = tempDirectory;
+    this.queryLimits = queryLimits;
+    this.warnings = List.copyOf(warnings);
+    this.catalog = new LakeCatalog(this, manifest);
+  }
+
+  /** Loads every CSV/TSV file under {@code folder} (recursively) as one table each, with default settings. */
+  public static DataLake fromCsvFolder(Path folder) {
+    return builder().fromCsvFolder(folder);
+  }
+
+  /** Loads a WikiDBs folder ({@code databases/<db>/tables/<table>.csv}) as one flat lake, default settings. */
+  public static DataLake fromWikiDbs(Path folder) {
+    return builder().fromWikiDbs(folder);
+  }
+
+  /** Opens an existing DuckDB database file read-only, with default settings. */
+  public static DataLake open(Path duckdbFile) {
+    return builder().open(duckdbFile);
+  }
+
+  /** A builder for lakes with non-default cache location, resource limits or query limits. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The folder or file the lake was loaded from. */
+  public Path source() {
+    return source;
+  }
+
+  /** The DuckDB file holding the lake's tables (in the cache directory unless opened with {@link #open}). */
+  public Path databaseFile() {
+    return databaseFile;
+  }
+
+  /** Where this lake's derived data lives (materialised tables, profiles, indexes, the join graph). */
+  public Path cacheDirectory() {
+    return cacheDirectory;
+  }
+
+  /** Identifies the lake's content: changes whenever a source file changes. Derived caches are keyed by it. */
+  public String fingerprint() {
+    return fingerprint;
+  }
+
+  /** Tables, columns, types, row counts and column profiles. */
+  public LakeCatalog catalog() {
+    ensureOpen();
+    return catalog;
+  }
+
+  /** Problems met while loading that did not stop it (files skipped with {@code skipUnreadableFiles}). */
+  public List<String> warnings() {
+    return warnings;
+  }
+
+  /** The limits sessions apply to queries by default. */
+  public QueryLimits queryLimits() {
+    return queryLimits;
+  }
+
+  /** Opens a session: a private sandboxed connection for one thread. Close it when done. */
+  public LakeSession openSession() {
+    ensureOpen();
+    Connection duplicate;
+    try {
+      synchronized (root) {
+        duplicate = root.duplicate();
+      }
+    } catch (SQLException e) {
+      throw new LakeRewriteException("cannot open a session on the lake " + source + ": " + e.getMessage(), e);
+    }
+    LakeSession s = new LakeSession(this, duplicate, queryLimits);
+    sessions.add(s);
+    return s;
+  }
+
+  /** Number of sessions opened and not yet closed (a leak shows up here). */
+  public int openSessionCount() {
+    return sessions.size();
+  }
+
+  void sessionClosed(LakeSession s) {
+    sessions.remove(s);
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("the lake " + source + " is closed");
+    }
+  }
+
+  /** Closes every open session and the lake's connection, and removes its temp directory. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (LakeSession s : List.copyOf(sessions)) {
+      s.close();
+    }
+    try {
+      root.close();
+    } catch (SQLException ignored) {
+      // Read-only: nothing to flush.
+    }
+    Sandbox.deleteRecursively(tempDirectory);
+  }
+
+  @Override
+  public String toString() {
+    return "DataLake[" + source + ", " + (closed ? "closed" : catalog.tables().size() + " tables") + "]";
+  }
+
+  /**
+   * Settings for opening a lake; immutable once a lake is built from it. Terminal methods load the lake.
+   * Defaults: cache under {@code $LAKEREWRITE_CACHE} or {@code ~/.cache/lakerewrite}; DuckDB memory limit 2 GB;
+   * threads = available processors; queries limited to 30 s and 10,000 rows.
+   */
+  public static final class Builder {
+    private Path cacheRoot;
+    private String memoryLimit = "2GB";
+    private int threads = Runtime.getRuntime().availableProcessors();
+    private QueryLimits queryLimits = QueryLimits.DEFAULT;
+    private boolean skipUnreadableFiles;
+
+    private Builder() {}
+
+    /** The root under which each lake gets its own cache directory. */
+    public Builder cacheDirectory(Path cacheRoot) {
+      this.cacheRoot = Objects.requireNonNull(cacheRoot, "cacheRoot");
+      return this;
+    }
+
+    /** DuckDB's memory limit for the lake, e.g. {@code "2GB"} or {@code "512MB"}. */
+    public Builder memoryLimit(String limit) {
+      Objects.requireNonNull(limit, "limit");
+      if (!MEMORY.matcher(limit.strip()).matches()) {
+        throw new IllegalArgumentException(
+            "memoryLimit must be a number and a unit such as 512MB or 2GB, was '" + limit + "'");
+      }
+      this.memoryLimit = limit.strip();
+      return this;
+    }
+
+    /** DuckDB worker threads for the lake (at least 1). */
+    public Builder threads(int threads) {
+      if (threads < 1) {
+        throw new IllegalArgumentException("threads must be at least 1, was " + threads);
+      }
+      this.threads = threads;
+      return this;
+    }
+
+    /** Default per-query limits of sessions. */
+    public Builder queryLimits(QueryLimits limits) {
+      this.queryLimits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /** Shorthand for a default query time limit. */
+    public Builder queryTimeout(Duration timeout) {
+      this.queryLimits = queryLimits.withTimeout(timeout);
+      return this;
+    }
+
+    /**
+     * When true, files DuckDB cannot read are left out (and listed in {@link DataLake#warnings()}) instead of
+     * failing the load. Default false: a lake silently missing tables is worse than an error.
+     */
+    public Builder skipUnreadableFiles(boolean skip) {
+      this.skipUnreadableFiles = skip;
+      return this;
+    }
+
+    public DataLake fromCsvFolder(Path folder) {
+      Objects.requireNonNull(folder, "folder");
+      return load(folder, LakeLoader.Layout.CSV_FOLDER, LakeLoader.scanCsvFolder(folder));
+    }
+
+    public DataLake fromWikiDbs(Path folder) {
+      Objects.requireNonNull(folder, "folder");
+      return load(folder, LakeLoader.Layout.WIKIDBS, LakeLoader.scanWikiDbs(folder));
+    }
+
+    /** Opens an existing DuckDB database file read-only; every table and view of it is a lake table. */
+    public DataLake open(Path duckdbFile) {
+      Objects.requireNonNull(duckdbFile, "duckdbFile");
+      if (!Files.exists(duckdbFile)) {
+        throw new LakeLoadException(duckdbFile, "no such DuckDB database file");
+      }
+      if (Files.isDirectory(duckdbFile)) {
+        throw new LakeLoadException(duckdbFile,
+            "is a folder; DataLake.open needs a DuckDB file (use fromCsvFolder or fromWikiDbs for folders)");
+      }
+      String fingerprint;
+      try {
+        fingerprint = LakeLoader.sha256("duckdb\n" + duckdbFile.toRealPath() + "\n" + Files.size(duckdbFile)
+            + "\n" + Files.getLastModifiedTime(duckdbFile).toMillis());
+      } catch (IOException e) {
+        throw new LakeLoadException(duckdbFile, "cannot read the file: " + e.getMessage(), e);
+      }
+      Path cacheDir = LakeLoader.cacheDirectoryFor(cacheRoot(), duckdbFile);
+      return openSandboxed(duckdbFile, duckdbFile, cacheDir, fingerprint, null, List.of());
+    }
+
+    private DataLake load(Path folder, LakeLoader.Layout layout, List<LakeLoader.SourceFile> files) {
+      String fingerprint = LakeLoader.fingerprint(folder, layout, files);
+      Path cacheDir = LakeLoader.cacheDirectoryFor(cacheRoot(), folder);
+      List<String> warnings = new ArrayList<>();
+      Path lakeFile = LakeLoader.materialize(folder, layout, files, fingerprint, cacheDir, skipUnreadableFiles,
+          warnings);
+      LakeLoader.Manifest manifest = LakeLoader.readManifest(cacheDir.resolve(LakeLoader.MANIFEST_FILE));
+      if (manifest != null && warnings.isEmpty() && manifest.tables().size() < files.size()) {
+        warnings.add((files.size() - manifest.tables().size()) + " of " + files.size()
+            + " files were skipped as unreadable when this lake was first loaded");
+      }
+      return openSandboxed(folder, lakeFile, cacheDir, fingerprint, manifest, warnings);
+    }
+
+    private DataLake openSandboxed(Path source, Path lakeFile, Path cacheDir, String fingerprint,
+        LakeLoader.Manifest manifest, List<String> warnings) {
+      try {
+        Files.createDirectories(cacheDir);
+      } catch (IOException e) {
+        throw new LakeLoadException(cacheDir, "cannot create the lake's cache directory: " + e.getMessage(), e);
+      }
+      Properties props = new Properties();
+      props.setProperty("duckdb.read_only", "true");
+      // Streaming results would lose DuckDB's error messages ("Invalid result set"); the executor caps rows
+      // in SQL instead.
+      // An isolated instance per lake: the process-wide cache would hand a second lake on the same file the first
+      // one's (already locked) instance, settings and temp directory.
+      props.setProperty("jdbc_instance_cache", "false");
+      DuckDBConnection conn;
+      try {
+        conn = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + lakeFile.toAbsolutePath(), props);
+      } catch (SQLException e) {
+        throw new LakeLoadException(lakeFile, "cannot open as a DuckDB database: " + e.getMessage(), e);
+      }
+      Path temp = Sandbox.createTempDirectory();
+      try {
+        Sandbox.apply(conn, temp, memoryLimit, threads);
+        DataLake lake = new DataLake(source, lakeFile, cacheDir, fingerprint, conn, temp, queryLimits, manifest,
+            warnings);
+        lake.catalog.tables(); // read the catalog now, so a broken file fails here and not mid-rewrite
+        return lake;
+      } catch (RuntimeException e) {
+        try {
+          conn.close();
+        } catch (SQLException ignored) {
+          // Already failing; the original error matters.
+        }
+        Sandbox.deleteRecursively(temp);
+        throw e;
+      }
+    }
+
+    private Path cacheRoot() {
+      if (cacheRoot != null) {
+        return cacheRoot;
+      }
+      String prop = System.getProperty("lakerewrite.cache");
+      if (prop != null && !prop.isBlank()) {
+        return Path.of(prop);
+      }
+      String env = System.getenv("LAKEREWRITE_CACHE");
+      if (env != null && !env.isBlank()) {
+        return Path.of(env);
+      }
+      return Path.of(System.getProperty("user.home"), ".cache", "lakerewrite");
+    }
+  }
+
+  /** The lake's root connection, for the catalog's own trusted reads. */
+  Connection rootConnection() {
+    return root;
+  }
+}

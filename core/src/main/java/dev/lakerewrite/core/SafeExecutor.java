@@ -1,0 +1,208 @@
+package dev.lakerewrite.core;
+
+import dev.lakerewrite.core.sql.SqlParser;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.sql.Array;
+import java.sql.Blob;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Struct;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs untrusted SQL on one sandboxed connection: admission check ({@link StatementGuard}), time limit (a
+ * scheduled {@link Statement#cancel()}, millisecond precision), row cap (DuckDB stops at the cap), typed
+ * result, errors as data. One instance per connection, used by one thread at a time.
+ */
+final class SafeExecutor {
+  private static final ScheduledExecutorService CANCELLER = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "lakerewrite-query-canceller");
+    t.setDaemon(true);
+    return t;
+  });
+
+  private final Connection connection;
+  private final SqlParser parser;
+
+  SafeExecutor(Connection connection) {
+    this.connection = connection;
+    this.parser = SqlParser.on(connection);
+  }
+
+  SqlParser parser() {
+    return parser;
+  }
+
+  Execution execute(String sql, QueryLimits limits) {
+    long start = System.nanoTime();
+    Optional<QueryError> refusal = StatementGuard.check(parser, sql);
+    if (refusal.isPresent()) {
+      return Execution.failure(refusal.get(), since(start));
+    }
+    return run(sql, limits, start);
+  }
+
+  /** Runs a statement the library itself wrote and vouches for (no admission check; limits still apply). */
+  Execution executeTrusted(String sql, QueryLimits limits) {
+    return run(sql, limits, System.nanoTime());
+  }
+
+  private Execution run(String sql, QueryLimits limits, long start) {
+    List<ResultTable.Column> columns;
+    // Preparing binds the query without running it: binder errors surface here with DuckDB's full message,
+    // and the result's true column names are known before the capped form renames duplicates.
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
+      columns = columns(ps.getMetaData());
+    } catch (SQLException e) {
+      return Execution.failure(EngineErrors.classify(e, sql), since(start));
+    }
+    String capped = capped(sql, limits.maxRows() + 1L);
+    Execution first = runStatement(capped, sql, columns, limits, start);
+    if (!first.isSuccess() && first.error().orElseThrow().kind() == ErrorKind.PARSE) {
+      // The text could not be wrapped (e.g. it ends in a comment after ';'): run it as written.
+      return runStatement(sql, sql, columns, limits, start);
+    }
+    return first;
+  }
+
+  /**
+   * The query wrapped so that DuckDB stops producing rows past the cap. Non-streaming results are
+   * materialised inside DuckDB, so without the wrapper {@code SELECT * FROM huge} would build all of it just
+   * for a preview. DuckDB keeps the inner ORDER BY through the wrapper.
+   */
+  static String capped(String sql, long rows) {
+    String body = sql.strip();
+    while (body.endsWith(";")) {
+      body = body.substring(0, body.length() - 1).strip();
+    }
+    return "SELECT * FROM (\n" + body + "\n) AS lakerewrite_capped LIMIT " + rows;
+  }
+
+  private Execution runStatement(String toRun, String sql, List<ResultTable.Column> columns, QueryLimits limits,
+      long start) {
+    try (Statement st = connection.createStatement()) {
+      ScheduledFuture<?> cancel = CANCELLER.schedule(() -> cancelQuietly(st),
+          limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
+      try (ResultSet rs = st.executeQuery(toRun)) {
+        ResultTable table = read(rs, columns, limits.maxRows());
+        return Execution.success(sql, table, since(start));
+      } finally {
+        cancel.cancel(false);
+      }
+    } catch (SQLException e) {
+      return Execution.failure(EngineErrors.classify(e, sql), since(start));
+    } catch (RuntimeException e) {
+      // The driver reports some failures (e.g. unsupported result types) as unchecked exceptions.
+      return Execution.failure(new QueryError(ErrorKind.RUNTIME,
+          e.getClass().getSimpleName() + ": " + e.getMessage(), -1, sql), since(start));
+    }
+  }
+
+  private static void cancelQuietly(Statement st) {
+    try {
+      st.cancel();
+    } catch (SQLException | RuntimeException ignored) {
+      // The statement finished or closed in the meantime: nothing to cancel.
+    }
+  }
+
+  static List<ResultTable.Column> columns(ResultSetMetaData md) throws SQLException {
+    int n = md.getColumnCount();
+    List<ResultTable.Column> columns = new ArrayList<>(n);
+    for (int i = 1; i <= n; i++) {
+      columns.add(new ResultTable.Column(md.getColumnLabel(i), md.getColumnTypeName(i)));
+    }
+    return columns;
+  }
+
+  static ResultTable read(ResultSet rs, List<ResultTable.Column> columns, int maxRows) throws SQLException {
+    int n = rs.getMetaData().getColumnCount();
+    if (n != columns.size()) {
+      throw new SQLException("the capped query returned " + n + " columns, the query itself " + columns.size());
+    }
+    List<List<Object>> rows = new ArrayList<>();
+    boolean truncated = false;
+    while (rs.next()) {
+      if (rows.size() == maxRows) {
+        truncated = true;
+        break;
+      }
+      List<Object> row = new ArrayList<>(n);
+      for (int i = 1; i <= n; i++) {
+        row.add(toJava(rs.getObject(i)));
+      }
+      rows.add(row);
+    }
+    return ResultTable.of(columns, rows, truncated);
+  }
+
+  /** Converts driver objects into plain, immutable-friendly Java values. */
+  static Object toJava(Object v) throws SQLException {
+    if (v == null) {
+      return null;
+    }
+    if (v instanceof Timestamp ts) {
+      return ts.toLocalDateTime();
+    }
+    if (v instanceof Array arr) {
+      Object[] items = (Object[]) arr.getArray();
+      List<Object> out = new ArrayList<>(items.length);
+      for (Object item : items) {
+        out.add(toJava(item));
+      }
+      return java.util.Collections.unmodifiableList(out);
+    }
+    if (v instanceof Struct struct) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      Object[] attrs = struct.getAttributes();
+      String type = struct.getSQLTypeName();
+      if (v instanceof org.duckdb.DuckDBStruct ds) {
+        for (Map.Entry<String, Object> e : ds.getMap().entrySet()) {
+          out.put(e.getKey(), toJava(e.getValue()));
+        }
+        return java.util.Collections.unmodifiableMap(out);
+      }
+      return type + Arrays.toString(attrs);
+    }
+    if (v instanceof Blob blob) {
+      return blob.getBytes(1, (int) Math.min(Integer.MAX_VALUE, blob.length()));
+    }
+    if (v instanceof ByteBuffer buf) {
+      byte[] bytes = new byte[buf.remaining()];
+      buf.duplicate().get(bytes);
+      return bytes;
+    }
+    if (v instanceof Map<?, ?> map) {
+      Map<Object, Object> out = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        out.put(toJava(e.getKey()), toJava(e.getValue()));
+      }
+      return java.util.Collections.unmodifiableMap(out);
+    }
+    if (v instanceof String || v instanceof Number || v instanceof Boolean || v instanceof BigDecimal
+        || v instanceof java.time.temporal.Temporal || v instanceof java.util.UUID) {
+      return v;
+    }
+    return v.toString();
+  }
+
+  private static Duration since(long startNanos) {
+    return Duration.ofNanos(System.nanoTime() - startNanos);
+  }
+}

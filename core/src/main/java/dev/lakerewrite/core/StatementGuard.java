@@ -1,0 +1,121 @@
+package dev.lakerewrite.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lakerewrite.core.sql.ParsedSql;
+import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.SqlSyntaxException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The executor's admission check, decided on DuckDB's own syntax tree rather than by pattern matching: exactly
+ * one statement, and it must be a query (DuckDB serialises nothing else); table functions only from a small
+ * allow-list (no file, network or nested-SQL readers); no functions with side effects. The sandbox (read-only
+ * lake, no external access, locked configuration) would stop the rest anyway; this check makes the refusal
+ * early, uniform and explained. Linear in the size of the syntax tree.
+ */
+final class StatementGuard {
+  /** Table functions a lake query may use: generators and in-memory unnesting only. */
+  static final Set<String> ALLOWED_TABLE_FUNCTIONS = Set.of(
+      "range", "generate_series", "unnest", "json_each", "json_tree", "duckdb_tables", "duckdb_columns",
+      "duckdb_views", "duckdb_schemas", "duckdb_types", "duckdb_keywords");
+  /** Scalar functions with effects beyond computing a value, or that run SQL text. */
+  static final Set<String> FORBIDDEN_FUNCTIONS = Set.of(
+      "setseed", "nextval", "currval", "query", "query_table", "json_execute_serialized_sql", "getenv",
+      "set_variable", "make_secret", "which_secret", "enable_profiling", "disable_profiling");
+
+  private StatementGuard() {}
+
+  /** Returns the refusal for {@code sql}, or empty when it may run. */
+  static Optional<QueryError> check(SqlParser parser, String sql) {
+    if (sql.isBlank()) {
+      return Optional.of(new QueryError(ErrorKind.REJECTED, "empty SQL: there is no statement to run", 0, sql));
+    }
+    ParsedSql parsed;
+    try {
+      parsed = parser.parse(sql);
+    } catch (SqlSyntaxException e) {
+      return Optional.of(new QueryError(e.notAQuery() ? ErrorKind.REJECTED : ErrorKind.PARSE, e.getMessage(),
+          e.position(), sql));
+    }
+    if (parsed.statementCount() != 1) {
+      return Optional.of(new QueryError(ErrorKind.REJECTED,
+          "multiple statements: found " + parsed.statementCount()
+              + "; the executor runs exactly one query at a time", secondStatementOffset(parsed), sql));
+    }
+    return firstForbidden(parsed.statement(0), sql);
+  }
+
+  private static int secondStatementOffset(ParsedSql parsed) {
+    JsonNode second = parsed.statement(1).path("node");
+    long loc = minLocation(second);
+    return loc >= 0 && loc < parsed.sql().length() ? (int) loc : -1;
+  }
+
+  private static long minLocation(JsonNode n) {
+    long best = -1;
+    if (n.isObject()) {
+      JsonNode loc = n.get("query_location");
+      if (loc != null && loc.canConvertToLong() && loc.asLong() >= 0 && loc.asLong() < Integer.MAX_VALUE) {
+        best = loc.asLong();
+      }
+    }
+    for (JsonNode child : n) {
+      long c = minLocation(child);
+      if (c >= 0 && (best < 0 || c < best)) {
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  private static Optional<QueryError> firstForbidden(JsonNode node, String sql) {
+    if (node.isObject()) {
+      if ("BASE_TABLE".equals(node.path("type").asText())) {
+        String name = node.path("table_name").asText("");
+        if (looksLikePath(name)) {
+          return Optional.of(new QueryError(ErrorKind.REJECTED,
+              "reading files or URLs by path is not allowed (" + name + "): queries may read lake tables only",
+              location(node, sql), sql));
+        }
+      }
+      if ("TABLE_FUNCTION".equals(node.path("type").asText())) {
+        String fn = node.path("function").path("function_name").asText("").toLowerCase(Locale.ROOT);
+        if (!ALLOWED_TABLE_FUNCTIONS.contains(fn)) {
+          return Optional.of(new QueryError(ErrorKind.REJECTED,
+              "table function " + fn + "() is not allowed: queries may read lake tables only (allowed table"
+                  + " functions: " + String.join(", ", new java.util.TreeSet<>(ALLOWED_TABLE_FUNCTIONS)) + ")",
+              location(node, sql), sql));
+        }
+      }
+      if ("FUNCTION".equals(node.path("class").asText())) {
+        String fn = node.path("function_name").asText("").toLowerCase(Locale.ROOT);
+        if (FORBIDDEN_FUNCTIONS.contains(fn)) {
+          return Optional.of(new QueryError(ErrorKind.REJECTED,
+              "function " + fn + "() is not allowed in lake queries: it has side effects or runs SQL text",
+              location(node, sql), sql));
+        }
+      }
+    }
+    for (JsonNode child : node) {
+      Optional<QueryError> e = firstForbidden(child, sql);
+      if (e.isPresent()) {
+        return e;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** DuckDB's replacement scans turn {@code FROM 'x.csv'} into a file read; lake table names never look so. */
+  static boolean looksLikePath(String name) {
+    String n = name.toLowerCase(Locale.ROOT);
+    return n.contains("/") || n.contains("\\") || n.contains("://") || n.startsWith("~")
+        || n.matches(".*\\.(csv|tsv|txt|json|jsonl|ndjson|parquet|gz|zst|db|duckdb|sqlite|xlsx|arrow)$");
+  }
+
+  private static int location(JsonNode node, String sql) {
+    long loc = minLocation(node);
+    return loc >= 0 && loc < sql.length() ? (int) loc : -1;
+  }
+}
