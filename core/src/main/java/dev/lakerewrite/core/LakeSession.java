@@ -22,7 +22,7 @@ public final class LakeSession implements AutoCloseable {
   LakeSession(DataLake lake, Connection connection, QueryLimits defaultLimits) {
     this.lake = lake;
     this.connection = connection;
-    this.executor = new SafeExecutor(connection);
+    this.executor = SafeExecutor.on(connection);
     this.defaultLimits = defaultLimits;
   }
 

@@ -26,11 +26,11 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs untrusted SQL on one sandboxed connection: admission check ({@link StatementGuard}), time limit (a
+ * Runs untrusted SQL on one connection: admission check ({@link StatementGuard}), time limit (a
  * scheduled {@link Statement#cancel()}, millisecond precision), row cap (DuckDB stops at the cap), typed
  * result, errors as data. One instance per connection, used by one thread at a time.
  */
-final class SafeExecutor {
+public final class SafeExecutor {
   private static final ScheduledExecutorService CANCELLER = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "lakerewrite-query-canceller");
     t.setDaemon(true);
@@ -40,16 +40,32 @@ final class SafeExecutor {
   private final Connection connection;
   private final SqlParser parser;
 
-  SafeExecutor(Connection connection) {
+  private SafeExecutor(Connection connection) {
     this.connection = connection;
     this.parser = SqlParser.on(connection);
   }
 
-  SqlParser parser() {
+  /**
+   * An executor on any DuckDB connection, e.g. a user's database for the optimizer. The admission check
+   * applies as on a lake; the connection's own settings (read-only or not, external access) are the caller's:
+   * sandbox it as {@link DataLake} does when its SQL comes from untrusted sources.
+   */
+  public static SafeExecutor on(Connection duckdb) {
+    return new SafeExecutor(java.util.Objects.requireNonNull(duckdb, "duckdb"));
+  }
+
+  /** The parser on this executor's connection. */
+  public SqlParser parser() {
     return parser;
   }
 
-  Execution execute(String sql, QueryLimits limits) {
+  /**
+   * Runs untrusted SQL: admitted only if it is exactly one SELECT/WITH query without forbidden functions, then
+   * executed under {@code limits}. Never throws for bad SQL: failures come back as {@link QueryError}s.
+   */
+  public Execution execute(String sql, QueryLimits limits) {
+    java.util.Objects.requireNonNull(sql, "sql");
+    java.util.Objects.requireNonNull(limits, "limits");
     long start = System.nanoTime();
     Optional<QueryError> refusal = StatementGuard.check(parser, sql);
     if (refusal.isPresent()) {
@@ -58,8 +74,11 @@ final class SafeExecutor {
     return run(sql, limits, start);
   }
 
-  /** Runs a statement the library itself wrote and vouches for (no admission check; limits still apply). */
-  Execution executeTrusted(String sql, QueryLimits limits) {
+  /**
+   * Runs a statement lakerewrite itself wrote and vouches for (no admission check; limits still apply). Not
+   * for SQL from users or models.
+   */
+  public Execution executeTrusted(String sql, QueryLimits limits) {
     return run(sql, limits, System.nanoTime());
   }
 
