@@ -308,7 +308,7 @@ public final class PairLoader {
       PlainTable computed;
       try {
         computed = goldRunner.run(pair.goldenQuery());
-      } catch (QueryFailedException e) {
+      } catch (QueryRunException e) {
         error(c, PairProblem.Kind.GOLDEN_QUERY_FAILED, "golden query failed on the lake: " + e.getMessage());
         return null;
       } catch (RuntimeException e) {

@@ -10,7 +10,7 @@ public interface QueryRunner {
   /**
    * Runs the query.
    *
-   * @throws QueryFailedException with the engine's message when the query does not run
+   * @throws QueryRunException with the engine's message when the query does not run
    */
-  PlainTable run(String sql) throws QueryFailedException;
+  PlainTable run(String sql) throws QueryRunException;
 }

@@ -3,14 +3,14 @@ package dev.lakerewrite.eval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lakerewrite.core.DataLake;
+import dev.lakerewrite.core.LakeSession;
+import dev.lakerewrite.core.QueryLimits;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,30 +19,28 @@ import org.junit.jupiter.api.io.TempDir;
 
 class PairLoaderTest {
 
-  private static Connection db;
+  private static DataLake lake;
+  private static LakeSession session;
 
   @BeforeAll
-  static void lake() throws SQLException {
-    db = DriverManager.getConnection("jdbc:duckdb:");
-    try (Statement st = db.createStatement()) {
-      st.execute("CREATE TABLE region_of_new_zealand AS SELECT * FROM (VALUES "
-          + "('Northland Region', '+179100'), ('Otago Region', '+229200'), ('Nelson Region', NULL)) t(label, population)");
-    }
+  static void lake(@TempDir Path dir) throws IOException {
+    Path csv = dir.resolve("csv");
+    Files.createDirectories(csv);
+    Files.writeString(csv.resolve("region_of_new_zealand.csv"),
+        "label,population\nNorthland Region,+179100\nOtago Region,+229200\nNelson Region,\n");
+    lake = DataLake.builder().cacheDirectory(dir.resolve("cache")).fromCsvFolder(csv);
+    session = lake.openSession();
   }
 
   @AfterAll
-  static void close() throws SQLException {
-    db.close();
+  static void close() {
+    session.close();
+    lake.close();
   }
 
+  /** Golden queries run through core's safe executor, as in the harness. */
   private static QueryRunner runner() {
-    return sql -> {
-      try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-        return SampleLake.read(rs);
-      } catch (SQLException e) {
-        throw new QueryFailedException(e.getMessage(), e);
-      }
-    };
+    return LakeQueryRunner.on(session);
   }
 
   private static PairLoader withLake() {
@@ -207,6 +205,28 @@ class PairLoaderTest {
       assertThat(e.pairId()).isEqualTo("p9");
       assertThat(e.message()).contains("golden query failed on the lake", "nz_regions", "does not exist");
     });
+  }
+
+  @Test
+  void aGoldenQueryThatIsNotAReadOnlyQueryIsRefusedByTheExecutor() {
+    String hostile = GOOD.replace("\"p1\"", "\"evil\"").replace(
+        "SELECT label AS name, population FROM region_of_new_zealand WHERE population IS NOT NULL ORDER BY label",
+        "COPY region_of_new_zealand TO 'stolen.csv'");
+    LoadedPairs loaded = withLake().load(file(hostile), "hostile.json");
+    assertThat(loaded.pairs()).isEmpty();
+    assertThat(loaded.errors()).singleElement().satisfies(e -> {
+      assertThat(e.kind()).isEqualTo(PairProblem.Kind.GOLDEN_QUERY_FAILED);
+      assertThat(e.message()).contains("REJECTED");
+    });
+  }
+
+  @Test
+  void aResultCutAtTheRowCapIsAFailureNotAResult() throws QueryRunException {
+    QueryRunner capped = LakeQueryRunner.on(session, new QueryLimits(Duration.ofSeconds(10), 2));
+    assertThatThrownBy(() -> capped.run("SELECT * FROM region_of_new_zealand"))
+        .isInstanceOf(QueryRunException.class).hasMessageContaining("more than 2 rows");
+    assertThat(capped.run("SELECT label FROM region_of_new_zealand WHERE population IS NULL").rows())
+        .containsExactly(List.of("Nelson Region"));
   }
 
   @Test

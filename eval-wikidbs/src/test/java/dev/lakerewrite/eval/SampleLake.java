@@ -1,38 +1,18 @@
 package dev.lakerewrite.eval;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.lakerewrite.core.DataLake;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 
 /**
- * The WikiDBs sample loaded as ONE lake into an in-memory DuckDB, with the naming core implements: table = CSV
- * stem lower-cased with every run of [^a-z0-9] replaced by '_'; when two databases hold the same stem, each gets
- * its database folder's stem (normalised the same way) as a prefix; columns = header verbatim; types = DuckDB's
- * CSV detection. Test code only: the harness runs golden queries through core's safe executor.
+ * The WikiDBs sample loaded by core ({@code DataLake.fromWikiDbs}) as one lake, shared by the test classes. Its
+ * cache lives under the build's temp directory (surefire points {@code java.io.tmpdir} into {@code target/}), so
+ * the tests never write beside the sample or into the user's cache.
  */
-final class SampleLake implements AutoCloseable {
+final class SampleLake {
 
-  private static SampleLake shared;
+  private static DataLake shared;
 
-  final Connection connection;
-  final List<String> tables;
-
-  private SampleLake(Connection connection, List<String> tables) {
-    this.connection = connection;
-    this.tables = List.copyOf(tables);
-  }
+  private SampleLake() {}
 
   /** The sample folder, from the system property surefire sets. */
   static Path sampleDir() {
@@ -43,86 +23,16 @@ final class SampleLake implements AutoCloseable {
     return Path.of(dir);
   }
 
-  /** One lake for the whole test run (loading takes about a second). */
-  static synchronized SampleLake shared() {
+  /** A cache root inside the build directory. */
+  static Path cacheRoot() {
+    return Path.of(System.getProperty("java.io.tmpdir"), "lake-cache");
+  }
+
+  /** One lake for the whole test run; open a session per test class (sessions are not thread-safe). */
+  static synchronized DataLake shared() {
     if (shared == null) {
-      try {
-        shared = load(sampleDir());
-      } catch (IOException | SQLException e) {
-        throw new IllegalStateException("cannot load the WikiDBs sample from " + sampleDir(), e);
-      }
+      shared = DataLake.builder().cacheDirectory(cacheRoot()).fromWikiDbs(sampleDir());
     }
     return shared;
-  }
-
-  static String normalise(String s) {
-    return s.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
-  }
-
-  static SampleLake load(Path sample) throws IOException, SQLException {
-    Map<String, List<Path>> byStem = new TreeMap<>();
-    try (Stream<Path> dbs = Files.list(sample.resolve("databases"))) {
-      for (Path db : dbs.sorted().toList()) {
-        Path tablesDir = db.resolve("tables");
-        if (!Files.isDirectory(tablesDir)) {
-          continue;
-        }
-        try (Stream<Path> csvs = Files.list(tablesDir)) {
-          for (Path csv : csvs.filter(p -> p.toString().endsWith(".csv")).sorted().toList()) {
-            String stem = csv.getFileName().toString().replaceAll("\\.csv$", "");
-            byStem.computeIfAbsent(normalise(stem), k -> new ArrayList<>()).add(csv);
-          }
-        }
-      }
-    }
-    Connection c = DriverManager.getConnection("jdbc:duckdb:");
-    List<String> names = new ArrayList<>();
-    try (Statement st = c.createStatement()) {
-      for (Map.Entry<String, List<Path>> e : byStem.entrySet()) {
-        for (Path csv : e.getValue()) {
-          String name = e.getValue().size() > 1
-              ? normalise(csv.getParent().getParent().getFileName().toString()) + "_" + e.getKey()
-              : e.getKey();
-          st.execute("CREATE TABLE \"" + name + "\" AS SELECT * FROM read_csv('"
-              + csv.toAbsolutePath().toString().replace("'", "''") + "')");
-          names.add(name);
-        }
-      }
-    }
-    return new SampleLake(c, names);
-  }
-
-  /** Runs SQL on the lake (trusted test SQL only). */
-  QueryRunner runner() {
-    return sql -> {
-      try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-        return read(rs);
-      } catch (SQLException e) {
-        throw new QueryFailedException(e.getMessage(), e);
-      }
-    };
-  }
-
-  static PlainTable read(ResultSet rs) throws SQLException {
-    ResultSetMetaData md = rs.getMetaData();
-    int n = md.getColumnCount();
-    List<String> columns = new ArrayList<>(n);
-    for (int i = 1; i <= n; i++) {
-      columns.add(md.getColumnLabel(i));
-    }
-    List<List<Object>> rows = new ArrayList<>();
-    while (rs.next()) {
-      List<Object> row = new ArrayList<>(n);
-      for (int i = 1; i <= n; i++) {
-        row.add(rs.getObject(i));
-      }
-      rows.add(row);
-    }
-    return new PlainTable(columns, rows);
-  }
-
-  @Override
-  public void close() throws SQLException {
-    connection.close();
   }
 }

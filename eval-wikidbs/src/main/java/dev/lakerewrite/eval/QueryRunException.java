@@ -1,14 +1,14 @@
 package dev.lakerewrite.eval;
 
 /** A query that did not run; the message is the engine's (or the executor's) error. */
-public class QueryFailedException extends Exception {
+public final class QueryRunException extends Exception {
   private static final long serialVersionUID = 1L;
 
-  public QueryFailedException(String message) {
+  public QueryRunException(String message) {
     super(message);
   }
 
-  public QueryFailedException(String message, Throwable cause) {
+  public QueryRunException(String message, Throwable cause) {
     super(message, cause);
   }
 }
