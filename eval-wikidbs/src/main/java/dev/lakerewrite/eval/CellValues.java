@@ -9,10 +9,10 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -92,7 +92,7 @@ public final class CellValues {
       return "\\x" + HexFormat.of().formatHex(bytes);
     }
     if (value instanceof Object[] array) {
-      return sequence(List.of(array).iterator());
+      return sequence(Arrays.asList(array).iterator());
     }
     if (value instanceof Collection<?> collection) {
       return sequence(collection.iterator());

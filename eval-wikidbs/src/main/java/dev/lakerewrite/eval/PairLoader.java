@@ -37,8 +37,8 @@ import java.util.TreeMap;
  *
  * <h2>Format</h2>
  * A JSON file whose top level is either an array of pairs or an object
- * {@code {"lake": "...", "description": "...", "pairs": [...]}}. Comments ({@code //}, {@code /* *}{@code /})
- * are allowed. A pair is an object with:
+ * {@code {"lake": "...", "description": "...", "pairs": [...]}}. Java-style comments are
+ * allowed. A pair is an object with:
  * <ul>
  *   <li>{@code id} (string, unique in the file);</li>
  *   <li>{@code user_query}, {@code golden_query}: a string, or an array of strings that are the query's lines
