@@ -1,12 +1,13 @@
 package dev.lakerewrite.eval;
 
 import dev.lakerewrite.core.DataLake;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 
 /**
  * The WikiDBs sample loaded by core ({@code DataLake.fromWikiDbs}) as one lake, shared by the test classes. Its
- * cache lives under the build's temp directory (surefire points {@code java.io.tmpdir} into {@code target/}), so
- * the tests never write beside the sample or into the user's cache.
+ * cache lives in this module's {@code target/lake-cache}, so the tests never write beside the sample, into the
+ * user's cache or into the machine's temp directory.
  */
 final class SampleLake {
 
@@ -23,15 +24,23 @@ final class SampleLake {
     return Path.of(dir);
   }
 
-  /** A cache root inside the build directory. */
+  /** {@code target/lake-cache}, found from where the test classes were compiled to ({@code target/test-classes}). */
   static Path cacheRoot() {
-    return Path.of(System.getProperty("java.io.tmpdir"), "lake-cache");
+    try {
+      Path testClasses = Path.of(SampleLake.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return testClasses.getParent().resolve("lake-cache");
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException("cannot locate the build directory", e);
+    }
   }
 
   /** One lake for the whole test run; open a session per test class (sessions are not thread-safe). */
   static synchronized DataLake shared() {
     if (shared == null) {
-      shared = DataLake.builder().cacheDirectory(cacheRoot()).fromWikiDbs(sampleDir());
+      DataLake lake = DataLake.builder().cacheDirectory(cacheRoot()).fromWikiDbs(sampleDir());
+      // Closed when the test JVM ends, so core removes the lake's temp directory.
+      Runtime.getRuntime().addShutdownHook(new Thread(lake::close, "close-sample-lake"));
+      shared = lake;
     }
     return shared;
   }
