@@ -75,7 +75,7 @@ final class Sandbox {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + target); Statement s = c.createStatement()) {
       for (Map.Entry<String, Path> e : tables.entrySet()) {
         s.execute("CREATE TABLE " + Sql.quoteIdentifier(e.getKey()) + " AS SELECT * FROM read_csv("
-            + Sql.quoteLiteral(e.getValue().toString()) + ", header=true, normalize_names=false)");
+            + Sql.quoteLiteral(e.getValue().toString()) + ", header=true, delim=',', quote='\"', escape='\"', normalize_names=false)");
       }
     }
     return new ArrayList<>(tables.keySet());
