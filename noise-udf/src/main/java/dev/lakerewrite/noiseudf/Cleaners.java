@@ -112,7 +112,7 @@ public final class Cleaners {
         out.append(c);
       }
     }
-    return out.length() == value.length() ? value : out.toString();
+    return out.toString().equals(value) ? value : out.toString();
   }
 
   private static final Pattern SPACE_BEFORE_CLOSING = Pattern.compile("[\\s\\u00A0]+([,;:!?)\\]}])");
@@ -559,9 +559,10 @@ public final class Cleaners {
 
   /**
    * Numeric parsing with signs, group separators and decimal commas: '+13789' → 13789, '1.234,5' → 1234.5,
-   * '12 484,59' → 12484.59, '−3' → -3, '1,234,567' → 1234567, "1'000" → 1000, '2.5e3' → 2500. When a value
-   * has one '.' or ',' only, {@code decimalSeparator} ('.' or ',') decides; without it a ',' followed by
-   * exactly three digits groups ('13,789' → 13789) and any other single separator is the decimal point. Group
+   * '12 484,59' → 12484.59, '−3' → -3, '1,234,567' → 1234567, "1'000" → 1000, '2.5e3' → 2500. A lone '.' or
+   * ',' that could group (1–3 digits before, exactly 3 after: '13,789') is read by {@code decimalSeparator}
+   * ('.' or ','); without it a ',' groups (13789) and a '.' is the decimal point; any other lone separator is
+   * the decimal point ('2854,325' → 2854.325). Group
    * structure is checked (1–3 digits, then groups of three): '1,2,3' is NULL, as is anything that is not a
    * number.
    */
@@ -642,11 +643,16 @@ public final class Cleaners {
       lastIsDecimal = false;
     } else if (separators.size() > 1) {
       lastIsDecimal = true; // e.g. '12 484,59', "1'234.5": other separators group
-    } else if (decimalSeparator != null) {
-      lastIsDecimal = decimalSeparator == last;
     } else {
-      lastIsDecimal = !(last == ',' && groups.get(1).length() == 3 && groups.get(0).length() <= 3
-          && !groups.get(0).isEmpty());
+      // One '.' or ','; it can group only if 1-3 digits precede it and exactly 3 follow.
+      boolean couldGroup = groups.get(1).length() == 3 && !groups.get(0).isEmpty() && groups.get(0).length() <= 3;
+      if (!couldGroup) {
+        lastIsDecimal = true;
+      } else if (decimalSeparator != null) {
+        lastIsDecimal = decimalSeparator == last;
+      } else {
+        lastIsDecimal = last == '.';
+      }
     }
     String fraction = "";
     int integerGroups = groups.size();

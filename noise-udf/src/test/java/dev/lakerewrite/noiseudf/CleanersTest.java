@@ -27,6 +27,7 @@ class CleanersTest {
   void whitespaceCollapsesEveryKindOfSpace() {
     assertThat(Cleaners.collapseWhitespace("  Hamilton\u00A0 \t City\n")).isEqualTo("Hamilton City");
     assertThat(Cleaners.collapseWhitespace("\u202F\u2007x")).isEqualTo("x");
+    assertThat(Cleaners.collapseWhitespace("a\u00A0b")).isEqualTo("a b");
     assertThat(Cleaners.collapseWhitespace("   ")).isEmpty();
     assertThat(Cleaners.collapseWhitespace("clean")).isSameAs("clean");
     assertThat(Cleaners.collapseWhitespace(null)).isNull();
