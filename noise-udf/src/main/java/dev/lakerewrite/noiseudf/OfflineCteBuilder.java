@@ -338,9 +338,9 @@ public final class OfflineCteBuilder implements CteBuilder {
   }
 
   /**
-   * The column's majority spelling of every value that occurs in several spellings (most frequent; ties go to
-   * the spelling with diacritics, then mixed case, then the smaller string), capped at
-   * {@link Builder#maxVocabularyChars}, largest groups first.
+   * The column's majority spelling of every value that occurs in several spellings (strictly most frequent;
+   * groups without a majority are left alone), capped at {@link Builder#maxVocabularyChars}, largest groups
+   * first.
    */
   private List<String> vocabulary(ColumnSample sample, boolean textRepair) {
     Map<String, Map<String, Long>> byKey = new LinkedHashMap<>();
@@ -354,12 +354,14 @@ public final class OfflineCteBuilder implements CteBuilder {
       if (spellings.size() < 2) {
         continue;
       }
-      String best = spellings.entrySet().stream()
+      List<Map.Entry<String, Long>> ranked = spellings.entrySet().stream()
           .sorted(Comparator.<Map.Entry<String, Long>>comparingLong(Map.Entry::getValue).reversed()
-              .thenComparing(e -> Cleaners.hasDiacritics(e.getKey()) ? 0 : 1)
-              .thenComparing(e -> mixedCase(e.getKey()) ? 0 : 1)
               .thenComparing(Map.Entry::getKey))
-          .findFirst().orElseThrow().getKey();
+          .toList();
+      if (ranked.get(0).getValue().equals(ranked.get(1).getValue())) {
+        continue; // no majority spelling: leave the group alone rather than guess
+      }
+      String best = ranked.get(0).getKey();
       long variants = spellings.values().stream().mapToLong(Long::longValue).sum() - spellings.get(best);
       groups.add(new Group(best, variants));
     }
@@ -374,15 +376,5 @@ public final class OfflineCteBuilder implements CteBuilder {
       out.add(g.representative());
     }
     return out;
-  }
-
-  private static boolean mixedCase(String s) {
-    boolean upper = false;
-    boolean lower = false;
-    for (int i = 0; i < s.length(); i++) {
-      upper |= Character.isUpperCase(s.charAt(i));
-      lower |= Character.isLowerCase(s.charAt(i));
-    }
-    return upper && lower;
   }
 }

@@ -26,12 +26,25 @@ final class Sandbox {
 
   private Sandbox() {}
 
+  /** The WikiDBs sample: {@code -Dlakerewrite.sample}, else {@code ../shared/data/wikidbs-sample} beside the checkout. */
   static Path sample() {
     String p = System.getProperty("lakerewrite.sample");
-    if (p == null) {
-      throw new IllegalStateException("system property lakerewrite.sample is not set");
+    if (p != null) {
+      return Path.of(p);
     }
-    return Path.of(p);
+    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+      Path candidate = dir.resolveSibling("shared").resolve("data").resolve("wikidbs-sample");
+      if (Files.isDirectory(candidate)) {
+        return candidate;
+      }
+    }
+    throw new IllegalStateException("system property lakerewrite.sample is not set and ../shared/data/wikidbs-sample was not found");
+  }
+
+  /** This module's target folder, whether run by surefire (cwd = module) or exec:java (cwd = checkout). */
+  static Path moduleTarget() {
+    Path module = Files.isRegularFile(Path.of("noise-udf", "pom.xml")) ? Path.of("noise-udf") : Path.of("");
+    return module.resolve("target");
   }
 
   static String tableName(String stem) {
