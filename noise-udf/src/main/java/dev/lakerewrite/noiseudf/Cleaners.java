@@ -3,7 +3,6 @@ package dev.lakerewrite.noiseudf;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
@@ -284,27 +283,60 @@ public final class Cleaners {
     }
     String current = value;
     for (int round = 0; round < 2; round++) {
-      byte[] bytes = encodeCp1252Lenient(current);
-      if (bytes == null) {
+      String repaired = repairRuns(current);
+      if (repaired.equals(current)) {
         break;
       }
-      String decoded;
-      try {
-        CharsetDecoder decoder =
-            StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        CharBuffer chars = decoder.decode(ByteBuffer.wrap(bytes));
-        decoded = chars.toString();
-      } catch (CharacterCodingException e) {
-        break;
-      }
-      if (decoded.equals(current) || mojibakeMarkers(decoded) >= mojibakeMarkers(current)) {
-        break;
-      }
-      current = decoded;
+      current = repaired;
     }
     return current;
+  }
+
+  /**
+   * Repairs each maximal run of Windows-1252-encodable characters on its own, so a stray character outside
+   * Windows-1252 (a zero-width space, a macron that survived) does not block the repair of the rest.
+   */
+  private static String repairRuns(String value) {
+    StringBuilder out = new StringBuilder(value.length());
+    int i = 0;
+    while (i < value.length()) {
+      int start = i;
+      while (i < value.length() && encodable(value.charAt(i))) {
+        i++;
+      }
+      if (i > start) {
+        out.append(repairRun(value.substring(start, i)));
+      }
+      if (i < value.length()) {
+        out.append(value.charAt(i));
+        i++;
+      }
+    }
+    return out.toString();
+  }
+
+  private static boolean encodable(char c) {
+    return CP1252_REVERSE.containsKey(c) || (c <= 0xFF && !(c >= 0x80 && c <= 0x9F));
+  }
+
+  private static String repairRun(String run) {
+    if (isAscii(run)) {
+      return run;
+    }
+    byte[] bytes = encodeCp1252Lenient(run);
+    if (bytes == null) {
+      return run;
+    }
+    try {
+      CharsetDecoder decoder =
+          StandardCharsets.UTF_8.newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT);
+      String decoded = decoder.decode(ByteBuffer.wrap(bytes)).toString();
+      return mojibakeMarkers(decoded) < mojibakeMarkers(run) ? decoded : run;
+    } catch (CharacterCodingException e) {
+      return run;
+    }
   }
 
   /** Makes mojibake the way broken pipelines do: UTF-8 bytes decoded as Windows-1252. Used by the injector. */

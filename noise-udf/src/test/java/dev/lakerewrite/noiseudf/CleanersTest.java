@@ -66,6 +66,9 @@ class CleanersTest {
       assertThat(Cleaners.fixMojibake(Cleaners.toMojibake(broken))).isEqualTo(original);
     }
     assertThat(Cleaners.fixMojibake("SÃ£o Paulo")).isEqualTo("São Paulo");
+    // a character outside Windows-1252 does not block the repair of the rest
+    assertThat(Cleaners.fixMojibake(Cleaners.toMojibake("Whangārei") + "\u200B → " + Cleaners.toMojibake("Ōpōtiki")))
+        .isEqualTo("Whangārei\u200B → Ōpōtiki");
     assertThat(Cleaners.fixMojibake("plain ascii")).isEqualTo("plain ascii");
     assertThat(Cleaners.fixMojibake("Ã")).isEqualTo("Ã");
     assertThat(Cleaners.fixMojibake(null)).isNull();
