@@ -81,46 +81,31 @@ public final class LlmCteBuilder implements CteBuilder {
 
     /** Rows of the base table shown to the model (default 50, as in the thesis). */
     public Builder promptRows(int n) {
-      if (n < 1 || n > 500) {
-        throw new IllegalArgumentException("promptRows must be in [1, 500], got " + n);
-      }
-      this.promptRows = n;
+      this.promptRows = Args.between("promptRows", n, 1, 500);
       return this;
     }
 
     /** Rows of cleaned data in the result's preview (default 5). */
     public Builder previewRows(int n) {
-      if (n < 0) {
-        throw new IllegalArgumentException("previewRows must be >= 0, got " + n);
-      }
-      this.previewRows = n;
+      this.previewRows = Args.atLeast("previewRows", n, 0);
       return this;
     }
 
     /** Extra model calls to repair a malformed or rejected answer (default 1). */
     public Builder maxRepairRounds(int n) {
-      if (n < 0 || n > 5) {
-        throw new IllegalArgumentException("maxRepairRounds must be in [0, 5], got " + n);
-      }
-      this.maxRepairRounds = n;
+      this.maxRepairRounds = Args.between("maxRepairRounds", n, 0, 5);
       return this;
     }
 
     /** Macros one answer may propose (default 6; the thesis asks for "a small set"). */
     public Builder maxUdfs(int n) {
-      if (n < 0) {
-        throw new IllegalArgumentException("maxUdfs must be >= 0, got " + n);
-      }
-      this.maxUdfs = n;
+      this.maxUdfs = Args.atLeast("maxUdfs", n, 0);
       return this;
     }
 
     /** Columns shown in the prompt's preview when all columns are requested (default 16). */
     public Builder maxPromptColumns(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("maxPromptColumns must be >= 1, got " + n);
-      }
-      this.maxPromptColumns = n;
+      this.maxPromptColumns = Args.atLeast("maxPromptColumns", n, 1);
       return this;
     }
 

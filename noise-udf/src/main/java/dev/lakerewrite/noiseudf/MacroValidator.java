@@ -159,10 +159,7 @@ public final class MacroValidator {
     }
 
     private static int positive(String what, int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException(what + " must be >= 1, got " + n);
-      }
-      return n;
+      return Args.atLeast(what, n, 1);
     }
 
     private static double share(String what, double s) {
@@ -261,6 +258,36 @@ public final class MacroValidator {
           List.of(new Rejection(udf.name(), Rejection.Stage.REGISTRATION, firstLine(e.getMessage()))));
     }
     return new MacroVerdict(udf, true, create, returnType, s.calls, List.of());
+  }
+
+  private static final Pattern DEFINITION =
+      Pattern.compile("CREATE OR REPLACE TEMP MACRO ([a-z][a-z0-9_]*)\\(([a-z0-9_, ]*)\\) AS (.+)", Pattern.DOTALL);
+
+  /**
+   * Registers the generated macros of a BUILD_CTE result on another connection (TEMP macros are per
+   * connection: a duplicate does not see the session's). Each one is validated again on {@code target}, in the
+   * order the result lists them, so dependencies come first. Vetted functions need no registration.
+   *
+   * @return one verdict per generated macro
+   */
+  public List<MacroVerdict> registerOn(Connection target, CteBuildResult result) throws SQLException {
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(result, "result");
+    List<MacroVerdict> out = new ArrayList<>();
+    for (UdfInfo u : result.udfs()) {
+      if (u.origin() != UdfInfo.Origin.GENERATED) {
+        continue;
+      }
+      java.util.regex.Matcher m = DEFINITION.matcher(u.definition() == null ? "" : u.definition());
+      if (!m.matches()) {
+        out.add(new MacroVerdict(new GeneratedUdf(u.name(), List.of(), "", u.description(), List.of()), false, null,
+            "unknown", Set.of(), List.of(new Rejection(u.name(), Rejection.Stage.PARSE, "not a definition this validator wrote"))));
+        continue;
+      }
+      List<String> params = java.util.Arrays.stream(m.group(2).split(",")).map(String::trim).filter(p -> !p.isEmpty()).toList();
+      out.add(validateAndRegister(target, null, new GeneratedUdf(m.group(1), params, m.group(3), u.description(), List.of())));
+    }
+    return out;
   }
 
   /** The outcome of the checks that need no registration. */

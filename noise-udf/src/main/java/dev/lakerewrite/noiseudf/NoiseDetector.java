@@ -57,19 +57,13 @@ public final class NoiseDetector {
 
     /** Distinct values read per column (default 5000, most frequent first). */
     public Builder maxDistinctValues(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("maxDistinctValues must be >= 1, got " + n);
-      }
-      this.maxDistinctValues = n;
+      this.maxDistinctValues = Args.atLeast("maxDistinctValues", n, 1);
       return this;
     }
 
     /** Examples kept per finding (default 5). */
     public Builder maxExamples(int n) {
-      if (n < 0) {
-        throw new IllegalArgumentException("maxExamples must be >= 0, got " + n);
-      }
-      this.maxExamples = n;
+      this.maxExamples = Args.atLeast("maxExamples", n, 0);
       return this;
     }
 

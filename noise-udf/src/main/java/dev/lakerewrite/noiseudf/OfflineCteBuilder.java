@@ -82,28 +82,19 @@ public final class OfflineCteBuilder implements CteBuilder {
 
     /** Rows of cleaned data in the result's preview (default 5; the thesis keeps scratchpad previews small). */
     public Builder previewRows(int n) {
-      if (n < 0) {
-        throw new IllegalArgumentException("previewRows must be >= 0, got " + n);
-      }
-      this.previewRows = n;
+      this.previewRows = Args.atLeast("previewRows", n, 0);
       return this;
     }
 
     /** Distinct values sampled per column (default 5000). */
     public Builder maxDistinctValues(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("maxDistinctValues must be >= 1, got " + n);
-      }
-      this.maxDistinctValues = n;
+      this.maxDistinctValues = Args.atLeast("maxDistinctValues", n, 1);
       return this;
     }
 
     /** Characters of one canonicalisation vocabulary literal (default 3500). */
     public Builder maxVocabularyChars(int n) {
-      if (n < 2) {
-        throw new IllegalArgumentException("maxVocabularyChars must be >= 2, got " + n);
-      }
-      this.maxVocabularyChars = n;
+      this.maxVocabularyChars = Args.atLeast("maxVocabularyChars", n, 2);
       return this;
     }
 

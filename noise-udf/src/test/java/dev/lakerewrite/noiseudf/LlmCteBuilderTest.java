@@ -56,6 +56,10 @@ class LlmCteBuilderTest {
     assertThat(Sql.query(session, "SELECT typeof(area) FROM region_of_new_zealand LIMIT 1").get(0).get(0)).isEqualTo("VARCHAR");
     try (var other = SharedLake.connection().duplicate()) {
       assertThat(MacroValidator.sessionMacros(other)).doesNotContainKey("fix_quantity");
+      // another connection can have them, validated again there
+      List<MacroValidator.MacroVerdict> again = MacroValidator.create().registerOn(other, r);
+      assertThat(again).singleElement().satisfies(v -> assertThat(v.accepted()).isTrue());
+      assertThat(Sql.query(other, sql)).extracting(row -> row.get(0)).contains("Northland Region");
     }
     // the prompt had the preview, the evidence, the catalogue and the contract
     String prompt = model.lastUserText(0);

@@ -1,8 +1,5 @@
 package dev.lakerewrite.noiseudf;
 
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -97,8 +94,8 @@ public final class NoiseCleaningBenchmark {
       NoiseDetector detector = NoiseDetector.create();
       for (Map.Entry<String, Path> e : files.entrySet()) {
         String table = e.getKey();
-        List<String[]> noisyRows = readCsv(e.getValue());
-        List<String[]> originalRows = readCsv(originals.get(table));
+        List<String[]> noisyRows = Sandbox.readCsv(e.getValue());
+        List<String[]> originalRows = Sandbox.readCsv(originals.get(table));
         String[] header = noisyRows.get(0);
         long b0 = System.nanoTime();
         CteBuildResult result = builder.build(c, CteRequest.of(table));
@@ -219,15 +216,6 @@ public final class NoiseCleaningBenchmark {
     return col < row.length && !row[col].isEmpty() ? row[col] : null;
   }
 
-  private static List<String[]> readCsv(Path file) throws IOException {
-    CsvMapper mapper = new CsvMapper();
-    mapper.enable(CsvParser.Feature.WRAP_AS_ARRAY);
-    List<String[]> rows = new ArrayList<>();
-    try (MappingIterator<String[]> it = mapper.readerFor(String[].class).readValues(file.toFile())) {
-      it.forEachRemaining(rows::add);
-    }
-    return rows;
-  }
 
   /** A seeded lake with the column types the sample lacks: booleans, and dates and quantities in volume. */
   static void writeSyntheticLake(Path folder, long seed) throws IOException {

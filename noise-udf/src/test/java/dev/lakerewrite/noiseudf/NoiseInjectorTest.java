@@ -3,9 +3,6 @@ package dev.lakerewrite.noiseudf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,15 +41,6 @@ class NoiseInjectorTest {
     return lake;
   }
 
-  private static List<String[]> readCsv(Path file) throws Exception {
-    CsvMapper mapper = new CsvMapper();
-    mapper.enable(CsvParser.Feature.WRAP_AS_ARRAY);
-    List<String[]> rows = new ArrayList<>();
-    try (MappingIterator<String[]> it = mapper.readerFor(String[].class).readValues(file.toFile())) {
-      it.forEachRemaining(rows::add);
-    }
-    return rows;
-  }
 
   @Test
   void sameSeedGivesByteIdenticalOutputAndEveryChangeIsRecorded() throws Exception {
@@ -70,8 +58,8 @@ class NoiseInjectorTest {
     NoiseInjector.InjectionReport c = NoiseInjector.builder().seed(8).rate(0.08).build().inject(lake, dir.resolve("c"));
     assertThat(Files.readAllBytes(dir.resolve("c/towns.csv"))).isNotEqualTo(Files.readAllBytes(dir.resolve("a/towns.csv")));
 
-    List<String[]> original = readCsv(lake.resolve("towns.csv"));
-    List<String[]> noisy = readCsv(dir.resolve("a/towns.csv"));
+    List<String[]> original = Sandbox.readCsv(lake.resolve("towns.csv"));
+    List<String[]> noisy = Sandbox.readCsv(dir.resolve("a/towns.csv"));
     assertThat(noisy.get(0)).isEqualTo(original.get(0));
     int changedCells = 0;
     for (int r = 1; r < original.size(); r++) {

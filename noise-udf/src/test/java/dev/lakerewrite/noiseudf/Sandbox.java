@@ -94,6 +94,17 @@ final class Sandbox {
     return new ArrayList<>(tables.keySet());
   }
 
+  /** All rows of a CSV (header first), read with Jackson CSV. */
+  static List<String[]> readCsv(Path file) throws IOException {
+    com.fasterxml.jackson.dataformat.csv.CsvMapper mapper = new com.fasterxml.jackson.dataformat.csv.CsvMapper();
+    mapper.enable(com.fasterxml.jackson.dataformat.csv.CsvParser.Feature.WRAP_AS_ARRAY);
+    List<String[]> rows = new ArrayList<>();
+    try (com.fasterxml.jackson.databind.MappingIterator<String[]> it = mapper.readerFor(String[].class).readValues(file.toFile())) {
+      it.forEachRemaining(rows::add);
+    }
+    return rows;
+  }
+
   /** Opens the lake file like core: read-only, sandboxed, configuration locked. */
   static DuckDBConnection open(Path lakeFile, Path tempDir) throws SQLException, IOException {
     Files.createDirectories(tempDir);
