@@ -348,7 +348,7 @@ public final class LakeIndex implements AutoCloseable {
     List<ValueMatch> out = new ArrayList<>(tv.size());
     for (int i = 0; i < tv.size(); i++) {
       out.add(probe.match(tv.values.get(i), tv.normalized[i], tv.trigrams[i],
-          tv.vectors[i] == null ? 0 : Embedder.cosine(q, tv.vectors[i])));
+          tv.vectors[i] == null ? Double.NaN : Embedder.cosine(q, tv.vectors[i])));
     }
     return best(out, k);
   }
@@ -391,7 +391,7 @@ public final class LakeIndex implements AutoCloseable {
     int next = 0;
     for (int i = 0; i < hits.size(); i++) {
       IndexedValue v = hits.get(i).item();
-      double sim = embedded.get(i) ? Embedder.cosine(q, vectors.get(next++)) : 0;
+      double sim = embedded.get(i) ? Embedder.cosine(q, vectors.get(next++)) : Double.NaN;
       String norm = Values.normalize(v.value());
       out.add(probe.match(v, norm, Trigrams.of(norm), sim));
     }
@@ -437,6 +437,7 @@ public final class LakeIndex implements AutoCloseable {
       this.trigrams = Trigrams.of(normalized);
     }
 
+    /** {@code similarity} is NaN for values that are not embedded (numbers, booleans, dates). */
     ValueMatch match(IndexedValue v, String norm, int[] grams, double similarity) {
       LiteralMatch kind = LiteralMatch.NONE;
       double bonus = 0;
@@ -458,6 +459,10 @@ public final class LakeIndex implements AutoCloseable {
           kind = LiteralMatch.FUZZY;
           bonus = kind.maxBonus() * jaccard;
         }
+      }
+      if (Double.isNaN(similarity)) {
+        // Not embedded: equal comparison forms are the same value, anything else carries no meaning evidence.
+        similarity = kind == LiteralMatch.EXACT || kind == LiteralMatch.NORMALIZED ? 1.0 : 0.0;
       }
       double score = similarity + bonus;
       String why = String.format(Locale.ROOT, "%.3f = cosine %.3f + %s bonus %.3f for '%s' in %s.%s (%d row%s)",

@@ -10,8 +10,8 @@ import java.util.Map;
  * @param column the column holding the value
  * @param value the value as the lake stores it (cast to text)
  * @param score {@code similarity + literalBonus}
- * @param similarity cosine between the embeddings of the sought and the found value (0 for columns whose values
- *     are not embedded: numbers, booleans, dates)
+ * @param similarity cosine between the embeddings of the sought and the found value; for columns whose values
+ *     are not embedded (numbers, booleans, dates) 1 when the comparison forms are equal, else 0
  * @param literal the strongest literal match
  * @param literalBonus the bonus that match earned, at most {@link LiteralMatch#maxBonus()}
  * @param rows rows holding the value (in the indexed sample)
