@@ -175,7 +175,14 @@ public final class LlmCteBuilder implements CteBuilder {
   }
 
   private static CteBuildResult withBookkeeping(CteBuildResult r, List<NoiseFinding> evidence, List<Rejection> rejections, int calls) {
-    return new CteBuildResult(r.request(), r.builder(), r.cteName(), r.cteSql(), r.udfs(), r.cleanedColumns(), r.preview(),
+    // Attach to each cleaned column the kinds of noise the detector had found there.
+    List<CleanedColumn> cleaned = new ArrayList<>();
+    for (CleanedColumn c : r.cleanedColumns()) {
+      List<NoiseKind> kinds = evidence.stream().filter(f -> f.column().equals(c.column())).map(NoiseFinding::kind)
+          .distinct().toList();
+      cleaned.add(new CleanedColumn(c.column(), c.expression(), c.resultType(), kinds, c.matchKey()));
+    }
+    return new CteBuildResult(r.request(), r.builder(), r.cteName(), r.cteSql(), r.udfs(), cleaned, r.preview(),
         evidence, rejections, r.failure(), calls);
   }
 

@@ -48,6 +48,7 @@ class LlmCteBuilderTest {
     assertThat(generated.returnType()).isEqualTo("DOUBLE");
     assertThat(generated.definition()).isEqualTo("CREATE OR REPLACE TEMP MACRO fix_quantity(v) AS clean_number(v)");
     assertThat(r.cleanedColumns()).extracting(CleanedColumn::column).containsExactlyInAnyOrder("area", "population");
+    assertThat(r.cleanedColumns()).allSatisfy(x -> assertThat(x.kinds()).containsExactly(NoiseKind.NUMBER_FORMAT));
     assertThat(r.preview().types().get(r.preview().columns().indexOf("area"))).isEqualTo("DOUBLE");
     assertThat(r.rejections()).isEmpty();
     // the rewriter can use it on this session, and the lake is unchanged
