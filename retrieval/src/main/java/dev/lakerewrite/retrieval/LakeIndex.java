@@ -24,6 +24,7 @@ import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -87,6 +88,8 @@ public final class LakeIndex implements AutoCloseable {
   /** BM25 candidates re-ranked by embeddings in a lake-wide value search. */
   static final int LAKE_VALUE_CANDIDATES = 300;
   static final int FORMAT_VERSION = 1;
+  /** Trigram Jaccard similarity from which a value counts as a {@link LiteralMatch#FUZZY} match. */
+  static final double FUZZY_MIN_JACCARD = 0.4;
   private static final String MANIFEST = "manifest.json";
   private static final String LUCENE = "lucene";
   private static final String INDEX_PREFIX = "lake-index-";
@@ -345,12 +348,37 @@ public final class LakeIndex implements AutoCloseable {
     TableValues tv = tableValues(t);
     float[] q = embedder.embed(value);
     ValueProbe probe = new ValueProbe(value);
-    List<ValueMatch> out = new ArrayList<>(tv.size());
+    double[] scores = new double[tv.size()];
     for (int i = 0; i < tv.size(); i++) {
-      out.add(probe.match(tv.values.get(i), tv.normalized[i], tv.trigrams[i],
-          tv.vectors[i] == null ? Double.NaN : Embedder.cosine(q, tv.vectors[i])));
+      scores[i] = probe.score(tv.values.get(i), tv.normalized[i], tv.trigrams[i], similarity(q, tv.vectors[i]));
+    }
+    // Explanations are built for the best candidates only; ties are broken in best(...).
+    List<ValueMatch> out = new ArrayList<>();
+    for (int i : topIndices(scores, k)) {
+      out.add(probe.match(tv.values.get(i), tv.normalized[i], tv.trigrams[i], similarity(q, tv.vectors[i])));
     }
     return best(out, k);
+  }
+
+  private static double similarity(float[] query, float[] value) {
+    return value == null ? Double.NaN : Embedder.cosine(query, value);
+  }
+
+  /** Indices of the {@code k} highest scores plus every index tied with the k-th; O(n log n). */
+  private static List<Integer> topIndices(double[] scores, int k) {
+    if (scores.length == 0) {
+      return List.of();
+    }
+    double[] sorted = scores.clone();
+    Arrays.sort(sorted);
+    double threshold = sorted[Math.max(0, sorted.length - k)];
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < scores.length; i++) {
+      if (scores[i] >= threshold) {
+        out.add(i);
+      }
+    }
+    return out;
   }
 
   /** {@link #searchValue(String, String, int)} with up to three example rows per match, read on {@code connection}. */
@@ -437,39 +465,57 @@ public final class LakeIndex implements AutoCloseable {
       this.trigrams = Trigrams.of(normalized);
     }
 
+    /** The score of a value; {@code similarity} is NaN for values that are not embedded. */
+    double score(IndexedValue v, String norm, int[] grams, double similarity) {
+      LiteralMatch kind = kind(v, norm, grams);
+      return effectiveSimilarity(similarity, kind) + bonus(kind, norm, grams);
+    }
+
     /** {@code similarity} is NaN for values that are not embedded (numbers, booleans, dates). */
     ValueMatch match(IndexedValue v, String norm, int[] grams, double similarity) {
-      LiteralMatch kind = LiteralMatch.NONE;
-      double bonus = 0;
-      if (v.value().equals(raw)) {
-        kind = LiteralMatch.EXACT;
-        bonus = kind.maxBonus();
-      } else if (norm.equals(normalized)) {
-        kind = LiteralMatch.NORMALIZED;
-        bonus = kind.maxBonus();
-      } else if (Math.min(norm.length(), normalized.length()) >= 3
-          && (norm.contains(normalized) || normalized.contains(norm))) {
-        kind = LiteralMatch.SUBSTRING;
-        double ratio = (double) Math.min(norm.length(), normalized.length())
-            / Math.max(norm.length(), normalized.length());
-        bonus = kind.maxBonus() * Math.sqrt(ratio);
-      } else {
-        double jaccard = Trigrams.jaccard(grams, trigrams);
-        if (jaccard >= 0.4) {
-          kind = LiteralMatch.FUZZY;
-          bonus = kind.maxBonus() * jaccard;
-        }
-      }
-      if (Double.isNaN(similarity)) {
-        // Not embedded: equal comparison forms are the same value, anything else carries no meaning evidence.
-        similarity = kind == LiteralMatch.EXACT || kind == LiteralMatch.NORMALIZED ? 1.0 : 0.0;
-      }
-      double score = similarity + bonus;
+      LiteralMatch kind = kind(v, norm, grams);
+      double bonus = bonus(kind, norm, grams);
+      double sim = effectiveSimilarity(similarity, kind);
+      double score = sim + bonus;
       String why = String.format(Locale.ROOT, "%.3f = cosine %.3f + %s bonus %.3f for '%s' in %s.%s (%d row%s)",
-          score, similarity, kind.name().toLowerCase(Locale.ROOT), bonus, v.value(), v.table(), v.column(),
+          score, sim, kind.name().toLowerCase(Locale.ROOT), bonus, v.value(), v.table(), v.column(),
           v.count(), v.count() == 1 ? "" : "s");
-      return new ValueMatch(v.table(), v.column(), v.value(), score, similarity, kind, bonus, v.count(), List.of(),
-          why);
+      return new ValueMatch(v.table(), v.column(), v.value(), score, sim, kind, bonus, v.count(), List.of(), why);
+    }
+
+    /** Not embedded: equal comparison forms are the same value; anything else carries no evidence of meaning. */
+    private static double effectiveSimilarity(double similarity, LiteralMatch kind) {
+      if (!Double.isNaN(similarity)) {
+        return similarity;
+      }
+      return kind == LiteralMatch.EXACT || kind == LiteralMatch.NORMALIZED ? 1.0 : 0.0;
+    }
+
+    private LiteralMatch kind(IndexedValue v, String norm, int[] grams) {
+      if (v.value().equals(raw)) {
+        return LiteralMatch.EXACT;
+      }
+      if (norm.equals(normalized)) {
+        return LiteralMatch.NORMALIZED;
+      }
+      if (Math.min(norm.length(), normalized.length()) >= 3
+          && (norm.contains(normalized) || normalized.contains(norm))) {
+        return LiteralMatch.SUBSTRING;
+      }
+      return Trigrams.jaccard(grams, trigrams) >= FUZZY_MIN_JACCARD ? LiteralMatch.FUZZY : LiteralMatch.NONE;
+    }
+
+    private double bonus(LiteralMatch kind, String norm, int[] grams) {
+      switch (kind) {
+        case SUBSTRING:
+          double ratio = (double) Math.min(norm.length(), normalized.length())
+              / Math.max(norm.length(), normalized.length());
+          return kind.maxBonus() * Math.sqrt(ratio);
+        case FUZZY:
+          return kind.maxBonus() * Trigrams.jaccard(grams, trigrams);
+        default:
+          return kind.maxBonus();
+      }
     }
   }
 
@@ -808,9 +854,11 @@ public final class LakeIndex implements AutoCloseable {
     List<LakeTable> tables = new ArrayList<>();
     List<String> stringValues = new ArrayList<>();
     int valueCount = 0;
+    long sqlNanos = 0;
     try {
       try (LuceneLake.Writer writer = new LuceneLake.Writer(tmp.resolve(LUCENE))) {
         for (CatalogTable ct : catalog) {
+          long sqlStart = System.nanoTime();
           long rows = LakeReader.rowCount(b.connection, ct);
           List<String> indexed = new ArrayList<>();
           for (CatalogColumn cc : ct.columns()) {
@@ -820,6 +868,7 @@ public final class LakeIndex implements AutoCloseable {
           }
           List<DistinctValues> distinct = LakeReader.distinctValues(b.connection, ct, indexed, rows,
               b.maxDistinctValuesPerColumn, b.maxRowsScannedPerTable);
+          sqlNanos += System.nanoTime() - sqlStart;
           List<LakeColumn> columns = new ArrayList<>();
           int next = 0;
           for (int ordinal = 0; ordinal < ct.columns().size(); ordinal++) {
@@ -848,6 +897,9 @@ public final class LakeIndex implements AutoCloseable {
       } catch (SQLException e) {
         throw new RetrievalException("cannot read the lake while indexing it: " + e.getMessage(), e);
       }
+      long indexed = System.nanoTime();
+      LOG.debug("read and indexed the lake in {} ms, of which SQL {} ms", (indexed - start) / 1_000_000,
+          sqlNanos / 1_000_000);
       if (!stringValues.isEmpty()) {
         for (List<String> chunk : Embedder.batches(stringValues, 4096)) {
           embedder.embedAll(chunk);
