@@ -40,6 +40,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>{@link #embedAll} sorts the texts by length, cuts them into batches of {@link Builder#batchSize}, pads each
  * batch to its longest text and masks the padding out of the mean. Thread-safe: each call borrows one of a pool of
  * DJL predictors. Loading costs about a second and 100 MB: use {@link #shared()}.
+ *
+ * <p>ONNX Runtime session options can be set with system properties {@code lakerewrite.ort.<option>} before the
+ * first embedder is created, for DJL's options {@code intraOpNumThreads}, {@code interOpNumThreads},
+ * {@code memoryPatternOptimization}, {@code cpuArenaAllocator}, {@code optLevel}, {@code executionMode} and
+ * {@code disablePerSessionThreads} (e.g. {@code -Dlakerewrite.ort.intraOpNumThreads=1} when many threads embed at
+ * once on few cores).
  */
 public final class MiniLmEmbedder implements Embedder {
   /** Model id that keys caches: the model, its pooling, normalisation and truncation. */
@@ -87,6 +93,7 @@ public final class MiniLmEmbedder implements Embedder {
     this.model = loaded;
   }
 
+  /** DJL session options from {@code lakerewrite.ort.*} system properties. */
   static Map<String, String> sessionOptions() {
     Map<String, String> options = new java.util.HashMap<>();
     for (String key : List.of("memoryPatternOptimization", "cpuArenaAllocator", "intraOpNumThreads",
