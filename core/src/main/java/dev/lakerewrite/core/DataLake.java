@@ -47,6 +47,7 @@ public final class DataLake implements AutoCloseable {
   private final LakeCatalog catalog;
   private final List<String> warnings;
   private final Set<LakeSession> sessions = ConcurrentHashMap.newKeySet();
+  private volatile LakeServices services;
   private volatile boolean closed;
 
   private DataLake(Path source, Path databaseFile, Path cacheDirectory, String fingerprint, DuckDBConnection root,
@@ -118,6 +119,36 @@ public final class DataLake implements AutoCloseable {
     return queryLimits;
   }
 
+  /**
+   * Builds the lake's indexes, or loads them from the cache directory when the lake is unchanged: the
+   * retrieval index (all-MiniLM-L6-v2 embeddings of tables, columns and values; Lucene), the join graph, and the
+   * cleaning functions on the lake's DuckDB instance. Rewrites do this on first use; call it to pay the cost up
+   * front (the CLI's {@code index} command does). Thread-safe; later calls return at once.
+   *
+   * @return a summary: tables, join edges, whether the index was rebuilt, and the times taken
+   */
+  public String index() {
+    LakeServices.IndexStatus st = services().status();
+    return String.format("%d tables, %d join edges; retrieval index %s in %d ms, join graph in %d ms",
+        st.tables(), st.joinEdges(), st.rebuilt() ? "built" : "loaded", st.indexTime().toMillis(),
+        st.joinGraphTime().toMillis());
+  }
+
+  LakeServices services() {
+    ensureOpen();
+    LakeServices s = services;
+    if (s == null) {
+      synchronized (this) {
+        s = services;
+        if (s == null) {
+          s = LakeServices.build(this);
+          services = s;
+        }
+      }
+    }
+    return s;
+  }
+
   /** Opens a session: a private sandboxed connection for one thread. Close it when done. */
   public LakeSession openSession() {
     ensureOpen();
@@ -162,6 +193,9 @@ public final class DataLake implements AutoCloseable {
     closed = true;
     for (LakeSession s : List.copyOf(sessions)) {
       s.close();
+    }
+    if (services != null) {
+      services.close();
     }
     try {
       root.close();

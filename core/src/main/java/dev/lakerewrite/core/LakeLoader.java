@@ -38,7 +38,7 @@ import java.util.stream.Stream;
  */
 final class LakeLoader {
   /** Bump when naming or loading changes, so old cached lake files are rebuilt. */
-  static final int FORMAT_VERSION = 1;
+  static final int FORMAT_VERSION = 2;
   static final String LAKE_FILE = "lake.duckdb";
   static final String MANIFEST_FILE = "manifest.json";
 
@@ -296,7 +296,8 @@ final class LakeLoader {
       st.execute("SET autoload_known_extensions = false");
       for (SourceFile f : files) {
         try (Statement one = c.createStatement()) {
-          one.execute("CREATE TABLE " + Sql.quoted(f.table()) + " AS SELECT * FROM " + readCsv(f.file()));
+          one.execute("CREATE TABLE " + Sql.quoted(f.table()) + " AS SELECT * FROM "
+              + readCsv(f.file(), layout == Layout.WIKIDBS));
           loaded.add(new ManifestTable(f.table(), root.relativize(f.file()).toString(), f.database()));
         } catch (SQLException e) {
           failures.put(f, e.getMessage().lines().findFirst().orElse(e.getMessage()));
@@ -323,8 +324,12 @@ final class LakeLoader {
     moveAtomically(manifestTmp, manifestFile);
   }
 
-  /** The {@code read_csv(...)} call for one file: header row, DuckDB's type detection over the whole file. */
-  static String readCsv(Path file) {
+  /**
+   * The {@code read_csv(...)} call for one file: header row, DuckDB's type detection over the whole file. WikiDBs
+   * files are always comma-separated with double quotes, so their dialect is fixed (the sniffer can misjudge a
+   * noisy copy); other CSV files keep DuckDB's dialect detection.
+   */
+  static String readCsv(Path file, boolean fixedDialect) {
     String n = file.getFileName().toString().toLowerCase(Locale.ROOT);
     boolean tsv = n.endsWith(".tsv") || n.endsWith(".tsv.gz");
     long size;
@@ -336,8 +341,8 @@ final class LakeLoader {
     // Sniffing the whole file avoids a type guessed from the first rows failing on a later one; beyond 64 MB
     // DuckDB's default sample is the better trade.
     String sample = size < 64L * 1024 * 1024 ? ", sample_size = -1" : "";
-    return "read_csv(" + Sql.literal(file.toAbsolutePath().toString()) + ", header = true"
-        + (tsv ? ", delim = '\\t'" : "") + sample + ")";
+    String dialect = tsv ? ", delim = '\\t'" : fixedDialect ? ", delim = ',', quote = '\"', escape = '\"'" : "";
+    return "read_csv(" + Sql.literal(file.toAbsolutePath().toString()) + ", header = true" + dialect + sample + ")";
   }
 
   private static void moveAtomically(Path from, Path to) throws IOException {

@@ -38,10 +38,20 @@ final class Sandbox {
     }
   }
 
+  /** Temp directories of lakes not closed yet: removed at JVM exit if their lake never is. */
+  private static final java.util.Set<Path> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Sandbox::deleteRecursively),
+        "lakerewrite-temp-cleanup"));
+  }
+
   /** Creates the private temp directory DuckDB may spill to. */
   static Path createTempDirectory() {
     try {
-      return Files.createTempDirectory("lakerewrite-duckdb-");
+      Path dir = Files.createTempDirectory("lakerewrite-duckdb-");
+      LIVE.add(dir);
+      return dir;
     } catch (IOException e) {
       throw new LakeRewriteException("cannot create a temp directory for DuckDB under "
           + System.getProperty("java.io.tmpdir") + ": " + e.getMessage(), e);
@@ -49,7 +59,11 @@ final class Sandbox {
   }
 
   static void deleteRecursively(Path dir) {
-    if (dir == null || !Files.exists(dir)) {
+    if (dir == null) {
+      return;
+    }
+    LIVE.remove(dir);
+    if (!Files.exists(dir)) {
       return;
     }
     try (Stream<Path> walk = Files.walk(dir)) {

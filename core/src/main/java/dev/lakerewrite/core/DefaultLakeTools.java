@@ -1,0 +1,337 @@
+package dev.lakerewrite.core;
+
+import dev.lakerewrite.core.rewrite.Evidence;
+import dev.lakerewrite.core.rewrite.LakeTools;
+import dev.lakerewrite.joingraph.ColumnPair;
+import dev.lakerewrite.joingraph.JoinEdge;
+import dev.lakerewrite.joingraph.JoinHop;
+import dev.lakerewrite.joingraph.JoinKey;
+import dev.lakerewrite.joingraph.JoinPath;
+import dev.lakerewrite.noiseudf.CleanedColumn;
+import dev.lakerewrite.noiseudf.CteBuildResult;
+import dev.lakerewrite.noiseudf.CteBuilder;
+import dev.lakerewrite.noiseudf.CteRequest;
+import dev.lakerewrite.noiseudf.LlmCteBuilder;
+import dev.lakerewrite.noiseudf.NoiseDetector;
+import dev.lakerewrite.noiseudf.NoiseFinding;
+import dev.lakerewrite.noiseudf.OfflineCteBuilder;
+import dev.lakerewrite.noiseudf.PreviewTable;
+import dev.lakerewrite.noiseudf.UdfInfo;
+import dev.lakerewrite.retrieval.ColumnMapping;
+import dev.lakerewrite.retrieval.Embedder;
+import dev.lakerewrite.retrieval.Names;
+import dev.lakerewrite.retrieval.QueryRelevance;
+import dev.lakerewrite.retrieval.QueryTable;
+import dev.lakerewrite.retrieval.TableMatch;
+import dev.lakerewrite.retrieval.UnionCandidate;
+import dev.lakerewrite.retrieval.ValueMatch;
+import dev.langchain4j.model.chat.ChatModel;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@link LakeTools} over the lake's services (retrieval index, join graph, cleaning module) and one rewrite's
+ * session: trusted SQL of the capability modules runs on the session's sandboxed connection.
+ */
+final class DefaultLakeTools implements LakeTools {
+  private final DataLake lake;
+  private final LakeSession session;
+  private final LakeServices services;
+  private final Optional<ChatModel> cleaner;
+  private final boolean joinGraph;
+  private final Map<String, float[]> nameVectors = new HashMap<>();
+  private final Map<String, ResultTable> previews = new HashMap<>();
+
+  DefaultLakeTools(DataLake lake, LakeSession session, Optional<ChatModel> cleaner, boolean joinGraph) {
+    this.lake = lake;
+    this.session = session;
+    this.services = lake.services();
+    this.cleaner = cleaner;
+    this.joinGraph = joinGraph;
+  }
+
+  @Override
+  public List<String> tableNames() {
+    return lake.catalog().tableNames();
+  }
+
+  @Override
+  public Optional<String> resolveTable(String name) {
+    return lake.catalog().table(name).map(TableInfo::name);
+  }
+
+  @Override
+  public String didYouMean(String name) {
+    return DidYouMean.hint(name, tableNames());
+  }
+
+  @Override
+  public TableInfo table(String name) {
+    return lake.catalog().requireTable(name);
+  }
+
+  @Override
+  public TableProfile profile(String name) {
+    return lake.catalog().profile(name);
+  }
+
+  @Override
+  public ResultTable preview(String table, int rows) {
+    String t = table(table).name();
+    String key = t + "#" + rows;
+    return previews.computeIfAbsent(key, k -> {
+      Execution e = session.executeTrusted("SELECT * FROM " + Sql.quoted(t) + " LIMIT " + rows,
+          session.defaultLimits());
+      return e.isSuccess() ? e.table() : ResultTable.empty();
+    });
+  }
+
+  @Override
+  public boolean valueExists(String table, String column, String value) {
+    return exists(table, column, "=", value);
+  }
+
+  @Override
+  public boolean patternExists(String table, String column, String pattern) {
+    return exists(table, column, "LIKE", pattern);
+  }
+
+  private boolean exists(String table, String column, String op, String value) {
+    TableInfo t = table(table);
+    if (t.column(column).isEmpty()) {
+      return false;
+    }
+    String sql = "SELECT 1 FROM " + Sql.quoted(t.name()) + " WHERE CAST(" + Sql.quoted(t.column(column).get().name())
+        + " AS VARCHAR) " + op + " " + Sql.literal(value) + " LIMIT 1";
+    Execution e = session.executeTrusted(sql, session.defaultLimits());
+    return e.isSuccess() && e.table().rowCount() > 0;
+  }
+
+  @Override
+  public Evidence.TablePreview tablePreview(String table, int rows, double relevance, String origin) {
+    TableInfo info = table(table);
+    List<String> cols = info.columns().stream().map(c -> Sql.identifier(c.name()) + " " + c.type()).toList();
+    return new Evidence.TablePreview(info.name(), cols, preview(info.name(), rows), relevance, origin);
+  }
+
+  @Override
+  public Map<String, Double> queryRelevance(Map<String, List<String>> assumedTables) {
+    List<QueryTable> q = new ArrayList<>();
+    assumedTables.forEach((t, cols) -> q.add(new QueryTable(t, cols)));
+    if (q.isEmpty()) {
+      return Map.of();
+    }
+    return scores(services.index().queryRelevance(q));
+  }
+
+  @Override
+  public Map<String, Double> relevanceTo(String assumedTable, List<String> assumedColumns) {
+    return scores(services.index().queryRelevance(List.of(new QueryTable(assumedTable, assumedColumns))));
+  }
+
+  private static Map<String, Double> scores(QueryRelevance r) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (TableMatch m : r.ranking()) {
+      out.put(m.table(), m.score());
+    }
+    return out;
+  }
+
+  @Override
+  public double joinability(String a, String b) {
+    return joinGraph ? services.joinGraph().joinability(a, b) : 0;
+  }
+
+  @Override
+  public List<Evidence.JoinStep> joinNeighbours(String table) {
+    if (!joinGraph) {
+      return List.of();
+    }
+    String t = table(table).name();
+    List<Evidence.JoinStep> out = new ArrayList<>();
+    for (JoinEdge e : services.joinGraph().neighbours(t)) {
+      if (e.pairs().isEmpty()) {
+        continue;
+      }
+      ColumnPair p = e.pairs().get(0);
+      boolean aSide = e.tableA().equals(t);
+      out.add(new Evidence.JoinStep(t, aSide ? p.columnA() : p.columnB(), aSide ? e.tableB() : e.tableA(),
+          aSide ? p.columnB() : p.columnA(), p.score(), Double.NaN));
+    }
+    return out;
+  }
+
+  @Override
+  public double newValueShare(String base, String baseColumn, String other, String otherColumn) {
+    String sql = "WITH b AS (SELECT DISTINCT CAST(" + Sql.quoted(baseColumn) + " AS VARCHAR) AS v FROM "
+        + Sql.quoted(table(base).name()) + "), o AS (SELECT DISTINCT CAST(" + Sql.quoted(otherColumn)
+        + " AS VARCHAR) AS v FROM " + Sql.quoted(table(other).name()) + " WHERE " + Sql.quoted(otherColumn)
+        + " IS NOT NULL) SELECT count(*), count(*) FILTER (WHERE v NOT IN (SELECT v FROM b WHERE v IS NOT NULL)) FROM o";
+    Execution e = session.executeTrusted(sql, session.defaultLimits());
+    if (!e.isSuccess() || e.table().rowCount() == 0) {
+      return 0;
+    }
+    long all = ((Number) e.table().get(0, 0)).longValue();
+    long fresh = ((Number) e.table().get(0, 1)).longValue();
+    return all == 0 ? 0 : (double) fresh / all;
+  }
+
+  @Override
+  public List<Evidence.TableHit> searchTable(String domain, List<String> columns, int k, Collection<String> excluded) {
+    List<Evidence.TableHit> out = new ArrayList<>();
+    if (columns.isEmpty() && (domain == null || domain.isBlank())) {
+      return out;
+    }
+    List<String> cols = columns.isEmpty() ? List.of(domain) : columns;
+    for (TableMatch m : services.index().searchTable(domain, cols, k, excluded)) {
+      out.add(new Evidence.TableHit(m.table(), m.score(), m.why()));
+    }
+    return out;
+  }
+
+  @Override
+  public Evidence.ValueSearch searchValue(String table, String value, int k) {
+    String t = table(table).name();
+    List<Evidence.ValueHit> hits = new ArrayList<>();
+    for (ValueMatch m : services.index().searchValue(session.connection(), t, value, k)) {
+      hits.add(new Evidence.ValueHit(m.column(), m.value(), m.score(), m.why(), rows(m.exampleRows())));
+    }
+    return new Evidence.ValueSearch(t, value, hits);
+  }
+
+  private static ResultTable rows(List<Map<String, String>> exampleRows) {
+    if (exampleRows == null || exampleRows.isEmpty()) {
+      return ResultTable.empty();
+    }
+    List<ResultTable.Column> cols = exampleRows.get(0).keySet().stream()
+        .map(c -> new ResultTable.Column(c, "VARCHAR")).toList();
+    List<List<Object>> rows = new ArrayList<>();
+    for (Map<String, String> r : exampleRows) {
+      List<Object> row = new ArrayList<>();
+      for (ResultTable.Column c : cols) {
+        row.add(r.get(c.name()));
+      }
+      rows.add(row);
+    }
+    return ResultTable.of(cols, rows, false);
+  }
+
+  @Override
+  public List<Evidence.JoinPath> findJoinPaths(String a, String b, int k) {
+    if (!joinGraph) {
+      return List.of();
+    }
+    String ta = table(a).name();
+    String tb = table(b).name();
+    List<Evidence.JoinPath> out = new ArrayList<>();
+    int rank = 0;
+    for (JoinPath p : services.joinGraph().findJoinPaths(ta, tb, k, session.connection())) {
+      List<Evidence.JoinStep> steps = new ArrayList<>();
+      for (JoinHop h : p.hops()) {
+        JoinKey key = h.bestKey();
+        steps.add(new Evidence.JoinStep(h.leftTable(), key.leftColumn(), h.rightTable(), key.rightColumn(),
+            key.joinScore(), key.fanOut()));
+      }
+      out.add(new Evidence.JoinPath(ta, tb, steps, Math.exp(-p.cost()), ++rank, preview(p)));
+    }
+    return out;
+  }
+
+  private static ResultTable preview(JoinPath p) {
+    if (p.preview() == null) {
+      return null;
+    }
+    return fromPreview(p.preview().columns(), p.preview().rows());
+  }
+
+  private static ResultTable fromPreview(List<String> columns, List<List<String>> rows) {
+    List<ResultTable.Column> cols = columns.stream().map(c -> new ResultTable.Column(c, "VARCHAR")).toList();
+    List<List<Object>> out = new ArrayList<>();
+    for (List<String> r : rows) {
+      out.add(new ArrayList<>(r));
+    }
+    return ResultTable.of(cols, out, false);
+  }
+
+  @Override
+  public List<Evidence.UnionPartner> unionSearch(String baseTable, int k) {
+    String t = table(baseTable).name();
+    List<Evidence.UnionPartner> out = new ArrayList<>();
+    for (UnionCandidate c : services.index().unionSearch(t, k)) {
+      Map<String, String> mapping = new LinkedHashMap<>();
+      for (ColumnMapping m : c.mapping()) {
+        mapping.put(m.baseColumn(), m.candidateColumn());
+      }
+      out.add(new Evidence.UnionPartner(t, c.table(), mapping, c.score()));
+    }
+    return out;
+  }
+
+  @Override
+  public Evidence.CleanedTable buildCte(String table, List<String> columns, String goal) {
+    String t = table(table).name();
+    CteBuilder builder = cleaner.<CteBuilder>map(m -> LlmCteBuilder.builder(m).build())
+        .orElseGet(OfflineCteBuilder::create);
+    CteBuildResult r = builder.build(session.connection(), new CteRequest(t, columns, goal));
+    if (!r.succeeded()) {
+      throw new LakeRewriteException("BUILD_CTE on " + t + " failed: "
+          + r.failure().map(f -> f.kind() + ": " + f.message()).orElse("no cleaning applies"));
+    }
+    Map<String, String> cleaned = new LinkedHashMap<>();
+    Map<String, String> matchKeys = new LinkedHashMap<>();
+    for (CleanedColumn c : r.cleanedColumns()) {
+      cleaned.put(c.column(), c.column());
+      if (c.matchKey() != null) {
+        matchKeys.put(c.column(), c.matchKey());
+      }
+    }
+    List<Evidence.Udf> udfs = new ArrayList<>();
+    for (UdfInfo u : r.udfs()) {
+      udfs.add(new Evidence.Udf(u.signature(), u.returnType(), u.description()));
+    }
+    PreviewTable p = r.preview();
+    ResultTable preview = p == null ? null : fromPreview(p.columns(), p.rows());
+    return new Evidence.CleanedTable(r.cteName(), t, Sql.identifier(r.cteName()) + " AS (" + r.cteSql() + ")",
+        cleaned, matchKeys, udfs, preview, goal);
+  }
+
+  @Override
+  public Map<String, List<String>> noisyColumns(String table, Collection<String> columns) {
+    String t = table(table).name();
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    if (columns.isEmpty()) {
+      return out;
+    }
+    try {
+      for (NoiseFinding f : NoiseDetector.create().detect(session.connection(), t, List.copyOf(columns))) {
+        out.computeIfAbsent(f.column(), k -> new ArrayList<>()).add(f.summary());
+      }
+    } catch (SQLException e) {
+      throw new LakeRewriteException("noise detection on " + t + " failed: " + e.getMessage(), e);
+    }
+    return out;
+  }
+
+  @Override
+  public double nameSimilarity(String assumed, String lakeName) {
+    String a = Names.normalize(assumed);
+    String b = Names.normalize(lakeName);
+    if (a.isEmpty() || b.isEmpty()) {
+      return 0;
+    }
+    if (a.equals(b)) {
+      return 1;
+    }
+    return Math.max(0, Embedder.cosine(vector(a), vector(b)));
+  }
+
+  private float[] vector(String normalized) {
+    return nameVectors.computeIfAbsent(normalized, n -> services.index().embedder().embed(n));
+  }
+}

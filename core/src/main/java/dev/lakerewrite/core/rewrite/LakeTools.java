@@ -1,0 +1,103 @@
+package dev.lakerewrite.core.rewrite;
+
+import dev.lakerewrite.core.ResultTable;
+import dev.lakerewrite.core.TableInfo;
+import dev.lakerewrite.core.TableProfile;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The lake as the rewriting loop uses it, over the capability modules: the catalog and previews, query–table
+ * and table–table relevance (retrieval, join graph), the data-lake actions' evidence, and name similarity for
+ * the offline agents. One instance per rewrite, bound to that rewrite's session.
+ */
+public interface LakeTools {
+
+  /** All table names. */
+  List<String> tableNames();
+
+  /** The table with this name (exact, else case-insensitive). */
+  Optional<String> resolveTable(String name);
+
+  /** {@code "; did you mean \"x\"?"} for a wrong table name, or empty. */
+  String didYouMean(String name);
+
+  TableInfo table(String name);
+
+  TableProfile profile(String name);
+
+  default List<String> columnNames(String table) {
+    return table(table).columnNames();
+  }
+
+  default boolean hasColumn(String table, String column) {
+    return resolveTable(table).map(t -> table(t).column(column).isPresent()).orElse(false);
+  }
+
+  /** Whether some row of {@code table} has exactly {@code value} in {@code column} (compared as text). */
+  boolean valueExists(String table, String column, String value);
+
+  /** Whether some row of {@code table} has a {@code column} value LIKE {@code pattern} (case-sensitive). */
+  boolean patternExists(String table, String column, String pattern);
+
+  /** The first rows of a table, all columns. */
+  ResultTable preview(String table, int rows);
+
+  /** The preview record used by the scratchpad and the prompts. */
+  Evidence.TablePreview tablePreview(String table, int rows, double relevance, String origin);
+
+  /**
+   * Query–table relevance R_Q(t) (thesis §5.1.1) of every lake table for the assumed tables of a query: assumed
+   * table name → referenced columns.
+   */
+  Map<String, Double> queryRelevance(Map<String, List<String>> assumedTables);
+
+  /** Relevance of every lake table to one assumed table, for mapping it. */
+  Map<String, Double> relevanceTo(String assumedTable, List<String> assumedColumns);
+
+  /** Joinability Ω(a, b) from the join graph; 0 when there is no edge or the join graph is off. */
+  double joinability(String a, String b);
+
+  /**
+   * The join graph's edges at a table: per neighbour, its best column pair as a step from {@code table}. Empty
+   * when the join graph is off.
+   */
+  List<Evidence.JoinStep> joinNeighbours(String table);
+
+  /**
+   * The share of distinct {@code other.otherColumn} values that {@code base.baseColumn} does not have (compared as
+   * text), in [0, 1]; 0 when {@code other} has no values.
+   */
+  double newValueShare(String base, String baseColumn, String other, String otherColumn);
+
+  /** SEARCH_TABLE: tables like the schema {@code domain(columns)}, best first, without {@code excluded}. */
+  List<Evidence.TableHit> searchTable(String domain, List<String> columns, int k, Collection<String> excluded);
+
+  /** SEARCH_VALUE in one table. */
+  Evidence.ValueSearch searchValue(String table, String value, int k);
+
+  /** FIND_JOIN_PATH: the top paths, keys ranked by executed fan-out, with previews. */
+  List<Evidence.JoinPath> findJoinPaths(String a, String b, int k);
+
+  /** UNION_SEARCH: union-compatible tables with column mappings. */
+  List<Evidence.UnionPartner> unionSearch(String baseTable, int k);
+
+  /**
+   * BUILD_CTE: a cleaned version of a table's columns as a CTE, with an LLM when one is configured for the
+   * cleaner role, else offline from detected noise.
+   *
+   * @throws dev.lakerewrite.core.LakeRewriteException when no acceptable cleaning could be built
+   */
+  Evidence.CleanedTable buildCte(String table, List<String> columns, String goal);
+
+  /**
+   * Which of the given columns of a table look noisy, with the evidence (conservative: the cleaning module's
+   * detector).
+   */
+  Map<String, List<String>> noisyColumns(String table, Collection<String> columns);
+
+  /** Similarity in [0, 1] of two names (normalised, embedded), for mapping assumed names to lake names. */
+  double nameSimilarity(String assumed, String lake);
+}

@@ -1,0 +1,735 @@
+package dev.lakerewrite.core.rewrite;
+
+import dev.lakerewrite.core.ColumnProfile;
+import dev.lakerewrite.core.TableInfo;
+import dev.lakerewrite.core.TableProfile;
+import dev.lakerewrite.core.sql.QueryAnalysis;
+import dev.lakerewrite.core.sql.QueryAnalysis.ColumnReference;
+import dev.lakerewrite.core.sql.QueryAnalysis.JoinCondition;
+import dev.lakerewrite.core.sql.QueryAnalysis.Predicate;
+import dev.lakerewrite.retrieval.Names;
+import dev.lakerewrite.retrieval.TypeFamily;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The offline agents' shared reasoning: from the user query's analysis and the evidence in the scratchpad, a
+ * {@link Plan} that maps every assumed table and column to the lake, fixes filter literals, replaces wrong join
+ * keys, drops obsolete tables, adds the joins that bring missing columns, and uses cleaned CTEs and union
+ * partners; plus the issues that more evidence could settle, as actions. Deterministic: the same state gives the
+ * same plan, so the offline rewriter and checker agree.
+ *
+ * <p>Scores are in [0, 1]: name similarity of all-MiniLM-L6-v2 embeddings of normalised names, raised by
+ * evidence (a filter value found in a column, an entity-name column for a name-like assumed column).
+ */
+final class OfflinePlanner {
+  /** A column maps to a lake column at or above this score. */
+  static final double COLUMN_THRESHOLD = 0.5;
+  /** A column found in another table must beat its best column in the main table by this much. */
+  static final double CROSS_TABLE_MARGIN = 0.1;
+  /** A value-search hit at or above this score replaces a filter literal. */
+  static final double VALUE_THRESHOLD = 0.55;
+  /** Tables this close in relevance to the best one are candidates for a union. */
+  static final double UNION_RELEVANCE_GAP = 0.05;
+  static final double UNION_SCORE_THRESHOLD = 0.75;
+  static final int CANDIDATE_TABLES = 6;
+  /** Weight of the assumed table name's similarity to a lake table's name in choosing the table. */
+  static final double TABLE_NAME_WEIGHT = 0.4;
+  /** A union partner must bring at least this share of entities the base table lacks (twins add nothing). */
+  static final double UNION_MIN_NEW_SHARE = 0.25;
+
+  /** How an assumed column is answered: a lake table's column, possibly through an added join. */
+  record ColumnTarget(String lakeTable, String lakeColumn, double score, String why) {}
+
+  /**
+   * The mapping of one assumed table.
+   *
+   * @param assumed the assumed name, as written
+   * @param lake the lake table
+   * @param score how well it fits (relevance + column fit)
+   * @param columns assumed column (lower case) → target
+   * @param unmapped assumed columns without a good target
+   * @param mergedInto when the table is obsolete: the assumed table that absorbs it
+   */
+  record TableChoice(String assumed, String lake, double score, Map<String, ColumnTarget> columns,
+      List<String> unmapped, String mergedInto) {}
+
+  /** A filter literal spelled as the lake spells it, possibly on another column. */
+  record LiteralFix(String lakeTable, String lakeColumn, String lakeValue, double score) {}
+
+  /** A join the plan adds or replaces: a path from one lake table to another. */
+  record JoinRoute(String fromAssumed, String toLake, Evidence.JoinPath path) {}
+
+  /** The plan: mappings, fixes, and what evidence is still missing. */
+  record Plan(Map<String, TableChoice> tables, Map<String, LiteralFix> literalFixes,
+      Map<String, Evidence.JoinPath> joinFixes, List<JoinRoute> extraJoins,
+      Map<String, Evidence.CleanedTable> cleaned, Map<String, List<Evidence.UnionPartner>> unions,
+      List<Action> wanted, double confidence, List<String> notes) {
+
+    Optional<TableChoice> table(String assumed) {
+      return Optional.ofNullable(tables.get(key(assumed)));
+    }
+
+    /** The lake table that answers an assumed table, following merges. */
+    Optional<TableChoice> effective(String assumed) {
+      TableChoice t = tables.get(key(assumed));
+      int guard = 0;
+      while (t != null && t.mergedInto() != null && guard++ < 8) {
+        t = tables.get(key(t.mergedInto()));
+      }
+      return Optional.ofNullable(t);
+    }
+  }
+
+  private final RewriteState state;
+  private final LakeTools lake;
+  private final QueryAnalysis analysis;
+  private final Scratchpad pad;
+  private final Set<String> rejected;
+
+  OfflinePlanner(RewriteState state) {
+    this.state = state;
+    this.lake = state.lake();
+    this.analysis = state.analysis().orElseThrow();
+    this.pad = state.scratchpad();
+    this.rejected = rejectedMappings(state);
+  }
+
+  static String key(String name) {
+    return name.toLowerCase(Locale.ROOT);
+  }
+
+  static String literalKey(String assumedTable, String column, String literal) {
+    return key(assumedTable) + "|" + key(column) + "|" + literal;
+  }
+
+  /** Mappings the checker rejected ("assumed→lake"), recorded in the scratchpad's notes. */
+  private static Set<String> rejectedMappings(RewriteState state) {
+    Set<String> out = new LinkedHashSet<>();
+    for (Scratchpad.Entry e : state.scratchpad().entries(Scratchpad.Section.NOTES)) {
+      if (e.payload() instanceof OfflineCheckerAgent.RejectedMapping r) {
+        out.add(key(r.assumed()) + "→" + r.lake());
+      }
+    }
+    return out;
+  }
+
+  Plan plan() {
+    List<Action> wanted = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    Map<String, List<String>> assumed = assumedTables();
+    Map<String, TableChoice> tables = new LinkedHashMap<>();
+    for (Map.Entry<String, List<String>> e : assumed.entrySet()) {
+      tables.put(key(e.getKey()), chooseTable(e.getKey(), e.getValue()));
+    }
+    mergeObsolete(tables, notes);
+
+    Map<String, Evidence.CleanedTable> cleaned = new LinkedHashMap<>();
+    for (Evidence.CleanedTable c : pad.payloads(Scratchpad.Section.CTES, Evidence.CleanedTable.class)) {
+      cleaned.put(c.baseTable(), c);
+    }
+
+    List<JoinRoute> extraJoins = new ArrayList<>();
+    Map<String, TableChoice> resolved = new LinkedHashMap<>();
+    for (TableChoice t : tables.values()) {
+      resolved.put(key(t.assumed()), t.mergedInto() == null ? crossTableColumns(t, extraJoins, wanted) : t);
+    }
+    Map<String, Evidence.JoinPath> joinFixes = joinFixes(resolved, wanted, notes);
+    Map<String, LiteralFix> literalFixes = literalFixes(resolved, wanted, notes);
+    Map<String, List<Evidence.UnionPartner>> unions = unions(resolved, wanted);
+    noise(resolved, extraJoins, cleaned, wanted);
+
+    double confidence = confidence(resolved);
+    return new Plan(resolved, literalFixes, joinFixes, extraJoins, cleaned, unions, dedupe(wanted), confidence,
+        notes);
+  }
+
+  /** Assumed tables with the columns the query uses on them; unresolved columns go to every table for now. */
+  private Map<String, List<String>> assumedTables() {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (String t : analysis.tableNames()) {
+      out.put(t, new ArrayList<>(analysis.columnsOf(t)));
+    }
+    for (ColumnReference c : analysis.unresolvedColumns()) {
+      for (List<String> cols : out.values()) {
+        if (!containsIgnoreCase(cols, c.column())) {
+          cols.add(c.column());
+        }
+      }
+    }
+    return out;
+  }
+
+  private static boolean containsIgnoreCase(List<String> list, String s) {
+    return list.stream().anyMatch(x -> x.equalsIgnoreCase(s));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Tables and columns
+
+  private TableChoice chooseTable(String assumedName, List<String> columns) {
+    Map<String, Double> relevance = lake.relevanceTo(assumedName, columns);
+    Set<String> candidates = new LinkedHashSet<>();
+    relevance.entrySet().stream().limit(CANDIDATE_TABLES).forEach(e -> candidates.add(e.getKey()));
+    candidates.addAll(pad.contextTables());
+    TableChoice best = null;
+    for (String t : candidates) {
+      if (rejected.contains(key(assumedName) + "→" + t) || pad.isEvicted(t) && !pad.hasTable(t)) {
+        continue;
+      }
+      TableChoice c = mapColumns(assumedName, t, columns, relevance.getOrDefault(t, 0.0)
+          + TABLE_NAME_WEIGHT / 0.5 * lake.nameSimilarity(assumedName, t));
+      if (best == null || c.score() > best.score() + 1e-9) {
+        best = c;
+      }
+    }
+    if (best == null) {
+      String t = relevance.keySet().iterator().next();
+      best = mapColumns(assumedName, t, columns, relevance.get(t));
+    }
+    return best;
+  }
+
+  private TableChoice mapColumns(String assumedName, String table, List<String> columns, double relevance) {
+    Map<String, ColumnTarget> mapped = new LinkedHashMap<>();
+    List<String> unmapped = new ArrayList<>();
+    double sum = 0;
+    int counted = 0;
+    for (String c : columns) {
+      if (isKeyLike(c)) {
+        continue;
+      }
+      Optional<ColumnTarget> target = bestColumn(assumedName, c, table);
+      counted++;
+      if (target.isPresent() && target.get().score() >= COLUMN_THRESHOLD) {
+        mapped.put(key(c), target.get());
+        sum += target.get().score();
+      } else {
+        unmapped.add(c);
+        sum += target.map(ColumnTarget::score).orElse(0.0) * 0.5;
+      }
+    }
+    double fit = counted == 0 ? 0.5 : sum / counted;
+    double score = 0.5 * relevance + fit;
+    return new TableChoice(assumedName, table, score, mapped, unmapped, null);
+  }
+
+  /** The lake column of {@code table} that best answers assumed column {@code column}. */
+  Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table) {
+    TableInfo info = lake.table(table);
+    String entity = entityColumn(table);
+    boolean nameLike = isNameLike(column, assumedTable);
+    ColumnTarget best = null;
+    for (TableInfo.ColumnInfo col : info.columns()) {
+      double sim = lake.nameSimilarity(column, col.name());
+      String why = String.format("name similarity %.2f", sim);
+      if (nameLike && col.name().equals(entity) && sim < 0.8) {
+        sim = 0.8;
+        why = "entity-name column for a name-like column";
+      }
+      double valueBoost = valueEvidence(assumedTable, column, table, col.name());
+      if (valueBoost > sim) {
+        sim = valueBoost;
+        why = "filter value found in this column";
+      }
+      if (best == null || sim > best.score() + 1e-9) {
+        best = new ColumnTarget(table, col.name(), sim, why);
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /** 0.75 when a value search found one of the column's filter literals in this lake column. */
+  private double valueEvidence(String assumedTable, String column, String table, String lakeColumn) {
+    for (Predicate p : analysis.predicates()) {
+      if (!p.column().column().equalsIgnoreCase(column)) {
+        continue;
+      }
+      for (String lit : p.literals()) {
+        Optional<Scratchpad.Entry> e = pad.entry(Scratchpad.Section.VALUES, table + "|" + lit);
+        if (e.isPresent() && e.get().payload() instanceof Evidence.ValueSearch vs && !vs.hits().isEmpty()) {
+          Evidence.ValueHit top = vs.hits().get(0);
+          if (top.column().equals(lakeColumn) && top.score() >= VALUE_THRESHOLD) {
+            return 0.75;
+          }
+        }
+      }
+    }
+    return 0;
+  }
+
+  /** A table's entity-name column: the first unique text column (WikiDBs: {@code label}). */
+  String entityColumn(String table) {
+    TableProfile p = lake.profile(table);
+    for (ColumnProfile c : p.columns()) {
+      if (c.typeFamily() == TypeFamily.STRING && c.uniqueness() >= 0.9 && c.nullFraction() < 0.2) {
+        return c.column();
+      }
+    }
+    return p.columns().isEmpty() ? null : p.columns().get(0).column();
+  }
+
+  /** {@code name}, {@code title}, {@code region_name}, or the singular of the table ({@code city} in cities). */
+  static boolean isNameLike(String column, String assumedTable) {
+    String c = Names.normalize(column);
+    if (c.equals("name") || c.equals("title") || c.equals("label") || c.endsWith(" name") || c.endsWith(" title")) {
+      return !c.contains("file") && !c.contains("short") && !c.contains("native");
+    }
+    String[] words = Names.normalize(assumedTable).split(" ");
+    String last = words[words.length - 1];
+    return c.equals(singular(last)) || c.equals(last) || c.equals(singular(Names.normalize(assumedTable)));
+  }
+
+  static String singular(String word) {
+    if (word.endsWith("ies") && word.length() > 4) {
+      return word.substring(0, word.length() - 3) + "y";
+    }
+    if (word.endsWith("sses") || word.endsWith("ches") || word.endsWith("shes") || word.endsWith("xes")) {
+      return word.substring(0, word.length() - 2);
+    }
+    if (word.endsWith("s") && !word.endsWith("ss") && word.length() > 3) {
+      return word.substring(0, word.length() - 1);
+    }
+    return word;
+  }
+
+  /** {@code id}, {@code region_id}, {@code type_id}: join keys of the assumed schema, never output columns. */
+  static boolean isKeyLike(String column) {
+    String c = Names.normalize(column);
+    return c.equals("id") || c.endsWith(" id") && c.split(" ").length <= 3 && !c.contains("geonames")
+        && !c.contains("freebase") && !c.contains("viaf");
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Obsolete tables
+
+  /**
+   * An assumed table is obsolete when its lake answer is the same table as another's, or when all its columns
+   * are answered as well by the other's lake table: it is merged into that table and its join dropped.
+   */
+  private void mergeObsolete(Map<String, TableChoice> tables, List<String> notes) {
+    List<TableChoice> list = new ArrayList<>(tables.values());
+    for (int i = 1; i < list.size(); i++) {
+      TableChoice b = list.get(i);
+      for (int j = 0; j < i; j++) {
+        TableChoice a = list.get(j);
+        if (a.mergedInto() != null) {
+          continue;
+        }
+        boolean same = a.lake().equals(b.lake());
+        boolean absorbed = false;
+        if (!same) {
+          List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKeyLike(c)).toList();
+          TableChoice inA = mapColumns(b.assumed(), a.lake(), cols, 0);
+          absorbed = !cols.isEmpty() && inA.unmapped().isEmpty()
+              && inA.columns().values().stream().allMatch(t -> t.score() >= 0.6)
+              && fit(inA) >= fit(b) - 0.05;
+        }
+        if (same || absorbed) {
+          TableChoice merged = mapColumns(b.assumed(), a.lake(), analysis.columnsOf(b.assumed()), 0);
+          tables.put(key(b.assumed()), new TableChoice(b.assumed(), a.lake(), merged.score(), merged.columns(),
+              merged.unmapped(), a.assumed()));
+          notes.add(b.assumed() + " is obsolete: " + a.lake() + " (for " + a.assumed() + ") already answers it");
+          list.set(i, tables.get(key(b.assumed())));
+          break;
+        }
+      }
+    }
+  }
+
+  private static double fit(TableChoice t) {
+    return t.columns().values().stream().mapToDouble(ColumnTarget::score).average().orElse(0);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Columns that live in other tables (Missing Table)
+
+  private TableChoice crossTableColumns(TableChoice choice, List<JoinRoute> extraJoins, List<Action> wanted) {
+    TableChoice t = compoundColumns(choice, extraJoins, wanted);
+    if (t.unmapped().isEmpty()) {
+      return t;
+    }
+    Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
+    List<String> still = new ArrayList<>();
+    List<String> searchFor = new ArrayList<>();
+    for (String c : t.unmapped()) {
+      ColumnTarget inMain = bestColumn(t.assumed(), c, t.lake()).orElse(null);
+      double mainScore = inMain == null ? 0 : inMain.score();
+      ColumnTarget best = null;
+      for (String other : pad.contextTables()) {
+        if (other.equals(t.lake())) {
+          continue;
+        }
+        Optional<ColumnTarget> ct = bestColumnOutsideEntity(t.assumed(), c, other);
+        if (ct.isPresent() && ct.get().score() >= COLUMN_THRESHOLD && ct.get().score() >= mainScore + CROSS_TABLE_MARGIN
+            && (best == null || ct.get().score() > best.score())) {
+          best = ct.get();
+        }
+      }
+      if (best == null) {
+        still.add(c);
+        searchFor.add(c);
+        continue;
+      }
+      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.lakeTable());
+      if (path.isPresent()) {
+        columns.put(key(c), new ColumnTarget(best.lakeTable(), best.lakeColumn(), best.score(),
+            best.why() + ", joined from " + t.lake()));
+        final String target = best.lakeTable();
+        if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed()) && j.toLake().equals(target))) {
+          extraJoins.add(new JoinRoute(t.assumed(), best.lakeTable(), path.get()));
+        }
+      } else {
+        still.add(c);
+        if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
+          wanted.add(new Action.FindJoinPath(t.lake(), best.lakeTable()));
+        }
+      }
+    }
+    if (!searchFor.isEmpty() && state.enabled(ActionType.SEARCH_TABLE)) {
+      wanted.add(new Action.SearchTable(t.assumed(), searchFor));
+    }
+    return new TableChoice(t.assumed(), t.lake(), t.score(), columns, still, null);
+  }
+
+  /**
+   * Columns named {@code <key column>_<attribute>} ({@code capital_population}): when a prefix of the name is a
+   * column of the lake table that the join graph connects to another table through that very column, and the
+   * other table has the attribute, the column is read from there, through an added join. Without the join path
+   * in the scratchpad yet, FIND_JOIN_PATH is asked for and the direct mapping stays meanwhile.
+   */
+  private TableChoice compoundColumns(TableChoice t, List<JoinRoute> extraJoins, List<Action> wanted) {
+    List<Evidence.JoinStep> neighbours = lake.joinNeighbours(t.lake());
+    if (neighbours.isEmpty()) {
+      return t;
+    }
+    Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
+    List<String> unmapped = new ArrayList<>(t.unmapped());
+    List<String> all = new ArrayList<>(columns.keySet());
+    all.addAll(unmapped.stream().map(OfflinePlanner::key).toList());
+    for (String c : all) {
+      String[] words = Names.normalize(c).split(" ");
+      if (words.length < 2 || isKeyLike(c)) {
+        continue;
+      }
+      ColumnTarget direct = columns.get(c);
+      for (int k = 1; k < words.length; k++) {
+        String prefix = String.join(" ", java.util.Arrays.copyOfRange(words, 0, k));
+        String suffix = String.join(" ", java.util.Arrays.copyOfRange(words, k, words.length));
+        for (Evidence.JoinStep n : neighbours) {
+          double viaKey = lake.nameSimilarity(prefix, n.leftColumn());
+          if (viaKey < 0.85) {
+            continue;
+          }
+          Optional<ColumnTarget> attr = bestColumnOutsideEntity(t.assumed(), suffix, n.rightTable());
+          if (attr.isEmpty() || attr.get().score() < 0.7) {
+            continue;
+          }
+          double score = Math.min(viaKey, attr.get().score());
+          if (direct != null && direct.score() > score + 0.1 && direct.lakeColumn().equals(n.leftColumn()) == false) {
+            continue;
+          }
+          Optional<Evidence.JoinPath> path = joinPath(t.lake(), n.rightTable());
+          if (path.isPresent()) {
+            columns.put(c, new ColumnTarget(n.rightTable(), attr.get().lakeColumn(), score,
+                "the " + attr.get().lakeColumn() + " of " + n.rightTable() + " through " + n.leftColumn()));
+            unmapped.removeIf(u -> key(u).equals(c));
+            String target = n.rightTable();
+            if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed())
+                && j.toLake().equals(target))) {
+              extraJoins.add(new JoinRoute(t.assumed(), target, path.get()));
+            }
+          } else if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
+            wanted.add(new Action.FindJoinPath(t.lake(), n.rightTable()));
+          }
+          k = words.length;
+          break;
+        }
+      }
+    }
+    return new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto());
+  }
+
+  /**
+   * For a column sought in another table, the entity-name prior applies only when the assumed column names that
+   * table's entity ({@code capital_city} in a capital table), not any name-like column.
+   */
+  private Optional<ColumnTarget> bestColumnOutsideEntity(String assumedTable, String column, String table) {
+    TableInfo info = lake.table(table);
+    ColumnTarget best = null;
+    for (TableInfo.ColumnInfo col : info.columns()) {
+      double sim = lake.nameSimilarity(column, col.name());
+      double combined = Math.max(sim, 0.9 * lake.nameSimilarity(column, table + " " + col.name()));
+      if (best == null || combined > best.score()) {
+        best = new ColumnTarget(table, col.name(), combined, String.format("name similarity %.2f in %s", combined,
+            table));
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /** The best join path between two lake tables from the scratchpad's join previews (either direction). */
+  Optional<Evidence.JoinPath> joinPath(String from, String to) {
+    Evidence.JoinPath best = null;
+    for (Evidence.JoinPath p : pad.payloads(Scratchpad.Section.JOINS, Evidence.JoinPath.class)) {
+      Evidence.JoinPath oriented = null;
+      if (p.from().equals(from) && p.to().equals(to)) {
+        oriented = p;
+      } else if (p.from().equals(to) && p.to().equals(from)) {
+        oriented = reversed(p);
+      }
+      if (oriented != null && (best == null || oriented.rank() < best.rank())) {
+        best = oriented;
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  static Evidence.JoinPath reversed(Evidence.JoinPath p) {
+    List<Evidence.JoinStep> steps = new ArrayList<>();
+    for (int i = p.steps().size() - 1; i >= 0; i--) {
+      Evidence.JoinStep s = p.steps().get(i);
+      steps.add(new Evidence.JoinStep(s.rightTable(), s.rightColumn(), s.leftTable(), s.leftColumn(), s.score(),
+          s.fanOut()));
+    }
+    return new Evidence.JoinPath(p.to(), p.from(), steps, p.score(), p.rank(), p.preview());
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Joins between assumed tables (Key Mismatch)
+
+  private Map<String, Evidence.JoinPath> joinFixes(Map<String, TableChoice> tables, List<Action> wanted,
+      List<String> notes) {
+    Map<String, Evidence.JoinPath> fixes = new LinkedHashMap<>();
+    boolean lastEmpty = state.latest().flatMap(Candidate::result).map(r -> r.rowCount() == 0).orElse(false);
+    for (JoinCondition j : analysis.joins()) {
+      Optional<String> lt = j.left().table();
+      Optional<String> rt = j.right().table();
+      if (lt.isEmpty() || rt.isEmpty()) {
+        continue;
+      }
+      TableChoice a = tables.get(key(lt.get()));
+      TableChoice b = tables.get(key(rt.get()));
+      if (a == null || b == null || a.mergedInto() != null || b.mergedInto() != null || a.lake().equals(b.lake())) {
+        continue;
+      }
+      ColumnTarget ka = a.columns().get(key(j.left().column()));
+      ColumnTarget kb = b.columns().get(key(j.right().column()));
+      boolean keysMap = ka != null && kb != null && ka.lakeTable().equals(a.lake()) && kb.lakeTable().equals(b.lake())
+          && ka.score() >= 0.7 && kb.score() >= 0.7;
+      if (keysMap && !lastEmpty) {
+        continue;
+      }
+      Optional<Evidence.JoinPath> path = joinPath(a.lake(), b.lake());
+      if (path.isPresent()) {
+        fixes.put(joinKey(lt.get(), rt.get()), path.get());
+        notes.add("join " + lt.get() + "–" + rt.get() + " uses " + path.get().sqlJoin());
+      } else if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
+        wanted.add(new Action.FindJoinPath(a.lake(), b.lake()));
+      }
+    }
+    return fixes;
+  }
+
+  static String joinKey(String a, String b) {
+    return key(a) + "⋈" + key(b);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Filter literals (Filter Mismatch)
+
+  private Map<String, LiteralFix> literalFixes(Map<String, TableChoice> tables, List<Action> wanted,
+      List<String> notes) {
+    Map<String, LiteralFix> fixes = new LinkedHashMap<>();
+    for (Predicate p : analysis.predicates()) {
+      boolean like = p.operator().contains("LIKE");
+      boolean equality = p.operator().equals("=") || p.operator().equals("<>") || p.operator().contains("IN");
+      if (!like && !equality) {
+        continue;
+      }
+      Optional<TableChoice> owner = owner(p.column(), tables);
+      if (owner.isEmpty()) {
+        continue;
+      }
+      TableChoice t = owner.get();
+      ColumnTarget target = t.columns().get(key(p.column().column()));
+      for (int i = 0; i < p.literals().size(); i++) {
+        String lit = p.literals().get(i);
+        String kind = i < p.literalKinds().size() ? p.literalKinds().get(i) : "STRING";
+        if (lit == null || !kind.equals("STRING") && !kind.equals("VARCHAR")) {
+          continue;
+        }
+        String table = target == null ? t.lake() : target.lakeTable();
+        if (target != null) {
+          boolean found = like ? lake.patternExists(table, target.lakeColumn(), lit)
+              : lake.valueExists(table, target.lakeColumn(), lit);
+          if (found) {
+            continue;
+          }
+        }
+        String probe = like ? lit.replace("%", " ").replace("_", " ").strip() : lit;
+        if (probe.isEmpty()) {
+          continue;
+        }
+        Optional<Scratchpad.Entry> e = pad.entry(Scratchpad.Section.VALUES, table + "|" + probe);
+        if (e.isEmpty()) {
+          if (state.enabled(ActionType.SEARCH_VALUE)) {
+            wanted.add(new Action.SearchValue(table, probe));
+          }
+          continue;
+        }
+        Evidence.ValueSearch vs = (Evidence.ValueSearch) e.get().payload();
+        Optional<Evidence.ValueHit> hit = pickHit(vs, target);
+        if (hit.isPresent() && !like) {
+          fixes.put(literalKey(t.assumed(), p.column().column(), lit),
+              new LiteralFix(table, hit.get().column(), hit.get().value(), hit.get().score()));
+          notes.add("'" + lit + "' is spelled '" + hit.get().value() + "' in " + table + "." + hit.get().column());
+        } else if (hit.isPresent() && target == null) {
+          fixes.put(literalKey(t.assumed(), p.column().column(), lit),
+              new LiteralFix(table, hit.get().column(), lit, hit.get().score()));
+        }
+      }
+    }
+    return fixes;
+  }
+
+  /** The hit in the mapped column if good enough, else a clearly better one elsewhere. */
+  private static Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget target) {
+    Evidence.ValueHit sameColumn = null;
+    Evidence.ValueHit any = null;
+    for (Evidence.ValueHit h : vs.hits()) {
+      if (target != null && h.column().equals(target.lakeColumn()) && sameColumn == null) {
+        sameColumn = h;
+      }
+      if (any == null) {
+        any = h;
+      }
+    }
+    if (sameColumn != null && sameColumn.score() >= VALUE_THRESHOLD) {
+      return Optional.of(sameColumn);
+    }
+    if (any != null && any.score() >= VALUE_THRESHOLD + 0.1
+        && (target == null || target.score() < 0.9 || sameColumn == null)) {
+      return Optional.of(any);
+    }
+    return Optional.empty();
+  }
+
+  /** The assumed table a column reference belongs to (its own, or the one whose lake table has it). */
+  Optional<TableChoice> owner(ColumnReference ref, Map<String, TableChoice> tables) {
+    if (ref.table().isPresent()) {
+      TableChoice t = tables.get(key(ref.table().get()));
+      return Optional.ofNullable(t);
+    }
+    return tables.values().stream().filter(t -> t.columns().containsKey(key(ref.column())))
+        .max(Comparator.comparingDouble(t -> t.columns().get(key(ref.column())).score()))
+        .or(() -> tables.values().stream().findFirst());
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Unions and noise
+
+  private Map<String, List<Evidence.UnionPartner>> unions(Map<String, TableChoice> tables, List<Action> wanted) {
+    Map<String, List<Evidence.UnionPartner>> out = new LinkedHashMap<>();
+    List<TableChoice> live = tables.values().stream().filter(t -> t.mergedInto() == null).toList();
+    if (live.size() != 1 || analysis.hasSetOperation()) {
+      return out;
+    }
+    TableChoice t = live.get(0);
+    Map<String, Double> relevance = lake.relevanceTo(t.assumed(), analysis.columnsOf(t.assumed()));
+    double base = relevance.getOrDefault(t.lake(), 0.0);
+    boolean rival = relevance.entrySet().stream().anyMatch(e -> !e.getKey().equals(t.lake())
+        && e.getValue() >= base - UNION_RELEVANCE_GAP);
+    if (!rival) {
+      return out;
+    }
+    List<Evidence.UnionPartner> partners = pad.payloads(Scratchpad.Section.UNIONS, Evidence.UnionPartner.class)
+        .stream().filter(p -> p.baseTable().equals(t.lake())).toList();
+    if (partners.isEmpty() && pad.entries(Scratchpad.Section.UNIONS).stream()
+        .noneMatch(e -> e.key().startsWith(t.lake() + "|"))) {
+      if (state.enabled(ActionType.UNION_SEARCH) && !unionSearched(t.lake())) {
+        wanted.add(new Action.UnionSearch(t.lake()));
+      }
+      return out;
+    }
+    Set<String> needed = new LinkedHashSet<>();
+    t.columns().values().forEach(c -> needed.add(c.lakeColumn()));
+    List<Evidence.UnionPartner> accepted = new ArrayList<>();
+    String entity = entityColumn(t.lake());
+    for (Evidence.UnionPartner p : partners) {
+      double rel = relevance.getOrDefault(p.table(), 0.0);
+      if (p.score() < UNION_SCORE_THRESHOLD || rel < base - UNION_RELEVANCE_GAP
+          || !p.columnMapping().keySet().containsAll(needed)) {
+        continue;
+      }
+      String partnerEntity = entity == null ? null : p.columnMapping().get(entity);
+      if (partnerEntity != null
+          && lake.newValueShare(t.lake(), entity, p.table(), partnerEntity) >= UNION_MIN_NEW_SHARE) {
+        accepted.add(p);
+      }
+    }
+    if (!accepted.isEmpty()) {
+      out.put(t.lake(), accepted);
+    }
+    return out;
+  }
+
+  private boolean unionSearched(String table) {
+    return state.history().stream().anyMatch(c -> false)
+        || pad.entries(Scratchpad.Section.NOTES).stream().anyMatch(e -> e.key().equals("union-searched|" + table));
+  }
+
+  private void noise(Map<String, TableChoice> tables, List<JoinRoute> extraJoins,
+      Map<String, Evidence.CleanedTable> cleaned, List<Action> wanted) {
+    if (!state.enabled(ActionType.BUILD_CTE)) {
+      return;
+    }
+    Map<String, Set<String>> used = new LinkedHashMap<>();
+    for (TableChoice t : tables.values()) {
+      for (ColumnTarget c : t.columns().values()) {
+        used.computeIfAbsent(c.lakeTable(), k -> new LinkedHashSet<>()).add(c.lakeColumn());
+      }
+    }
+    for (Map.Entry<String, Set<String>> e : used.entrySet()) {
+      if (cleaned.containsKey(e.getKey()) || cteFailed(e.getKey())) {
+        continue;
+      }
+      Map<String, List<String>> noisy = lake.noisyColumns(e.getKey(), e.getValue());
+      List<String> cols = e.getValue().stream().filter(noisy::containsKey).toList();
+      if (!cols.isEmpty()) {
+        String goal = cols.stream().map(c -> c + ": " + String.join("; ", noisy.get(c))).reduce((x, y) -> x + " | " + y)
+            .orElse("clean noisy values");
+        wanted.add(new Action.BuildCte(e.getKey(), cols, goal.length() > 300 ? goal.substring(0, 300) : goal));
+      }
+    }
+  }
+
+  private boolean cteFailed(String table) {
+    return pad.entries(Scratchpad.Section.NOTES).stream()
+        .anyMatch(e -> e.key().startsWith("action-error-") && e.key().contains("BUILD_CTE(" + table + ","));
+  }
+
+  private double confidence(Map<String, TableChoice> tables) {
+    double sum = 0;
+    int n = 0;
+    for (TableChoice t : tables.values()) {
+      for (ColumnTarget c : t.columns().values()) {
+        sum += c.score();
+        n++;
+      }
+      n += t.unmapped().size();
+    }
+    return n == 0 ? 0.5 : sum / n;
+  }
+
+  private static List<Action> dedupe(List<Action> actions) {
+    return new ArrayList<>(new LinkedHashSet<>(actions));
+  }
+}

@@ -1,0 +1,616 @@
+package dev.lakerewrite.core.rewrite;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.Sql;
+import dev.lakerewrite.core.TableInfo;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.LiteralFix;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.Plan;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
+import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.retrieval.TypeFamily;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The rewriter without a model: plans the mapping from the evidence ({@link OfflinePlanner}) and applies it to
+ * the user's own syntax tree, so everything the user wrote (grouping, ordering, limits, expressions) stays:
+ * table references are pointed at lake tables (keeping the user's names as aliases), column references at lake
+ * columns (output columns keep the user's names), filter literals take the lake's spelling, obsolete tables and
+ * their joins go, wrong join keys are replaced by the join graph's, missing columns arrive through added joins,
+ * noisy tables are read through their cleaned CTEs, and numbers or dates stored as text are read through the
+ * vetted {@code clean_number}/{@code clean_date} functions.
+ */
+public final class OfflineRewriterAgent implements RewriterAgent {
+  private final SqlParser parser;
+
+  public OfflineRewriterAgent(SqlParser parser) {
+    this.parser = parser;
+  }
+
+  @Override
+  public Proposal propose(RewriteState state) {
+    if (state.analysis().isEmpty()) {
+      throw new IllegalStateException("the offline rewriter needs a query that parses");
+    }
+    Plan plan = new OfflinePlanner(state).plan();
+    Rewrite r = new Rewrite(state, plan, new AstEditor(parser));
+    String sql = r.apply();
+    List<String> reason = new ArrayList<>();
+    plan.tables().values().forEach(t -> reason.add(t.mergedInto() != null
+        ? t.assumed() + " dropped (obsolete)" : t.assumed() + "→" + r.lakeNameOf(t)));
+    reason.addAll(plan.notes());
+    return new Proposal(sql, String.join("; ", reason), r.usedTables());
+  }
+
+  /** One application of a plan to the user's tree. */
+  static final class Rewrite {
+    private final RewriteState state;
+    private final Plan plan;
+    private final AstEditor editor;
+    private final Set<String> used = new LinkedHashSet<>();
+    private final Set<String> cteUsed = new LinkedHashSet<>();
+    /** Nodes already pointed at the lake: never rewritten twice. */
+    private final Set<JsonNode> done = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    private int aliasCounter;
+
+    Rewrite(RewriteState state, Plan plan, AstEditor editor) {
+      this.state = state;
+      this.plan = plan;
+      this.editor = editor;
+    }
+
+    List<String> usedTables() {
+      return new ArrayList<>(used);
+    }
+
+    String lakeNameOf(TableChoice t) {
+      Evidence.CleanedTable c = plan.cleaned().get(t.lake());
+      return c != null ? c.name() + " (cleaned " + t.lake() + ")" : t.lake();
+    }
+
+    String apply() {
+      ObjectNode tree = editor.statement(state.userQuery());
+      Set<String> userCtes = new LinkedHashSet<>();
+      state.analysis().orElseThrow().cteNames().forEach(n -> userCtes.add(n.toLowerCase(Locale.ROOT)));
+      List<ObjectNode> selects = new ArrayList<>();
+      AstEditor.selectNodes(tree.get("node"), selects::add);
+      for (ObjectNode sel : selects) {
+        rewriteSelect(sel, userCtes);
+      }
+      addCtes((ObjectNode) tree.get("node"));
+      return editor.render(tree);
+    }
+
+    // ----- scope --------------------------------------------------------------------------------------------
+
+    /** A table reference in one SELECT: its alias, the assumed table, and the alias queries should use. */
+    private final class Scope {
+      final Map<String, TableChoice> byAlias = new LinkedHashMap<>();
+      final Map<String, String> aliasOfAssumed = new LinkedHashMap<>();
+      final Map<String, String> extraAlias = new LinkedHashMap<>(); // assumed|lake → alias of an added join
+      final Set<String> selectAliases = new LinkedHashSet<>();
+
+      /** The assumed table behind an alias (an obsolete table keeps its own mapping; {@link #aliasFor} redirects). */
+      Optional<TableChoice> table(String alias) {
+        return Optional.ofNullable(byAlias.get(alias.toLowerCase(Locale.ROOT)));
+      }
+
+      String aliasFor(TableChoice t) {
+        TableChoice effective = plan.effective(t.assumed()).orElse(t);
+        return aliasOfAssumed.getOrDefault(OfflinePlanner.key(effective.assumed()),
+            aliasOfAssumed.getOrDefault(OfflinePlanner.key(t.assumed()), t.assumed()));
+      }
+    }
+
+    private void rewriteSelect(ObjectNode sel, Set<String> userCtes) {
+      Scope scope = new Scope();
+      collect(sel.get("from_table"), scope, userCtes);
+      if (scope.byAlias.isEmpty()) {
+        return;
+      }
+      for (JsonNode item : sel.path("select_list")) {
+        String alias = item.path("alias").asText("");
+        if (!alias.isEmpty()) {
+          scope.selectAliases.add(alias.toLowerCase(Locale.ROOT));
+        }
+      }
+      JsonNode from = rewriteFrom(sel.get("from_table"), scope);
+      from = addJoins(from, scope);
+      sel.set("from_table", from);
+      for (JsonNode item : sel.path("select_list")) {
+        rewriteOutput((ObjectNode) item, scope);
+      }
+      for (String clause : List.of("where_clause", "having", "qualify")) {
+        if (sel.has(clause) && sel.get(clause).isObject()) {
+          rewriteExpression((ObjectNode) sel.get(clause), scope, false);
+        }
+      }
+      for (JsonNode g : sel.path("group_expressions")) {
+        if (g.isObject()) {
+          rewriteExpression((ObjectNode) g, scope, true);
+        }
+      }
+      for (JsonNode m : sel.path("modifiers")) {
+        for (JsonNode o : m.path("orders")) {
+          if (o.path("expression").isObject()) {
+            rewriteExpression((ObjectNode) o.get("expression"), scope, true);
+          }
+        }
+      }
+    }
+
+    private void collect(JsonNode ref, Scope scope, Set<String> userCtes) {
+      if (ref == null || !ref.isObject()) {
+        return;
+      }
+      String type = ref.path("type").asText("");
+      if (type.equals("BASE_TABLE")) {
+        String name = ref.path("table_name").asText("");
+        if (userCtes.contains(name.toLowerCase(Locale.ROOT))) {
+          return;
+        }
+        Optional<TableChoice> choice = plan.table(name);
+        if (choice.isEmpty()) {
+          return;
+        }
+        String alias = ref.path("alias").asText("");
+        String key = (alias.isEmpty() ? name : alias).toLowerCase(Locale.ROOT);
+        scope.byAlias.put(key, choice.get());
+        scope.aliasOfAssumed.put(OfflinePlanner.key(choice.get().assumed()), alias.isEmpty() ? name : alias);
+      } else if (type.equals("JOIN")) {
+        collect(ref.get("left"), scope, userCtes);
+        collect(ref.get("right"), scope, userCtes);
+      }
+    }
+
+    // ----- FROM ---------------------------------------------------------------------------------------------
+
+    private JsonNode rewriteFrom(JsonNode ref, Scope scope) {
+      if (ref == null || !ref.isObject()) {
+        return ref;
+      }
+      ObjectNode node = (ObjectNode) ref;
+      String type = node.path("type").asText("");
+      if (type.equals("BASE_TABLE")) {
+        String name = node.path("table_name").asText("");
+        String alias = node.path("alias").asText("");
+        Optional<TableChoice> choice = scope.table(alias.isEmpty() ? name : alias);
+        if (choice.isEmpty() || !choice.get().assumed().equalsIgnoreCase(name)) {
+          return node;
+        }
+        TableChoice t = choice.get();
+        if (t.mergedInto() != null) {
+          return null; // removed by the enclosing JOIN
+        }
+        return tableNode(t, alias.isEmpty() ? name : alias);
+      }
+      if (type.equals("JOIN")) {
+        JsonNode left = rewriteFrom(node.get("left"), scope);
+        JsonNode right = rewriteFrom(node.get("right"), scope);
+        if (left == null) {
+          redirectMerged(node.get("left"), scope);
+          return right;
+        }
+        if (right == null) {
+          redirectMerged(node.get("right"), scope);
+          return left;
+        }
+        node.set("left", left);
+        node.set("right", right);
+        fixJoinCondition(node, scope);
+        return node;
+      }
+      return node;
+    }
+
+    /** Makes the aliases of a removed (obsolete) table point at the table that absorbed it. */
+    private void redirectMerged(JsonNode removed, Scope scope) {
+      String name = removed.path("table_name").asText("");
+      String alias = removed.path("alias").asText("");
+      String key = (alias.isEmpty() ? name : alias).toLowerCase(Locale.ROOT);
+      TableChoice t = scope.byAlias.get(key);
+      if (t != null && t.mergedInto() != null) {
+        String target = scope.aliasOfAssumed.get(OfflinePlanner.key(t.mergedInto()));
+        if (target != null) {
+          scope.aliasOfAssumed.put(OfflinePlanner.key(t.assumed()), target);
+        }
+      }
+    }
+
+    /** The FROM item for a mapped table: the lake table (or its cleaned CTE, or a union) under the user's name. */
+    private ObjectNode tableNode(TableChoice t, String alias) {
+      used.add(t.lake());
+      List<Evidence.UnionPartner> partners = plan.unions().getOrDefault(t.lake(), List.of());
+      if (!partners.isEmpty()) {
+        return editor.fromClause("(" + unionSql(t, partners) + ") AS " + Sql.identifier(alias));
+      }
+      Evidence.CleanedTable cleaned = plan.cleaned().get(t.lake());
+      String source = cleaned != null ? cleaned.name() : t.lake();
+      if (cleaned != null) {
+        cteUsed.add(t.lake());
+      }
+      return editor.fromClause(Sql.identifier(source) + " AS " + Sql.identifier(alias));
+    }
+
+    /** {@code SELECT cols FROM base UNION SELECT mapped cols FROM partner ...}, named as the base's columns. */
+    private String unionSql(TableChoice t, List<Evidence.UnionPartner> partners) {
+      Set<String> cols = new LinkedHashSet<>();
+      t.columns().values().stream().filter(c -> c.lakeTable().equals(t.lake())).forEach(c -> cols.add(c.lakeColumn()));
+      StringBuilder sb = new StringBuilder("SELECT ");
+      sb.append(String.join(", ", cols.stream().map(Sql::identifier).toList())).append(" FROM ")
+          .append(Sql.identifier(t.lake()));
+      for (Evidence.UnionPartner p : partners) {
+        used.add(p.table());
+        sb.append(" UNION SELECT ");
+        List<String> items = new ArrayList<>();
+        for (String c : cols) {
+          items.add(Sql.identifier(p.columnMapping().get(c)) + " AS " + Sql.identifier(c));
+        }
+        sb.append(String.join(", ", items)).append(" FROM ").append(Sql.identifier(p.table()));
+      }
+      return sb.toString();
+    }
+
+    /** Replaces a join condition between two assumed tables by the join graph's keys when the plan says so. */
+    private void fixJoinCondition(ObjectNode join, Scope scope) {
+      Set<String> aliases = new LinkedHashSet<>();
+      columnRefs(join.get("condition"), ref -> {
+        List<String> names = AstEditor.columnNames(ref);
+        if (names.size() >= 2) {
+          aliases.add(names.get(names.size() - 2).toLowerCase(Locale.ROOT));
+        }
+      });
+      List<TableChoice> sides = aliases.stream().map(a -> scope.table(a)).filter(Optional::isPresent)
+          .map(Optional::get).distinct().toList();
+      if (sides.size() != 2) {
+        return;
+      }
+      Evidence.JoinPath path = plan.joinFixes().get(OfflinePlanner.joinKey(sides.get(0).assumed(), sides.get(1).assumed()));
+      boolean flipped = false;
+      if (path == null) {
+        path = plan.joinFixes().get(OfflinePlanner.joinKey(sides.get(1).assumed(), sides.get(0).assumed()));
+        flipped = true;
+      }
+      if (path == null) {
+        return;
+      }
+      TableChoice a = flipped ? sides.get(1) : sides.get(0);
+      TableChoice b = flipped ? sides.get(0) : sides.get(1);
+      Map<String, String> aliasOfLake = new LinkedHashMap<>();
+      aliasOfLake.put(a.lake(), scope.aliasFor(a));
+      aliasOfLake.put(b.lake(), scope.aliasFor(b));
+      if (path.steps().size() == 1) {
+        join.set("condition", editor.expression(condition(path.steps().get(0), aliasOfLake)));
+        return;
+      }
+      // Multi-hop: the intermediate tables join the left side, the last hop becomes this join's condition.
+      StringBuilder from = new StringBuilder("lakerewrite_left");
+      for (int i = 0; i < path.steps().size() - 1; i++) {
+        Evidence.JoinStep s = path.steps().get(i);
+        String alias = nextAlias();
+        aliasOfLake.putIfAbsent(s.rightTable(), alias);
+        used.add(s.rightTable());
+        from.append(" JOIN ").append(Sql.identifier(s.rightTable())).append(" AS ").append(Sql.identifier(alias))
+            .append(" ON ").append(condition(s, aliasOfLake));
+      }
+      ObjectNode chain = editor.fromClause(from.toString());
+      replaceBase(chain, "lakerewrite_left", (ObjectNode) join.get("left"));
+      join.set("left", chain);
+      join.set("condition", editor.expression(condition(path.steps().get(path.steps().size() - 1), aliasOfLake)));
+    }
+
+    private static String condition(Evidence.JoinStep s, Map<String, String> aliasOfLake) {
+      String l = aliasOfLake.getOrDefault(s.leftTable(), s.leftTable());
+      String r = aliasOfLake.getOrDefault(s.rightTable(), s.rightTable());
+      return Sql.qualified(l, s.leftColumn()) + " = " + Sql.qualified(r, s.rightColumn());
+    }
+
+    private static boolean replaceBase(ObjectNode tree, String placeholder, ObjectNode with) {
+      if ("BASE_TABLE".equals(tree.path("type").asText()) && placeholder.equals(tree.path("table_name").asText())) {
+        tree.removeAll();
+        tree.setAll(with);
+        return true;
+      }
+      for (String side : List.of("left", "right")) {
+        if (tree.get(side) instanceof ObjectNode child && replaceBase(child, placeholder, with)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Adds the joins that bring columns from other tables (Missing Table), as LEFT JOINs. */
+    private JsonNode addJoins(JsonNode from, Scope scope) {
+      JsonNode result = from;
+      for (JoinRoute route : plan.extraJoins()) {
+        String assumedKey = OfflinePlanner.key(route.fromAssumed());
+        if (!scope.aliasOfAssumed.containsKey(assumedKey)) {
+          continue;
+        }
+        TableChoice t = plan.table(route.fromAssumed()).orElseThrow();
+        Map<String, String> aliasOfLake = new LinkedHashMap<>();
+        aliasOfLake.put(t.lake(), scope.aliasFor(t));
+        StringBuilder sql = new StringBuilder("lakerewrite_left");
+        for (Evidence.JoinStep s : route.path().steps()) {
+          String alias = aliasOfLake.containsKey(s.rightTable()) ? aliasOfLake.get(s.rightTable()) : nextAlias();
+          aliasOfLake.putIfAbsent(s.rightTable(), alias);
+          used.add(s.rightTable());
+          sql.append(" LEFT JOIN ").append(Sql.identifier(s.rightTable())).append(" AS ")
+              .append(Sql.identifier(alias)).append(" ON ").append(condition(s, aliasOfLake));
+        }
+        scope.extraAlias.put(assumedKey + "|" + route.toLake(), aliasOfLake.get(route.toLake()));
+        ObjectNode chain = editor.fromClause(sql.toString());
+        replaceBase(chain, "lakerewrite_left", (ObjectNode) result);
+        result = chain;
+      }
+      return result;
+    }
+
+    private String nextAlias() {
+      return "j" + (++aliasCounter);
+    }
+
+    // ----- expressions --------------------------------------------------------------------------------------
+
+    private void rewriteOutput(ObjectNode item, Scope scope) {
+      if ("COLUMN_REF".equals(item.path("class").asText()) && item.path("alias").asText("").isEmpty()) {
+        List<String> names = AstEditor.columnNames(item);
+        String assumedName = names.get(names.size() - 1);
+        boolean changed = rewriteColumn(item, scope, false);
+        if (changed) {
+          item.put("alias", assumedName);
+        }
+        return;
+      }
+      rewriteExpression(item, scope, false);
+    }
+
+    /** Rewrites every column reference and literal under {@code e} (not into nested query blocks). */
+    private void rewriteExpression(ObjectNode e, Scope scope, boolean aliasesVisible) {
+      if (done.contains(e)) {
+        return;
+      }
+      String cls = e.path("class").asText("");
+      if (cls.equals("COLUMN_REF")) {
+        rewriteColumn(e, scope, aliasesVisible);
+        return;
+      }
+      if (cls.equals("SUBQUERY")) {
+        if (e.get("child") instanceof ObjectNode child) {
+          rewriteExpression(child, scope, aliasesVisible);
+        }
+        return; // the subquery's own block is rewritten on its own
+      }
+      if (cls.equals("COMPARISON") || cls.equals("OPERATOR") || cls.equals("FUNCTION")) {
+        fixLiterals(e, scope);
+      }
+      e.fields().forEachRemaining(f -> {
+        JsonNode v = f.getValue();
+        if (f.getKey().equals("subquery")) {
+          return;
+        }
+        if (v instanceof ObjectNode o && o.has("class")) {
+          rewriteExpression(o, scope, aliasesVisible);
+        } else if (v instanceof ArrayNode arr) {
+          for (JsonNode item : arr) {
+            if (item instanceof ObjectNode o) {
+              if (o.has("class")) {
+                rewriteExpression(o, scope, aliasesVisible);
+              } else {
+                for (String k : List.of("expression", "when_expr", "then_expr")) {
+                  if (o.get(k) instanceof ObjectNode x) {
+                    rewriteExpression(x, scope, aliasesVisible);
+                  }
+                }
+              }
+            }
+          }
+        }
+      });
+    }
+
+    /** Points a column reference at its lake column; true when it changed. */
+    private boolean rewriteColumn(ObjectNode ref, Scope scope, boolean aliasesVisible) {
+      Optional<Resolved> r = resolve(ref, scope, aliasesVisible);
+      if (r.isEmpty()) {
+        return false;
+      }
+      apply(ref, r.get(), null);
+      return true;
+    }
+
+    /** A column reference resolved to the lake: the alias to use, the column, and the column's profile. */
+    private record Resolved(TableChoice table, ColumnTarget target, String alias) {}
+
+    private Optional<Resolved> resolve(ObjectNode ref, Scope scope, boolean aliasesVisible) {
+      List<String> names = AstEditor.columnNames(ref);
+      if (names.isEmpty() || done.contains(ref)) {
+        return Optional.empty();
+      }
+      String column = names.get(names.size() - 1);
+      Optional<TableChoice> table;
+      if (names.size() >= 2) {
+        table = scope.table(names.get(names.size() - 2));
+      } else {
+        if (aliasesVisible && scope.selectAliases.contains(column.toLowerCase(Locale.ROOT))) {
+          return Optional.empty();
+        }
+        table = scope.byAlias.values().stream().filter(t -> t.columns().containsKey(OfflinePlanner.key(column)))
+            .max((x, y) -> Double.compare(x.columns().get(OfflinePlanner.key(column)).score(),
+                y.columns().get(OfflinePlanner.key(column)).score()));
+        if (table.isEmpty() && new LinkedHashSet<>(scope.byAlias.values()).size() == 1) {
+          table = scope.byAlias.values().stream().findFirst();
+        }
+      }
+      if (table.isEmpty()) {
+        return Optional.empty();
+      }
+      ColumnTarget target = table.get().columns().get(OfflinePlanner.key(column));
+      if (target == null) {
+        return Optional.empty();
+      }
+      TableChoice effective = plan.effective(table.get().assumed()).orElse(table.get());
+      String alias;
+      if (target.lakeTable().equals(effective.lake())) {
+        alias = scope.aliasFor(table.get());
+      } else {
+        alias = scope.extraAlias.get(OfflinePlanner.key(effective.assumed()) + "|" + target.lakeTable());
+        if (alias == null) {
+          alias = scope.extraAlias.get(OfflinePlanner.key(table.get().assumed()) + "|" + target.lakeTable());
+        }
+        if (alias == null) {
+          return Optional.empty();
+        }
+      }
+      return Optional.of(new Resolved(table.get(), target, alias));
+    }
+
+    /** Writes the lake reference into {@code ref}, reading numbers and dates stored as text through cleaners. */
+    private void apply(ObjectNode ref, Resolved r, String overrideColumn) {
+      String column = overrideColumn != null ? overrideColumn : r.target().lakeColumn();
+      String lakeTable = r.target().lakeTable();
+      String qualified = Sql.qualified(r.alias(), column);
+      String wrapped = readAs(lakeTable, column, qualified);
+      if (wrapped.equals(qualified)) {
+        AstEditor.setColumn(ref, r.alias(), column);
+      } else {
+        AstEditor.replace(ref, editor.expression(wrapped));
+      }
+      done.add(ref);
+    }
+
+    /** {@code clean_number(x)} for a text column holding numbers, {@code clean_date(x)} for dates; else x. */
+    private String readAs(String lakeTable, String column, String qualified) {
+      Evidence.CleanedTable cleaned = plan.cleaned().get(lakeTable);
+      TableInfo info = state.lake().table(lakeTable);
+      Optional<TableInfo.ColumnInfo> col = info.column(column);
+      if (col.isEmpty() || !col.get().type().equals("VARCHAR")) {
+        return qualified;
+      }
+      if (cleaned != null && cleaned.cleanedColumns().containsKey(column)) {
+        return qualified; // the CTE already typed or cleaned it
+      }
+      TypeFamily family = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily())
+          .orElse(TypeFamily.STRING);
+      if (family == TypeFamily.NUMERIC) {
+        return "clean_number(" + qualified + ")";
+      }
+      if (family == TypeFamily.DATETIME) {
+        return "clean_date(" + qualified + ")";
+      }
+      return qualified;
+    }
+
+    /** Applies the plan's literal fixes to a comparison, IN list or LIKE between a column and literals. */
+    private void fixLiterals(ObjectNode e, Scope scope) {
+      List<ObjectNode> operands = new ArrayList<>();
+      String cls = e.path("class").asText("");
+      if (cls.equals("COMPARISON")) {
+        if (e.get("left") instanceof ObjectNode l) {
+          operands.add(l);
+        }
+        if (e.get("right") instanceof ObjectNode r) {
+          operands.add(r);
+        }
+      } else if (cls.equals("OPERATOR") && e.path("type").asText("").contains("IN")) {
+        e.path("children").forEach(c -> operands.add((ObjectNode) c));
+      } else if (cls.equals("FUNCTION") && e.path("function_name").asText("").contains("~~")) {
+        e.path("arguments").forEach(a -> operands.add((ObjectNode) a.get("expression")));
+      } else {
+        return;
+      }
+      ObjectNode columnRef = operands.stream().filter(o -> "COLUMN_REF".equals(o.path("class").asText()))
+          .findFirst().orElse(null);
+      if (columnRef == null) {
+        return;
+      }
+      Optional<Resolved> r = resolve(columnRef, scope, false);
+      List<String> names = AstEditor.columnNames(columnRef);
+      String column = names.isEmpty() ? "" : names.get(names.size() - 1);
+      String assumed = r.map(x -> x.table().assumed()).orElseGet(() ->
+          scope.byAlias.values().stream().findFirst().map(TableChoice::assumed).orElse(""));
+      String overrideColumn = null;
+      Evidence.CleanedTable cleaned = r.map(x -> plan.cleaned().get(x.target().lakeTable())).orElse(null);
+      for (ObjectNode o : operands) {
+        if (!"CONSTANT".equals(o.path("class").asText())) {
+          continue;
+        }
+        String lit = o.path("literal").path("text").asText(null);
+        if (lit == null) {
+          continue;
+        }
+        LiteralFix fix = plan.literalFixes().get(OfflinePlanner.literalKey(assumed, column, lit));
+        if (fix == null) {
+          continue;
+        }
+        ((ObjectNode) o.get("literal")).put("text", fix.lakeValue());
+        if (r.isPresent() && !fix.lakeColumn().equals(r.get().target().lakeColumn())
+            && fix.lakeTable().equals(r.get().target().lakeTable())) {
+          overrideColumn = fix.lakeColumn();
+        }
+      }
+      if (r.isPresent()) {
+        apply(columnRef, r.get(), overrideColumn);
+        String col = overrideColumn != null ? overrideColumn : r.get().target().lakeColumn();
+        if (cleaned != null && cleaned.matchKeys().containsKey(col) && cls.equals("COMPARISON")
+            && e.path("type").asText("").equals("COMPARE_EQUAL")) {
+          keyBothSides(e, cleaned.matchKeys().get(col));
+        }
+      }
+    }
+
+    /** {@code clean_key(a) = clean_key('v')}: compares a cleaned text column by its match key. */
+    private void keyBothSides(ObjectNode comparison, String template) {
+      for (String side : List.of("left", "right")) {
+        ObjectNode operand = (ObjectNode) comparison.get(side);
+        ObjectNode keyed = editor.expression(String.format(template, editor.renderExpression(operand)));
+        comparison.set(side, keyed);
+        done.add(keyed);
+      }
+    }
+
+    private static void columnRefs(JsonNode e, java.util.function.Consumer<ObjectNode> visitor) {
+      if (e == null) {
+        return;
+      }
+      if (e.isObject()) {
+        if ("COLUMN_REF".equals(e.path("class").asText())) {
+          visitor.accept((ObjectNode) e);
+          return;
+        }
+        e.forEach(child -> columnRefs(child, visitor));
+      } else if (e.isArray()) {
+        e.forEach(child -> columnRefs(child, visitor));
+      }
+    }
+
+    private void addCtes(ObjectNode node) {
+      if (cteUsed.isEmpty()) {
+        return;
+      }
+      List<String> defs = new ArrayList<>();
+      for (String lakeTable : cteUsed) {
+        defs.add(plan.cleaned().get(lakeTable).definition());
+      }
+      ObjectNode cteMap = node.has("cte_map") && node.get("cte_map").isObject() ? (ObjectNode) node.get("cte_map")
+          : node.putObject("cte_map");
+      ArrayNode map = cteMap.has("map") && cteMap.get("map").isArray() ? (ArrayNode) cteMap.get("map")
+          : cteMap.putArray("map");
+      List<JsonNode> entries = editor.cteEntries(String.join(", ", defs));
+      ArrayNode merged = map.arrayNode();
+      entries.forEach(merged::add);
+      map.forEach(merged::add);
+      cteMap.set("map", merged);
+    }
+  }
+}

@@ -1,0 +1,19 @@
+package dev.lakerewrite.core.rewrite;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The rewriter's answer (thesis §4.1): a rewritten query, a short rationale, and the lake tables it uses.
+ *
+ * @param sql the rewritten query
+ * @param reason one or two sentences on why
+ * @param usedTables the lake tables the query reads (their previews join the scratchpad)
+ */
+public record Proposal(String sql, String reason, List<String> usedTables) {
+  public Proposal {
+    Objects.requireNonNull(sql, "sql");
+    reason = reason == null ? "" : reason;
+    usedTables = usedTables == null ? List.of() : List.copyOf(usedTables);
+  }
+}

@@ -1,0 +1,15 @@
+package dev.lakerewrite.core.rewrite;
+
+/** Why the rewriting loop stopped. */
+public enum StopReason {
+  /** The checker chose a candidate with OUTPUT_QUERY. */
+  OUTPUT_QUERY,
+  /** The iteration limit was reached; the best candidate by the checker's ranking was returned. */
+  MAX_ITERATIONS,
+  /** A token, cost or wall-time budget ran out; the best candidate so far was returned. */
+  BUDGET_EXHAUSTED,
+  /** The agents had nothing new to try (the same candidate again, no action left). */
+  NO_PROGRESS,
+  /** The user query could not be analysed (not SQL, not a query) and no candidate ran. */
+  INVALID_QUERY
+}
