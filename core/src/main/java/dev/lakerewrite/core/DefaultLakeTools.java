@@ -47,6 +47,7 @@ final class DefaultLakeTools implements LakeTools {
   private final boolean joinGraph;
   private final Map<String, float[]> nameVectors = new HashMap<>();
   private final Map<String, ResultTable> previews = new HashMap<>();
+  private final Map<String, Map<String, Double>> valueTables = new HashMap<>();
 
   DefaultLakeTools(DataLake lake, LakeSession session, Optional<ChatModel> cleaner, boolean joinGraph) {
     this.lake = lake;
@@ -193,6 +194,17 @@ final class DefaultLakeTools implements LakeTools {
       out.add(new Evidence.TableHit(m.table(), m.score(), m.why()));
     }
     return out;
+  }
+
+  @Override
+  public Map<String, Double> tablesWithValue(String value) {
+    return valueTables.computeIfAbsent(value, v -> {
+      Map<String, Double> out = new LinkedHashMap<>();
+      for (ValueMatch m : services.index().searchValueInLake(session.connection(), v, 20)) {
+        out.merge(m.table(), m.score(), Math::max);
+      }
+      return out;
+    });
   }
 
   @Override

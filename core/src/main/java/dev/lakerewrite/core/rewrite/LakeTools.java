@@ -75,6 +75,12 @@ public interface LakeTools {
   /** SEARCH_TABLE: tables like the schema {@code domain(columns)}, best first, without {@code excluded}. */
   List<Evidence.TableHit> searchTable(String domain, List<String> columns, int k, Collection<String> excluded);
 
+  /**
+   * The tables holding a value or a close spelling of it, with the best match score per table (lake-wide value
+   * search; exact and normalised matches score above 1.35).
+   */
+  Map<String, Double> tablesWithValue(String value);
+
   /** SEARCH_VALUE in one table. */
   Evidence.ValueSearch searchValue(String table, String value, int k);
 

@@ -47,6 +47,8 @@ final class OfflinePlanner {
    * name better) in choosing the table.
    */
   static final double ABOUT_WEIGHT = 0.8;
+  /** Bonus for a table that holds the query's filter literals as they are written (half for close spellings). */
+  static final double VALUE_TABLE_BONUS = 0.3;
   /** Tables, by relevance, among which name and kind similarity add candidates. */
   static final int ABOUT_POOL = 30;
   /** A union partner must bring at least this share of entities the base table lacks (twins add nothing). */
@@ -255,6 +257,8 @@ final class OfflinePlanner {
     List<String> pool = relevance.keySet().stream().limit(ABOUT_POOL).toList();
     pool.stream().sorted(java.util.Comparator.comparingDouble((String t) -> -about(assumedName, t)))
         .limit(CANDIDATE_TABLES / 2).forEach(candidates::add);
+    Map<String, Double> valueEvidence = literalTables(assumedName);
+    valueEvidence.keySet().stream().filter(t -> valueEvidence.get(t) >= EXACT_HIT).forEach(candidates::add);
     candidates.addAll(pad.contextTables());
     TableChoice best = null;
     List<String> scored = new ArrayList<>();
@@ -265,10 +269,12 @@ final class OfflinePlanner {
       double rel = relevance.getOrDefault(t, 0.0);
       double name = lake.nameSimilarity(assumedName, t);
       double kind = entityKindSimilarity(assumedName, t);
-      double evidence = rel + ABOUT_WEIGHT / 0.5 * about(name, kind);
+      double values = valueEvidence.getOrDefault(t, 0.0);
+      double valueBonus = values >= EXACT_HIT ? VALUE_TABLE_BONUS : values >= 0.8 ? VALUE_TABLE_BONUS / 2 : 0;
+      double evidence = rel + ABOUT_WEIGHT / 0.5 * about(name, kind) + valueBonus / 0.5;
       TableChoice c = mapColumns(assumedName, t, columns, evidence);
-      scored.add(String.format("%s %.2f (R %.2f, name %.2f, kind %.2f, fit %.2f)", t, c.score(), rel, name, kind,
-          c.score() - 0.5 * evidence));
+      scored.add(String.format("%s %.2f (R %.2f, name %.2f, kind %.2f, values %.2f, fit %.2f)", t, c.score(), rel,
+          name, kind, values, c.score() - 0.5 * evidence));
       if (best == null || c.score() > best.score() + 1e-9) {
         best = c;
       }
@@ -357,7 +363,7 @@ final class OfflinePlanner {
       Set<String> excluded) {
     TableInfo info = lake.table(table);
     String entity = entityColumn(table);
-    boolean nameLike = entityPrior && isNameLike(column, assumedTable);
+    boolean nameLike = entityPrior && (isNameLike(column, assumedTable) || isNameLike(column, table));
     ColumnTarget best = null;
     for (TableInfo.ColumnInfo col : info.columns()) {
       if (excluded.contains(col.name())) {
@@ -381,7 +387,10 @@ final class OfflinePlanner {
     return Optional.ofNullable(best);
   }
 
-  /** 0.75 when a value search found one of the column's filter literals in this lake column. */
+  /**
+   * 0.75 when a value search found one of the column's filter literals in this lake column: the hit a filter
+   * would use (see {@link #pickHit}) without a mapping, i.e. an exact spelling or a strong categorical match.
+   */
   private double valueEvidence(String assumedTable, String column, String table, String lakeColumn) {
     for (Predicate p : analysis.predicates()) {
       if (!p.column().column().equalsIgnoreCase(column)) {
@@ -389,15 +398,37 @@ final class OfflinePlanner {
       }
       for (String lit : p.literals()) {
         Optional<Scratchpad.Entry> e = pad.entry(Scratchpad.Section.VALUES, table + "|" + lit);
-        if (e.isPresent() && e.get().payload() instanceof Evidence.ValueSearch vs && !vs.hits().isEmpty()) {
-          Evidence.ValueHit top = vs.hits().get(0);
-          if (top.column().equals(lakeColumn) && top.score() >= VALUE_THRESHOLD) {
+        if (e.isPresent() && e.get().payload() instanceof Evidence.ValueSearch vs) {
+          Optional<Evidence.ValueHit> hit = pickHit(vs, null, column);
+          if (hit.isPresent() && hit.get().column().equals(lakeColumn)) {
             return 0.75;
           }
         }
       }
     }
     return 0;
+  }
+
+  /**
+   * Per lake table, the best lake-wide match of the string filter literals on an assumed table's columns: a
+   * table that holds {@code 'winter sport'} is likelier the one meant than one that does not.
+   */
+  private Map<String, Double> literalTables(String assumedName) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (Predicate p : analysis.predicates()) {
+      if (p.column().table().isPresent() && !p.column().table().get().equalsIgnoreCase(assumedName)
+          || p.operator().contains("LIKE") || p.clause().equals("JOIN")) {
+        continue;
+      }
+      for (int i = 0; i < p.literals().size(); i++) {
+        String kind = i < p.literalKinds().size() ? p.literalKinds().get(i) : "STRING";
+        String lit = p.literals().get(i);
+        if (lit != null && (kind.equals("STRING") || kind.equals("VARCHAR")) && lit.length() >= 2) {
+          lake.tablesWithValue(lit).forEach((t, sc) -> out.merge(t, sc, Math::max));
+        }
+      }
+    }
+    return out;
   }
 
   /**
@@ -829,7 +860,7 @@ final class OfflinePlanner {
           continue;
         }
         Evidence.ValueSearch vs = (Evidence.ValueSearch) e.get().payload();
-        Optional<Evidence.ValueHit> hit = pickHit(vs, target);
+        Optional<Evidence.ValueHit> hit = pickHit(vs, target, p.column().column());
         if (hit.isPresent() && !like) {
           fixes.put(literalKey(t.assumed(), p.column().column(), lit),
               new LiteralFix(table, hit.get().column(), hit.get().value(), hit.get().score()));
@@ -846,9 +877,10 @@ final class OfflinePlanner {
   /**
    * The hit to use for a filter literal: the best one in the mapped column if it is good enough; else an exact
    * or normalised match anywhere (the literal names a value of another column); else, when the column mapping
-   * itself is weak, a strong match in a categorical column (filters usually select a category).
+   * itself is weak, a strong match in a categorical column (filters usually select a category). Hits in
+   * categorical columns get a small bonus in the ranking unless the filtered column names the rows' entity.
    */
-  private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped) {
+  private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped, String assumedColumn) {
     ColumnTarget target = mapped == null || mapped.weak() ? null : mapped;
     for (Evidence.ValueHit h : vs.hits()) {
       if (target != null && h.column().equals(target.lakeColumn()) && h.score() >= VALUE_THRESHOLD - 0.05) {
@@ -861,21 +893,30 @@ final class OfflinePlanner {
       }
     }
     if (target == null || target.score() < 0.8) {
+      boolean entityFilter = assumedColumn != null && analysis.tableNames().stream()
+          .anyMatch(t -> isNameLike(assumedColumn, t));
+      Evidence.ValueHit best = null;
+      double bestScore = 0;
       for (Evidence.ValueHit h : vs.hits()) {
-        if (h.score() >= 0.85 && categorical(vs.table(), h.column())) {
-          return Optional.of(h);
+        double u = lake.profile(vs.table()).column(h.column()).map(c -> c.uniqueness()).orElse(1.0);
+        double s = h.score() + (entityFilter ? 0 : CATEGORICAL_BONUS * (1 - u));
+        if (s > bestScore) {
+          best = h;
+          bestScore = s;
         }
+      }
+      if (best != null && best.score() >= 0.75) {
+        return Optional.of(best);
       }
     }
     return Optional.empty();
   }
 
+  /** Ranking bonus of a value hit in a column with few distinct values (a category), scaled by 1 − uniqueness. */
+  static final double CATEGORICAL_BONUS = 0.3;
+
   /** Literal bonus of an exact or normalised match (retrieval's {@code LiteralMatch}) puts a hit above this. */
   static final double EXACT_HIT = 1.35;
-
-  private boolean categorical(String table, String column) {
-    return lake.profile(table).column(column).map(c -> c.uniqueness() <= 0.5).orElse(false);
-  }
 
   /** The assumed table a column reference belongs to (its own, or the one whose lake table has it). */
   Optional<TableChoice> owner(ColumnReference ref, Map<String, TableChoice> tables) {
