@@ -169,18 +169,24 @@ final class DefaultLakeTools implements LakeTools {
   }
 
   @Override
-  public double newValueShare(String base, String baseColumn, String other, String otherColumn) {
-    String sql = "WITH b AS (SELECT DISTINCT CAST(" + Sql.quoted(baseColumn) + " AS VARCHAR) AS v FROM "
-        + Sql.quoted(table(base).name()) + "), o AS (SELECT DISTINCT CAST(" + Sql.quoted(otherColumn)
-        + " AS VARCHAR) AS v FROM " + Sql.quoted(table(other).name()) + " WHERE " + Sql.quoted(otherColumn)
-        + " IS NOT NULL) SELECT count(*), count(*) FILTER (WHERE v NOT IN (SELECT v FROM b WHERE v IS NOT NULL)) FROM o";
+  public NewRows newRows(String base, String baseColumn, String other, String otherColumn, String otherKindColumn) {
+    String b = Sql.quoted(table(base).name());
+    String o = Sql.quoted(table(other).name());
+    String bc = Sql.quoted(baseColumn);
+    String oc = Sql.quoted(otherColumn);
+    String fresh = "CAST(" + oc + " AS VARCHAR) NOT IN (SELECT CAST(" + bc + " AS VARCHAR) FROM " + b + " WHERE " + bc
+        + " IS NOT NULL)";
+    String sql = "SELECT count(DISTINCT " + oc + "), count(DISTINCT " + oc + ") FILTER (WHERE " + fresh + ")"
+        + (otherKindColumn == null ? ", NULL" : ", mode(CAST(" + Sql.quoted(otherKindColumn) + " AS VARCHAR)) FILTER (WHERE "
+        + fresh + ")") + " FROM " + o + " WHERE " + oc + " IS NOT NULL";
     Execution e = session.executeTrusted(sql, session.defaultLimits());
     if (!e.isSuccess() || e.table().rowCount() == 0) {
-      return 0;
+      return new NewRows(0, null);
     }
     long all = ((Number) e.table().get(0, 0)).longValue();
-    long fresh = ((Number) e.table().get(0, 1)).longValue();
-    return all == 0 ? 0 : (double) fresh / all;
+    long added = ((Number) e.table().get(0, 1)).longValue();
+    Object kind = e.table().get(0, 2);
+    return new NewRows(all == 0 ? 0 : (double) added / all, kind == null ? null : kind.toString());
   }
 
   @Override

@@ -67,10 +67,14 @@ public interface LakeTools {
   List<Evidence.JoinStep> joinNeighbours(String table);
 
   /**
-   * The share of distinct {@code other.otherColumn} values that {@code base.baseColumn} does not have (compared as
-   * text), in [0, 1]; 0 when {@code other} has no values.
+   * What a union partner adds to a base table: the share of its distinct {@code otherColumn} values the base's
+   * {@code baseColumn} lacks (compared as text), and, among those new rows, the most frequent value of
+   * {@code otherKindColumn} (what the new rows are; null when none or no such column).
    */
-  double newValueShare(String base, String baseColumn, String other, String otherColumn);
+  NewRows newRows(String base, String baseColumn, String other, String otherColumn, String otherKindColumn);
+
+  /** See {@link #newRows}. */
+  record NewRows(double share, String topKind) {}
 
   /** SEARCH_TABLE: tables like the schema {@code domain(columns)}, best first, without {@code excluded}. */
   List<Evidence.TableHit> searchTable(String domain, List<String> columns, int k, Collection<String> excluded);

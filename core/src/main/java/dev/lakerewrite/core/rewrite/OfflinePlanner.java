@@ -37,7 +37,9 @@ final class OfflinePlanner {
   /** A value-search hit at or above this score replaces a filter literal. */
   static final double VALUE_THRESHOLD = 0.55;
   /** Tables this close in relevance to the best one are candidates for a union. */
-  static final double UNION_RELEVANCE_GAP = 0.05;
+  static final double UNION_ABOUT_GAP = 0.05;
+  /** The rows a union partner adds may fit the assumed name this much less than the base's rows. */
+  static final double UNION_KIND_GAP = 0.05;
   static final double UNION_SCORE_THRESHOLD = 0.75;
   static final int CANDIDATE_TABLES = 6;
   /** With -Dlakerewrite.debug.planner=true the plan's notes (and so the trace) list every scored candidate. */
@@ -52,7 +54,7 @@ final class OfflinePlanner {
   /** Tables, by relevance, among which name and kind similarity add candidates. */
   static final int ABOUT_POOL = 30;
   /** A union partner must bring at least this share of entities the base table lacks (twins add nothing). */
-  static final double UNION_MIN_NEW_SHARE = 0.25;
+  static final double UNION_MIN_NEW_SHARE = 0.2;
 
   /**
    * How an assumed column is answered: a lake table's column, possibly through an added join. A weak target is
@@ -694,42 +696,56 @@ final class OfflinePlanner {
         continue;
       }
       ColumnTarget direct = columns.get(c);
+      Compound best = null;
       for (int k = 1; k < words.length; k++) {
         String prefix = String.join(" ", java.util.Arrays.copyOfRange(words, 0, k));
         String suffix = String.join(" ", java.util.Arrays.copyOfRange(words, k, words.length));
+        double baseDescribes = about(prefix, t.lake());
         for (Evidence.JoinStep n : neighbours) {
-          double viaKey = lake.nameSimilarity(prefix, n.leftColumn());
-          if (viaKey < 0.85) {
+          double prefixEvidence = Math.max(lake.nameSimilarity(prefix, n.leftColumn()), about(prefix, n.rightTable()));
+          if (prefixEvidence < COMPOUND_PREFIX || prefixEvidence <= baseDescribes) {
             continue;
           }
           Optional<ColumnTarget> attr = bestColumnOutsideEntity(t.assumed(), suffix, n.rightTable());
           if (attr.isEmpty() || attr.get().score() < 0.7) {
             continue;
           }
-          double score = Math.min(viaKey, attr.get().score());
-          if (direct != null && direct.score() > score + 0.1 && direct.lakeColumn().equals(n.leftColumn()) == false) {
+          double score = Math.min(prefixEvidence, attr.get().score());
+          boolean suffixIsDirect = direct != null && lake.nameSimilarity(suffix, direct.lakeColumn()) >= 0.85;
+          if (direct != null && !direct.weak() && score < direct.score() - 0.1 && !suffixIsDirect) {
             continue;
           }
-          Optional<Evidence.JoinPath> path = joinPath(t.lake(), n.rightTable());
-          if (path.isPresent()) {
-            columns.put(c, new ColumnTarget(n.rightTable(), attr.get().lakeColumn(), score,
-                "the " + attr.get().lakeColumn() + " of " + n.rightTable() + " through " + n.leftColumn()));
-            unmapped.removeIf(u -> key(u).equals(c));
-            String target = n.rightTable();
-            if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed())
-                && j.toLake().equals(target))) {
-              extraJoins.add(new JoinRoute(t.assumed(), target, path.get()));
-            }
-          } else if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
-            wanted.add(new Action.FindJoinPath(t.lake(), n.rightTable()));
+          if (best == null || score > best.score()) {
+            best = new Compound(n, attr.get(), score);
           }
-          k = words.length;
-          break;
         }
+      }
+      if (best == null) {
+        continue;
+      }
+      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.neighbour().rightTable());
+      if (path.isPresent()) {
+        columns.put(c, new ColumnTarget(best.neighbour().rightTable(), best.attribute().lakeColumn(), best.score(),
+            "the " + best.attribute().lakeColumn() + " of " + best.neighbour().rightTable() + " through "
+                + best.neighbour().leftColumn()));
+        unmapped.removeIf(u -> key(u).equals(c));
+        String target = best.neighbour().rightTable();
+        if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed())
+            && j.toLake().equals(target))) {
+          extraJoins.add(new JoinRoute(t.assumed(), target, path.get()));
+        }
+      } else if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
+        wanted.add(new Action.FindJoinPath(t.lake(), best.neighbour().rightTable()));
       }
     }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto());
   }
+
+  /** A compound column's reading: through a join-graph neighbour, one of its columns. */
+  private record Compound(Evidence.JoinStep neighbour, ColumnTarget attribute, double score) {}
+
+  /** A compound column's prefix must name the neighbour (its key column or what it is about) at least this well. */
+  static final double COMPOUND_PREFIX = 0.5;
 
   /**
    * For a column sought in another table, the entity-name prior applies only when the assumed column names that
@@ -932,42 +948,48 @@ final class OfflinePlanner {
   // ---------------------------------------------------------------------------------------------------------
   // Unions and noise
 
+  /**
+   * UNION partners of the single table a query reads: asked for (UNION_SEARCH) when another table is about as
+   * plausible an answer to the assumed table; accepted when the partner is union-compatible on every column the
+   * query uses, adds entities the base lacks, and those added rows are the kind of thing the user asked for (a
+   * regions query takes no district rows from a table that lists both).
+   */
   private Map<String, List<Evidence.UnionPartner>> unions(Map<String, TableChoice> tables, List<Action> wanted) {
     Map<String, List<Evidence.UnionPartner>> out = new LinkedHashMap<>();
     List<TableChoice> live = tables.values().stream().filter(t -> t.mergedInto() == null).toList();
-    if (live.size() != 1 || analysis.hasSetOperation()) {
+    if (live.size() != 1 || analysis.hasSetOperation() || !analysis.joins().isEmpty()) {
       return out;
     }
     TableChoice t = live.get(0);
-    Map<String, Double> relevance = lake.relevanceTo(t.assumed(), analysis.columnsOf(t.assumed()));
-    double base = relevance.getOrDefault(t.lake(), 0.0);
-    boolean rival = relevance.entrySet().stream().anyMatch(e -> !e.getKey().equals(t.lake())
-        && e.getValue() >= base - UNION_RELEVANCE_GAP);
-    if (!rival) {
-      return out;
-    }
+    double baseKind = entityKindSimilarity(t.assumed(), t.lake());
+    double baseAbout = about(t.assumed(), t.lake());
     List<Evidence.UnionPartner> partners = pad.payloads(Scratchpad.Section.UNIONS, Evidence.UnionPartner.class)
         .stream().filter(p -> p.baseTable().equals(t.lake())).toList();
-    if (partners.isEmpty() && pad.entries(Scratchpad.Section.UNIONS).stream()
-        .noneMatch(e -> e.key().startsWith(t.lake() + "|"))) {
-      if (state.enabled(ActionType.UNION_SEARCH) && !unionSearched(t.lake())) {
+    boolean searched = state.performedActions().stream()
+        .anyMatch(a -> a instanceof Action.UnionSearch u && u.baseTable().equals(t.lake()));
+    if (!searched) {
+      Map<String, Double> relevance = lake.relevanceTo(t.assumed(), analysis.columnsOf(t.assumed()));
+      boolean rival = relevance.keySet().stream().limit(ABOUT_POOL).anyMatch(o -> !o.equals(t.lake())
+          && about(t.assumed(), o) >= baseAbout - UNION_ABOUT_GAP);
+      if (rival && state.enabled(ActionType.UNION_SEARCH)) {
         wanted.add(new Action.UnionSearch(t.lake()));
       }
       return out;
     }
     Set<String> needed = new LinkedHashSet<>();
-    t.columns().values().forEach(c -> needed.add(c.lakeColumn()));
-    List<Evidence.UnionPartner> accepted = new ArrayList<>();
+    t.columns().values().stream().filter(c -> c.lakeTable().equals(t.lake())).forEach(c -> needed.add(c.lakeColumn()));
     String entity = entityColumn(t.lake());
+    List<Evidence.UnionPartner> accepted = new ArrayList<>();
     for (Evidence.UnionPartner p : partners) {
-      double rel = relevance.getOrDefault(p.table(), 0.0);
-      if (p.score() < UNION_SCORE_THRESHOLD || rel < base - UNION_RELEVANCE_GAP
-          || !p.columnMapping().keySet().containsAll(needed)) {
+      String partnerEntity = entity == null ? null : p.columnMapping().get(entity);
+      if (p.score() < UNION_SCORE_THRESHOLD || partnerEntity == null || !p.columnMapping().keySet().containsAll(needed)
+          || about(t.assumed(), p.table()) < baseAbout - UNION_ABOUT_GAP - 0.1) {
         continue;
       }
-      String partnerEntity = entity == null ? null : p.columnMapping().get(entity);
-      if (partnerEntity != null
-          && lake.newValueShare(t.lake(), entity, p.table(), partnerEntity) >= UNION_MIN_NEW_SHARE) {
+      LakeTools.NewRows added = lake.newRows(t.lake(), entity, p.table(), partnerEntity, kindColumn(t.assumed(), p.table()));
+      double addedKind = added.topKind() == null ? entityKindSimilarity(t.assumed(), p.table())
+          : lake.nameSimilarity(t.assumed(), added.topKind());
+      if (added.share() >= UNION_MIN_NEW_SHARE && addedKind >= baseKind - UNION_KIND_GAP) {
         accepted.add(p);
       }
     }
@@ -977,9 +999,23 @@ final class OfflinePlanner {
     return out;
   }
 
-  private boolean unionSearched(String table) {
-    return state.history().stream().anyMatch(c -> false)
-        || pad.entries(Scratchpad.Section.NOTES).stream().anyMatch(e -> e.key().equals("union-searched|" + table));
+  /** The categorical column of a table whose frequent values fit the assumed name best (its "kind" column). */
+  private String kindColumn(String assumedName, String table) {
+    String best = null;
+    double bestSim = -1;
+    for (ColumnProfile c : lake.profile(table).columns()) {
+      if (c.typeFamily() != TypeFamily.STRING || c.uniqueness() > 0.3 || c.nonNullCount() == 0) {
+        continue;
+      }
+      for (String v : c.sampleValues().subList(0, Math.min(3, c.sampleValues().size()))) {
+        double sim = v.length() <= 60 ? lake.nameSimilarity(assumedName, v) : 0;
+        if (sim > bestSim) {
+          bestSim = sim;
+          best = c.column();
+        }
+      }
+    }
+    return best;
   }
 
   private void noise(Map<String, TableChoice> tables, List<JoinRoute> extraJoins,
