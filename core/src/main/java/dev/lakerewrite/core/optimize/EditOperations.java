@@ -179,7 +179,7 @@ final class EditOperations {
       case "replace_cte" -> replaceCte(root, op);
       case "replace_clause" -> {
         Target t = target(statement, op.target());
-        t.blocks().setClause(t.block(), t.clause(), required(op.sql(), "sql"));
+        t.blocks().setClause(t.block(), t.clause(), op.sql() == null ? "" : op.sql());
       }
       case "patch" -> patch(statement, op);
       default -> throw new EditException("unknown op '" + op.op() + "': use one of " + String.join(", ", OPS));

@@ -135,12 +135,18 @@ final class InstanceBuilder {
       Random random = new Random(seed);
       long total = 0;
       for (Catalog.Table t : tables) {
+        String keyColumn = t.primaryKey().size() == 1 ? t.primaryKey().get(0) : null;
         List<List<String>> rows = new ArrayList<>();
         for (int r = 0; r < rowsPerTable; r++) {
           List<String> row = new ArrayList<>();
           for (Catalog.Column col : t.columns()) {
             List<String> pool = pools.get(key(t, col.name()));
-            row.add(pool.isEmpty() ? null : pool.get(random.nextInt(pool.size())));
+            if (col.name().equalsIgnoreCase(keyColumn)) {
+              // A single-column key takes its values in turn, so that rows do not collide on it.
+              row.add(pool.isEmpty() ? null : pool.get(r % pool.size()));
+            } else {
+              row.add(pool.isEmpty() ? null : pool.get(random.nextInt(pool.size())));
+            }
           }
           rows.add(row);
         }
@@ -157,6 +163,8 @@ final class InstanceBuilder {
 
   private Map<String, List<String>> pools(Connection instance, long seed) throws SQLException {
     Map<String, LinkedHashSet<String>> raw = new LinkedHashMap<>();
+    Map<String, LinkedHashSet<String>> literals = new HashMap<>();
+    Map<String, LinkedHashSet<String>> moreReal = new HashMap<>();
     for (Catalog.Table t : tables) {
       for (Catalog.Column col : t.columns()) {
         raw.put(key(t, col.name()), new LinkedHashSet<>());
@@ -173,7 +181,9 @@ final class InstanceBuilder {
           if (lit == null) {
             continue;
           }
-          pool.add(p.operator().contains("LIKE") ? likeExample(lit) : lit);
+          String v = p.operator().contains("LIKE") ? likeExample(lit) : lit;
+          pool.add(v);
+          literals.computeIfAbsent(key(t, p.column().column()), k -> new LinkedHashSet<>()).add(v);
         }
       }
     }
@@ -185,13 +195,18 @@ final class InstanceBuilder {
       List<List<String>> rows = readStrings(target, select, t.columns().size());
       for (int i = 0; i < t.columns().size(); i++) {
         LinkedHashSet<String> pool = raw.get(key(t, t.columns().get(i).name()));
+        LinkedHashSet<String> more = moreReal.computeIfAbsent(key(t, t.columns().get(i).name()),
+            k -> new LinkedHashSet<>());
         int added = 0;
         for (List<String> row : rows) {
-          if (added >= POOL_REAL_VALUES) {
-            break;
+          if (row.get(i) == null) {
+            continue;
           }
-          if (row.get(i) != null && pool.add(row.get(i))) {
+          if (added < POOL_REAL_VALUES && !pool.contains(row.get(i))) {
+            pool.add(row.get(i));
             added++;
+          } else {
+            more.add(row.get(i));
           }
         }
       }
@@ -215,16 +230,35 @@ final class InstanceBuilder {
     }
     Map<String, List<String>> pools = new HashMap<>();
     for (Catalog.Table t : tables) {
+      boolean singleKey = t.primaryKey().size() == 1;
       for (Catalog.Column col : t.columns()) {
-        List<String> values = new ArrayList<>(merged.get(find(parent, key(t, col.name()))));
+        String k = key(t, col.name());
+        List<String> values = new ArrayList<>(merged.get(find(parent, k)));
         values = castable(instance, values, col.type());
         if (values.size() > POOL_CAP) {
           values = new ArrayList<>(values.subList(0, POOL_CAP));
         }
-        if (col.nullable()) {
+        if (singleKey && t.primaryKey().get(0).equalsIgnoreCase(col.name())) {
+          // A key column: drop one shared non-literal value (so that some referencing rows have no partner,
+          // as without a declared foreign key they may), then add more real values for distinct rows.
+          Set<String> lits = literals.getOrDefault(k, new LinkedHashSet<>());
+          String dropped = null;
+          for (int i = values.size() - 1; i >= 0; i--) {
+            if (!lits.contains(values.get(i)) && values.size() > 1) {
+              dropped = values.remove(i);
+              break;
+            }
+          }
+          for (String v : castable(instance, new ArrayList<>(moreReal.getOrDefault(k, new LinkedHashSet<>())),
+              col.type())) {
+            if (!values.contains(v) && !v.equals(dropped)) {
+              values.add(v);
+            }
+          }
+        } else if (col.nullable()) {
           values.add(null);
         }
-        pools.put(key(t, col.name()), values);
+        pools.put(k, values);
       }
     }
     return pools;

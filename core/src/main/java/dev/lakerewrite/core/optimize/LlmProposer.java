@@ -275,7 +275,15 @@ final class LlmProposer {
 
   /** A description of the query for recipe retrieval: its constructs, plan operators, Block Map signals. */
   private String features(String feedback) {
-    StringBuilder sb = new StringBuilder(session.sql().toLowerCase(Locale.ROOT).replaceAll("[^a-z_ ]", " "));
+    String text = session.sql().toLowerCase(Locale.ROOT);
+    StringBuilder sb = new StringBuilder(text.replaceAll("[^a-z_ ]", " "));
+    // "or", "not", "in" are stop words to the analyzer: name the constructs instead.
+    if (text.matches("(?s).*\\bor\\b.*")) {
+      sb.append(" disjunction");
+    }
+    if (text.matches("(?s).*\\bnot\\s+in\\b.*")) {
+      sb.append(" not_in anti join");
+    }
     if (session.plan != null) {
       session.plan.operators().forEach(o -> sb.append(' ').append(o.type().toLowerCase(Locale.ROOT)));
     }
