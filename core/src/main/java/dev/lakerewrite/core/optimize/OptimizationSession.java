@@ -124,22 +124,8 @@ final class OptimizationSession {
     if (config.furtherInstances) {
       InstanceBuilder builder = new InstanceBuilder(connection, catalog, analysis);
       if (!builder.tables().isEmpty()) {
-        try {
-          Instance sample = builder.sample(config.sampleRows, config.seed);
-          owned.add(sample);
-          further.add(sample);
-          trace("CONTEXT", "instance", sample.toString());
-        } catch (SQLException | RuntimeException e) {
-          trace("CONTEXT", "instance-failed", "sample instance: " + e.getMessage());
-        }
-        try {
-          Instance generated = builder.generated(config.generatedRows, config.seed);
-          owned.add(generated);
-          further.add(generated);
-          trace("CONTEXT", "instance", generated.toString());
-        } catch (SQLException | RuntimeException e) {
-          trace("CONTEXT", "instance-failed", "generated instance: " + e.getMessage());
-        }
+        addInstance("sample", further, () -> builder.sample(config.sampleRows, config.seed));
+        addInstance("generated", further, () -> builder.generated(config.generatedRows, config.seed));
       }
     }
     Verifier.Settings settings = new Verifier.Settings(config.queryTimeout, config.maxComparedRows, config.warmups,
@@ -163,6 +149,22 @@ final class OptimizationSession {
       trace("CONTEXT", "block-map-failed", String.valueOf(e.getMessage()));
     }
     return Optional.empty();
+  }
+
+  /** Builds one further instance; a failure only leaves it out (and is traced). */
+  private interface InstanceFactory {
+    Instance build() throws SQLException;
+  }
+
+  private void addInstance(String name, List<Instance> further, InstanceFactory factory) {
+    try {
+      Instance i = factory.build();
+      owned.add(i);
+      further.add(i);
+      trace("CONTEXT", "instance", i.toString());
+    } catch (SQLException | RuntimeException e) {
+      trace("CONTEXT", "instance-failed", name + " instance: " + e.getMessage());
+    }
   }
 
   private boolean isView(String name) {
