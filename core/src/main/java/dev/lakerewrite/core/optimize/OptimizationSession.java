@@ -290,8 +290,9 @@ final class OptimizationSession {
   }
 
   private static String timingText(Verifier.TimedPair t) {
-    return String.format(Locale.ROOT, "%.2fx: %.1f ms vs the original's %.1f ms (trimmed means, alternating runs)",
-        t.speedup(), t.candidate().millis(), t.original().millis());
+    return String.format(Locale.ROOT, "%.2fx: %.1f ms vs the original's %.1f ms (trimmed means %.2fx, median of"
+        + " paired runs %.2fx; the smaller counts)", t.speedup(), t.candidate().millis(), t.original().millis(),
+        t.trimmedSpeedup(), t.pairedSpeedup());
   }
 
   private Candidate record(Candidate c) {
@@ -303,8 +304,9 @@ final class OptimizationSession {
   }
 
   /**
-   * The fastest FASTER candidate that holds its speedup when timed again (if confirmation is on); candidates that
-   * do not are downgraded. Null when there is none.
+   * The fastest FASTER candidate that holds its speedup when timed again with twice the runs (if confirmation is
+   * on): the smaller of both estimates must reach the minimum speedup and the candidate must be faster in at least
+   * three quarters of the back-to-back pairs. Candidates that do not are downgraded. Null when there is none.
    */
   private Candidate select() {
     List<Candidate> faster = new ArrayList<>(candidates.stream()
@@ -314,11 +316,17 @@ final class OptimizationSession {
       if (!config.confirmWinner) {
         return best;
       }
-      Verifier.TimedPair again = verifier.time(best.sql());
+      // Twice as many fresh runs; the candidate must win the large majority of back-to-back pairs, so that a
+      // gain measured while other processes loaded the machine is not mistaken for a real one.
+      Verifier.TimedPair again = verifier.time(best.sql(), 2 * config.timedRuns);
+      double[] ratios = again.pairRatios();
+      double lowerQuartile = ratios.length == 0 ? 0 : ratios[ratios.length / 4];
       double confirmed = Math.min(best.speedup(), again.speedup());
-      if (!again.candidate().timedOut() && confirmed >= config.minSpeedup) {
+      String note = String.format(Locale.ROOT, "re-timed at %.2fx (%d pairs, lower quartile of pair ratios %.2fx)",
+          again.speedup(), ratios.length, lowerQuartile);
+      if (!again.candidate().timedOut() && confirmed >= config.minSpeedup && lowerQuartile >= 1.0) {
         Candidate c = new Candidate(best.id(), best.source(), best.label(), best.explanation(), best.sql(),
-            CandidateVerdict.FASTER, best.reason() + String.format(Locale.ROOT, "; confirmed at %.2fx", again.speedup()),
+            CandidateVerdict.FASTER, best.reason() + "; confirmed: " + note,
             best.equivalence(), best.originalTiming(), best.timing(), confirmed);
         candidates.set(candidates.indexOf(best), c);
         trace("DECISION", "confirmed", c.summary());
@@ -327,7 +335,7 @@ final class OptimizationSession {
       CandidateVerdict downgraded = again.candidate().timedOut() || again.speedup() < 1.0
           ? CandidateVerdict.SLOWER : CandidateVerdict.NEGLIGIBLE;
       Candidate c = new Candidate(best.id(), best.source(), best.label(), best.explanation(), best.sql(), downgraded,
-          best.reason() + String.format(Locale.ROOT, "; NOT confirmed: re-timed at %.2fx", again.speedup()),
+          best.reason() + "; NOT confirmed: " + note,
           best.equivalence(), best.originalTiming(), best.timing(), confirmed);
       candidates.set(candidates.indexOf(best), c);
       trace("DECISION", "not-confirmed", c.summary());

@@ -33,13 +33,47 @@ final class Verifier {
   /** The outcome of the executability check. */
   record Executability(boolean ok, Optional<QueryError> error, Optional<ExecutionPlan> plan) {}
 
-  /** The original's timing and a candidate's, measured alternately. */
+  /** The original's timing and a candidate's, measured alternately (run i of each side back to back). */
   record TimedPair(Timing original, Timing candidate) {
-    double speedup() {
+    /** Original trimmed mean over candidate trimmed mean. */
+    double trimmedSpeedup() {
       if (candidate.timedOut() || candidate.trimmedMean().isZero()) {
         return candidate.timedOut() ? 0 : Double.POSITIVE_INFINITY;
       }
       return (double) original.trimmedMean().toNanos() / candidate.trimmedMean().toNanos();
+    }
+
+    /**
+     * The median of the per-pair ratios (original run i / candidate run i): the two runs of a pair are back to back,
+     * so load that drifts over the measurement (other processes on the machine) cancels out.
+     */
+    double pairedSpeedup() {
+      int n = Math.min(original.runs().size(), candidate.runs().size());
+      if (candidate.timedOut() || n == 0) {
+        return 0;
+      }
+      double[] ratios = new double[n];
+      for (int i = 0; i < n; i++) {
+        ratios[i] = (double) original.runs().get(i).toNanos() / Math.max(1, candidate.runs().get(i).toNanos());
+      }
+      java.util.Arrays.sort(ratios);
+      return n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+    }
+
+    /** The per-pair ratios original run i / candidate run i, sorted. */
+    double[] pairRatios() {
+      int n = Math.min(original.runs().size(), candidate.runs().size());
+      double[] ratios = new double[n];
+      for (int i = 0; i < n; i++) {
+        ratios[i] = (double) original.runs().get(i).toNanos() / Math.max(1, candidate.runs().get(i).toNanos());
+      }
+      java.util.Arrays.sort(ratios);
+      return ratios;
+    }
+
+    /** The conservative speedup a decision rests on: the smaller of the trimmed-mean and the paired estimate. */
+    double speedup() {
+      return Math.min(trimmedSpeedup(), pairedSpeedup());
     }
   }
 
@@ -239,6 +273,11 @@ final class Verifier {
    * stops early if the candidate runs past its time limit.
    */
   TimedPair time(String candidate) {
+    return time(candidate, settings.runs());
+  }
+
+  /** {@link #time(String)} with a given number of timed runs per side. */
+  TimedPair time(String candidate, int runs) {
     QueryLimits originalLimits = new QueryLimits(settings.queryTimeout(), settings.maxComparedRows());
     QueryLimits candidateLimits = new QueryLimits(candidateTimeout(), settings.maxComparedRows());
     List<Duration> o = new ArrayList<>();
@@ -249,7 +288,7 @@ final class Verifier {
         return new TimedPair(Timing.of(o, false), Timing.of(List.of(candidateLimits.timeout()), true));
       }
     }
-    for (int r = 0; r < settings.runs(); r++) {
+    for (int r = 0; r < runs; r++) {
       boolean originalFirst = r % 2 == 0;
       if (originalFirst) {
         o.add(orTimeout(run(original, originalLimits), originalLimits));
