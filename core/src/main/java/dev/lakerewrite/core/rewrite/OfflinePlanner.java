@@ -50,7 +50,7 @@ final class OfflinePlanner {
    */
   static final double ABOUT_WEIGHT = 0.8;
   /** Bonus for a table that holds the query's filter literals as they are written (half for close spellings). */
-  static final double VALUE_TABLE_BONUS = 0.3;
+  static final double VALUE_TABLE_BONUS = 0.15;
   /** Tables, by relevance, among which name and kind similarity add candidates. */
   static final int ABOUT_POOL = 30;
   /** A union partner must bring at least this share of entities the base table lacks (twins add nothing). */
@@ -540,6 +540,7 @@ final class OfflinePlanner {
         boolean same = a.lake().equals(b.lake());
         boolean absorbed = false;
         boolean unjoinable = joined(a, b) && joinSearchFailed(a.lake(), b.lake());
+        boolean junction = joined(a, b) && analysis.columnsOf(b.assumed()).stream().allMatch(c -> isKey(b.assumed(), c));
         if (!same && !unjoinable) {
           List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
           TableChoice inA = mergedMapping(a, b);
@@ -547,11 +548,12 @@ final class OfflinePlanner {
               && inA.columns().values().stream().allMatch(t -> t.score() >= 0.6)
               && fit(inA) >= fit(b) - 0.05;
         }
-        if (same || absorbed || unjoinable) {
+        if (same || absorbed || unjoinable || junction) {
           TableChoice merged = mergedMapping(a, b);
           tables.put(key(b.assumed()), new TableChoice(b.assumed(), a.lake(), merged.score(), merged.columns(),
               merged.unmapped(), a.assumed()));
-          notes.add(b.assumed() + " is obsolete: " + a.lake() + " (for " + a.assumed() + ") answers it"
+          notes.add(b.assumed() + " is obsolete: " + (junction ? "it only links tables"
+              : a.lake() + " (for " + a.assumed() + ") answers it")
               + (unjoinable ? " (no join path to " + b.lake() + ")" : ""));
           list.set(i, tables.get(key(b.assumed())));
           break;
@@ -574,6 +576,15 @@ final class OfflinePlanner {
     for (String c : cols) {
       if (!isNameLike(c, b.assumed())) {
         continue;
+      }
+      // B's entity is not A's: never A's entity-name column.
+      if (columns.containsKey(key(c)) && columns.get(key(c)).lakeColumn().equals(entity)) {
+        Optional<ColumnTarget> other = bestColumn(b.assumed(), c, a.lake(), false, entity == null ? Set.of() : Set.of(entity));
+        if (other.isPresent()) {
+          columns.put(key(c), other.get().score() >= COLUMN_THRESHOLD ? other.get()
+              : new ColumnTarget(other.get().lakeTable(), other.get().lakeColumn(), other.get().score(),
+                  "best guess: " + other.get().why(), true));
+        }
       }
       ColumnTarget best = null;
       for (TableInfo.ColumnInfo col : lake.table(a.lake()).columns()) {
@@ -805,27 +816,46 @@ final class OfflinePlanner {
       if (lt.isEmpty() || rt.isEmpty()) {
         continue;
       }
-      TableChoice a = tables.get(key(lt.get()));
-      TableChoice b = tables.get(key(rt.get()));
-      if (a == null || b == null || a.mergedInto() != null || b.mergedInto() != null || a.lake().equals(b.lake())) {
+      TableChoice left = tables.get(key(lt.get()));
+      TableChoice right = tables.get(key(rt.get()));
+      if (left == null || right == null) {
         continue;
       }
-      ColumnTarget ka = a.columns().get(key(j.left().column()));
-      ColumnTarget kb = b.columns().get(key(j.right().column()));
-      boolean keysMap = ka != null && kb != null && ka.lakeTable().equals(a.lake()) && kb.lakeTable().equals(b.lake())
-          && ka.score() >= 0.7 && kb.score() >= 0.7;
+      // Joins through an obsolete table connect the tables that absorbed it.
+      TableChoice a = effective(left, tables);
+      TableChoice b = effective(right, tables);
+      if (a.lake().equals(b.lake())) {
+        continue;
+      }
+      ColumnTarget ka = left.mergedInto() == null ? left.columns().get(key(j.left().column())) : null;
+      ColumnTarget kb = right.mergedInto() == null ? right.columns().get(key(j.right().column())) : null;
+      boolean keysMap = ka != null && kb != null && !ka.weak() && !kb.weak() && ka.lakeTable().equals(a.lake())
+          && kb.lakeTable().equals(b.lake()) && ka.score() >= 0.7 && kb.score() >= 0.7;
       if (keysMap && !lastEmpty) {
         continue;
       }
       Optional<Evidence.JoinPath> path = joinPath(a.lake(), b.lake());
       if (path.isPresent()) {
-        fixes.put(joinKey(lt.get(), rt.get()), path.get());
-        notes.add("join " + lt.get() + "–" + rt.get() + " uses " + path.get().sqlJoin());
+        fixes.put(joinKey(a.assumed(), b.assumed()), path.get());
+        notes.add("join " + a.assumed() + "–" + b.assumed() + " uses " + path.get().sqlJoin());
       } else if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
         wanted.add(new Action.FindJoinPath(a.lake(), b.lake()));
       }
     }
     return fixes;
+  }
+
+  private static TableChoice effective(TableChoice t, Map<String, TableChoice> tables) {
+    TableChoice e = t;
+    int guard = 0;
+    while (e.mergedInto() != null && guard++ < 8) {
+      TableChoice next = tables.get(key(e.mergedInto()));
+      if (next == null) {
+        break;
+      }
+      e = next;
+    }
+    return e;
   }
 
   static String joinKey(String a, String b) {
@@ -876,6 +906,14 @@ final class OfflinePlanner {
           continue;
         }
         Evidence.ValueSearch vs = (Evidence.ValueSearch) e.get().payload();
+        Optional<String> spelled = like || target == null || target.weak() ? Optional.empty()
+            : spelling(table, target.lakeColumn(), lit);
+        if (spelled.isPresent()) {
+          fixes.put(literalKey(t.assumed(), p.column().column(), lit),
+              new LiteralFix(table, target.lakeColumn(), spelled.get(), 1.0));
+          notes.add("'" + lit + "' is spelled '" + spelled.get() + "' in " + table + "." + target.lakeColumn());
+          continue;
+        }
         Optional<Evidence.ValueHit> hit = pickHit(vs, target, p.column().column());
         if (hit.isPresent() && !like) {
           fixes.put(literalKey(t.assumed(), p.column().column(), lit),
@@ -926,6 +964,67 @@ final class OfflinePlanner {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The lake's spelling of a literal in the column it filters, once SEARCH_VALUE has looked into the table:
+   * the unique value equal to it up to case, spaces and diacritics ('Whangarei' → 'Whangārei'); else the unique
+   * value it abbreviates ('US' → 'United States of America'); else the unique shortest value containing all its
+   * words ('Northland' → 'Northland Region'). Empty when none, or when several fit equally.
+   */
+  Optional<String> spelling(String table, String column, String literal) {
+    List<String> values = lake.distinctValues(table, column, SPELLING_VALUES);
+    String norm = dev.lakerewrite.retrieval.Values.normalize(literal);
+    List<String> equal = values.stream().filter(v -> norm.equals(dev.lakerewrite.retrieval.Values.normalize(v)))
+        .toList();
+    if (equal.size() == 1) {
+      return Optional.of(equal.get(0));
+    }
+    String acronym = literal.replace(".", "").strip();
+    if (acronym.length() >= 2 && acronym.length() <= 5 && acronym.chars().allMatch(Character::isUpperCase)) {
+      List<String> abbreviated = values.stream().filter(v -> {
+        String initials = initials(v);
+        return initials.length() >= acronym.length() && initials.startsWith(acronym);
+      }).toList();
+      if (abbreviated.size() == 1) {
+        return Optional.of(abbreviated.get(0));
+      }
+    }
+    Set<String> words = Set.of(norm.split("[^\\p{L}\\p{N}]+"));
+    String best = null;
+    int bestExtra = Integer.MAX_VALUE;
+    boolean tie = false;
+    for (String v : values) {
+      List<String> vw = List.of(dev.lakerewrite.retrieval.Values.normalize(v).split("[^\\p{L}\\p{N}]+"));
+      if (!vw.containsAll(words)) {
+        continue;
+      }
+      int extra = vw.size() - words.size();
+      if (extra < bestExtra) {
+        best = v;
+        bestExtra = extra;
+        tie = false;
+      } else if (extra == bestExtra) {
+        tie = true;
+      }
+    }
+    return best == null || tie || bestExtra > 3 ? Optional.empty() : Optional.of(best);
+  }
+
+  /** Distinct values of a column read to find a literal's spelling. */
+  static final int SPELLING_VALUES = 5_000;
+
+  private static final Set<String> STOPWORDS = Set.of("of", "the", "and", "de", "la", "del", "du", "des", "le");
+
+  /** Initials of the significant words, upper case: "United States of America" → "USA". */
+  static String initials(String value) {
+    StringBuilder sb = new StringBuilder();
+    for (String w : value.split("[\\s\\-]+")) {
+      if (!w.isEmpty() && !STOPWORDS.contains(w.toLowerCase(Locale.ROOT)) && Character.isLetter(w.charAt(0))) {
+        sb.append(Character.toUpperCase(w.charAt(0)));
+      }
+    }
+    return sb.toString();
   }
 
   /** Ranking bonus of a value hit in a column with few distinct values (a category), scaled by 1 − uniqueness. */

@@ -294,7 +294,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
         }
       });
       List<TableChoice> sides = aliases.stream().map(a -> scope.table(a)).filter(Optional::isPresent)
-          .map(Optional::get).distinct().toList();
+          .map(Optional::get).map(t -> plan.effective(t.assumed()).orElse(t)).distinct().toList();
       if (sides.size() != 2) {
         return;
       }
