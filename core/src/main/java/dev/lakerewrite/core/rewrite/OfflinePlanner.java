@@ -49,6 +49,8 @@ final class OfflinePlanner {
    * name better) in choosing the table.
    */
   static final double ABOUT_WEIGHT = 0.8;
+  /** How much a column's type family fitting (or not) the query's use of the assumed column moves its score. */
+  static final double TYPE_FIT = 0.15;
   /** Bonus for a table that holds the query's filter literals as they are written (half for close spellings). */
   static final double VALUE_TABLE_BONUS = 0.15;
   /** Tables, by relevance, among which name and kind similarity add candidates. */
@@ -113,6 +115,8 @@ final class OfflinePlanner {
   private final Set<String> rejected;
   /** "table|column" (lower case) of columns the query uses only in join conditions: keys of its own schema. */
   private final Set<String> joinOnly;
+  /** Assumed column (lower case) → the type family the query treats it as (compared with numbers or dates). */
+  private final Map<String, TypeFamily> expectedFamilies;
 
   OfflinePlanner(RewriteState state) {
     this.state = state;
@@ -121,6 +125,35 @@ final class OfflinePlanner {
     this.pad = state.scratchpad();
     this.rejected = rejectedMappings(state);
     this.joinOnly = joinOnlyColumns(analysis);
+    this.expectedFamilies = expectedFamilies(analysis);
+  }
+
+  /** A column compared by order with numbers is numeric, with dates a date; summed or averaged, numeric. */
+  static Map<String, TypeFamily> expectedFamilies(QueryAnalysis a) {
+    Map<String, TypeFamily> out = new LinkedHashMap<>();
+    for (Predicate p : a.predicates()) {
+      boolean ordered = Set.of("<", ">", "<=", ">=", "BETWEEN").contains(p.operator());
+      for (int i = 0; i < p.literals().size() && ordered; i++) {
+        String kind = i < p.literalKinds().size() ? p.literalKinds().get(i) : "";
+        String lit = p.literals().get(i);
+        if (kind.startsWith("DATE") || kind.startsWith("TIMESTAMP")
+            || lit != null && lit.matches("\\d{4}-\\d{2}(-\\d{2})?.*") && !kind.equals("INTEGER")) {
+          out.put(key(p.column().column()), TypeFamily.DATETIME);
+        } else if (kind.equals("INTEGER") || kind.equals("NUMERIC") || kind.startsWith("DECIMAL")
+            || kind.equals("DOUBLE") || kind.equals("BIGINT")) {
+          out.putIfAbsent(key(p.column().column()), TypeFamily.NUMERIC);
+        }
+      }
+    }
+    for (QueryAnalysis.OutputColumn o : a.outputColumns()) {
+      String e = o.expression().toLowerCase(Locale.ROOT);
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b(sum|avg)\\(\\s*(?:\\w+\\.)?\"?([^\")]+)\"?\\s*\\)")
+          .matcher(e);
+      while (m.find()) {
+        out.put(m.group(2).strip(), TypeFamily.NUMERIC);
+      }
+    }
+    return out;
   }
 
   /**
@@ -366,6 +399,7 @@ final class OfflinePlanner {
     TableInfo info = lake.table(table);
     String entity = entityColumn(table);
     boolean nameLike = entityPrior && (isNameLike(column, assumedTable) || isNameLike(column, table));
+    TypeFamily expected = expectedFamilies.get(key(column));
     ColumnTarget best = null;
     for (TableInfo.ColumnInfo col : info.columns()) {
       if (excluded.contains(col.name())) {
@@ -373,6 +407,14 @@ final class OfflinePlanner {
       }
       double sim = lake.nameSimilarity(column, col.name());
       String why = String.format("name similarity %.2f", sim);
+      if (expected != null) {
+        TypeFamily actual = family(table, col.name());
+        if (actual == expected) {
+          sim += TYPE_FIT;
+        } else if (actual == TypeFamily.STRING || actual == TypeFamily.BOOLEAN) {
+          sim -= TYPE_FIT;
+        }
+      }
       if (nameLike && col.name().equals(entity) && sim < 0.8) {
         sim = 0.8;
         why = "entity-name column for a name-like column";
@@ -645,8 +687,12 @@ final class OfflinePlanner {
       ColumnTarget inMain = bestColumn(t.assumed(), c, t.lake()).orElse(null);
       double mainScore = inMain == null ? 0 : inMain.score();
       ColumnTarget best = null;
+      Set<String> neighbours = new LinkedHashSet<>();
+      lake.joinNeighbours(t.lake()).forEach(n -> neighbours.add(n.rightTable()));
       for (String other : pad.contextTables()) {
-        if (other.equals(t.lake())) {
+        // A column read from another table comes through one join with a direct neighbour in the join graph;
+        // longer chains to a table that merely has a similarly named column are guesses.
+        if (other.equals(t.lake()) || !neighbours.contains(other)) {
           continue;
         }
         Optional<ColumnTarget> ct = bestColumnOutsideEntity(t.assumed(), c, other);
@@ -660,7 +706,8 @@ final class OfflinePlanner {
         searchFor.add(c);
         continue;
       }
-      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.lakeTable());
+      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.lakeTable())
+          .filter(p -> p.steps().size() == 1);
       if (path.isPresent()) {
         columns.put(key(c), new ColumnTarget(best.lakeTable(), best.lakeColumn(), best.score(),
             best.why() + ", joined from " + t.lake()));
@@ -786,11 +833,31 @@ final class OfflinePlanner {
       } else if (p.from().equals(to) && p.to().equals(from)) {
         oriented = reversed(p);
       }
-      if (oriented != null && (best == null || oriented.rank() < best.rank())) {
+      if (oriented != null && (best == null || preference(oriented) < preference(best))) {
         best = oriented;
       }
     }
     return Optional.ofNullable(best);
+  }
+
+  /**
+   * Lower is better: fewer hops first (each hop is a chance to be wrong, thesis §8), then paths keyed on text
+   * rather than numbers (equal populations are a coincidence, equal names a reference), then the join graph's
+   * rank.
+   */
+  private double preference(Evidence.JoinPath p) {
+    int numericKeys = 0;
+    for (Evidence.JoinStep s : p.steps()) {
+      if (family(s.leftTable(), s.leftColumn()) == TypeFamily.NUMERIC
+          || family(s.rightTable(), s.rightColumn()) == TypeFamily.NUMERIC) {
+        numericKeys++;
+      }
+    }
+    return p.steps().size() * 10 + numericKeys * 5 + p.rank();
+  }
+
+  private TypeFamily family(String table, String column) {
+    return lake.profile(table).column(column).map(ColumnProfile::typeFamily).orElse(TypeFamily.STRING);
   }
 
   static Evidence.JoinPath reversed(Evidence.JoinPath p) {
@@ -906,15 +973,16 @@ final class OfflinePlanner {
           continue;
         }
         Evidence.ValueSearch vs = (Evidence.ValueSearch) e.get().payload();
-        Optional<String> spelled = like || target == null || target.weak() ? Optional.empty()
-            : spelling(table, target.lakeColumn(), lit);
+        Optional<String[]> spelled = like ? Optional.empty() : target != null && !target.weak()
+            ? spelling(table, target.lakeColumn(), lit).map(v -> new String[] {target.lakeColumn(), v})
+            : categorySpelling(table, lit);
         if (spelled.isPresent()) {
           fixes.put(literalKey(t.assumed(), p.column().column(), lit),
-              new LiteralFix(table, target.lakeColumn(), spelled.get(), 1.0));
-          notes.add("'" + lit + "' is spelled '" + spelled.get() + "' in " + table + "." + target.lakeColumn());
+              new LiteralFix(table, spelled.get()[0], spelled.get()[1], 1.0));
+          notes.add("'" + lit + "' is spelled '" + spelled.get()[1] + "' in " + table + "." + spelled.get()[0]);
           continue;
         }
-        Optional<Evidence.ValueHit> hit = pickHit(vs, target, p.column().column());
+        Optional<Evidence.ValueHit> hit = pickHit(vs, target, p.column().column(), t);
         if (hit.isPresent() && !like) {
           fixes.put(literalKey(t.assumed(), p.column().column(), lit),
               new LiteralFix(table, hit.get().column(), hit.get().value(), hit.get().score()));
@@ -935,6 +1003,11 @@ final class OfflinePlanner {
    * categorical columns get a small bonus in the ranking unless the filtered column names the rows' entity.
    */
   private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped, String assumedColumn) {
+    return pickHit(vs, mapped, assumedColumn, null);
+  }
+
+  private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped, String assumedColumn,
+      TableChoice owner) {
     ColumnTarget target = mapped == null || mapped.weak() ? null : mapped;
     for (Evidence.ValueHit h : vs.hits()) {
       if (target != null && h.column().equals(target.lakeColumn()) && h.score() >= VALUE_THRESHOLD - 0.05) {
@@ -947,8 +1020,11 @@ final class OfflinePlanner {
       }
     }
     if (target == null || target.score() < 0.8) {
-      boolean entityFilter = assumedColumn != null && analysis.tableNames().stream()
-          .anyMatch(t -> isNameLike(assumedColumn, t));
+      // A filter on the rows' own name is not a category; an obsolete table's name column is (its entities are
+      // a category of the rows).
+      boolean entityFilter = assumedColumn != null && (owner != null
+          ? owner.mergedInto() == null && isNameLike(assumedColumn, owner.assumed())
+          : analysis.tableNames().stream().anyMatch(t -> isNameLike(assumedColumn, t)));
       Evidence.ValueHit best = null;
       double bestScore = 0;
       for (Evidence.ValueHit h : vs.hits()) {
@@ -1009,6 +1085,28 @@ final class OfflinePlanner {
       }
     }
     return best == null || tie || bestExtra > 3 ? Optional.empty() : Optional.of(best);
+  }
+
+  /**
+   * When the filtered column has no counterpart: the literal's spelling in the table's one categorical column
+   * (few distinct values) that has it ('district' → "instance of" = 'district of New Zealand'). Empty when no
+   * or several columns have it. Returns {column, value}.
+   */
+  Optional<String[]> categorySpelling(String table, String literal) {
+    String[] found = null;
+    for (ColumnProfile c : lake.profile(table).columns()) {
+      if (c.typeFamily() != TypeFamily.STRING || c.uniqueness() > 0.3 || c.nonNullCount() == 0) {
+        continue;
+      }
+      Optional<String> v = spelling(table, c.column(), literal);
+      if (v.isPresent()) {
+        if (found != null) {
+          return Optional.empty();
+        }
+        found = new String[] {c.column(), v.get()};
+      }
+    }
+    return Optional.ofNullable(found);
   }
 
   /** Distinct values of a column read to find a literal's spelling. */
