@@ -26,7 +26,6 @@ final class PairSearch {
 
   final AtomicLong scored = new AtomicLong();
   final AtomicLong stopValuesSkipped = new AtomicLong();
-  final AtomicLong postingsVisited = new AtomicLong();
 
   PairSearch(ColumnProfile[] columns, PairScorer scorer, JoinGraphConfig config, ExecutorService pool,
       int threads) {
@@ -93,7 +92,6 @@ final class PairSearch {
       int[] hits = new int[n];
       int[] touched = new int[n];
       List<ScoredPair> out = new ArrayList<>();
-      long visited = 0;
       long stops = 0;
       for (int a = worker; a < n; a += threads) {
         if (!eligible[a]) {
@@ -115,7 +113,6 @@ final class PairSearch {
             stops++;
             continue;
           }
-          visited += end - start;
           for (int p = start; p < end; p++) {
             int b = index.postings[p];
             if (columns[b].table == pa.table || (key[a] && !probes(a, b))) {
@@ -145,7 +142,6 @@ final class PairSearch {
           }
         }
       }
-      postingsVisited.addAndGet(visited);
       stopValuesSkipped.addAndGet(stops);
       return out;
     });
