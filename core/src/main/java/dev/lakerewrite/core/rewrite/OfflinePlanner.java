@@ -37,7 +37,7 @@ final class OfflinePlanner {
   /** A value-search hit at or above this score replaces a filter literal. */
   static final double VALUE_THRESHOLD = 0.55;
   /** Tables this close in relevance to the best one are candidates for a union. */
-  static final double UNION_ABOUT_GAP = 0.05;
+  static final double UNION_ABOUT_GAP = 0.1;
   /** The rows a union partner adds may fit the assumed name this much less than the base's rows. */
   static final double UNION_KIND_GAP = 0.05;
   static final double UNION_SCORE_THRESHOLD = 0.75;
@@ -443,8 +443,10 @@ final class OfflinePlanner {
       for (String lit : p.literals()) {
         Optional<Scratchpad.Entry> e = pad.entry(Scratchpad.Section.VALUES, table + "|" + lit);
         if (e.isPresent() && e.get().payload() instanceof Evidence.ValueSearch vs) {
-          Optional<Evidence.ValueHit> hit = pickHit(vs, null, column);
-          if (hit.isPresent() && hit.get().column().equals(lakeColumn)) {
+          Optional<String[]> category = categorySpelling(table, lit);
+          String where = category.map(c -> c[0])
+              .orElseGet(() -> pickHit(vs, null, column).map(Evidence.ValueHit::column).orElse(null));
+          if (lakeColumn.equals(where)) {
             return 0.75;
           }
         }
@@ -1166,8 +1168,10 @@ final class OfflinePlanner {
         .anyMatch(a -> a instanceof Action.UnionSearch u && u.baseTable().equals(t.lake()));
     if (!searched) {
       Map<String, Double> relevance = lake.relevanceTo(t.assumed(), analysis.columnsOf(t.assumed()));
+      // Another table is as plausible an answer: about as well named, or holding rows of the same kind.
       boolean rival = relevance.keySet().stream().limit(ABOUT_POOL).anyMatch(o -> !o.equals(t.lake())
-          && about(t.assumed(), o) >= baseAbout - UNION_ABOUT_GAP);
+          && (about(t.assumed(), o) >= baseAbout - UNION_ABOUT_GAP
+              || baseKind >= 0.3 && entityKindSimilarity(t.assumed(), o) >= baseKind - UNION_KIND_GAP));
       if (rival && state.enabled(ActionType.UNION_SEARCH)) {
         wanted.add(new Action.UnionSearch(t.lake()));
       }
@@ -1179,8 +1183,10 @@ final class OfflinePlanner {
     List<Evidence.UnionPartner> accepted = new ArrayList<>();
     for (Evidence.UnionPartner p : partners) {
       String partnerEntity = entity == null ? null : p.columnMapping().get(entity);
+      boolean plausible = about(t.assumed(), p.table()) >= baseAbout - UNION_ABOUT_GAP - 0.1
+          || entityKindSimilarity(t.assumed(), p.table()) >= baseKind - UNION_KIND_GAP;
       if (p.score() < UNION_SCORE_THRESHOLD || partnerEntity == null || !p.columnMapping().keySet().containsAll(needed)
-          || about(t.assumed(), p.table()) < baseAbout - UNION_ABOUT_GAP - 0.1) {
+          || !plausible) {
         continue;
       }
       LakeTools.NewRows added = lake.newRows(t.lake(), entity, p.table(), partnerEntity, kindColumn(t.assumed(), p.table()));
