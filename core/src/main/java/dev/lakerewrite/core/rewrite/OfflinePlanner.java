@@ -1184,15 +1184,15 @@ final class OfflinePlanner {
     for (Evidence.UnionPartner p : partners) {
       String partnerEntity = entity == null ? null : p.columnMapping().get(entity);
       boolean plausible = about(t.assumed(), p.table()) >= baseAbout - UNION_ABOUT_GAP - 0.1
-          || entityKindSimilarity(t.assumed(), p.table()) >= baseKind - UNION_KIND_GAP;
+          || baseKind >= 0.3 && entityKindSimilarity(t.assumed(), p.table()) >= baseKind - UNION_KIND_GAP;
       if (p.score() < UNION_SCORE_THRESHOLD || partnerEntity == null || !p.columnMapping().keySet().containsAll(needed)
-          || !plausible) {
+          || !plausible || referencedBy(t.lake(), entity, p.table(), partnerEntity)) {
         continue;
       }
       LakeTools.NewRows added = lake.newRows(t.lake(), entity, p.table(), partnerEntity, kindColumn(t.assumed(), p.table()));
       double addedKind = added.topKind() == null ? entityKindSimilarity(t.assumed(), p.table())
           : lake.nameSimilarity(t.assumed(), added.topKind());
-      if (added.share() >= UNION_MIN_NEW_SHARE && addedKind >= baseKind - UNION_KIND_GAP) {
+      if (added.share() >= UNION_MIN_NEW_SHARE && addedKind >= Math.max(baseKind - UNION_KIND_GAP, 0.35)) {
         accepted.add(p);
       }
     }
@@ -1200,6 +1200,21 @@ final class OfflinePlanner {
       out.put(t.lake(), accepted);
     }
     return out;
+  }
+
+  /**
+   * Whether the base table refers to the partner's entities through one of its other columns (the join graph
+   * links them there): then the partner lists what the base's rows point at (countries of offices), not more
+   * rows like the base's.
+   */
+  private boolean referencedBy(String base, String baseEntity, String partner, String partnerEntity) {
+    for (Evidence.JoinStep n : lake.joinNeighbours(base)) {
+      if (n.rightTable().equals(partner) && n.rightColumn().equals(partnerEntity)
+          && !n.leftColumn().equals(baseEntity)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The categorical column of a table whose frequent values fit the assumed name best (its "kind" column). */
