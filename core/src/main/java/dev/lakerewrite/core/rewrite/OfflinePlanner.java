@@ -1203,15 +1203,15 @@ final class OfflinePlanner {
   }
 
   /**
-   * Whether the base table refers to the partner's entities through one of its other columns (the join graph
-   * links them there): then the partner lists what the base's rows point at (countries of offices), not more
-   * rows like the base's.
+   * Whether one table refers to the other's entities (the join graph's best link between them pairs an entity
+   * column with a non-entity column): then the partner lists what the base's rows point at (countries of
+   * offices), or what points at them, not more rows like the base's.
    */
   private boolean referencedBy(String base, String baseEntity, String partner, String partnerEntity) {
     for (Evidence.JoinStep n : lake.joinNeighbours(base)) {
-      if (n.rightTable().equals(partner) && n.rightColumn().equals(partnerEntity)
-          && !n.leftColumn().equals(baseEntity)) {
-        return true;
+      if (n.rightTable().equals(partner)
+          && n.rightColumn().equals(partnerEntity) != n.leftColumn().equals(baseEntity)) {
+        return true; // one side names entities, the other refers to them: a reference, either way round
       }
     }
     return false;
