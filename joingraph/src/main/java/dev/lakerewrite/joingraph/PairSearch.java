@@ -3,7 +3,6 @@ package dev.lakerewrite.joingraph;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
@@ -193,17 +192,7 @@ final class PairSearch {
       futures.add(pool.submit(() -> work.run(worker)));
     }
     List<ScoredPair> all = new ArrayList<>();
-    try {
-      for (Future<List<ScoredPair>> f : futures) {
-        all.addAll(f.get());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while searching join candidates", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
-          : new IllegalStateException(e.getCause());
-    }
+    Futures.getAll(futures, "searching join candidates").forEach(all::addAll);
     return all;
   }
 
