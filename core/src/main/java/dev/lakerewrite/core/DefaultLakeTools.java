@@ -48,6 +48,7 @@ final class DefaultLakeTools implements LakeTools {
   private final Map<String, float[]> nameVectors = new HashMap<>();
   private final Map<String, ResultTable> previews = new HashMap<>();
   private final Map<String, Map<String, Double>> valueTables = new HashMap<>();
+  private final Map<String, List<String>> distinct = new HashMap<>();
 
   DefaultLakeTools(DataLake lake, LakeSession session, Optional<ChatModel> cleaner, boolean joinGraph) {
     this.lake = lake;
@@ -95,6 +96,10 @@ final class DefaultLakeTools implements LakeTools {
 
   @Override
   public List<String> distinctValues(String table, String column, int limit) {
+    return distinct.computeIfAbsent(table + "|" + column + "|" + limit, k -> readDistinct(table, column, limit));
+  }
+
+  private List<String> readDistinct(String table, String column, int limit) {
     TableInfo t = table(table);
     Optional<TableInfo.ColumnInfo> c = t.column(column);
     if (c.isEmpty()) {

@@ -1051,6 +1051,10 @@ final class OfflinePlanner {
    * words ('Northland' → 'Northland Region'). Empty when none, or when several fit equally.
    */
   Optional<String> spelling(String table, String column, String literal) {
+    return spellings.computeIfAbsent(table + "|" + column + "|" + literal, k -> findSpelling(table, column, literal));
+  }
+
+  private Optional<String> findSpelling(String table, String column, String literal) {
     List<String> values = lake.distinctValues(table, column, SPELLING_VALUES);
     String norm = dev.lakerewrite.retrieval.Values.normalize(literal);
     List<String> equal = values.stream().filter(v -> norm.equals(dev.lakerewrite.retrieval.Values.normalize(v)))
@@ -1095,6 +1099,13 @@ final class OfflinePlanner {
    * or several columns have it. Returns {column, value}.
    */
   Optional<String[]> categorySpelling(String table, String literal) {
+    return categorySpellings.computeIfAbsent(table + "|" + literal, k -> findCategorySpelling(table, literal));
+  }
+
+  private final Map<String, Optional<String[]>> categorySpellings = new java.util.HashMap<>();
+  private final Map<String, Optional<String>> spellings = new java.util.HashMap<>();
+
+  private Optional<String[]> findCategorySpelling(String table, String literal) {
     String[] found = null;
     for (ColumnProfile c : lake.profile(table).columns()) {
       if (c.typeFamily() != TypeFamily.STRING || c.uniqueness() > 0.3 || c.nonNullCount() == 0) {
