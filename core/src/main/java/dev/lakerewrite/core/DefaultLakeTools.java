@@ -1,5 +1,6 @@
 package dev.lakerewrite.core;
 
+import dev.lakerewrite.retrieval.DidYouMean;
 import dev.lakerewrite.core.rewrite.Evidence;
 import dev.lakerewrite.core.rewrite.LakeTools;
 import dev.lakerewrite.joingraph.ColumnPair;

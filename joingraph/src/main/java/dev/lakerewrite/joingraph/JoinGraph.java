@@ -257,7 +257,7 @@ public final class JoinGraph {
     TableInfo info = byName.get(table);
     if (info == null) {
       throw new IllegalArgumentException("unknown table '" + table + "'"
-          + Suggestions.didYouMean(table, byName.keySet()));
+          + didYouMean(table, byName.keySet()));
     }
     return info;
   }
@@ -407,5 +407,11 @@ public final class JoinGraph {
       }
       return graph;
     }
+  }
+
+  /** {@code "; did you mean x, y?"} (joingraph's message style), or {@code ""} when nothing is close. */
+  static String didYouMean(String wanted, java.util.Collection<String> known) {
+    List<String> close = dev.lakerewrite.retrieval.DidYouMean.suggest(wanted, known, 3);
+    return close.isEmpty() ? "" : "; did you mean " + String.join(", ", close) + "?";
   }
 }
