@@ -96,7 +96,7 @@ public final class Evidence {
       if (hits.isEmpty()) {
         sb.append(" no similar value");
       }
-      for (ValueHit h : hits) {
+      for (ValueHit h : hits.subList(0, Math.min(3, hits.size()))) {
         sb.append(String.format("%n  %s.%s = '%s'  (score %.3f, %s)", table, h.column(), h.value(), h.score(),
             h.why()));
       }

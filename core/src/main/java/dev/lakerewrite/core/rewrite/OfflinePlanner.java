@@ -40,13 +40,27 @@ final class OfflinePlanner {
   static final double UNION_RELEVANCE_GAP = 0.05;
   static final double UNION_SCORE_THRESHOLD = 0.75;
   static final int CANDIDATE_TABLES = 6;
-  /** Weight of the assumed table name's similarity to a lake table's name in choosing the table. */
-  static final double TABLE_NAME_WEIGHT = 0.4;
+  /** With -Dlakerewrite.debug.planner=true the plan's notes (and so the trace) list every scored candidate. */
+  static final boolean DEBUG = Boolean.getBoolean("lakerewrite.debug.planner");
+  /**
+   * Weight of what a lake table is about (its name, or the kind of its rows, whichever fits the assumed table's
+   * name better) in choosing the table.
+   */
+  static final double ABOUT_WEIGHT = 0.8;
+  /** Tables, by relevance, among which name and kind similarity add candidates. */
+  static final int ABOUT_POOL = 30;
   /** A union partner must bring at least this share of entities the base table lacks (twins add nothing). */
   static final double UNION_MIN_NEW_SHARE = 0.25;
 
-  /** How an assumed column is answered: a lake table's column, possibly through an added join. */
-  record ColumnTarget(String lakeTable, String lakeColumn, double score, String why) {}
+  /**
+   * How an assumed column is answered: a lake table's column, possibly through an added join. A weak target is
+   * only the best guess of a table that has no good column for it (it keeps the query executable).
+   */
+  record ColumnTarget(String lakeTable, String lakeColumn, double score, String why, boolean weak) {
+    ColumnTarget(String lakeTable, String lakeColumn, double score, String why) {
+      this(lakeTable, lakeColumn, score, why, false);
+    }
+  }
 
   /**
    * The mapping of one assumed table.
@@ -93,6 +107,8 @@ final class OfflinePlanner {
   private final QueryAnalysis analysis;
   private final Scratchpad pad;
   private final Set<String> rejected;
+  /** "table|column" (lower case) of columns the query uses only in join conditions: keys of its own schema. */
+  private final Set<String> joinOnly;
 
   OfflinePlanner(RewriteState state) {
     this.state = state;
@@ -100,6 +116,62 @@ final class OfflinePlanner {
     this.analysis = state.analysis().orElseThrow();
     this.pad = state.scratchpad();
     this.rejected = rejectedMappings(state);
+    this.joinOnly = joinOnlyColumns(analysis);
+  }
+
+  /**
+   * Columns that appear only in join conditions ({@code r.id}, {@code c.region_id}): they name the assumed
+   * schema's keys, which the lake may not have; the join graph decides the real keys.
+   */
+  static Set<String> joinOnlyColumns(QueryAnalysis a) {
+    Set<String> inJoins = new LinkedHashSet<>();
+    for (JoinCondition j : a.joins()) {
+      for (ColumnReference r : List.of(j.left(), j.right())) {
+        inJoins.add(r.table().map(OfflinePlanner::key).orElse("") + "|" + key(r.column()));
+      }
+    }
+    Set<String> elsewhere = new LinkedHashSet<>();
+    for (QueryAnalysis.OutputColumn o : a.outputColumns()) {
+      o.source().ifPresent(r -> elsewhere.add(r.table().map(OfflinePlanner::key).orElse("") + "|" + key(r.column())));
+      if (o.source().isEmpty()) {
+        for (String t : a.tableNames()) {
+          for (String c : a.columnsOf(t)) {
+            if (o.expression().toLowerCase(Locale.ROOT).contains(key(c))) {
+              elsewhere.add(key(t) + "|" + key(c));
+            }
+          }
+        }
+      }
+    }
+    for (Predicate p : a.predicates()) {
+      if (!p.clause().equals("JOIN")) {
+        elsewhere.add(p.column().table().map(OfflinePlanner::key).orElse("") + "|" + key(p.column().column()));
+      }
+    }
+    for (String g : a.groupBy()) {
+      for (String t : a.tableNames()) {
+        for (String c : a.columnsOf(t)) {
+          if (g.toLowerCase(Locale.ROOT).contains(key(c))) {
+            elsewhere.add(key(t) + "|" + key(c));
+          }
+        }
+      }
+    }
+    for (QueryAnalysis.OrderItem o : a.orderBy()) {
+      for (String t : a.tableNames()) {
+        for (String c : a.columnsOf(t)) {
+          if (o.expression().toLowerCase(Locale.ROOT).contains(key(c))) {
+            elsewhere.add(key(t) + "|" + key(c));
+          }
+        }
+      }
+    }
+    inJoins.removeAll(elsewhere);
+    return inJoins;
+  }
+
+  private boolean isKey(String assumedTable, String column) {
+    return joinOnly.contains(key(assumedTable) + "|" + key(column)) || Names.normalize(column).equals("id");
   }
 
   static String key(String name) {
@@ -127,7 +199,7 @@ final class OfflinePlanner {
     Map<String, List<String>> assumed = assumedTables();
     Map<String, TableChoice> tables = new LinkedHashMap<>();
     for (Map.Entry<String, List<String>> e : assumed.entrySet()) {
-      tables.put(key(e.getKey()), chooseTable(e.getKey(), e.getValue()));
+      tables.put(key(e.getKey()), chooseTable(e.getKey(), e.getValue(), notes));
     }
     mergeObsolete(tables, notes);
 
@@ -174,21 +246,35 @@ final class OfflinePlanner {
   // ---------------------------------------------------------------------------------------------------------
   // Tables and columns
 
-  private TableChoice chooseTable(String assumedName, List<String> columns) {
+  private TableChoice chooseTable(String assumedName, List<String> columns, List<String> notes) {
     Map<String, Double> relevance = lake.relevanceTo(assumedName, columns);
     Set<String> candidates = new LinkedHashSet<>();
     relevance.entrySet().stream().limit(CANDIDATE_TABLES).forEach(e -> candidates.add(e.getKey()));
+    // Schema retrieval misses tables whose name or many columns hide what their rows are: add the tables whose
+    // name or rows' kind fit the assumed name best (among the most relevant ones, to bound the cost).
+    List<String> pool = relevance.keySet().stream().limit(ABOUT_POOL).toList();
+    pool.stream().sorted(java.util.Comparator.comparingDouble((String t) -> -about(assumedName, t)))
+        .limit(CANDIDATE_TABLES / 2).forEach(candidates::add);
     candidates.addAll(pad.contextTables());
     TableChoice best = null;
+    List<String> scored = new ArrayList<>();
     for (String t : candidates) {
       if (rejected.contains(key(assumedName) + "→" + t) || pad.isEvicted(t) && !pad.hasTable(t)) {
         continue;
       }
-      TableChoice c = mapColumns(assumedName, t, columns, relevance.getOrDefault(t, 0.0)
-          + TABLE_NAME_WEIGHT / 0.5 * lake.nameSimilarity(assumedName, t));
+      double rel = relevance.getOrDefault(t, 0.0);
+      double name = lake.nameSimilarity(assumedName, t);
+      double kind = entityKindSimilarity(assumedName, t);
+      double evidence = rel + ABOUT_WEIGHT / 0.5 * about(name, kind);
+      TableChoice c = mapColumns(assumedName, t, columns, evidence);
+      scored.add(String.format("%s %.2f (R %.2f, name %.2f, kind %.2f, fit %.2f)", t, c.score(), rel, name, kind,
+          c.score() - 0.5 * evidence));
       if (best == null || c.score() > best.score() + 1e-9) {
         best = c;
       }
+    }
+    if (DEBUG) {
+      notes.add("candidates for " + assumedName + ": " + String.join("; ", scored));
     }
     if (best == null) {
       String t = relevance.keySet().iterator().next();
@@ -198,15 +284,20 @@ final class OfflinePlanner {
   }
 
   private TableChoice mapColumns(String assumedName, String table, List<String> columns, double relevance) {
+    return mapColumns(assumedName, table, columns, relevance, true);
+  }
+
+  private TableChoice mapColumns(String assumedName, String table, List<String> columns, double relevance,
+      boolean entityPrior) {
     Map<String, ColumnTarget> mapped = new LinkedHashMap<>();
     List<String> unmapped = new ArrayList<>();
     double sum = 0;
     int counted = 0;
     for (String c : columns) {
-      if (isKeyLike(c)) {
+      if (isKey(assumedName, c)) {
         continue;
       }
-      Optional<ColumnTarget> target = bestColumn(assumedName, c, table);
+      Optional<ColumnTarget> target = bestColumn(assumedName, c, table, entityPrior);
       counted++;
       if (target.isPresent() && target.get().score() >= COLUMN_THRESHOLD) {
         mapped.put(key(c), target.get());
@@ -216,18 +307,62 @@ final class OfflinePlanner {
         sum += target.map(ColumnTarget::score).orElse(0.0) * 0.5;
       }
     }
+    oneToOne(assumedName, table, mapped, unmapped, entityPrior);
     double fit = counted == 0 ? 0.5 : sum / counted;
     double score = 0.5 * relevance + fit;
     return new TableChoice(assumedName, table, score, mapped, unmapped, null);
   }
 
+  /**
+   * Two assumed columns should not read one lake column ({@code capital_city} and {@code capital_population}
+   * both → {@code capital}): the weaker one moves to its next-best column when that is close, else it counts as
+   * unmapped (and is sought elsewhere).
+   */
+  private void oneToOne(String assumedName, String table, Map<String, ColumnTarget> mapped, List<String> unmapped,
+      boolean entityPrior) {
+    Map<String, String> owner = new LinkedHashMap<>();
+    for (String c : new ArrayList<>(mapped.keySet())) {
+      ColumnTarget t = mapped.get(c);
+      String other = owner.get(t.lakeColumn());
+      if (other == null) {
+        owner.put(t.lakeColumn(), c);
+        continue;
+      }
+      String weaker = mapped.get(other).score() >= t.score() ? c : other;
+      String stronger = weaker.equals(c) ? other : c;
+      ColumnTarget keep = mapped.get(weaker);
+      Optional<ColumnTarget> next = bestColumn(assumedName, weaker, table, entityPrior, Set.of(keep.lakeColumn()));
+      if (next.isPresent() && next.get().score() >= COLUMN_THRESHOLD && next.get().score() >= keep.score() - 0.15
+          && !owner.containsKey(next.get().lakeColumn())) {
+        mapped.put(weaker, next.get());
+        owner.put(next.get().lakeColumn(), weaker);
+      } else {
+        mapped.remove(weaker);
+        unmapped.add(weaker);
+      }
+      owner.put(t.lakeColumn(), stronger);
+    }
+  }
+
   /** The lake column of {@code table} that best answers assumed column {@code column}. */
   Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table) {
+    return bestColumn(assumedTable, column, table, true, Set.of());
+  }
+
+  Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table, boolean entityPrior) {
+    return bestColumn(assumedTable, column, table, entityPrior, Set.of());
+  }
+
+  Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table, boolean entityPrior,
+      Set<String> excluded) {
     TableInfo info = lake.table(table);
     String entity = entityColumn(table);
-    boolean nameLike = isNameLike(column, assumedTable);
+    boolean nameLike = entityPrior && isNameLike(column, assumedTable);
     ColumnTarget best = null;
     for (TableInfo.ColumnInfo col : info.columns()) {
+      if (excluded.contains(col.name())) {
+        continue;
+      }
       double sim = lake.nameSimilarity(column, col.name());
       String why = String.format("name similarity %.2f", sim);
       if (nameLike && col.name().equals(entity) && sim < 0.8) {
@@ -265,6 +400,39 @@ final class OfflinePlanner {
     return 0;
   }
 
+  /**
+   * What a lake table is about, as evidence for an assumed table name: the better of the table name's and the
+   * rows' kind's similarity, plus a quarter of the other. WikiDBs tables are often named after a property
+   * ({@code located_in_the_administrative_territorial_entity}) while their rows say what they are.
+   */
+  double about(String assumedName, String table) {
+    return about(lake.nameSimilarity(assumedName, table), entityKindSimilarity(assumedName, table));
+  }
+
+  static double about(double name, double kind) {
+    return Math.max(name, kind) + 0.25 * Math.min(name, kind);
+  }
+
+  /**
+   * How well the assumed table's name describes the kind of rows a lake table holds, judged from the data: the
+   * best similarity between the name and the frequent values of the table's categorical text columns (a
+   * table of districts says {@code district of New Zealand} in its {@code instance of} column).
+   */
+  double entityKindSimilarity(String assumedName, String table) {
+    double best = 0;
+    for (ColumnProfile c : lake.profile(table).columns()) {
+      if (c.typeFamily() != TypeFamily.STRING || c.uniqueness() > 0.3 || c.nonNullCount() == 0) {
+        continue;
+      }
+      for (String v : c.sampleValues().subList(0, Math.min(3, c.sampleValues().size()))) {
+        if (v.length() <= 60) {
+          best = Math.max(best, lake.nameSimilarity(assumedName, v));
+        }
+      }
+    }
+    return best;
+  }
+
   /** A table's entity-name column: the first unique text column (WikiDBs: {@code label}). */
   String entityColumn(String table) {
     TableProfile p = lake.profile(table);
@@ -276,15 +444,34 @@ final class OfflinePlanner {
     return p.columns().isEmpty() ? null : p.columns().get(0).column();
   }
 
-  /** {@code name}, {@code title}, {@code region_name}, or the singular of the table ({@code city} in cities). */
+  /**
+   * Whether an assumed column names the rows' entity: {@code name}, {@code title}, {@code label}, {@code
+   * full_name}, the table's noun ({@code city} in cities, {@code event} in events_1992) or that noun with
+   * {@code name}/{@code title} ({@code region_name} in regions, {@code film_name} in films).
+   */
   static boolean isNameLike(String column, String assumedTable) {
     String c = Names.normalize(column);
-    if (c.equals("name") || c.equals("title") || c.equals("label") || c.endsWith(" name") || c.endsWith(" title")) {
-      return !c.contains("file") && !c.contains("short") && !c.contains("native");
+    if (c.equals("name") || c.equals("title") || c.equals("label") || c.equals("full name")) {
+      return true;
     }
+    String noun = null;
     String[] words = Names.normalize(assumedTable).split(" ");
-    String last = words[words.length - 1];
-    return c.equals(singular(last)) || c.equals(last) || c.equals(singular(Names.normalize(assumedTable)));
+    for (int i = words.length - 1; i >= 0; i--) {
+      if (words[i].chars().anyMatch(Character::isLetter)) {
+        noun = singular(words[i]);
+        break;
+      }
+    }
+    if (noun == null) {
+      return false;
+    }
+    String table = singular(Names.normalize(assumedTable));
+    for (String n : List.of(noun, table)) {
+      if (c.equals(n) || c.equals(n + " name") || c.equals(n + " title")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static String singular(String word) {
@@ -300,12 +487,6 @@ final class OfflinePlanner {
     return word;
   }
 
-  /** {@code id}, {@code region_id}, {@code type_id}: join keys of the assumed schema, never output columns. */
-  static boolean isKeyLike(String column) {
-    String c = Names.normalize(column);
-    return c.equals("id") || c.endsWith(" id") && c.split(" ").length <= 3 && !c.contains("geonames")
-        && !c.contains("freebase") && !c.contains("viaf");
-  }
 
   // ---------------------------------------------------------------------------------------------------------
   // Obsolete tables
@@ -325,23 +506,80 @@ final class OfflinePlanner {
         }
         boolean same = a.lake().equals(b.lake());
         boolean absorbed = false;
-        if (!same) {
-          List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKeyLike(c)).toList();
-          TableChoice inA = mapColumns(b.assumed(), a.lake(), cols, 0);
+        boolean unjoinable = joined(a, b) && joinSearchFailed(a.lake(), b.lake());
+        if (!same && !unjoinable) {
+          List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
+          TableChoice inA = mergedMapping(a, b);
           absorbed = !cols.isEmpty() && inA.unmapped().isEmpty()
               && inA.columns().values().stream().allMatch(t -> t.score() >= 0.6)
               && fit(inA) >= fit(b) - 0.05;
         }
-        if (same || absorbed) {
-          TableChoice merged = mapColumns(b.assumed(), a.lake(), analysis.columnsOf(b.assumed()), 0);
+        if (same || absorbed || unjoinable) {
+          TableChoice merged = mergedMapping(a, b);
           tables.put(key(b.assumed()), new TableChoice(b.assumed(), a.lake(), merged.score(), merged.columns(),
               merged.unmapped(), a.assumed()));
-          notes.add(b.assumed() + " is obsolete: " + a.lake() + " (for " + a.assumed() + ") already answers it");
+          notes.add(b.assumed() + " is obsolete: " + a.lake() + " (for " + a.assumed() + ") answers it"
+              + (unjoinable ? " (no join path to " + b.lake() + ")" : ""));
           list.set(i, tables.get(key(b.assumed())));
           break;
         }
       }
     }
+  }
+
+  /**
+   * B's columns read from A's lake table: its entity-name columns from the column of A that refers to B's
+   * entities (the one named most like B: {@code countries} → {@code country of origin}), the others by name,
+   * without the entity-name prior (B's entity is not A's).
+   */
+  private TableChoice mergedMapping(TableChoice a, TableChoice b) {
+    List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
+    TableChoice plain = mapColumns(b.assumed(), a.lake(), cols, 0, false);
+    Map<String, ColumnTarget> columns = new LinkedHashMap<>(plain.columns());
+    List<String> unmapped = new ArrayList<>(plain.unmapped());
+    String entity = entityColumn(a.lake());
+    for (String c : cols) {
+      if (!isNameLike(c, b.assumed())) {
+        continue;
+      }
+      ColumnTarget best = null;
+      for (TableInfo.ColumnInfo col : lake.table(a.lake()).columns()) {
+        if (col.name().equals(entity)) {
+          continue;
+        }
+        double sim = lake.nameSimilarity(b.assumed(), col.name());
+        if (best == null || sim > best.score()) {
+          best = new ColumnTarget(a.lake(), col.name(), sim, String.format("refers to %s (similarity %.2f)",
+              b.assumed(), sim));
+        }
+      }
+      if (best != null && best.score() >= COLUMN_THRESHOLD - 0.1
+          && (!columns.containsKey(key(c)) || columns.get(key(c)).score() < best.score())) {
+        columns.put(key(c), best);
+        unmapped.removeIf(u -> key(u).equals(key(c)));
+      }
+    }
+    return new TableChoice(b.assumed(), a.lake(), plain.score(), columns, unmapped, null);
+  }
+
+  /** Whether the query joins the two assumed tables directly. */
+  private boolean joined(TableChoice a, TableChoice b) {
+    for (JoinCondition j : analysis.joins()) {
+      Set<String> sides = new LinkedHashSet<>();
+      j.left().table().ifPresent(t -> sides.add(key(t)));
+      j.right().table().ifPresent(t -> sides.add(key(t)));
+      if (sides.contains(key(a.assumed())) && sides.contains(key(b.assumed()))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** FIND_JOIN_PATH between the two lake tables ran and found no path. */
+  private boolean joinSearchFailed(String x, String y) {
+    boolean searched = state.performedActions().stream().anyMatch(a -> a instanceof Action.FindJoinPath f
+        && (f.tableA().equals(x) && f.tableB().equals(y) || f.tableA().equals(y) && f.tableB().equals(x)));
+    return searched && joinPath(x, y).isEmpty();
   }
 
   private static double fit(TableChoice t) {
@@ -396,6 +634,11 @@ final class OfflinePlanner {
     if (!searchFor.isEmpty() && state.enabled(ActionType.SEARCH_TABLE)) {
       wanted.add(new Action.SearchTable(t.assumed(), searchFor));
     }
+    // Meanwhile every column reads the best its table offers: an executable guess beats a binder error.
+    for (String c : still) {
+      bestColumn(t.assumed(), c, t.lake()).ifPresent(weak -> columns.putIfAbsent(key(c),
+          new ColumnTarget(weak.lakeTable(), weak.lakeColumn(), weak.score(), "best guess: " + weak.why(), true)));
+    }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, still, null);
   }
 
@@ -416,7 +659,7 @@ final class OfflinePlanner {
     all.addAll(unmapped.stream().map(OfflinePlanner::key).toList());
     for (String c : all) {
       String[] words = Names.normalize(c).split(" ");
-      if (words.length < 2 || isKeyLike(c)) {
+      if (words.length < 2 || isKey(t.assumed(), c)) {
         continue;
       }
       ColumnTarget direct = columns.get(c);
@@ -600,26 +843,38 @@ final class OfflinePlanner {
     return fixes;
   }
 
-  /** The hit in the mapped column if good enough, else a clearly better one elsewhere. */
-  private static Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget target) {
-    Evidence.ValueHit sameColumn = null;
-    Evidence.ValueHit any = null;
+  /**
+   * The hit to use for a filter literal: the best one in the mapped column if it is good enough; else an exact
+   * or normalised match anywhere (the literal names a value of another column); else, when the column mapping
+   * itself is weak, a strong match in a categorical column (filters usually select a category).
+   */
+  private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped) {
+    ColumnTarget target = mapped == null || mapped.weak() ? null : mapped;
     for (Evidence.ValueHit h : vs.hits()) {
-      if (target != null && h.column().equals(target.lakeColumn()) && sameColumn == null) {
-        sameColumn = h;
-      }
-      if (any == null) {
-        any = h;
+      if (target != null && h.column().equals(target.lakeColumn()) && h.score() >= VALUE_THRESHOLD - 0.05) {
+        return Optional.of(h);
       }
     }
-    if (sameColumn != null && sameColumn.score() >= VALUE_THRESHOLD) {
-      return Optional.of(sameColumn);
+    for (Evidence.ValueHit h : vs.hits()) {
+      if (h.score() >= EXACT_HIT) {
+        return Optional.of(h);
+      }
     }
-    if (any != null && any.score() >= VALUE_THRESHOLD + 0.1
-        && (target == null || target.score() < 0.9 || sameColumn == null)) {
-      return Optional.of(any);
+    if (target == null || target.score() < 0.8) {
+      for (Evidence.ValueHit h : vs.hits()) {
+        if (h.score() >= 0.85 && categorical(vs.table(), h.column())) {
+          return Optional.of(h);
+        }
+      }
     }
     return Optional.empty();
+  }
+
+  /** Literal bonus of an exact or normalised match (retrieval's {@code LiteralMatch}) puts a hit above this. */
+  static final double EXACT_HIT = 1.35;
+
+  private boolean categorical(String table, String column) {
+    return lake.profile(table).column(column).map(c -> c.uniqueness() <= 0.5).orElse(false);
   }
 
   /** The assumed table a column reference belongs to (its own, or the one whose lake table has it). */

@@ -127,6 +127,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       JsonNode from = rewriteFrom(sel.get("from_table"), scope);
       from = addJoins(from, scope);
       sel.set("from_table", from);
+      rewriteJoinConditions(from, scope);
       for (JsonNode item : sel.path("select_list")) {
         rewriteOutput((ObjectNode) item, scope);
       }
@@ -213,6 +214,28 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       return node;
     }
 
+    /** Points the column references of the user's own join conditions at the lake. */
+    private void rewriteJoinConditions(JsonNode from, Scope scope) {
+      if (from instanceof ObjectNode node && "JOIN".equals(node.path("type").asText())) {
+        rewriteJoinConditions(node.get("left"), scope);
+        rewriteJoinConditions(node.get("right"), scope);
+        if (node.get("condition") instanceof ObjectNode cond) {
+          rewriteExpression(cond, scope, false);
+        }
+      }
+    }
+
+    /** Marks a node we built and everything under it as final. */
+    private void markDone(JsonNode node) {
+      if (node == null) {
+        return;
+      }
+      if (node.isObject()) {
+        done.add(node);
+      }
+      node.forEach(this::markDone);
+    }
+
     /** Makes the aliases of a removed (obsolete) table point at the table that absorbed it. */
     private void redirectMerged(JsonNode removed, Scope scope) {
       String name = removed.path("table_name").asText("");
@@ -291,6 +314,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       aliasOfLake.put(b.lake(), scope.aliasFor(b));
       if (path.steps().size() == 1) {
         join.set("condition", editor.expression(condition(path.steps().get(0), aliasOfLake)));
+        markDone(join.get("condition"));
         return;
       }
       // Multi-hop: the intermediate tables join the left side, the last hop becomes this join's condition.
@@ -304,9 +328,11 @@ public final class OfflineRewriterAgent implements RewriterAgent {
             .append(" ON ").append(condition(s, aliasOfLake));
       }
       ObjectNode chain = editor.fromClause(from.toString());
+      markDone(chain);
       replaceBase(chain, "lakerewrite_left", (ObjectNode) join.get("left"));
       join.set("left", chain);
       join.set("condition", editor.expression(condition(path.steps().get(path.steps().size() - 1), aliasOfLake)));
+      markDone(join.get("condition"));
     }
 
     private static String condition(Evidence.JoinStep s, Map<String, String> aliasOfLake) {
@@ -350,6 +376,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
         }
         scope.extraAlias.put(assumedKey + "|" + route.toLake(), aliasOfLake.get(route.toLake()));
         ObjectNode chain = editor.fromClause(sql.toString());
+        markDone(chain);
         replaceBase(chain, "lakerewrite_left", (ObjectNode) result);
         result = chain;
       }
@@ -430,7 +457,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     }
 
     /** A column reference resolved to the lake: the alias to use, the column, and the column's profile. */
-    private record Resolved(TableChoice table, ColumnTarget target, String alias) {}
+    private record Resolved(TableChoice table, ColumnTarget target, String alias, String assumedColumn) {}
 
     private Optional<Resolved> resolve(ObjectNode ref, Scope scope, boolean aliasesVisible) {
       List<String> names = AstEditor.columnNames(ref);
@@ -472,7 +499,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
           return Optional.empty();
         }
       }
-      return Optional.of(new Resolved(table.get(), target, alias));
+      return Optional.of(new Resolved(table.get(), target, alias, column));
     }
 
     /** Writes the lake reference into {@code ref}, reading numbers and dates stored as text through cleaners. */
@@ -480,7 +507,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       String column = overrideColumn != null ? overrideColumn : r.target().lakeColumn();
       String lakeTable = r.target().lakeTable();
       String qualified = Sql.qualified(r.alias(), column);
-      String wrapped = readAs(lakeTable, column, qualified);
+      String wrapped = readAs(lakeTable, column, qualified, r.assumedColumn());
       if (wrapped.equals(qualified)) {
         AstEditor.setColumn(ref, r.alias(), column);
       } else {
@@ -489,16 +516,26 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       done.add(ref);
     }
 
-    /** {@code clean_number(x)} for a text column holding numbers, {@code clean_date(x)} for dates; else x. */
-    private String readAs(String lakeTable, String column, String qualified) {
+    /**
+     * {@code clean_number(x)} for a text column holding numbers, {@code clean_date(x)} for dates, and {@code
+     * year(...)} of a date when the user asked for a year; else x.
+     */
+    private String readAs(String lakeTable, String column, String qualified, String assumedColumn) {
       Evidence.CleanedTable cleaned = plan.cleaned().get(lakeTable);
       TableInfo info = state.lake().table(lakeTable);
       Optional<TableInfo.ColumnInfo> col = info.column(column);
-      if (col.isEmpty() || !col.get().type().equals("VARCHAR")) {
+      boolean wantsYear = dev.lakerewrite.retrieval.Names.normalize(assumedColumn).matches("(.* )?year( .*)?");
+      if (col.isEmpty()) {
         return qualified;
       }
+      TypeFamily declared = TypeFamily.fromSqlType(col.get().type());
+      if (!col.get().type().equals("VARCHAR")) {
+        return wantsYear && declared == TypeFamily.DATETIME ? "year(" + qualified + ")" : qualified;
+      }
       if (cleaned != null && cleaned.cleanedColumns().containsKey(column)) {
-        return qualified; // the CTE already typed or cleaned it
+        return wantsYear && state.lake().profile(lakeTable).column(column)
+            .map(c -> c.typeFamily() == TypeFamily.DATETIME).orElse(false) ? "year(clean_date(" + qualified + "))"
+            : qualified; // the CTE already typed or cleaned it
       }
       TypeFamily family = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily())
           .orElse(TypeFamily.STRING);
@@ -506,7 +543,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
         return "clean_number(" + qualified + ")";
       }
       if (family == TypeFamily.DATETIME) {
-        return "clean_date(" + qualified + ")";
+        return wantsYear ? "year(clean_date(" + qualified + "))" : "clean_date(" + qualified + ")";
       }
       return qualified;
     }

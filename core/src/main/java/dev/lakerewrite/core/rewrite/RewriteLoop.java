@@ -363,7 +363,7 @@ public final class RewriteLoop {
         }
         data.put("found", hits.stream().map(h -> h.table() + " (" + round(h.score()) + ")").toList());
       } else if (a instanceof Action.SearchValue sv) {
-        Evidence.ValueSearch vs = tools.searchValue(sv.table(), sv.value(), 3);
+        Evidence.ValueSearch vs = tools.searchValue(sv.table(), sv.value(), VALUE_HITS);
         scratchpad.add(Scratchpad.Section.VALUES, vs.table() + "|" + sv.value(), iteration, vs.render(rows), vs);
         data.put("found", vs.hits().stream().map(h -> h.column() + "='" + h.value() + "' (" + round(h.score()) + ")")
             .toList());
@@ -491,6 +491,9 @@ public final class RewriteLoop {
       return Optional.of("SELECT * FROM (\n" + body + "\n) AS result(" + cols + ")");
     }
   }
+
+  /** Hits kept per SEARCH_VALUE (prompts show the top three, thesis §4.2). */
+  static final int VALUE_HITS = 8;
 
   static String normalized(String sql) {
     String s = sql.strip().replaceAll("\\s+", " ");

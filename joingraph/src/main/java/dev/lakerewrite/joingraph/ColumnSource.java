@@ -1,0 +1,92 @@
+package dev.lakerewrite.joingraph;
+
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Where the join graph reads a lake's tables and column values from. {@link #fromConnection} reads a DuckDB lake
+ * with its own trusted SQL; tests and benchmarks feed values directly ({@link #inMemory} or their own
+ * implementation), so the value/sketch stage never depends on SQL.
+ */
+public interface ColumnSource {
+
+  /** A column as the source declares it. */
+  record Column(String name, String sqlType) {
+    public Column {
+      Objects.requireNonNull(name, "name");
+    }
+  }
+
+  /**
+   * A table: {@code name} is how the graph calls it; {@code schema} and {@code relation} are where SQL finds it.
+   */
+  record Table(String name, String schema, String relation, List<Column> columns) {
+    public Table {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(schema, "schema");
+      Objects.requireNonNull(relation, "relation");
+      columns = List.copyOf(columns);
+    }
+  }
+
+  /** The tables of the lake in a stable order, names unique. */
+  List<Table> tables();
+
+  /**
+   * Hands the values of every column of {@code table} to {@code sink}, in column order. May be called from several
+   * threads for different tables only if the implementation says so; the builder calls it from one thread.
+   *
+   * @throws JoinGraphException when the values cannot be read
+   */
+  void readColumns(Table table, Consumer<ColumnValues> sink);
+
+  /**
+   * Reads the base tables of the connection's current database from {@code duckdb_tables()} and
+   * {@code duckdb_columns()} (temporary tables excluded) and their values with {@code SELECT DISTINCT}, reading at
+   * most {@code maxScannedValues} distinct values per column. The connection may be read-only and sandboxed; it is
+   * not closed.
+   */
+  static ColumnSource fromConnection(Connection connection, int maxScannedValues) {
+    return new SqlColumnSource(connection, maxScannedValues);
+  }
+
+  /**
+   * A lake held in memory: table name → column name → cells (nulls allowed), all of type VARCHAR, in the maps'
+   * iteration order.
+   */
+  static ColumnSource inMemory(Map<String, ? extends Map<String, ? extends List<String>>> tables) {
+    Map<String, Map<String, List<String>>> copy = new LinkedHashMap<>();
+    List<Table> schema = new ArrayList<>();
+    tables.forEach((table, columns) -> {
+      Map<String, List<String>> cols = new LinkedHashMap<>();
+      List<Column> declared = new ArrayList<>();
+      columns.forEach((column, cells) -> {
+        cols.put(column, new ArrayList<>(cells));
+        declared.add(new Column(column, "VARCHAR"));
+      });
+      copy.put(table, cols);
+      schema.add(new Table(table, "main", table, declared));
+    });
+    List<Table> frozen = List.copyOf(schema);
+    return new ColumnSource() {
+      @Override
+      public List<Table> tables() {
+        return frozen;
+      }
+
+      @Override
+      public void readColumns(Table table, Consumer<ColumnValues> sink) {
+        Map<String, List<String>> cols = copy.get(table.name());
+        if (cols == null) {
+          throw new IllegalArgumentException("no table " + table.name() + " in this in-memory lake");
+        }
+        cols.forEach((column, cells) -> sink.accept(ColumnValues.ofCells(column, "VARCHAR", cells)));
+      }
+    };
+  }
+}

@@ -1,0 +1,289 @@
+package dev.lakerewrite.joingraph;
+
+import dev.lakerewrite.retrieval.Embedder;
+import dev.lakerewrite.retrieval.Names;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One build of the join graph (thesis §5.2.1): read and profile every column (value/sketch stage), embed the
+ * distinct column names, search and score candidate column pairs, group the evidence into edges.
+ */
+final class GraphBuild {
+  private static final Logger LOG = LoggerFactory.getLogger(GraphBuild.class);
+  /** Names per embedder call: large enough to batch well, small enough to log progress on big lakes. */
+  private static final int EMBED_CHUNK = 2048;
+
+  /** What a build produces. */
+  record Result(List<TableInfo> tables, List<JoinEdge> edges, BuildStats stats) {}
+
+  private final ColumnSource source;
+  private final Embedder embedder;
+  private final JoinGraphConfig config;
+
+  GraphBuild(ColumnSource source, Embedder embedder, JoinGraphConfig config) {
+    this.source = source;
+    this.embedder = embedder;
+    this.config = config;
+  }
+
+  Result run() {
+    int threads = config.parallelism();
+    AtomicInteger threadIds = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "joingraph-build-" + threadIds.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      return run(pool, threads);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private Result run(ExecutorService pool, int threads) {
+    long t0 = System.nanoTime();
+    List<ColumnSource.Table> tables = source.tables();
+    Set<String> names = new HashSet<>();
+    for (ColumnSource.Table table : tables) {
+      if (!names.add(table.name())) {
+        throw new IllegalArgumentException("the column source lists table " + table.name() + " twice");
+      }
+    }
+    ColumnProfile[] columns = profile(tables, pool, threads);
+    long t1 = System.nanoTime();
+    List<String> tableNames = tables.stream().map(ColumnSource.Table::name).toList();
+    float[][] tableVectors = new float[tables.size()][];
+    float[][] vectors = embedNames(columns, tableNames, tableVectors);
+    int distinctNames = (int) java.util.Arrays.stream(columns).map(GraphBuild::embeddingText).distinct().count();
+    long t2 = System.nanoTime();
+
+    PairScorer scorer = new PairScorer(config, columns, vectors, tableVectors);
+    JoinGraphConfig.CandidateSearch search = config.resolvedSearch(columns.length);
+    PairSearch pairSearch = new PairSearch(columns, scorer, config, pool, threads);
+    List<ScoredPair> evidence = pairSearch.run(search);
+    long t3 = System.nanoTime();
+
+    List<TableInfo> infos = tableInfos(tables, columns);
+    List<JoinEdge> edges = assemble(tables, columns, scorer, evidence);
+    long t4 = System.nanoTime();
+
+    BuildStats stats = new BuildStats(tables.size(), columns.length, distinctNames, search,
+        pairSearch.scored.get(), evidence.size(), edges.size(), pairSearch.stopValuesSkipped.get(),
+        millis(t1 - t0), millis(t2 - t1), millis(t3 - t2), millis(t4 - t3));
+    LOG.info("join graph built: {}", stats);
+    return new Result(infos, edges, stats);
+  }
+
+  private static long millis(long nanos) {
+    return nanos / 1_000_000;
+  }
+
+  /**
+   * Reads tables one after the other on this thread while the pool profiles the columns already read; a
+   * semaphore bounds how many read-but-unprofiled columns are held in memory.
+   */
+  private ColumnProfile[] profile(List<ColumnSource.Table> tables, ExecutorService pool, int threads) {
+    ColumnProfiler profiler = new ColumnProfiler(config.valueCap());
+    Semaphore inFlight = new Semaphore(4 * threads);
+    List<Future<ColumnProfile>> futures = new ArrayList<>();
+    for (int t = 0; t < tables.size(); t++) {
+      ColumnSource.Table table = tables.get(t);
+      int tableId = t;
+      int[] delivered = {0};
+      source.readColumns(table, values -> {
+        int index = delivered[0]++;
+        if (index >= table.columns().size() || !table.columns().get(index).name().equals(values.column())) {
+          throw new IllegalStateException("column source delivered column " + values.column() + " of table "
+              + table.name() + " out of its declared order " + table.columns());
+        }
+        inFlight.acquireUninterruptibly();
+        futures.add(pool.submit(() -> {
+          try {
+            return profiler.profile(tableId, values);
+          } finally {
+            inFlight.release();
+          }
+        }));
+      });
+      if (delivered[0] != table.columns().size()) {
+        throw new IllegalStateException("column source delivered " + delivered[0] + " of the "
+            + table.columns().size() + " columns of table " + table.name());
+      }
+    }
+    ColumnProfile[] columns = new ColumnProfile[futures.size()];
+    try {
+      for (int i = 0; i < columns.length; i++) {
+        columns[i] = futures.get(i).get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while profiling columns", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
+          : new IllegalStateException(e.getCause());
+    }
+    return columns;
+  }
+
+  /**
+   * Embeds each distinct normalised column name once (lakes repeat names a lot) and, when table-aware names are
+   * on, the table names; returns a vector per column and fills {@code tableVectors}.
+   */
+  private float[][] embedNames(ColumnProfile[] columns, List<String> tableNames, float[][] tableVectors) {
+    Map<String, Integer> slot = new LinkedHashMap<>();
+    for (ColumnProfile c : columns) {
+      String text = embeddingText(c);
+      if (!text.isEmpty()) {
+        slot.putIfAbsent(text, slot.size());
+      }
+    }
+    if (config.tableAwareNames()) {
+      for (String table : tableNames) {
+        String text = embeddingText(table);
+        if (!text.isEmpty()) {
+          slot.putIfAbsent(text, slot.size());
+        }
+      }
+    }
+    List<String> texts = new ArrayList<>(slot.keySet());
+    float[][] distinct = new float[texts.size()][];
+    for (int from = 0; from < texts.size(); from += EMBED_CHUNK) {
+      List<String> chunk = texts.subList(from, Math.min(texts.size(), from + EMBED_CHUNK));
+      List<float[]> vectors;
+      try {
+        vectors = embedder.embedAll(chunk);
+      } catch (RuntimeException e) {
+        throw new JoinGraphException(JoinGraphException.Reason.EMBED,
+            "embedder " + embedder.modelId() + " failed on column names: " + e.getMessage(), e);
+      }
+      if (vectors.size() != chunk.size()) {
+        throw new JoinGraphException(JoinGraphException.Reason.EMBED, "embedder " + embedder.modelId()
+            + " returned " + vectors.size() + " vectors for " + chunk.size() + " names");
+      }
+      for (int i = 0; i < chunk.size(); i++) {
+        float[] v = vectors.get(i);
+        if (v == null || v.length != embedder.dimension()) {
+          throw new JoinGraphException(JoinGraphException.Reason.EMBED, "embedder " + embedder.modelId()
+              + " returned a vector of " + (v == null ? "null" : v.length + " dimensions") + " for '"
+              + chunk.get(i) + "', expected " + embedder.dimension());
+        }
+        distinct[from + i] = v;
+      }
+      if (texts.size() > EMBED_CHUNK) {
+        LOG.info("embedded {} of {} distinct column names", Math.min(texts.size(), from + EMBED_CHUNK),
+            texts.size());
+      }
+    }
+    float[][] perColumn = new float[columns.length][];
+    for (int c = 0; c < columns.length; c++) {
+      String text = embeddingText(columns[c]);
+      perColumn[c] = text.isEmpty() ? null : distinct[slot.get(text)];
+    }
+    if (config.tableAwareNames()) {
+      for (int t = 0; t < tableNames.size(); t++) {
+        String text = embeddingText(tableNames.get(t));
+        tableVectors[t] = text.isEmpty() ? null : distinct[slot.get(text)];
+      }
+    }
+    return perColumn;
+  }
+
+  private static String embeddingText(ColumnProfile c) {
+    return c.normalizedName.isEmpty() ? embeddingText(c.name) : c.normalizedName;
+  }
+
+  /** The normalised name, or the raw name lower-cased when normalisation leaves nothing (a name of symbols). */
+  private static String embeddingText(String name) {
+    String normalized = Names.normalize(name);
+    return normalized.isEmpty() ? name.strip().toLowerCase(Locale.ROOT) : normalized;
+  }
+
+  private static List<TableInfo> tableInfos(List<ColumnSource.Table> tables, ColumnProfile[] columns) {
+    List<List<ColumnInfo>> perTable = new ArrayList<>();
+    for (int t = 0; t < tables.size(); t++) {
+      perTable.add(new ArrayList<>());
+    }
+    for (ColumnProfile c : columns) {
+      perTable.get(c.table).add(new ColumnInfo(c.name, c.sqlType, c.family, c.nonNull, c.distinct, c.uniqueness));
+    }
+    List<TableInfo> infos = new ArrayList<>();
+    for (int t = 0; t < tables.size(); t++) {
+      ColumnSource.Table table = tables.get(t);
+      infos.add(new TableInfo(table.name(), table.schema(), table.relation(), perTable.get(t)));
+    }
+    return List.copyOf(infos);
+  }
+
+  /** Best pair first; ties broken by instance similarity, then by column ids, so builds are deterministic. */
+  static final Comparator<ScoredPair> BEST_FIRST = Comparator.comparingDouble(ScoredPair::score).reversed()
+      .thenComparing(Comparator.comparingDouble(ScoredPair::instance).reversed())
+      .thenComparingInt(ScoredPair::a)
+      .thenComparingInt(ScoredPair::b);
+
+  private List<JoinEdge> assemble(List<ColumnSource.Table> tables, ColumnProfile[] columns, PairScorer scorer,
+      List<ScoredPair> evidence) {
+    Map<Long, List<ScoredPair>> byTablePair = new HashMap<>();
+    long n = tables.size();
+    for (ScoredPair p : evidence) {
+      int ta = columns[p.a()].table;
+      int tb = columns[p.b()].table;
+      long key = Math.min(ta, tb) * n + Math.max(ta, tb);
+      byTablePair.computeIfAbsent(key, k -> new ArrayList<>()).add(p);
+    }
+    // Columns are numbered table by table, in reading order: table t owns [firstColumn[t], firstColumn[t + 1]).
+    int[] firstColumn = new int[tables.size() + 1];
+    for (int t = 0; t < tables.size(); t++) {
+      firstColumn[t + 1] = firstColumn[t] + tables.get(t).columns().size();
+    }
+    List<JoinEdge> edges = new ArrayList<>();
+    for (Map.Entry<Long, List<ScoredPair>> e : byTablePair.entrySet()) {
+      int t1 = (int) (e.getKey() / n);
+      int t2 = (int) (e.getKey() % n);
+      List<ScoredPair> pairs;
+      if (config.omegaScope() == JoinGraphConfig.OmegaScope.ALL_COLUMN_PAIRS) {
+        pairs = new ArrayList<>();
+        for (int a = firstColumn[t1]; a < firstColumn[t1 + 1]; a++) {
+          for (int b = firstColumn[t2]; b < firstColumn[t2 + 1]; b++) {
+            pairs.add(scorer.score(Math.min(a, b), Math.max(a, b)));
+          }
+        }
+      } else {
+        pairs = e.getValue();
+      }
+      pairs.sort(BEST_FIRST);
+      String nameA = tables.get(t1).name();
+      String nameB = tables.get(t2).name();
+      boolean flip = nameA.compareTo(nameB) > 0;
+      List<ColumnPair> top = new ArrayList<>();
+      for (ScoredPair p : pairs.subList(0, Math.min(config.topPairs(), pairs.size()))) {
+        boolean aInFirst = columns[p.a()].table == t1;
+        String first = columns[aInFirst ? p.a() : p.b()].name;
+        String second = columns[aInFirst ? p.b() : p.a()].name;
+        ColumnPair pair = new ColumnPair(first, second, p.score(), p.schema(), p.instance(), p.jaccard(),
+            p.containment(), p.uniqueness(), p.shared());
+        top.add(flip ? pair.swapped() : pair);
+      }
+      double omega = pairs.get(0).score();
+      edges.add(flip ? new JoinEdge(nameB, nameA, omega, top) : new JoinEdge(nameA, nameB, omega, top));
+    }
+    edges.sort(Comparator.comparing(JoinEdge::tableA).thenComparing(JoinEdge::tableB));
+    return List.copyOf(edges);
+  }
+}

@@ -1,0 +1,101 @@
+package dev.lakerewrite.joingraph;
+
+import dev.lakerewrite.retrieval.Embedder;
+import dev.lakerewrite.retrieval.TypeFamily;
+
+/**
+ * S(c_a, c_b) = (S_schema + S_inst) · K (thesis §5.2.1) and the join-evidence test of {@link JoinGraphConfig}.
+ * Thread-safe; O(d + |A| + |B|) per pair for d embedding dimensions.
+ */
+final class PairScorer {
+  private final JoinGraphConfig config;
+  private final ColumnProfile[] columns;
+  /** Name vector of each column; null when the name has no words. */
+  private final float[][] vectors;
+  /** Name vector of each table; null when the name has no words. */
+  private final float[][] tableVectors;
+
+  PairScorer(JoinGraphConfig config, ColumnProfile[] columns, float[][] vectors, float[][] tableVectors) {
+    this.config = config;
+    this.columns = columns;
+    this.vectors = vectors;
+    this.tableVectors = tableVectors;
+  }
+
+  /** Whether the column can be one side of join evidence at all. */
+  boolean eligible(int c) {
+    ColumnProfile p = columns[c];
+    return p.distinct >= config.minDistinctValues() && p.hashes.length > 0
+        && !(config.skipBooleanColumns() && p.family == TypeFamily.BOOLEAN);
+  }
+
+  /** Whether the column can be the key side of join evidence (it is then held by the inverted index). */
+  boolean keyLike(int c) {
+    return eligible(c) && columns[c].uniqueness >= config.minKeyUniqueness();
+  }
+
+  /**
+   * S_schema: the cosine of the two column-name vectors; with {@link JoinGraphConfig#tableAwareNames()} also the
+   * cosine of the less unique column's name with the more unique column's table name (the referenced table).
+   * Negative cosines and names without words count as 0.
+   */
+  double schemaSimilarity(int a, int b) {
+    double schema = cosine(vectors[a], vectors[b]);
+    if (config.tableAwareNames()) {
+      ColumnProfile pa = columns[a];
+      ColumnProfile pb = columns[b];
+      if (pb.uniqueness >= pa.uniqueness) {
+        schema = Math.max(schema, cosine(vectors[a], tableVectors[pb.table]));
+      }
+      if (pa.uniqueness >= pb.uniqueness) {
+        schema = Math.max(schema, cosine(vectors[b], tableVectors[pa.table]));
+      }
+    }
+    return schema;
+  }
+
+  private static double cosine(float[] x, float[] y) {
+    if (x == null || y == null) {
+      return 0;
+    }
+    return Math.max(0.0, Math.min(1.0, Embedder.cosine(x, y)));
+  }
+
+  ScoredPair score(int a, int b) {
+    ColumnProfile pa = columns[a];
+    ColumnProfile pb = columns[b];
+    Overlap overlap = Overlap.of(pa, pb);
+    ColumnProfile referencing = referencing(pa, pb);
+    double containment = Math.min(1.0, overlap.shared() / Math.max(1, referencing.distinct));
+    double instance = config.instanceMeasure() == JoinGraphConfig.InstanceMeasure.JACCARD
+        ? overlap.jaccard()
+        : Math.min(1.0, overlap.shared() / (Math.max(1, referencing.distinct) + config.containmentPseudoCount()));
+    double schema = schemaSimilarity(a, b);
+    double k = Math.max(pa.uniqueness, pb.uniqueness);
+    double score = (schema + instance) * k;
+    long shared = Math.round(overlap.shared());
+    boolean evidence = instance > 0
+        && shared >= config.minSharedValues()
+        && instance >= config.minInstanceSimilarity()
+        && k >= config.minKeyUniqueness()
+        && eligible(a) && eligible(b)
+        && (!(coincidental(pa.family) && coincidental(pb.family)) || schema >= config.minNumericNameSimilarity());
+    return new ScoredPair(a, b, score, schema, instance, overlap.jaccard(), containment, k, shared, evidence);
+  }
+
+  /**
+   * The referencing side of a pair, whose values should be found in the other: the less unique column (a
+   * foreign key repeats values, the key it references does not); on equal uniqueness the one with fewer values.
+   */
+  static ColumnProfile referencing(ColumnProfile a, ColumnProfile b) {
+    if (a.uniqueness != b.uniqueness) {
+      return a.uniqueness < b.uniqueness ? a : b;
+    }
+    return a.distinct <= b.distinct ? a : b;
+  }
+
+  /** Families whose values coincide by chance between unrelated columns (years, counts, dates). */
+  private static boolean coincidental(TypeFamily family) {
+    return family == TypeFamily.NUMERIC || family == TypeFamily.DATETIME;
+  }
+}
