@@ -13,9 +13,10 @@ import java.util.Optional;
  * @param skipped the variants that did not run, with why
  * @param started when the run started
  * @param finished when it finished
+ * @param warmUp the untimed warm-up before the first pair (zero when off)
  */
 public record EvaluationResult(List<VariantRun> runs, List<SkippedVariant> skipped, Instant started,
-    Instant finished) {
+    Instant finished, Duration warmUp) {
 
   /** One variant's outcomes (in pair order) and summary. */
   public record VariantRun(Variant variant, List<PairOutcome> outcomes, VariantSummary summary) {
@@ -39,6 +40,7 @@ public record EvaluationResult(List<VariantRun> runs, List<SkippedVariant> skipp
     skipped = List.copyOf(skipped);
     Objects.requireNonNull(started, "started");
     Objects.requireNonNull(finished, "finished");
+    Objects.requireNonNull(warmUp, "warmUp");
   }
 
   /** The run the top-level figures report: the first variant that ran. */

@@ -37,6 +37,8 @@ public final class MarkdownReport {
       md.append("No variant ran.\n\n");
     }
     md.append("Started ").append(result.started()).append(", took ").append(duration(result.duration().toMillis()))
+        .append(result.warmUp().isZero() ? "" : " (of which " + duration(result.warmUp().toMillis())
+            + " untimed warm-up: one offline rewrite per lake loads what is loaded once)")
         .append(".\n\n");
 
     if (!info.notes().isEmpty()) {

@@ -115,10 +115,12 @@ public final class ReportCharts {
     List<String> columns = new ArrayList<>();
     columns.add("overall");
     tags.forEach(t -> columns.add(t.label()));
-    List<String> names = rows.stream().map(r -> r.summary().title()).toList();
+    // XChart puts the first y category at the bottom; the full rewriter belongs on top, as in the tables.
+    List<String> names = new ArrayList<>(rows.stream().map(r -> r.summary().title()).toList());
+    java.util.Collections.reverse(names);
     List<Number[]> cells = new ArrayList<>();
     for (int y = 0; y < rows.size(); y++) {
-      VariantSummary s = rows.get(y).summary();
+      VariantSummary s = rows.get(rows.size() - 1 - y).summary();
       cells.add(new Number[] {0, y, finite(s.f1())});
       for (int x = 0; x < tags.size(); x++) {
         VariantSummary.Group g = s.byTag().get(tags.get(x));
@@ -153,14 +155,14 @@ public final class ReportCharts {
     CategoryStyler styler = chart.getStyler();
     styler.setYAxisMin(0.0);
     styler.setYAxisMax(1.0);
-    styler.setYAxisDecimalPattern("0.0");
+    styler.setYAxisDecimalPattern("0.00"); // also the bars' labels
+    styler.setLabelsPosition(0.95);
     styler.setLegendPosition(Styler.LegendPosition.OutsideS);
     styler.setLegendLayout(Styler.LegendLayout.Horizontal);
     styler.setChartBackgroundColor(Color.WHITE);
     styler.setLabelsVisible(true);
     styler.setLabelsFontColorAutomaticEnabled(false);
     styler.setLabelsFontColor(Color.DARK_GRAY);
-    styler.setDecimalPattern("0.00");
     if (rotate) {
       chart.getStyler().setXAxisLabelRotation(20);
     }

@@ -48,10 +48,11 @@ public final class SummaryJson {
       root.putObject("by_difficulty");
     }
     ObjectNode run = root.putObject("run");
-    info.settings().forEach(run::put);
+    info.settings().forEach((k, v) -> run.put(k.strip().replaceAll("[^A-Za-z0-9]+", "_").toLowerCase(java.util.Locale.ROOT), v));
     run.put("started", result.started().toString());
     run.put("finished", result.finished().toString());
     run.put("duration_ms", result.duration().toMillis());
+    run.put("warm_up_ms", result.warmUp().toMillis());
     ObjectNode methods = root.putObject("methods");
     result.methodRuns().forEach(r -> methods.set(r.variant().name(), variant(r)));
     ObjectNode ablations = root.putObject("ablations");
