@@ -59,10 +59,10 @@ public enum Ablation {
     if (label == null) {
       return Optional.empty();
     }
-    String key = EvalMethod.key(label);
+    String key = Names.key(label);
     String bare = key.startsWith("no") ? key.substring(2) : key;
     return Arrays.stream(values())
-        .filter(a -> EvalMethod.key(a.label).equals(key) || EvalMethod.key(a.label).substring(2).equals(bare))
+        .filter(a -> Names.key(a.label).equals(key) || Names.key(a.label).substring(2).equals(bare))
         .findFirst();
   }
 

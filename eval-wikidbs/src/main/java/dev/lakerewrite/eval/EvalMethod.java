@@ -3,7 +3,6 @@ package dev.lakerewrite.eval;
 import dev.lakerewrite.core.Rewriter;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /** The methods an evaluation compares (thesis §7.2): the iterative rewriter, its one-step cut, and the two baselines. */
@@ -59,8 +58,9 @@ public enum EvalMethod {
     if (label == null) {
       return Optional.empty();
     }
-    String key = key(label);
-    return Arrays.stream(values()).filter(m -> key(m.label).equals(key) || key(m.name()).equals(key)).findFirst();
+    String key = Names.key(label);
+    return Arrays.stream(values()).filter(m -> Names.key(m.label).equals(key) || Names.key(m.name()).equals(key))
+        .findFirst();
   }
 
   /**
@@ -73,7 +73,4 @@ public enum EvalMethod {
         + Names.didYouMean(String.valueOf(label), labels()) + " (known: " + String.join(", ", labels()) + ")"));
   }
 
-  static String key(String s) {
-    return s.toLowerCase(Locale.ROOT).replaceAll("[\\s_\\-]+", "");
-  }
 }
