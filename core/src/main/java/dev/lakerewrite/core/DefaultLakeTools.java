@@ -47,6 +47,7 @@ final class DefaultLakeTools implements LakeTools {
   private final boolean joinGraph;
   private final Map<String, float[]> nameVectors = new HashMap<>();
   private final Map<String, ResultTable> previews = new HashMap<>();
+  private final Map<String, Map<String, Double>> valueTables = new HashMap<>();
 
   DefaultLakeTools(DataLake lake, LakeSession session, Optional<ChatModel> cleaner, boolean joinGraph) {
     this.lake = lake;
@@ -90,6 +91,26 @@ final class DefaultLakeTools implements LakeTools {
           session.defaultLimits());
       return e.isSuccess() ? e.table() : ResultTable.empty();
     });
+  }
+
+  @Override
+  public List<String> distinctValues(String table, String column, int limit) {
+    TableInfo t = table(table);
+    Optional<TableInfo.ColumnInfo> c = t.column(column);
+    if (c.isEmpty()) {
+      return List.of();
+    }
+    String col = Sql.quoted(c.get().name());
+    Execution e = session.executeTrusted("SELECT DISTINCT CAST(" + col + " AS VARCHAR) FROM " + Sql.quoted(t.name())
+        + " WHERE " + col + " IS NOT NULL LIMIT " + limit, session.defaultLimits());
+    if (!e.isSuccess()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (List<Object> row : e.table().rows()) {
+      out.add(String.valueOf(row.get(0)));
+    }
+    return out;
   }
 
   @Override
@@ -168,18 +189,24 @@ final class DefaultLakeTools implements LakeTools {
   }
 
   @Override
-  public double newValueShare(String base, String baseColumn, String other, String otherColumn) {
-    String sql = "WITH b AS (SELECT DISTINCT CAST(" + Sql.quoted(baseColumn) + " AS VARCHAR) AS v FROM "
-        + Sql.quoted(table(base).name()) + "), o AS (SELECT DISTINCT CAST(" + Sql.quoted(otherColumn)
-        + " AS VARCHAR) AS v FROM " + Sql.quoted(table(other).name()) + " WHERE " + Sql.quoted(otherColumn)
-        + " IS NOT NULL) SELECT count(*), count(*) FILTER (WHERE v NOT IN (SELECT v FROM b WHERE v IS NOT NULL)) FROM o";
+  public NewRows newRows(String base, String baseColumn, String other, String otherColumn, String otherKindColumn) {
+    String b = Sql.quoted(table(base).name());
+    String o = Sql.quoted(table(other).name());
+    String bc = Sql.quoted(baseColumn);
+    String oc = Sql.quoted(otherColumn);
+    String fresh = "CAST(" + oc + " AS VARCHAR) NOT IN (SELECT CAST(" + bc + " AS VARCHAR) FROM " + b + " WHERE " + bc
+        + " IS NOT NULL)";
+    String sql = "SELECT count(DISTINCT " + oc + "), count(DISTINCT " + oc + ") FILTER (WHERE " + fresh + ")"
+        + (otherKindColumn == null ? ", NULL" : ", mode(CAST(" + Sql.quoted(otherKindColumn) + " AS VARCHAR)) FILTER (WHERE "
+        + fresh + ")") + " FROM " + o + " WHERE " + oc + " IS NOT NULL";
     Execution e = session.executeTrusted(sql, session.defaultLimits());
     if (!e.isSuccess() || e.table().rowCount() == 0) {
-      return 0;
+      return new NewRows(0, null);
     }
     long all = ((Number) e.table().get(0, 0)).longValue();
-    long fresh = ((Number) e.table().get(0, 1)).longValue();
-    return all == 0 ? 0 : (double) fresh / all;
+    long added = ((Number) e.table().get(0, 1)).longValue();
+    Object kind = e.table().get(0, 2);
+    return new NewRows(all == 0 ? 0 : (double) added / all, kind == null ? null : kind.toString());
   }
 
   @Override
@@ -196,13 +223,37 @@ final class DefaultLakeTools implements LakeTools {
   }
 
   @Override
+  public Map<String, Double> tablesWithValue(String value) {
+    return valueTables.computeIfAbsent(value, v -> {
+      Map<String, Double> out = new LinkedHashMap<>();
+      for (ValueMatch m : services.index().searchValueInLake(session.connection(), v, 20)) {
+        out.merge(m.table(), m.score(), Math::max);
+      }
+      return out;
+    });
+  }
+
+  @Override
   public Evidence.ValueSearch searchValue(String table, String value, int k) {
     String t = table(table).name();
+    // The best value per column first: a table's top values can all come from one column, hiding the column
+    // where the value is a category (e.g. 'district' → 'district of New Zealand' among many "X District").
+    List<ValueMatch> matches = services.index().searchValue(session.connection(), t, value, Math.max(k * 6, 30));
     List<Evidence.ValueHit> hits = new ArrayList<>();
-    for (ValueMatch m : services.index().searchValue(session.connection(), t, value, k)) {
+    java.util.Set<String> columns = new java.util.HashSet<>();
+    List<ValueMatch> rest = new ArrayList<>();
+    for (ValueMatch m : matches) {
+      if (columns.add(m.column())) {
+        hits.add(new Evidence.ValueHit(m.column(), m.value(), m.score(), m.why(), rows(m.exampleRows())));
+      } else {
+        rest.add(m);
+      }
+    }
+    for (ValueMatch m : rest) {
       hits.add(new Evidence.ValueHit(m.column(), m.value(), m.score(), m.why(), rows(m.exampleRows())));
     }
-    return new Evidence.ValueSearch(t, value, hits);
+    hits.sort(java.util.Comparator.comparingDouble(Evidence.ValueHit::score).reversed());
+    return new Evidence.ValueSearch(t, value, hits.subList(0, Math.min(hits.size(), Math.max(k, 12))));
   }
 
   private static ResultTable rows(List<Map<String, String>> exampleRows) {

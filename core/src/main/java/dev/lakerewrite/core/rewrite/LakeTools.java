@@ -36,6 +36,9 @@ public interface LakeTools {
     return resolveTable(table).map(t -> table(t).column(column).isPresent()).orElse(false);
   }
 
+  /** Up to {@code limit} distinct non-null values of a column, as text. */
+  List<String> distinctValues(String table, String column, int limit);
+
   /** Whether some row of {@code table} has exactly {@code value} in {@code column} (compared as text). */
   boolean valueExists(String table, String column, String value);
 
@@ -67,13 +70,23 @@ public interface LakeTools {
   List<Evidence.JoinStep> joinNeighbours(String table);
 
   /**
-   * The share of distinct {@code other.otherColumn} values that {@code base.baseColumn} does not have (compared as
-   * text), in [0, 1]; 0 when {@code other} has no values.
+   * What a union partner adds to a base table: the share of its distinct {@code otherColumn} values the base's
+   * {@code baseColumn} lacks (compared as text), and, among those new rows, the most frequent value of
+   * {@code otherKindColumn} (what the new rows are; null when none or no such column).
    */
-  double newValueShare(String base, String baseColumn, String other, String otherColumn);
+  NewRows newRows(String base, String baseColumn, String other, String otherColumn, String otherKindColumn);
+
+  /** See {@link #newRows}. */
+  record NewRows(double share, String topKind) {}
 
   /** SEARCH_TABLE: tables like the schema {@code domain(columns)}, best first, without {@code excluded}. */
   List<Evidence.TableHit> searchTable(String domain, List<String> columns, int k, Collection<String> excluded);
+
+  /**
+   * The tables holding a value or a close spelling of it, with the best match score per table (lake-wide value
+   * search; exact and normalised matches score above 1.35).
+   */
+  Map<String, Double> tablesWithValue(String value);
 
   /** SEARCH_VALUE in one table. */
   Evidence.ValueSearch searchValue(String table, String value, int k);

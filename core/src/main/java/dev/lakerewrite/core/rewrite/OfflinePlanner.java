@@ -37,7 +37,9 @@ final class OfflinePlanner {
   /** A value-search hit at or above this score replaces a filter literal. */
   static final double VALUE_THRESHOLD = 0.55;
   /** Tables this close in relevance to the best one are candidates for a union. */
-  static final double UNION_RELEVANCE_GAP = 0.05;
+  static final double UNION_ABOUT_GAP = 0.05;
+  /** The rows a union partner adds may fit the assumed name this much less than the base's rows. */
+  static final double UNION_KIND_GAP = 0.05;
   static final double UNION_SCORE_THRESHOLD = 0.75;
   static final int CANDIDATE_TABLES = 6;
   /** With -Dlakerewrite.debug.planner=true the plan's notes (and so the trace) list every scored candidate. */
@@ -47,10 +49,12 @@ final class OfflinePlanner {
    * name better) in choosing the table.
    */
   static final double ABOUT_WEIGHT = 0.8;
+  /** Bonus for a table that holds the query's filter literals as they are written (half for close spellings). */
+  static final double VALUE_TABLE_BONUS = 0.15;
   /** Tables, by relevance, among which name and kind similarity add candidates. */
   static final int ABOUT_POOL = 30;
   /** A union partner must bring at least this share of entities the base table lacks (twins add nothing). */
-  static final double UNION_MIN_NEW_SHARE = 0.25;
+  static final double UNION_MIN_NEW_SHARE = 0.2;
 
   /**
    * How an assumed column is answered: a lake table's column, possibly through an added join. A weak target is
@@ -255,6 +259,8 @@ final class OfflinePlanner {
     List<String> pool = relevance.keySet().stream().limit(ABOUT_POOL).toList();
     pool.stream().sorted(java.util.Comparator.comparingDouble((String t) -> -about(assumedName, t)))
         .limit(CANDIDATE_TABLES / 2).forEach(candidates::add);
+    Map<String, Double> valueEvidence = literalTables(assumedName);
+    valueEvidence.keySet().stream().filter(t -> valueEvidence.get(t) >= EXACT_HIT).forEach(candidates::add);
     candidates.addAll(pad.contextTables());
     TableChoice best = null;
     List<String> scored = new ArrayList<>();
@@ -265,10 +271,12 @@ final class OfflinePlanner {
       double rel = relevance.getOrDefault(t, 0.0);
       double name = lake.nameSimilarity(assumedName, t);
       double kind = entityKindSimilarity(assumedName, t);
-      double evidence = rel + ABOUT_WEIGHT / 0.5 * about(name, kind);
+      double values = valueEvidence.getOrDefault(t, 0.0);
+      double valueBonus = values >= EXACT_HIT ? VALUE_TABLE_BONUS : values >= 0.8 ? VALUE_TABLE_BONUS / 2 : 0;
+      double evidence = rel + ABOUT_WEIGHT / 0.5 * about(name, kind) + valueBonus / 0.5;
       TableChoice c = mapColumns(assumedName, t, columns, evidence);
-      scored.add(String.format("%s %.2f (R %.2f, name %.2f, kind %.2f, fit %.2f)", t, c.score(), rel, name, kind,
-          c.score() - 0.5 * evidence));
+      scored.add(String.format("%s %.2f (R %.2f, name %.2f, kind %.2f, values %.2f, fit %.2f)", t, c.score(), rel,
+          name, kind, values, c.score() - 0.5 * evidence));
       if (best == null || c.score() > best.score() + 1e-9) {
         best = c;
       }
@@ -357,7 +365,7 @@ final class OfflinePlanner {
       Set<String> excluded) {
     TableInfo info = lake.table(table);
     String entity = entityColumn(table);
-    boolean nameLike = entityPrior && isNameLike(column, assumedTable);
+    boolean nameLike = entityPrior && (isNameLike(column, assumedTable) || isNameLike(column, table));
     ColumnTarget best = null;
     for (TableInfo.ColumnInfo col : info.columns()) {
       if (excluded.contains(col.name())) {
@@ -381,7 +389,10 @@ final class OfflinePlanner {
     return Optional.ofNullable(best);
   }
 
-  /** 0.75 when a value search found one of the column's filter literals in this lake column. */
+  /**
+   * 0.75 when a value search found one of the column's filter literals in this lake column: the hit a filter
+   * would use (see {@link #pickHit}) without a mapping, i.e. an exact spelling or a strong categorical match.
+   */
   private double valueEvidence(String assumedTable, String column, String table, String lakeColumn) {
     for (Predicate p : analysis.predicates()) {
       if (!p.column().column().equalsIgnoreCase(column)) {
@@ -389,15 +400,37 @@ final class OfflinePlanner {
       }
       for (String lit : p.literals()) {
         Optional<Scratchpad.Entry> e = pad.entry(Scratchpad.Section.VALUES, table + "|" + lit);
-        if (e.isPresent() && e.get().payload() instanceof Evidence.ValueSearch vs && !vs.hits().isEmpty()) {
-          Evidence.ValueHit top = vs.hits().get(0);
-          if (top.column().equals(lakeColumn) && top.score() >= VALUE_THRESHOLD) {
+        if (e.isPresent() && e.get().payload() instanceof Evidence.ValueSearch vs) {
+          Optional<Evidence.ValueHit> hit = pickHit(vs, null, column);
+          if (hit.isPresent() && hit.get().column().equals(lakeColumn)) {
             return 0.75;
           }
         }
       }
     }
     return 0;
+  }
+
+  /**
+   * Per lake table, the best lake-wide match of the string filter literals on an assumed table's columns: a
+   * table that holds {@code 'winter sport'} is likelier the one meant than one that does not.
+   */
+  private Map<String, Double> literalTables(String assumedName) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (Predicate p : analysis.predicates()) {
+      if (p.column().table().isPresent() && !p.column().table().get().equalsIgnoreCase(assumedName)
+          || p.operator().contains("LIKE") || p.clause().equals("JOIN")) {
+        continue;
+      }
+      for (int i = 0; i < p.literals().size(); i++) {
+        String kind = i < p.literalKinds().size() ? p.literalKinds().get(i) : "STRING";
+        String lit = p.literals().get(i);
+        if (lit != null && (kind.equals("STRING") || kind.equals("VARCHAR")) && lit.length() >= 2) {
+          lake.tablesWithValue(lit).forEach((t, sc) -> out.merge(t, sc, Math::max));
+        }
+      }
+    }
+    return out;
   }
 
   /**
@@ -507,6 +540,7 @@ final class OfflinePlanner {
         boolean same = a.lake().equals(b.lake());
         boolean absorbed = false;
         boolean unjoinable = joined(a, b) && joinSearchFailed(a.lake(), b.lake());
+        boolean junction = joined(a, b) && analysis.columnsOf(b.assumed()).stream().allMatch(c -> isKey(b.assumed(), c));
         if (!same && !unjoinable) {
           List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
           TableChoice inA = mergedMapping(a, b);
@@ -514,11 +548,12 @@ final class OfflinePlanner {
               && inA.columns().values().stream().allMatch(t -> t.score() >= 0.6)
               && fit(inA) >= fit(b) - 0.05;
         }
-        if (same || absorbed || unjoinable) {
+        if (same || absorbed || unjoinable || junction) {
           TableChoice merged = mergedMapping(a, b);
           tables.put(key(b.assumed()), new TableChoice(b.assumed(), a.lake(), merged.score(), merged.columns(),
               merged.unmapped(), a.assumed()));
-          notes.add(b.assumed() + " is obsolete: " + a.lake() + " (for " + a.assumed() + ") answers it"
+          notes.add(b.assumed() + " is obsolete: " + (junction ? "it only links tables"
+              : a.lake() + " (for " + a.assumed() + ") answers it")
               + (unjoinable ? " (no join path to " + b.lake() + ")" : ""));
           list.set(i, tables.get(key(b.assumed())));
           break;
@@ -541,6 +576,15 @@ final class OfflinePlanner {
     for (String c : cols) {
       if (!isNameLike(c, b.assumed())) {
         continue;
+      }
+      // B's entity is not A's: never A's entity-name column.
+      if (columns.containsKey(key(c)) && columns.get(key(c)).lakeColumn().equals(entity)) {
+        Optional<ColumnTarget> other = bestColumn(b.assumed(), c, a.lake(), false, entity == null ? Set.of() : Set.of(entity));
+        if (other.isPresent()) {
+          columns.put(key(c), other.get().score() >= COLUMN_THRESHOLD ? other.get()
+              : new ColumnTarget(other.get().lakeTable(), other.get().lakeColumn(), other.get().score(),
+                  "best guess: " + other.get().why(), true));
+        }
       }
       ColumnTarget best = null;
       for (TableInfo.ColumnInfo col : lake.table(a.lake()).columns()) {
@@ -663,42 +707,56 @@ final class OfflinePlanner {
         continue;
       }
       ColumnTarget direct = columns.get(c);
+      Compound best = null;
       for (int k = 1; k < words.length; k++) {
         String prefix = String.join(" ", java.util.Arrays.copyOfRange(words, 0, k));
         String suffix = String.join(" ", java.util.Arrays.copyOfRange(words, k, words.length));
+        double baseDescribes = about(prefix, t.lake());
         for (Evidence.JoinStep n : neighbours) {
-          double viaKey = lake.nameSimilarity(prefix, n.leftColumn());
-          if (viaKey < 0.85) {
+          double prefixEvidence = Math.max(lake.nameSimilarity(prefix, n.leftColumn()), about(prefix, n.rightTable()));
+          if (prefixEvidence < COMPOUND_PREFIX || prefixEvidence <= baseDescribes) {
             continue;
           }
           Optional<ColumnTarget> attr = bestColumnOutsideEntity(t.assumed(), suffix, n.rightTable());
           if (attr.isEmpty() || attr.get().score() < 0.7) {
             continue;
           }
-          double score = Math.min(viaKey, attr.get().score());
-          if (direct != null && direct.score() > score + 0.1 && direct.lakeColumn().equals(n.leftColumn()) == false) {
+          double score = Math.min(prefixEvidence, attr.get().score());
+          boolean suffixIsDirect = direct != null && lake.nameSimilarity(suffix, direct.lakeColumn()) >= 0.85;
+          if (direct != null && !direct.weak() && score < direct.score() - 0.1 && !suffixIsDirect) {
             continue;
           }
-          Optional<Evidence.JoinPath> path = joinPath(t.lake(), n.rightTable());
-          if (path.isPresent()) {
-            columns.put(c, new ColumnTarget(n.rightTable(), attr.get().lakeColumn(), score,
-                "the " + attr.get().lakeColumn() + " of " + n.rightTable() + " through " + n.leftColumn()));
-            unmapped.removeIf(u -> key(u).equals(c));
-            String target = n.rightTable();
-            if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed())
-                && j.toLake().equals(target))) {
-              extraJoins.add(new JoinRoute(t.assumed(), target, path.get()));
-            }
-          } else if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
-            wanted.add(new Action.FindJoinPath(t.lake(), n.rightTable()));
+          if (best == null || score > best.score()) {
+            best = new Compound(n, attr.get(), score);
           }
-          k = words.length;
-          break;
         }
+      }
+      if (best == null) {
+        continue;
+      }
+      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.neighbour().rightTable());
+      if (path.isPresent()) {
+        columns.put(c, new ColumnTarget(best.neighbour().rightTable(), best.attribute().lakeColumn(), best.score(),
+            "the " + best.attribute().lakeColumn() + " of " + best.neighbour().rightTable() + " through "
+                + best.neighbour().leftColumn()));
+        unmapped.removeIf(u -> key(u).equals(c));
+        String target = best.neighbour().rightTable();
+        if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed())
+            && j.toLake().equals(target))) {
+          extraJoins.add(new JoinRoute(t.assumed(), target, path.get()));
+        }
+      } else if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
+        wanted.add(new Action.FindJoinPath(t.lake(), best.neighbour().rightTable()));
       }
     }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto());
   }
+
+  /** A compound column's reading: through a join-graph neighbour, one of its columns. */
+  private record Compound(Evidence.JoinStep neighbour, ColumnTarget attribute, double score) {}
+
+  /** A compound column's prefix must name the neighbour (its key column or what it is about) at least this well. */
+  static final double COMPOUND_PREFIX = 0.5;
 
   /**
    * For a column sought in another table, the entity-name prior applies only when the assumed column names that
@@ -758,27 +816,46 @@ final class OfflinePlanner {
       if (lt.isEmpty() || rt.isEmpty()) {
         continue;
       }
-      TableChoice a = tables.get(key(lt.get()));
-      TableChoice b = tables.get(key(rt.get()));
-      if (a == null || b == null || a.mergedInto() != null || b.mergedInto() != null || a.lake().equals(b.lake())) {
+      TableChoice left = tables.get(key(lt.get()));
+      TableChoice right = tables.get(key(rt.get()));
+      if (left == null || right == null) {
         continue;
       }
-      ColumnTarget ka = a.columns().get(key(j.left().column()));
-      ColumnTarget kb = b.columns().get(key(j.right().column()));
-      boolean keysMap = ka != null && kb != null && ka.lakeTable().equals(a.lake()) && kb.lakeTable().equals(b.lake())
-          && ka.score() >= 0.7 && kb.score() >= 0.7;
+      // Joins through an obsolete table connect the tables that absorbed it.
+      TableChoice a = effective(left, tables);
+      TableChoice b = effective(right, tables);
+      if (a.lake().equals(b.lake())) {
+        continue;
+      }
+      ColumnTarget ka = left.mergedInto() == null ? left.columns().get(key(j.left().column())) : null;
+      ColumnTarget kb = right.mergedInto() == null ? right.columns().get(key(j.right().column())) : null;
+      boolean keysMap = ka != null && kb != null && !ka.weak() && !kb.weak() && ka.lakeTable().equals(a.lake())
+          && kb.lakeTable().equals(b.lake()) && ka.score() >= 0.7 && kb.score() >= 0.7;
       if (keysMap && !lastEmpty) {
         continue;
       }
       Optional<Evidence.JoinPath> path = joinPath(a.lake(), b.lake());
       if (path.isPresent()) {
-        fixes.put(joinKey(lt.get(), rt.get()), path.get());
-        notes.add("join " + lt.get() + "–" + rt.get() + " uses " + path.get().sqlJoin());
+        fixes.put(joinKey(a.assumed(), b.assumed()), path.get());
+        notes.add("join " + a.assumed() + "–" + b.assumed() + " uses " + path.get().sqlJoin());
       } else if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
         wanted.add(new Action.FindJoinPath(a.lake(), b.lake()));
       }
     }
     return fixes;
+  }
+
+  private static TableChoice effective(TableChoice t, Map<String, TableChoice> tables) {
+    TableChoice e = t;
+    int guard = 0;
+    while (e.mergedInto() != null && guard++ < 8) {
+      TableChoice next = tables.get(key(e.mergedInto()));
+      if (next == null) {
+        break;
+      }
+      e = next;
+    }
+    return e;
   }
 
   static String joinKey(String a, String b) {
@@ -829,7 +906,15 @@ final class OfflinePlanner {
           continue;
         }
         Evidence.ValueSearch vs = (Evidence.ValueSearch) e.get().payload();
-        Optional<Evidence.ValueHit> hit = pickHit(vs, target);
+        Optional<String> spelled = like || target == null || target.weak() ? Optional.empty()
+            : spelling(table, target.lakeColumn(), lit);
+        if (spelled.isPresent()) {
+          fixes.put(literalKey(t.assumed(), p.column().column(), lit),
+              new LiteralFix(table, target.lakeColumn(), spelled.get(), 1.0));
+          notes.add("'" + lit + "' is spelled '" + spelled.get() + "' in " + table + "." + target.lakeColumn());
+          continue;
+        }
+        Optional<Evidence.ValueHit> hit = pickHit(vs, target, p.column().column());
         if (hit.isPresent() && !like) {
           fixes.put(literalKey(t.assumed(), p.column().column(), lit),
               new LiteralFix(table, hit.get().column(), hit.get().value(), hit.get().score()));
@@ -846,9 +931,10 @@ final class OfflinePlanner {
   /**
    * The hit to use for a filter literal: the best one in the mapped column if it is good enough; else an exact
    * or normalised match anywhere (the literal names a value of another column); else, when the column mapping
-   * itself is weak, a strong match in a categorical column (filters usually select a category).
+   * itself is weak, a strong match in a categorical column (filters usually select a category). Hits in
+   * categorical columns get a small bonus in the ranking unless the filtered column names the rows' entity.
    */
-  private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped) {
+  private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped, String assumedColumn) {
     ColumnTarget target = mapped == null || mapped.weak() ? null : mapped;
     for (Evidence.ValueHit h : vs.hits()) {
       if (target != null && h.column().equals(target.lakeColumn()) && h.score() >= VALUE_THRESHOLD - 0.05) {
@@ -861,21 +947,91 @@ final class OfflinePlanner {
       }
     }
     if (target == null || target.score() < 0.8) {
+      boolean entityFilter = assumedColumn != null && analysis.tableNames().stream()
+          .anyMatch(t -> isNameLike(assumedColumn, t));
+      Evidence.ValueHit best = null;
+      double bestScore = 0;
       for (Evidence.ValueHit h : vs.hits()) {
-        if (h.score() >= 0.85 && categorical(vs.table(), h.column())) {
-          return Optional.of(h);
+        double u = lake.profile(vs.table()).column(h.column()).map(c -> c.uniqueness()).orElse(1.0);
+        double s = h.score() + (entityFilter ? 0 : CATEGORICAL_BONUS * (1 - u));
+        if (s > bestScore) {
+          best = h;
+          bestScore = s;
         }
+      }
+      if (best != null && best.score() >= 0.75) {
+        return Optional.of(best);
       }
     }
     return Optional.empty();
   }
 
+  /**
+   * The lake's spelling of a literal in the column it filters, once SEARCH_VALUE has looked into the table:
+   * the unique value equal to it up to case, spaces and diacritics ('Whangarei' → 'Whangārei'); else the unique
+   * value it abbreviates ('US' → 'United States of America'); else the unique shortest value containing all its
+   * words ('Northland' → 'Northland Region'). Empty when none, or when several fit equally.
+   */
+  Optional<String> spelling(String table, String column, String literal) {
+    List<String> values = lake.distinctValues(table, column, SPELLING_VALUES);
+    String norm = dev.lakerewrite.retrieval.Values.normalize(literal);
+    List<String> equal = values.stream().filter(v -> norm.equals(dev.lakerewrite.retrieval.Values.normalize(v)))
+        .toList();
+    if (equal.size() == 1) {
+      return Optional.of(equal.get(0));
+    }
+    String acronym = literal.replace(".", "").strip();
+    if (acronym.length() >= 2 && acronym.length() <= 5 && acronym.chars().allMatch(Character::isUpperCase)) {
+      List<String> abbreviated = values.stream().filter(v -> {
+        String initials = initials(v);
+        return initials.length() >= acronym.length() && initials.startsWith(acronym);
+      }).toList();
+      if (abbreviated.size() == 1) {
+        return Optional.of(abbreviated.get(0));
+      }
+    }
+    Set<String> words = Set.of(norm.split("[^\\p{L}\\p{N}]+"));
+    String best = null;
+    int bestExtra = Integer.MAX_VALUE;
+    boolean tie = false;
+    for (String v : values) {
+      List<String> vw = List.of(dev.lakerewrite.retrieval.Values.normalize(v).split("[^\\p{L}\\p{N}]+"));
+      if (!vw.containsAll(words)) {
+        continue;
+      }
+      int extra = vw.size() - words.size();
+      if (extra < bestExtra) {
+        best = v;
+        bestExtra = extra;
+        tie = false;
+      } else if (extra == bestExtra) {
+        tie = true;
+      }
+    }
+    return best == null || tie || bestExtra > 3 ? Optional.empty() : Optional.of(best);
+  }
+
+  /** Distinct values of a column read to find a literal's spelling. */
+  static final int SPELLING_VALUES = 5_000;
+
+  private static final Set<String> STOPWORDS = Set.of("of", "the", "and", "de", "la", "del", "du", "des", "le");
+
+  /** Initials of the significant words, upper case: "United States of America" → "USA". */
+  static String initials(String value) {
+    StringBuilder sb = new StringBuilder();
+    for (String w : value.split("[\\s\\-]+")) {
+      if (!w.isEmpty() && !STOPWORDS.contains(w.toLowerCase(Locale.ROOT)) && Character.isLetter(w.charAt(0))) {
+        sb.append(Character.toUpperCase(w.charAt(0)));
+      }
+    }
+    return sb.toString();
+  }
+
+  /** Ranking bonus of a value hit in a column with few distinct values (a category), scaled by 1 − uniqueness. */
+  static final double CATEGORICAL_BONUS = 0.3;
+
   /** Literal bonus of an exact or normalised match (retrieval's {@code LiteralMatch}) puts a hit above this. */
   static final double EXACT_HIT = 1.35;
-
-  private boolean categorical(String table, String column) {
-    return lake.profile(table).column(column).map(c -> c.uniqueness() <= 0.5).orElse(false);
-  }
 
   /** The assumed table a column reference belongs to (its own, or the one whose lake table has it). */
   Optional<TableChoice> owner(ColumnReference ref, Map<String, TableChoice> tables) {
@@ -891,42 +1047,48 @@ final class OfflinePlanner {
   // ---------------------------------------------------------------------------------------------------------
   // Unions and noise
 
+  /**
+   * UNION partners of the single table a query reads: asked for (UNION_SEARCH) when another table is about as
+   * plausible an answer to the assumed table; accepted when the partner is union-compatible on every column the
+   * query uses, adds entities the base lacks, and those added rows are the kind of thing the user asked for (a
+   * regions query takes no district rows from a table that lists both).
+   */
   private Map<String, List<Evidence.UnionPartner>> unions(Map<String, TableChoice> tables, List<Action> wanted) {
     Map<String, List<Evidence.UnionPartner>> out = new LinkedHashMap<>();
     List<TableChoice> live = tables.values().stream().filter(t -> t.mergedInto() == null).toList();
-    if (live.size() != 1 || analysis.hasSetOperation()) {
+    if (live.size() != 1 || analysis.hasSetOperation() || !analysis.joins().isEmpty()) {
       return out;
     }
     TableChoice t = live.get(0);
-    Map<String, Double> relevance = lake.relevanceTo(t.assumed(), analysis.columnsOf(t.assumed()));
-    double base = relevance.getOrDefault(t.lake(), 0.0);
-    boolean rival = relevance.entrySet().stream().anyMatch(e -> !e.getKey().equals(t.lake())
-        && e.getValue() >= base - UNION_RELEVANCE_GAP);
-    if (!rival) {
-      return out;
-    }
+    double baseKind = entityKindSimilarity(t.assumed(), t.lake());
+    double baseAbout = about(t.assumed(), t.lake());
     List<Evidence.UnionPartner> partners = pad.payloads(Scratchpad.Section.UNIONS, Evidence.UnionPartner.class)
         .stream().filter(p -> p.baseTable().equals(t.lake())).toList();
-    if (partners.isEmpty() && pad.entries(Scratchpad.Section.UNIONS).stream()
-        .noneMatch(e -> e.key().startsWith(t.lake() + "|"))) {
-      if (state.enabled(ActionType.UNION_SEARCH) && !unionSearched(t.lake())) {
+    boolean searched = state.performedActions().stream()
+        .anyMatch(a -> a instanceof Action.UnionSearch u && u.baseTable().equals(t.lake()));
+    if (!searched) {
+      Map<String, Double> relevance = lake.relevanceTo(t.assumed(), analysis.columnsOf(t.assumed()));
+      boolean rival = relevance.keySet().stream().limit(ABOUT_POOL).anyMatch(o -> !o.equals(t.lake())
+          && about(t.assumed(), o) >= baseAbout - UNION_ABOUT_GAP);
+      if (rival && state.enabled(ActionType.UNION_SEARCH)) {
         wanted.add(new Action.UnionSearch(t.lake()));
       }
       return out;
     }
     Set<String> needed = new LinkedHashSet<>();
-    t.columns().values().forEach(c -> needed.add(c.lakeColumn()));
-    List<Evidence.UnionPartner> accepted = new ArrayList<>();
+    t.columns().values().stream().filter(c -> c.lakeTable().equals(t.lake())).forEach(c -> needed.add(c.lakeColumn()));
     String entity = entityColumn(t.lake());
+    List<Evidence.UnionPartner> accepted = new ArrayList<>();
     for (Evidence.UnionPartner p : partners) {
-      double rel = relevance.getOrDefault(p.table(), 0.0);
-      if (p.score() < UNION_SCORE_THRESHOLD || rel < base - UNION_RELEVANCE_GAP
-          || !p.columnMapping().keySet().containsAll(needed)) {
+      String partnerEntity = entity == null ? null : p.columnMapping().get(entity);
+      if (p.score() < UNION_SCORE_THRESHOLD || partnerEntity == null || !p.columnMapping().keySet().containsAll(needed)
+          || about(t.assumed(), p.table()) < baseAbout - UNION_ABOUT_GAP - 0.1) {
         continue;
       }
-      String partnerEntity = entity == null ? null : p.columnMapping().get(entity);
-      if (partnerEntity != null
-          && lake.newValueShare(t.lake(), entity, p.table(), partnerEntity) >= UNION_MIN_NEW_SHARE) {
+      LakeTools.NewRows added = lake.newRows(t.lake(), entity, p.table(), partnerEntity, kindColumn(t.assumed(), p.table()));
+      double addedKind = added.topKind() == null ? entityKindSimilarity(t.assumed(), p.table())
+          : lake.nameSimilarity(t.assumed(), added.topKind());
+      if (added.share() >= UNION_MIN_NEW_SHARE && addedKind >= baseKind - UNION_KIND_GAP) {
         accepted.add(p);
       }
     }
@@ -936,9 +1098,23 @@ final class OfflinePlanner {
     return out;
   }
 
-  private boolean unionSearched(String table) {
-    return state.history().stream().anyMatch(c -> false)
-        || pad.entries(Scratchpad.Section.NOTES).stream().anyMatch(e -> e.key().equals("union-searched|" + table));
+  /** The categorical column of a table whose frequent values fit the assumed name best (its "kind" column). */
+  private String kindColumn(String assumedName, String table) {
+    String best = null;
+    double bestSim = -1;
+    for (ColumnProfile c : lake.profile(table).columns()) {
+      if (c.typeFamily() != TypeFamily.STRING || c.uniqueness() > 0.3 || c.nonNullCount() == 0) {
+        continue;
+      }
+      for (String v : c.sampleValues().subList(0, Math.min(3, c.sampleValues().size()))) {
+        double sim = v.length() <= 60 ? lake.nameSimilarity(assumedName, v) : 0;
+        if (sim > bestSim) {
+          bestSim = sim;
+          best = c.column();
+        }
+      }
+    }
+    return best;
   }
 
   private void noise(Map<String, TableChoice> tables, List<JoinRoute> extraJoins,

@@ -294,7 +294,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
         }
       });
       List<TableChoice> sides = aliases.stream().map(a -> scope.table(a)).filter(Optional::isPresent)
-          .map(Optional::get).distinct().toList();
+          .map(Optional::get).map(t -> plan.effective(t.assumed()).orElse(t)).distinct().toList();
       if (sides.size() != 2) {
         return;
       }
@@ -452,7 +452,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       if (r.isEmpty()) {
         return false;
       }
-      apply(ref, r.get(), null);
+      apply(ref, r.get(), null, false);
       return true;
     }
 
@@ -503,11 +503,12 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     }
 
     /** Writes the lake reference into {@code ref}, reading numbers and dates stored as text through cleaners. */
-    private void apply(ObjectNode ref, Resolved r, String overrideColumn) {
+    private void apply(ObjectNode ref, Resolved r, String overrideColumn, boolean againstText) {
       String column = overrideColumn != null ? overrideColumn : r.target().lakeColumn();
       String lakeTable = r.target().lakeTable();
       String qualified = Sql.qualified(r.alias(), column);
-      String wrapped = readAs(lakeTable, column, qualified, r.assumedColumn());
+      // Compared with a text literal, the column is read as text: no number or date conversion.
+      String wrapped = againstText ? qualified : readAs(lakeTable, column, qualified, r.assumedColumn());
       if (wrapped.equals(qualified)) {
         AstEditor.setColumn(ref, r.alias(), column);
       } else {
@@ -597,7 +598,9 @@ public final class OfflineRewriterAgent implements RewriterAgent {
         }
       }
       if (r.isPresent()) {
-        apply(columnRef, r.get(), overrideColumn);
+        boolean againstText = operands.stream().anyMatch(o -> "CONSTANT".equals(o.path("class").asText())
+            && "STRING".equals(o.path("literal").path("kind").asText()));
+        apply(columnRef, r.get(), overrideColumn, againstText);
         String col = overrideColumn != null ? overrideColumn : r.get().target().lakeColumn();
         if (cleaned != null && cleaned.matchKeys().containsKey(col) && cls.equals("COMPARISON")
             && e.path("type").asText("").equals("COMPARE_EQUAL")) {

@@ -495,12 +495,13 @@ public final class RewriteLoop {
   /** Hits kept per SEARCH_VALUE (prompts show the top three, thesis §4.2). */
   static final int VALUE_HITS = 8;
 
+  /** SQL compared for repetition: whitespace collapsed, trailing semicolons dropped; case kept (literals). */
   static String normalized(String sql) {
     String s = sql.strip().replaceAll("\\s+", " ");
     while (s.endsWith(";")) {
       s = s.substring(0, s.length() - 1).strip();
     }
-    return s.toLowerCase(Locale.ROOT);
+    return s;
   }
 
   static double round(double v) {

@@ -1,0 +1,117 @@
+package dev.lakerewrite.core.optimize;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The base tables of the target database as the optimizer needs them: columns with types and nullability,
+ * primary keys and estimated sizes. Read once per optimisation from DuckDB's catalog functions (trusted SQL the
+ * library writes itself; nothing from the query is interpolated).
+ */
+final class Catalog {
+  record Column(String name, String type, boolean nullable) {}
+
+  record Table(String name, List<Column> columns, List<String> primaryKey, long estimatedRows) {
+    Optional<Column> column(String name) {
+      for (Column c : columns) {
+        if (c.name().equalsIgnoreCase(name)) {
+          return Optional.of(c);
+        }
+      }
+      return Optional.empty();
+    }
+
+    boolean isUnique(List<String> cols) {
+      return !primaryKey.isEmpty() && cols.stream().map(c -> c.toLowerCase(Locale.ROOT)).toList()
+          .containsAll(primaryKey.stream().map(c -> c.toLowerCase(Locale.ROOT)).toList());
+    }
+  }
+
+  private final Map<String, Table> tables;
+
+  private Catalog(Map<String, Table> tables) {
+    this.tables = tables;
+  }
+
+  static Catalog of(Map<String, Table> tables) {
+    Map<String, Table> byLower = new LinkedHashMap<>();
+    tables.forEach((k, v) -> byLower.put(k.toLowerCase(Locale.ROOT), v));
+    return new Catalog(byLower);
+  }
+
+  /** Reads the main schema's base tables (views are left out: instances are built from tables). */
+  static Catalog read(Connection connection) throws SQLException {
+    Map<String, List<Column>> columns = new LinkedHashMap<>();
+    Map<String, Long> sizes = new LinkedHashMap<>();
+    Map<String, List<String>> keys = new LinkedHashMap<>();
+    try (Statement st = connection.createStatement()) {
+      try (ResultSet rs = st.executeQuery("SELECT table_name, estimated_size FROM duckdb_tables() "
+          + "WHERE NOT temporary AND schema_name = current_schema() AND database_name = current_database() "
+          + "ORDER BY table_name")) {
+        while (rs.next()) {
+          sizes.put(rs.getString(1), rs.getLong(2));
+          columns.put(rs.getString(1), new ArrayList<>());
+        }
+      }
+      try (ResultSet rs = st.executeQuery("SELECT table_name, column_name, data_type, is_nullable "
+          + "FROM duckdb_columns() WHERE NOT internal AND schema_name = current_schema() "
+          + "AND database_name = current_database() ORDER BY table_name, column_index")) {
+        while (rs.next()) {
+          List<Column> list = columns.get(rs.getString(1));
+          if (list != null) {
+            list.add(new Column(rs.getString(2), rs.getString(3), rs.getBoolean(4)));
+          }
+        }
+      }
+      try (ResultSet rs = st.executeQuery("SELECT table_name, constraint_column_names FROM duckdb_constraints() "
+          + "WHERE constraint_type = 'PRIMARY KEY' AND schema_name = current_schema() "
+          + "AND database_name = current_database()")) {
+        while (rs.next()) {
+          Object arr = rs.getObject(2);
+          List<String> cols = new ArrayList<>();
+          if (arr instanceof java.sql.Array a) {
+            for (Object o : (Object[]) a.getArray()) {
+              cols.add(String.valueOf(o));
+            }
+          }
+          keys.put(rs.getString(1), cols);
+        }
+      }
+    }
+    Map<String, Table> tables = new LinkedHashMap<>();
+    columns.forEach((name, cols) -> tables.put(name,
+        new Table(name, List.copyOf(cols), List.copyOf(keys.getOrDefault(name, List.of())), sizes.get(name))));
+    return of(tables);
+  }
+
+  Optional<Table> table(String name) {
+    return Optional.ofNullable(tables.get(name.toLowerCase(Locale.ROOT)));
+  }
+
+  boolean hasTable(String name) {
+    return tables.containsKey(name.toLowerCase(Locale.ROOT));
+  }
+
+  List<Table> tables() {
+    return List.copyOf(tables.values());
+  }
+
+  /** The tables (of this catalog) that have a column with this name. */
+  List<Table> tablesWithColumn(String column) {
+    List<Table> out = new ArrayList<>();
+    for (Table t : tables.values()) {
+      if (t.column(column).isPresent()) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,354 @@
+package dev.lakerewrite.core.optimize;
+
+import dev.lakerewrite.core.QueryError;
+import dev.lakerewrite.core.llm.LlmUsage;
+import dev.lakerewrite.core.sql.QueryAnalysis;
+import dev.lakerewrite.core.sql.SqlAnalyzer;
+import dev.lakerewrite.core.sql.SqlParser;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One optimisation: prepares the context (catalog, instances, the original's results and plan, the Block Map),
+ * gathers candidates (demonstrations, rules and hints, the LLM), verifies and times each the same way, and
+ * selects — never returning anything slower or different from the original.
+ */
+final class OptimizationSession {
+  private final Optimizer config;
+  private final String sql;
+  private final Connection connection;
+  private final long start = System.nanoTime();
+  private final List<TraceEvent> trace = new ArrayList<>();
+  private final List<Candidate> candidates = new ArrayList<>();
+  private final Map<String, Candidate> bySql = new LinkedHashMap<>();
+  private final List<Instance> owned = new ArrayList<>();
+  private final List<String> instanceNotes = new ArrayList<>();
+  private final dev.lakerewrite.core.llm.LlmGateway gateway;
+
+  Trees trees;
+  Catalog catalog;
+  Verifier verifier;
+  QueryAnalysis analysis;
+  ExecutionPlan plan;
+  BlockMap blockMap;
+  EditOperations operations;
+
+  OptimizationSession(Optimizer config, String sql, Connection connection) {
+    this.config = config;
+    this.sql = Verifier.stripSemicolons(sql);
+    this.connection = connection;
+    this.gateway = config.gatewayForCall();
+  }
+
+  Optimizer config() {
+    return config;
+  }
+
+  String sql() {
+    return sql;
+  }
+
+  List<Candidate> candidates() {
+    return candidates;
+  }
+
+  void trace(String state, String event, String message) {
+    trace.add(new TraceEvent(Duration.ofNanos(System.nanoTime() - start), state, event, message));
+  }
+
+  OptimizeResult run() {
+    try {
+      Optional<String> failure = prepare();
+      if (failure.isPresent()) {
+        trace("TERMINATION", "original-failed", failure.get());
+        return result(OptimizeVerdict.ORIGINAL_FAILED, null, failure);
+      }
+      proposeDemonstrations();
+      if (config.rules) {
+        proposeRules();
+      }
+      if (gateway != null) {
+        new LlmProposer(this, gateway).run();
+      }
+      Candidate chosen = select();
+      OptimizeVerdict verdict;
+      if (chosen != null) {
+        verdict = OptimizeVerdict.IMPROVED;
+        if (chosen.speedup() >= config.demonstrationSpeedup) {
+          config.demonstrations.add(new DemonstrationPool.Demonstration(sql, chosen.sql(), chosen.speedup(),
+              chosen.label(), chosen.explanation()));
+          trace("TERMINATION", "demonstration-added", String.format(Locale.ROOT,
+              "candidate #%d (%.2fx) added to the demonstration pool", chosen.id(), chosen.speedup()));
+        }
+      } else if (candidates.isEmpty()) {
+        verdict = OptimizeVerdict.NO_CANDIDATE;
+      } else if (candidates.stream().anyMatch(c -> c.verdict().compareTo(CandidateVerdict.SLOWER) >= 0)) {
+        verdict = OptimizeVerdict.NO_FASTER_CANDIDATE;
+      } else {
+        verdict = OptimizeVerdict.NO_EQUIVALENT_CANDIDATE;
+      }
+      trace("TERMINATION", "done", verdict + (chosen == null ? ": the original is returned"
+          : ": candidate #" + chosen.id() + " is returned"));
+      return result(verdict, chosen, Optional.empty());
+    } finally {
+      for (Instance i : owned) {
+        i.close();
+      }
+    }
+  }
+
+  private Optional<String> prepare() {
+    SqlParser parser = SqlParser.on(connection);
+    trees = new Trees(parser);
+    try {
+      analysis = new SqlAnalyzer(parser).analyze(sql);
+    } catch (RuntimeException e) {
+      return Optional.of("the query does not parse: " + e.getMessage());
+    }
+    try {
+      catalog = Catalog.read(connection);
+    } catch (SQLException e) {
+      return Optional.of("cannot read the database catalog: " + e.getMessage());
+    }
+    operations = new EditOperations(trees, name -> catalog.hasTable(name) || isView(name));
+    Instance target = new Instance("target", "the database the query runs on", connection, false);
+    List<Instance> further = new ArrayList<>();
+    if (config.furtherInstances) {
+      InstanceBuilder builder = new InstanceBuilder(connection, catalog, analysis);
+      if (!builder.tables().isEmpty()) {
+        addInstance("sample", further, () -> builder.sample(config.sampleRows, config.seed));
+        addInstance("generated", further, () -> builder.generated(config.generatedRows, config.seed));
+      }
+    }
+    Verifier.Settings settings = new Verifier.Settings(config.queryTimeout, config.maxComparedRows, config.warmups,
+        config.timedRuns);
+    Verifier.Prepared prepared = Verifier.prepare(trees, target, further, settings, sql);
+    if (prepared.verifier() == null) {
+      return Optional.of(prepared.failure());
+    }
+    verifier = prepared.verifier();
+    instanceNotes.addAll(verifier.instanceNotes());
+    trace("CONTEXT", "original", "the original runs in " + verifier.originalElapsed().toMillis() + " ms and returns "
+        + verifier.originalResult().rowCount() + " rows without its LIMIT" + (verifier.ordered() ? ", ordered" : ""));
+    plan = verifier.analyzedPlan(sql).orElse(null);
+    if (plan != null) {
+      trace("CONTEXT", "execution-hint", plan.linearize());
+    }
+    try {
+      blockMap = BlockMap.of(trees, sql);
+      trace("CONTEXT", "block-map", blockMap.format());
+    } catch (RuntimeException e) {
+      trace("CONTEXT", "block-map-failed", String.valueOf(e.getMessage()));
+    }
+    return Optional.empty();
+  }
+
+  /** Builds one further instance; a failure only leaves it out (and is traced). */
+  private interface InstanceFactory {
+    Instance build() throws SQLException;
+  }
+
+  private void addInstance(String name, List<Instance> further, InstanceFactory factory) {
+    try {
+      Instance i = factory.build();
+      owned.add(i);
+      further.add(i);
+      trace("CONTEXT", "instance", i.toString());
+    } catch (SQLException | RuntimeException e) {
+      trace("CONTEXT", "instance-failed", name + " instance: " + e.getMessage());
+    }
+  }
+
+  private boolean isView(String name) {
+    try (java.sql.PreparedStatement ps = connection.prepareStatement(
+        "SELECT count(*) FROM duckdb_views() WHERE lower(view_name) = lower(?) AND NOT internal")) {
+      ps.setString(1, name);
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        return rs.next() && rs.getLong(1) > 0;
+      }
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  private void proposeDemonstrations() {
+    if (config.demonstrations.size() == 0) {
+      return;
+    }
+    String normalized = normalize(trees.render(trees.statement(sql)));
+    for (DemonstrationPool.Scored s : config.demonstrations.retrieve(sql, trees, null, 3, 1.0)) {
+      String original;
+      try {
+        original = normalize(trees.render(trees.statement(s.demonstration().originalSql())));
+      } catch (RuntimeException e) {
+        continue;
+      }
+      if (original.equals(normalized)) {
+        trace("REASONING", "demonstration", "the pool holds a verified rewrite of this very query ("
+            + s.demonstration().label() + ", " + String.format(Locale.ROOT, "%.2fx", s.demonstration().speedup())
+            + "): replayed");
+        evaluate(CandidateSource.DEMONSTRATION, s.demonstration().label(),
+            "replayed from the demonstration pool: " + s.demonstration().explanation(), s.demonstration().rewrittenSql());
+      }
+    }
+  }
+
+  private void proposeRules() {
+    List<RuleProposer.Proposal> proposals;
+    try {
+      proposals = new RuleProposer(trees, catalog, config.recipes).propose(sql, config.maxRuleCandidates);
+    } catch (RuntimeException e) {
+      trace("REASONING", "rules-failed", String.valueOf(e.getMessage()));
+      return;
+    }
+    trace("REASONING", "rules", proposals.size() + " rule-based candidate(s): "
+        + String.join(", ", proposals.stream().map(RuleProposer.Proposal::label).toList()));
+    for (RuleProposer.Proposal p : proposals) {
+      evaluate(p.source(), p.label(), p.explanation(), p.sql());
+    }
+  }
+
+  static String normalize(String s) {
+    return s.replaceAll("\\s+", " ").strip().toLowerCase(Locale.ROOT);
+  }
+
+  /** Verifies and times one candidate, records it and returns it. */
+  Candidate evaluate(CandidateSource source, String label, String explanation, String candidateSql) {
+    int id = candidates.size() + 1;
+    String text = candidateSql == null ? "" : Verifier.stripSemicolons(candidateSql);
+    String key = normalize(text);
+    Candidate earlier = bySql.get(key);
+    if (earlier != null) {
+      Candidate c = new Candidate(id, source, label, explanation, text, earlier.verdict(),
+          "same query as candidate #" + earlier.id() + ": " + earlier.reason(), earlier.equivalence(),
+          earlier.originalTiming(), earlier.timing(), earlier.speedup());
+      return record(c);
+    }
+    if (text.isBlank()) {
+      return record(new Candidate(id, source, label, explanation, text, CandidateVerdict.NOT_EXECUTABLE,
+          "no SQL", Optional.empty(), Optional.empty(), Optional.empty(), 0));
+    }
+    if (key.equals(normalize(sql))) {
+      return record(new Candidate(id, source, label, explanation, text, CandidateVerdict.NEGLIGIBLE,
+          "identical to the original", Optional.empty(), Optional.empty(), Optional.empty(), 1.0));
+    }
+    trace("VERIFICATION", "candidate", "#" + id + " " + source + " " + label + ": " + explanation);
+    Verifier.Executability exec = verifier.executable(text);
+    if (!exec.ok()) {
+      String why = exec.error().map(QueryError::summary).orElse("not executable");
+      return record(new Candidate(id, source, label, explanation, text, CandidateVerdict.NOT_EXECUTABLE, why,
+          Optional.empty(), Optional.empty(), Optional.empty(), 0));
+    }
+    Verifier.Equivalence eq = verifier.equivalent(text);
+    if (eq.timedOut()) {
+      return record(new Candidate(id, source, label, explanation, text, CandidateVerdict.SLOWER,
+          "ran past its time limit of " + verifier.candidateTimeout().toMillis() + " ms while checking equivalence",
+          Optional.of(eq.evidence()), Optional.empty(), Optional.empty(), 0));
+    }
+    if (!eq.evidence().equivalent()) {
+      String why = eq.evidence().firstDifference().map(InstanceCheck::summary).orElse("results differ");
+      CandidateVerdict v = eq.error().isPresent() && eq.evidence().checks().size() == 1
+          ? CandidateVerdict.NOT_EXECUTABLE : CandidateVerdict.NOT_EQUIVALENT;
+      return record(new Candidate(id, source, label, explanation, text, v, why, Optional.of(eq.evidence()),
+          Optional.empty(), Optional.empty(), 0));
+    }
+    trace("DECISION", "timing", "#" + id + " is equivalent on " + eq.evidence().checks().size()
+        + " instance(s); timing against the original");
+    Verifier.TimedPair timed = verifier.time(text);
+    double speedup = timed.speedup();
+    CandidateVerdict verdict;
+    String reason;
+    if (timed.candidate().timedOut()) {
+      verdict = CandidateVerdict.SLOWER;
+      reason = "ran past its time limit of " + verifier.candidateTimeout().toMillis() + " ms";
+    } else if (speedup < 1.0) {
+      verdict = CandidateVerdict.SLOWER;
+      reason = timingText(timed);
+    } else if (speedup < config.minSpeedup) {
+      verdict = CandidateVerdict.NEGLIGIBLE;
+      reason = timingText(timed) + ", below the " + config.minSpeedup + "x minimum";
+    } else {
+      verdict = CandidateVerdict.FASTER;
+      reason = timingText(timed);
+    }
+    return record(new Candidate(id, source, label, explanation, text, verdict, reason, Optional.of(eq.evidence()),
+        Optional.of(timed.original()), Optional.of(timed.candidate()), Double.isInfinite(speedup) ? 1e6 : speedup));
+  }
+
+  /** Records a proposal that could not be turned into a valid query (edit operations failed to apply). */
+  Candidate evaluateInvalid(String label, String explanation, String text, String why) {
+    return record(new Candidate(candidates.size() + 1, CandidateSource.LLM, label, explanation, text,
+        CandidateVerdict.NOT_EXECUTABLE, why, Optional.empty(), Optional.empty(), Optional.empty(), 0));
+  }
+
+  private static String timingText(Verifier.TimedPair t) {
+    return String.format(Locale.ROOT, "%.2fx: %.1f ms vs the original's %.1f ms (trimmed means %.2fx, median of"
+        + " paired runs %.2fx; the smaller counts)", t.speedup(), t.candidate().millis(), t.original().millis(),
+        t.trimmedSpeedup(), t.pairedSpeedup());
+  }
+
+  private Candidate record(Candidate c) {
+    candidates.add(c);
+    bySql.putIfAbsent(normalize(c.sql()), c);
+    trace(c.verdict() == CandidateVerdict.FASTER || c.verdict() == CandidateVerdict.NEGLIGIBLE
+        || c.verdict() == CandidateVerdict.SLOWER ? "DECISION" : "VERIFICATION", "verdict", c.summary());
+    return c;
+  }
+
+  /**
+   * The fastest FASTER candidate that holds its speedup when timed again with twice the runs (if confirmation is
+   * on): the smaller of both estimates must reach the minimum speedup and the candidate must be faster in at least
+   * three quarters of the back-to-back pairs. Candidates that do not are downgraded. Null when there is none.
+   */
+  private Candidate select() {
+    List<Candidate> faster = new ArrayList<>(candidates.stream()
+        .filter(c -> c.verdict() == CandidateVerdict.FASTER && !c.reason().startsWith("same query as")).toList());
+    faster.sort(Comparator.comparingDouble(Candidate::speedup).reversed());
+    for (Candidate best : faster) {
+      if (!config.confirmWinner) {
+        return best;
+      }
+      // Twice as many fresh runs; the candidate must win the large majority of back-to-back pairs, so that a
+      // gain measured while other processes loaded the machine is not mistaken for a real one.
+      Verifier.TimedPair again = verifier.time(best.sql(), 2 * config.timedRuns);
+      double[] ratios = again.pairRatios();
+      double lowerQuartile = ratios.length == 0 ? 0 : ratios[ratios.length / 4];
+      double confirmed = Math.min(best.speedup(), again.speedup());
+      String note = String.format(Locale.ROOT, "re-timed at %.2fx (%d pairs, lower quartile of pair ratios %.2fx)",
+          again.speedup(), ratios.length, lowerQuartile);
+      if (!again.candidate().timedOut() && confirmed >= config.minSpeedup && lowerQuartile >= 1.0) {
+        Candidate c = new Candidate(best.id(), best.source(), best.label(), best.explanation(), best.sql(),
+            CandidateVerdict.FASTER, best.reason() + "; confirmed: " + note,
+            best.equivalence(), best.originalTiming(), best.timing(), confirmed);
+        candidates.set(candidates.indexOf(best), c);
+        trace("DECISION", "confirmed", c.summary());
+        return c;
+      }
+      CandidateVerdict downgraded = again.candidate().timedOut() || again.speedup() < 1.0
+          ? CandidateVerdict.SLOWER : CandidateVerdict.NEGLIGIBLE;
+      Candidate c = new Candidate(best.id(), best.source(), best.label(), best.explanation(), best.sql(), downgraded,
+          best.reason() + "; NOT confirmed: " + note,
+          best.equivalence(), best.originalTiming(), best.timing(), confirmed);
+      candidates.set(candidates.indexOf(best), c);
+      trace("DECISION", "not-confirmed", c.summary());
+    }
+    return null;
+  }
+
+  private OptimizeResult result(OptimizeVerdict verdict, Candidate chosen, Optional<String> failure) {
+    Optional<Timing> originalTime = chosen != null ? chosen.originalTiming()
+        : candidates.stream().map(Candidate::originalTiming).flatMap(Optional::stream).findFirst();
+    LlmUsage usage = gateway == null ? LlmUsage.NONE : gateway.usage();
+    return new OptimizeResult(sql, chosen != null ? chosen.sql() : sql, verdict, chosen != null ? chosen.speedup() : 1.0,
+        Optional.ofNullable(chosen), candidates, originalTime, instanceNotes, failure, usage, trace,
+        Duration.ofNanos(System.nanoTime() - start));
+  }
+}

@@ -1,0 +1,360 @@
+package dev.lakerewrite.core.optimize;
+
+import dev.lakerewrite.core.llm.LlmGateway;
+import dev.lakerewrite.retrieval.Embedder;
+import dev.langchain4j.model.chat.ChatModel;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The performance pipeline: rewrites a working query into an equivalent, faster one on a DuckDB database, and
+ * never returns anything slower or different. Candidates come from the rule-based proposer (the recipe
+ * knowledge base applied where the query's structure shows the pathology, plus CTE materialisation hints), from
+ * the demonstration pool, and, when a {@link ChatModel} is configured, from a language model (one-shot or an
+ * agentic loop with feedback, following E3-Rewrite's execution hints and demonstrations and QUITE's knowledge
+ * base and states). Every candidate is verified the same way — executable, equivalent on the target and on
+ * further instances of its schema, timed alternately against the original — and the fastest candidate at least
+ * {@link Builder#minSpeedup(double) minSpeedup} faster is returned; otherwise the original.
+ *
+ * <pre>{@code
+ * OptimizeResult r = Optimizer.builder().build().optimize(sql, connection);
+ * r.sql(); r.speedup(); r.verdict(); r.candidates(); r.trace();
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe; each {@link #optimize} call uses its connection from the calling thread only
+ * (one connection per thread, as DuckDB's JDBC driver requires). The connection's settings are the caller's;
+ * every untrusted query (the input and each candidate) still passes the safe executor's admission check.
+ */
+public final class Optimizer {
+  /** How the language model is used when one is configured. */
+  public enum Mode {
+    /** One prompt with the execution hint, Block Map, knowledge and demonstrations; one answer. */
+    ONE_SHOT,
+    /** Up to {@code maxIterations} rounds; each failure is fed back (wrong rows, regression, negligible gain). */
+    AGENTIC
+  }
+
+  private final LlmGateway gateway;
+  private final ChatModel chatModel;
+  final Mode mode;
+  final int maxIterations;
+  final double targetSpeedup;
+  final double minSpeedup;
+  final int warmups;
+  final int timedRuns;
+  final Duration queryTimeout;
+  final boolean rules;
+  final Set<String> recipes;
+  final int maxRuleCandidates;
+  final boolean furtherInstances;
+  final int sampleRows;
+  final int generatedRows;
+  final long seed;
+  final int maxComparedRows;
+  final DemonstrationPool demonstrations;
+  final double demonstrationSpeedup;
+  final boolean knowledgeBase;
+  final Embedder embedder;
+  final boolean confirmWinner;
+
+  private Optimizer(Builder b) {
+    this.gateway = b.gateway;
+    this.chatModel = b.chatModel;
+    this.mode = b.mode;
+    this.maxIterations = b.maxIterations;
+    this.targetSpeedup = b.targetSpeedup;
+    this.minSpeedup = b.minSpeedup;
+    this.warmups = b.warmups;
+    this.timedRuns = b.timedRuns;
+    this.queryTimeout = b.queryTimeout;
+    this.rules = b.rules;
+    this.recipes = Set.copyOf(b.recipes);
+    this.maxRuleCandidates = b.maxRuleCandidates;
+    this.furtherInstances = b.furtherInstances;
+    this.sampleRows = b.sampleRows;
+    this.generatedRows = b.generatedRows;
+    this.seed = b.seed;
+    this.maxComparedRows = b.maxComparedRows;
+    this.demonstrations = b.demonstrations != null ? b.demonstrations : DemonstrationPool.inMemory();
+    this.demonstrationSpeedup = b.demonstrationSpeedup;
+    this.knowledgeBase = b.knowledgeBase;
+    this.embedder = b.embedder;
+    this.confirmWinner = b.confirmWinner;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Optimises one query on a DuckDB connection.
+   *
+   * @param sql one SELECT/WITH query
+   * @param connection the database the query runs on (used from the calling thread only)
+   * @return the result; bad SQL or a failing original give {@link OptimizeVerdict#ORIGINAL_FAILED}, never an
+   *     exception
+   */
+  public OptimizeResult optimize(String sql, Connection connection) {
+    Objects.requireNonNull(sql, "sql");
+    Objects.requireNonNull(connection, "connection");
+    return new OptimizationSession(this, sql, connection).run();
+  }
+
+  /** The demonstration pool this optimizer reads and adds verified rewrites to. */
+  public DemonstrationPool demonstrations() {
+    return demonstrations;
+  }
+
+  /** Whether a language model is configured. */
+  public boolean usesLlm() {
+    return gateway != null || chatModel != null;
+  }
+
+  /**
+   * The gateway for one optimisation: the configured one (usage accumulates there), or a fresh one around the
+   * configured model, so that each result reports its own usage. Null offline.
+   */
+  LlmGateway gatewayForCall() {
+    if (gateway != null) {
+      return gateway;
+    }
+    return chatModel == null ? null
+        : LlmGateway.builder().model(dev.lakerewrite.core.llm.Role.OPTIMIZER, chatModel, "unknown").build();
+  }
+
+  /**
+   * Optimizer settings. Defaults: offline (rules and hints only), agentic mode with 5 iterations and a 1.5x target
+   * when a model is set, minimum speedup 1.10x, 1 warm-up and 5 timed runs, 60 s per query, sample and generated
+   * instances on, a fresh in-memory demonstration pool, knowledge base on, winner re-timed before it is returned.
+   */
+  public static final class Builder {
+    private LlmGateway gateway;
+    private ChatModel chatModel;
+    private Mode mode = Mode.AGENTIC;
+    private int maxIterations = 5;
+    private double targetSpeedup = 1.5;
+    private double minSpeedup = 1.10;
+    private int warmups = 1;
+    private int timedRuns = 5;
+    private Duration queryTimeout = Duration.ofSeconds(60);
+    private boolean rules = true;
+    private final Set<String> recipes = new LinkedHashSet<>(RuleProposer.RECIPES);
+    private int maxRuleCandidates = 12;
+    private boolean furtherInstances = true;
+    private int sampleRows = 2_000;
+    private int generatedRows = 40;
+    private long seed = 42;
+    private int maxComparedRows = Verifier.DEFAULT_MAX_COMPARED_ROWS;
+    private DemonstrationPool demonstrations;
+    private double demonstrationSpeedup = 1.5;
+    private boolean knowledgeBase = true;
+    private Embedder embedder;
+    private boolean confirmWinner = true;
+
+    private Builder() {}
+
+    /**
+     * Uses this model for proposals, through a fresh gateway per optimisation (default timeout of 120 s per call,
+     * retries, no budget); for budgets and a custom timeout pass a {@link #gateway(LlmGateway)}.
+     */
+    public Builder chatModel(ChatModel model) {
+      this.chatModel = Objects.requireNonNull(model, "model");
+      this.gateway = null;
+      return this;
+    }
+
+    /** Uses this gateway's {@link dev.lakerewrite.core.llm.Role#OPTIMIZER} model, budgets and usage metering. */
+    public Builder gateway(LlmGateway gateway) {
+      this.gateway = Objects.requireNonNull(gateway, "gateway");
+      this.chatModel = null;
+      return this;
+    }
+
+    public Builder mode(Mode mode) {
+      this.mode = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /** LLM rounds in agentic mode, 1 to 50. */
+    public Builder maxIterations(int iterations) {
+      if (iterations < 1 || iterations > 50) {
+        throw new IllegalArgumentException("maxIterations must be between 1 and 50, was " + iterations);
+      }
+      this.maxIterations = iterations;
+      return this;
+    }
+
+    /** The agentic loop stops once a verified candidate reaches this speedup (at least 1). */
+    public Builder targetSpeedup(double speedup) {
+      if (!(speedup >= 1.0) || Double.isInfinite(speedup)) {
+        throw new IllegalArgumentException("targetSpeedup must be a finite number >= 1, was " + speedup);
+      }
+      this.targetSpeedup = speedup;
+      return this;
+    }
+
+    /** Below this speedup a faster candidate is NEGLIGIBLE, not a win (default 1.10, at least 1). */
+    public Builder minSpeedup(double speedup) {
+      if (!(speedup >= 1.0) || Double.isInfinite(speedup)) {
+        throw new IllegalArgumentException("minSpeedup must be a finite number >= 1, was " + speedup);
+      }
+      this.minSpeedup = speedup;
+      return this;
+    }
+
+    /** Warm-up runs of each query before timing, 0 to 10. */
+    public Builder warmups(int runs) {
+      if (runs < 0 || runs > 10) {
+        throw new IllegalArgumentException("warmups must be between 0 and 10, was " + runs);
+      }
+      this.warmups = runs;
+      return this;
+    }
+
+    /** Timed runs of each query (the trimmed mean drops the fastest and slowest), 1 to 50. */
+    public Builder timedRuns(int runs) {
+      if (runs < 1 || runs > 50) {
+        throw new IllegalArgumentException("timedRuns must be between 1 and 50, was " + runs);
+      }
+      this.timedRuns = runs;
+      return this;
+    }
+
+    /** Time limit per query execution (candidates get less: a few times the original's time). */
+    public Builder queryTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("queryTimeout must be positive, was " + timeout);
+      }
+      this.queryTimeout = timeout;
+      return this;
+    }
+
+    /** Whether the rule-based proposer runs (default true). */
+    public Builder rules(boolean enabled) {
+      this.rules = enabled;
+      return this;
+    }
+
+    /**
+     * Restricts the rule-based proposer to these recipes (names from the knowledge base:
+     * {@code decorrelate-scalar-aggregate}, {@code eager-aggregation}, {@code cte-materialized}, ...).
+     */
+    public Builder recipes(Set<String> names) {
+      Objects.requireNonNull(names, "names");
+      for (String n : names) {
+        if (!RuleProposer.RECIPES.contains(n)) {
+          throw new IllegalArgumentException("unknown recipe '" + n + "'" + didYouMean(n) + "; known: "
+              + String.join(", ", RuleProposer.RECIPES));
+        }
+      }
+      this.recipes.clear();
+      this.recipes.addAll(names);
+      return this;
+    }
+
+    private static String didYouMean(String n) {
+      String best = null;
+      int bestDistance = Integer.MAX_VALUE;
+      for (String r : RuleProposer.RECIPES) {
+        int d = EditOperations.levenshtein(n, r);
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = r;
+        }
+      }
+      return bestDistance <= Math.max(3, n.length() / 3) ? " (did you mean " + best + "?)" : "";
+    }
+
+    /** At most this many rule candidates per query, 0 to 100. */
+    public Builder maxRuleCandidates(int max) {
+      if (max < 0 || max > 100) {
+        throw new IllegalArgumentException("maxRuleCandidates must be between 0 and 100, was " + max);
+      }
+      this.maxRuleCandidates = max;
+      return this;
+    }
+
+    /** Whether candidates are also checked on a sample and a generated instance (default true). */
+    public Builder furtherInstances(boolean enabled) {
+      this.furtherInstances = enabled;
+      return this;
+    }
+
+    /** Rows per table in the sample instance, 10 to 1,000,000. */
+    public Builder sampleRows(int rows) {
+      if (rows < 10 || rows > 1_000_000) {
+        throw new IllegalArgumentException("sampleRows must be between 10 and 1,000,000, was " + rows);
+      }
+      this.sampleRows = rows;
+      return this;
+    }
+
+    /** Rows per table in the generated instance, 1 to 100,000. */
+    public Builder generatedRows(int rows) {
+      if (rows < 1 || rows > 100_000) {
+        throw new IllegalArgumentException("generatedRows must be between 1 and 100,000, was " + rows);
+      }
+      this.generatedRows = rows;
+      return this;
+    }
+
+    /** Seed of the sample and the generated instance. */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /** Results larger than this are not compared (the candidate is then not accepted), 1 to 50,000,000. */
+    public Builder maxComparedRows(int rows) {
+      if (rows < 1 || rows > 50_000_000) {
+        throw new IllegalArgumentException("maxComparedRows must be between 1 and 50,000,000, was " + rows);
+      }
+      this.maxComparedRows = rows;
+      return this;
+    }
+
+    /** The pool of verified rewrites to retrieve demonstrations from and add to (shared across calls). */
+    public Builder demonstrations(DemonstrationPool pool) {
+      this.demonstrations = Objects.requireNonNull(pool, "pool");
+      return this;
+    }
+
+    /** Rewrites at least this much faster are added to the demonstration pool (E3-Rewrite: 1.5). */
+    public Builder demonstrationSpeedup(double speedup) {
+      if (!(speedup >= 1.0) || Double.isInfinite(speedup)) {
+        throw new IllegalArgumentException("demonstrationSpeedup must be a finite number >= 1, was " + speedup);
+      }
+      this.demonstrationSpeedup = speedup;
+      return this;
+    }
+
+    /** Whether recipes from the knowledge base are put into LLM prompts (default true). */
+    public Builder knowledgeBase(boolean enabled) {
+      this.knowledgeBase = enabled;
+      return this;
+    }
+
+    /**
+     * The sentence embedder for the semantic half of demonstration retrieval (e.g. the retrieval module's
+     * all-MiniLM-L6-v2); without one, demonstrations are ranked by structure alone.
+     */
+    public Builder embedder(Embedder embedder) {
+      this.embedder = Objects.requireNonNull(embedder, "embedder");
+      return this;
+    }
+
+    /** Whether the best candidate is timed once more against the original before it is returned (default true). */
+    public Builder confirmWinner(boolean enabled) {
+      this.confirmWinner = enabled;
+      return this;
+    }
+
+    public Optimizer build() {
+      return new Optimizer(this);
+    }
+  }
+}

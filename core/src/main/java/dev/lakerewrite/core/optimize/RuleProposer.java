@@ -1,0 +1,1132 @@
+package dev.lakerewrite.core.optimize;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.Sql;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The offline proposer: applies the knowledge base's recipes where the query's structure shows their pathology,
+ * each at every site where it applies (and at all sites at once), plus QUITE-style CTE materialisation hints.
+ * Every proposal is only a candidate: verification and timing decide. Recipes ({@link #RECIPES}):
+ * <ul>
+ *   <li>{@code decorrelate-scalar-aggregate}: {@code x > (SELECT agg(..) FROM .. WHERE inner.k = outer.k)} becomes
+ *       a join with the aggregate grouped by {@code k} (never for COUNT, whose empty-group value is 0, not NULL);
+ *   <li>{@code in-subquery-to-join}: an uncorrelated {@code x IN (SELECT c ...)} conjunct becomes a join with the
+ *       distinct values;
+ *   <li>{@code not-in-to-not-exists}: {@code x NOT IN (SELECT c ...)} becomes {@code NOT EXISTS}, only when both
+ *       sides are declared NOT NULL (otherwise the two differ);
+ *   <li>{@code eager-aggregation}: aggregation after a fan-out join is pushed below the join (pre-aggregate the
+ *       many side by the join key);
+ *   <li>{@code consolidate-repeated-scan}: a HAVING that compares with a scalar subquery over the same FROM and
+ *       WHERE becomes one scan with a window aggregate;
+ *   <li>{@code implied-or-filters}: an OR of conjunctions over several tables implies a per-table OR that can be
+ *       pushed into each scan;
+ *   <li>{@code or-to-union-all}: an OR across different columns becomes UNION ALL branches made disjoint with
+ *       {@code IS NOT TRUE};
+ *   <li>{@code left-join-to-inner}: a LEFT JOIN whose right side a WHERE condition rejects NULLs for is inner;
+ *   <li>{@code set-operation-to-semi-join}: INTERSECT / EXCEPT become EXISTS / NOT EXISTS with
+ *       {@code IS NOT DISTINCT FROM};
+ *   <li>{@code push-filter-into-cte}: a literal filter on a CTE referenced once is also applied inside it;
+ *   <li>{@code cte-materialized} / {@code cte-not-materialized}: DuckDB's materialisation hints.
+ * </ul>
+ * Each site check is linear in the size of the block; a query with b blocks yields O(b) candidates per recipe.
+ */
+final class RuleProposer {
+  static final List<String> RECIPES = List.of("decorrelate-scalar-aggregate", "in-subquery-to-join",
+      "not-in-to-not-exists", "eager-aggregation", "consolidate-repeated-scan", "implied-or-filters",
+      "or-to-union-all", "left-join-to-inner", "set-operation-to-semi-join", "push-filter-into-cte",
+      "cte-materialized", "cte-not-materialized");
+
+  private static final Map<String, String> COMPARISON_OPS = Map.of(
+      "COMPARE_EQUAL", "=", "COMPARE_NOTEQUAL", "<>", "COMPARE_LESSTHAN", "<", "COMPARE_GREATERTHAN", ">",
+      "COMPARE_LESSTHANOREQUALTO", "<=", "COMPARE_GREATERTHANOREQUALTO", ">=");
+
+  /** A candidate the proposer produced. */
+  record Proposal(CandidateSource source, String label, String explanation, String sql) {}
+
+  /** A recipe applied to one SELECT block, in place; returns a description of what it did, or null. */
+  private interface NodeRule {
+    String apply(ObjectNode node, Context ctx);
+  }
+
+  /** What a rule sees: the tree it edits, the catalog, and the CTE columns of that tree. */
+  private record Context(Trees trees, Catalog catalog, ObjectNode statement, Map<String, List<String>> cteColumns,
+      int[] counter) {
+    Scope scope(JsonNode node) {
+      return Scope.of(node, catalog, cteColumns);
+    }
+
+    String fresh(String prefix) {
+      return prefix + (++counter[0]);
+    }
+  }
+
+  private final Trees trees;
+  private final Catalog catalog;
+  private final Set<String> enabled;
+
+  RuleProposer(Trees trees, Catalog catalog, Set<String> enabled) {
+    this.trees = trees;
+    this.catalog = catalog;
+    this.enabled = Set.copyOf(enabled);
+  }
+
+  /** All proposals for the query, at most {@code max}, without duplicates or no-ops. */
+  List<Proposal> propose(String sql, int max) {
+    ObjectNode statement = trees.statement(sql);
+    List<Proposal> out = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    seen.add(normalize(trees.render(statement)));
+    nodeRule("decorrelate-scalar-aggregate", this::decorrelate, statement, out, seen);
+    nodeRule("consolidate-repeated-scan", this::consolidate, statement, out, seen);
+    nodeRule("eager-aggregation", this::eagerAggregation, statement, out, seen);
+    nodeRule("in-subquery-to-join", this::inToJoin, statement, out, seen);
+    nodeRule("not-in-to-not-exists", this::notInToNotExists, statement, out, seen);
+    nodeRule("implied-or-filters", this::impliedOrFilters, statement, out, seen);
+    nodeRule("left-join-to-inner", this::leftJoinToInner, statement, out, seen);
+    nodeRule("or-to-union-all", this::orToUnionAll, statement, out, seen);
+    nodeRule("set-operation-to-semi-join", this::setOperationToSemiJoin, statement, out, seen);
+    nodeRule("push-filter-into-cte", this::pushFilterIntoCte, statement, out, seen);
+    cteHints(statement, out, seen);
+    return out.size() > max ? List.copyOf(out.subList(0, max)) : List.copyOf(out);
+  }
+
+  private static String normalize(String sql) {
+    return sql.replaceAll("\\s+", " ").strip().toLowerCase(Locale.ROOT);
+  }
+
+  private void add(List<Proposal> out, Set<String> seen, Proposal p) {
+    try {
+      String rendered = trees.render(trees.statement(p.sql()));
+      if (seen.add(normalize(rendered))) {
+        out.add(new Proposal(p.source(), p.label(), p.explanation(), rendered));
+      }
+    } catch (RuntimeException e) {
+      // A rewrite that does not parse is a bug in a recipe, never a candidate.
+    }
+  }
+
+  /** Applies a node rule at each site separately, then at all sites together when there are several. */
+  private void nodeRule(String label, NodeRule rule, ObjectNode statement, List<Proposal> out, Set<String> seen) {
+    if (!enabled.contains(label)) {
+      return;
+    }
+    int sites = queryNodes(statement).size();
+    List<String> descriptions = new ArrayList<>();
+    for (int i = 0; i < sites; i++) {
+      ObjectNode copy = statement.deepCopy();
+      Context ctx = context(copy);
+      String what;
+      try {
+        what = rule.apply(queryNodes(copy).get(i), ctx);
+      } catch (RuntimeException e) {
+        what = null;
+      }
+      if (what != null) {
+        descriptions.add(what);
+        add(out, seen, new Proposal(CandidateSource.RULE, label, what, trees.render(copy)));
+      }
+    }
+    if (descriptions.size() > 1) {
+      ObjectNode copy = statement.deepCopy();
+      Context ctx = context(copy);
+      List<ObjectNode> nodes = queryNodes(copy);
+      int applied = 0;
+      for (int i = nodes.size() - 1; i >= 0; i--) {
+        try {
+          if (rule.apply(nodes.get(i), ctx) != null) {
+            applied++;
+          }
+        } catch (RuntimeException ignored) {
+          // Leave this site as it is.
+        }
+      }
+      if (applied > 1) {
+        add(out, seen, new Proposal(CandidateSource.RULE, label + "-all", "all " + applied + " sites: "
+            + String.join("; ", descriptions), trees.render(copy)));
+      }
+    }
+  }
+
+  private Context context(ObjectNode statement) {
+    return new Context(trees, catalog, statement, Scope.cteColumns(statement.get("node")), new int[] {0});
+  }
+
+  /** Every SELECT and set-operation node of the tree, parents before children. */
+  static List<ObjectNode> queryNodes(JsonNode tree) {
+    List<ObjectNode> out = new ArrayList<>();
+    Trees.visit(tree, n -> {
+      String type = n.path("type").asText();
+      if ((type.equals("SELECT_NODE") || type.equals("SET_OPERATION_NODE")) && n.has("modifiers")) {
+        out.add((ObjectNode) n);
+      }
+    });
+    return out;
+  }
+
+  private static boolean isSelect(JsonNode n) {
+    return "SELECT_NODE".equals(n.path("type").asText());
+  }
+
+  private static boolean plainSubquery(JsonNode sub) {
+    return isSelect(sub) && sub.path("modifiers").isEmpty() && sub.path("cte_map").path("map").isEmpty();
+  }
+
+  private static void replace(ObjectNode target, ObjectNode replacement) {
+    target.removeAll();
+    target.setAll(replacement);
+  }
+
+  private void setWhere(ObjectNode node, List<String> conjuncts) {
+    node.set("where_clause", conjuncts.isEmpty() ? Trees.JSON.nullNode()
+        : trees.node("SELECT * FROM lakerewrite_placeholder WHERE " + Trees.and(conjuncts)).get("where_clause"));
+  }
+
+  private List<String> rendered(List<JsonNode> conjuncts) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode c : conjuncts) {
+      out.add(trees.expression(c));
+    }
+    return out;
+  }
+
+  private static String comparisonOp(JsonNode comparison, boolean flipped) {
+    String op = COMPARISON_OPS.get(comparison.path("type").asText());
+    if (op == null || !flipped) {
+      return op;
+    }
+    return switch (op) {
+      case "<" -> ">";
+      case ">" -> "<";
+      case "<=" -> ">=";
+      case ">=" -> "<=";
+      default -> op;
+    };
+  }
+
+  private static boolean isScalarSubquery(JsonNode e) {
+    return "SUBQUERY".equals(e.path("class").asText()) && "SCALAR".equals(e.path("subquery_type").asText());
+  }
+
+  private static boolean containsFunction(JsonNode e, Set<String> names) {
+    boolean[] found = {false};
+    Trees.visitShallow(e, n -> {
+      if (("FUNCTION".equals(n.path("class").asText()) || "WINDOW".equals(n.path("class").asText()))
+          && names.contains(n.path("function_name").asText().toLowerCase(Locale.ROOT))) {
+        found[0] = true;
+      }
+    });
+    return found[0];
+  }
+
+  private static boolean hasWindow(JsonNode e) {
+    boolean[] found = {false};
+    Trees.visitShallow(e, n -> {
+      if ("WINDOW".equals(n.path("class").asText())) {
+        found[0] = true;
+      }
+    });
+    return found[0];
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // decorrelate-scalar-aggregate
+
+  private String decorrelate(ObjectNode node, Context ctx) {
+    if (!isSelect(node)) {
+      return null;
+    }
+    List<JsonNode> conjuncts = Trees.conjuncts(node.get("where_clause"));
+    Scope outer = ctx.scope(node);
+    for (int idx = 0; idx < conjuncts.size(); idx++) {
+      JsonNode c = conjuncts.get(idx);
+      if (!"COMPARISON".equals(c.path("class").asText())) {
+        continue;
+      }
+      boolean subOnLeft = isScalarSubquery(c.path("left"));
+      if (!subOnLeft && !isScalarSubquery(c.path("right"))) {
+        continue;
+      }
+      JsonNode other = subOnLeft ? c.path("right") : c.path("left");
+      if (Trees.hasSubquery(other)) {
+        continue;
+      }
+      JsonNode sub = (subOnLeft ? c.path("left") : c.path("right")).path("subquery").path("node");
+      if (!plainSubquery(sub) || sub.path("select_list").size() != 1 || !sub.path("group_expressions").isEmpty()
+          || !sub.path("having").isNull() || !sub.path("qualify").isNull()) {
+        continue;
+      }
+      JsonNode item = sub.path("select_list").get(0);
+      if (!Trees.hasAggregate(item) || hasWindow(item) || Trees.hasSubquery(item)
+          || containsFunction(item, Set.of("count", "count_star", "count_if", "countif"))) {
+        continue;
+      }
+      Scope inner = ctx.scope(sub);
+      if (inner.owners(item) == null) {
+        continue;
+      }
+      List<String> local = new ArrayList<>();
+      List<String[]> correlation = new ArrayList<>();
+      boolean ok = true;
+      for (JsonNode sc : Trees.conjuncts(sub.get("where_clause"))) {
+        if (Trees.hasSubquery(sc)) {
+          ok = false;
+          break;
+        }
+        if (inner.owners(sc) != null) {
+          local.add(trees.expression(sc));
+          continue;
+        }
+        String[] pair = correlationPair(sc, inner, outer);
+        if (pair == null) {
+          ok = false;
+          break;
+        }
+        correlation.add(pair);
+      }
+      if (!ok || correlation.isEmpty()) {
+        continue;
+      }
+      String alias = ctx.fresh("lr_sq");
+      StringBuilder derived = new StringBuilder("(SELECT ");
+      List<String> keys = new ArrayList<>();
+      for (int k = 0; k < correlation.size(); k++) {
+        derived.append(correlation.get(k)[0]).append(" AS lr_k").append(k + 1).append(", ");
+        keys.add(correlation.get(k)[0]);
+      }
+      derived.append(trees.expression(item)).append(" AS lr_value FROM ")
+          .append(trees.renderFrom(sub.get("from_table")));
+      if (!local.isEmpty()) {
+        derived.append(" WHERE ").append(Trees.and(local));
+      }
+      derived.append(" GROUP BY ").append(String.join(", ", keys)).append(") AS ").append(alias);
+      String op = comparisonOp(c, subOnLeft);
+      List<String> newConjuncts = new ArrayList<>();
+      for (int i = 0; i < conjuncts.size(); i++) {
+        if (i == idx) {
+          newConjuncts.add(trees.expression(other) + " " + op + " " + alias + ".lr_value");
+          for (int k = 0; k < correlation.size(); k++) {
+            newConjuncts.add(alias + ".lr_k" + (k + 1) + " = " + correlation.get(k)[1]);
+          }
+        } else {
+          newConjuncts.add(trees.expression(conjuncts.get(i)));
+        }
+      }
+      node.set("from_table", trees.parseFrom(trees.renderFrom(node.get("from_table")) + ", " + derived));
+      setWhere(node, newConjuncts);
+      return "the correlated aggregate subquery in " + "WHERE (" + abbreviate(trees.expression(c))
+          + ") becomes a join with the aggregate grouped by " + String.join(", ", keys);
+    }
+    return null;
+  }
+
+  /** {innerText, outerText} for {@code inner.col = outer.col}; null when the conjunct is not such an equality. */
+  private String[] correlationPair(JsonNode c, Scope inner, Scope outer) {
+    if (!"COMPARE_EQUAL".equals(c.path("type").asText())) {
+      return null;
+    }
+    JsonNode l = c.path("left");
+    JsonNode r = c.path("right");
+    if (!"COLUMN_REF".equals(l.path("class").asText()) || !"COLUMN_REF".equals(r.path("class").asText())) {
+      return null;
+    }
+    Scope.Kind lk = inner.resolve(parts(l)).kind();
+    Scope.Kind rk = inner.resolve(parts(r)).kind();
+    if (lk == Scope.Kind.LOCAL && rk == Scope.Kind.OUTER && outer.resolve(parts(r)).kind() == Scope.Kind.LOCAL) {
+      return new String[] {trees.expression(l), trees.expression(r)};
+    }
+    if (rk == Scope.Kind.LOCAL && lk == Scope.Kind.OUTER && outer.resolve(parts(l)).kind() == Scope.Kind.LOCAL) {
+      return new String[] {trees.expression(r), trees.expression(l)};
+    }
+    return null;
+  }
+
+  private static List<String> parts(JsonNode columnRef) {
+    List<String> out = new ArrayList<>();
+    columnRef.path("column_names").forEach(p -> out.add(p.asText()));
+    return out;
+  }
+
+  private static String abbreviate(String s) {
+    String one = s.replaceAll("\\s+", " ");
+    return one.length() > 80 ? one.substring(0, 77) + "..." : one;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // in-subquery-to-join and not-in-to-not-exists
+
+  private static boolean isInSubquery(JsonNode e) {
+    return "SUBQUERY".equals(e.path("class").asText()) && "ANY".equals(e.path("subquery_type").asText())
+        && "COMPARE_EQUAL".equals(e.path("comparison_type").asText());
+  }
+
+  /** Whether a subquery only uses its own names (no correlation we could miss). */
+  private boolean uncorrelated(JsonNode sub, Context ctx) {
+    if (!isSelect(sub)) {
+      return false;
+    }
+    Scope s = ctx.scope(sub);
+    for (String clause : List.of("select_list", "where_clause", "group_expressions", "having")) {
+      JsonNode part = sub.get(clause);
+      if (part != null && !part.isNull()) {
+        if (Trees.hasSubquery(part) || s.owners(part) == null) {
+          return false;
+        }
+      }
+    }
+    for (JsonNode item : Trees.fromItems(sub.path("from_table"))) {
+      if (!"BASE_TABLE".equals(item.path("type").asText())) {
+        return false;
+      }
+    }
+    return !"JOIN".equals(sub.path("from_table").path("type").asText())
+        || s.owners(conditionsOf(sub.path("from_table"))) != null;
+  }
+
+  private static JsonNode conditionsOf(JsonNode from) {
+    ArrayNode out = Trees.JSON.createArrayNode();
+    Trees.visitShallow(from, n -> {
+      if ("JOIN".equals(n.path("type").asText()) && n.path("condition").isObject()) {
+        out.add(n.get("condition"));
+      }
+    });
+    return out;
+  }
+
+  private String inToJoin(ObjectNode node, Context ctx) {
+    if (!isSelect(node)) {
+      return null;
+    }
+    List<JsonNode> conjuncts = Trees.conjuncts(node.get("where_clause"));
+    for (int idx = 0; idx < conjuncts.size(); idx++) {
+      JsonNode c = conjuncts.get(idx);
+      if (!isInSubquery(c) || Trees.hasSubquery(c.path("child"))) {
+        continue;
+      }
+      JsonNode sub = c.path("subquery").path("node");
+      if (!uncorrelated(sub, ctx) || sub.path("select_list").size() != 1 || !sub.path("cte_map").path("map").isEmpty()) {
+        continue;
+      }
+      String alias = ctx.fresh("lr_in");
+      JsonNode item = sub.path("select_list").get(0);
+      boolean unique = sub.path("group_expressions").size() == 1
+          && trees.expression(sub.path("group_expressions").get(0)).equals(trees.expression(item))
+          && sub.path("group_sets").size() <= 1;
+      String subText = trees.renderNode(sub);
+      String derived = unique ? "(" + subText + ") AS " + alias + "(lr_v)"
+          : "(SELECT DISTINCT lr_v FROM (" + subText + ") AS lr_src(lr_v)) AS " + alias;
+      List<String> newConjuncts = new ArrayList<>();
+      for (int i = 0; i < conjuncts.size(); i++) {
+        newConjuncts.add(i == idx ? trees.expression(c.path("child")) + " = " + alias + ".lr_v"
+            : trees.expression(conjuncts.get(i)));
+      }
+      node.set("from_table", trees.parseFrom(trees.renderFrom(node.get("from_table")) + ", " + derived));
+      setWhere(node, newConjuncts);
+      return abbreviate(trees.expression(c.path("child"))) + " IN (subquery) becomes a join with its "
+          + (unique ? "grouped (unique)" : "distinct") + " values";
+    }
+    return null;
+  }
+
+  private String notInToNotExists(ObjectNode node, Context ctx) {
+    if (!isSelect(node)) {
+      return null;
+    }
+    List<JsonNode> conjuncts = Trees.conjuncts(node.get("where_clause"));
+    Scope scope = ctx.scope(node);
+    for (int idx = 0; idx < conjuncts.size(); idx++) {
+      JsonNode c = conjuncts.get(idx);
+      if (!"OPERATOR_NOT".equals(c.path("type").asText()) || c.path("children").size() != 1
+          || !isInSubquery(c.path("children").get(0))) {
+        continue;
+      }
+      JsonNode in = c.path("children").get(0);
+      JsonNode sub = in.path("subquery").path("node");
+      JsonNode x = in.path("child");
+      if (!uncorrelated(sub, ctx) || sub.path("select_list").size() != 1) {
+        continue;
+      }
+      if (!notNull(x, scope) || !notNull(sub.path("select_list").get(0), ctx.scope(sub))) {
+        continue;
+      }
+      String alias = ctx.fresh("lr_ni");
+      List<String> newConjuncts = new ArrayList<>();
+      for (int i = 0; i < conjuncts.size(); i++) {
+        newConjuncts.add(i == idx ? "NOT EXISTS (SELECT 1 FROM (" + trees.renderNode(sub) + ") AS " + alias
+            + "(lr_v) WHERE " + alias + ".lr_v = " + trees.expression(x) + ")" : trees.expression(conjuncts.get(i)));
+      }
+      setWhere(node, newConjuncts);
+      return abbreviate(trees.expression(x)) + " NOT IN (subquery) becomes NOT EXISTS (both sides are NOT NULL)";
+    }
+    return null;
+  }
+
+  /** Whether an expression is a column declared NOT NULL in the catalog (outer joins aside). */
+  private boolean notNull(JsonNode e, Scope scope) {
+    if (!"COLUMN_REF".equals(e.path("class").asText())) {
+      return false;
+    }
+    List<String> p = parts(e);
+    Scope.Resolution r = scope.resolve(p);
+    if (r.kind() != Scope.Kind.LOCAL || !"BASE_TABLE".equals(r.item().node().path("type").asText())) {
+      return false;
+    }
+    Optional<Catalog.Table> t = catalog.table(r.item().node().path("table_name").asText());
+    return t.flatMap(x -> x.column(p.get(p.size() - 1))).map(col -> !col.nullable()).orElse(false);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // eager-aggregation
+
+  private static final Set<String> DECOMPOSABLE = Set.of("count", "sum", "min", "max");
+
+  private String eagerAggregation(ObjectNode node, Context ctx) {
+    if (!isSelect(node) || node.path("group_expressions").isEmpty() || !node.path("having").isNull()
+        || !node.path("qualify").isNull()) {
+      return null;
+    }
+    JsonNode from = node.path("from_table");
+    if (!"JOIN".equals(from.path("type").asText())) {
+      return null;
+    }
+    String joinType = from.path("join_type").asText();
+    if (!joinType.equals("LEFT") && !joinType.equals("INNER") || !from.path("using_columns").isEmpty()
+        || !"REGULAR".equals(from.path("ref_type").asText())) {
+      return null;
+    }
+    JsonNode right = from.path("right");
+    if (!"BASE_TABLE".equals(right.path("type").asText()) || ctx.cteColumns().containsKey(
+        right.path("table_name").asText().toLowerCase(Locale.ROOT))) {
+      return null;
+    }
+    Scope scope = ctx.scope(node);
+    Scope.Item r = scope.item(Trees.referenceName(right)).orElse(null);
+    if (r == null || r.columns() == null) {
+      return null;
+    }
+    List<String[]> keys = new ArrayList<>();
+    List<String> rightOnly = new ArrayList<>();
+    for (JsonNode c : Trees.conjuncts(from.path("condition"))) {
+      List<Scope.Item> owners = scope.owners(c);
+      if (owners == null || Trees.hasSubquery(c)) {
+        return null;
+      }
+      if (owners.size() == 1 && owners.get(0) == r) {
+        rightOnly.add(trees.expression(c));
+        continue;
+      }
+      if (!"COMPARE_EQUAL".equals(c.path("type").asText()) || !"COLUMN_REF".equals(c.path("left").path("class").asText())
+          || !"COLUMN_REF".equals(c.path("right").path("class").asText())) {
+        return null;
+      }
+      Scope.Item lo = scope.resolve(parts(c.path("left"))).item();
+      Scope.Item ro = scope.resolve(parts(c.path("right"))).item();
+      if (ro == r && lo != r) {
+        keys.add(new String[] {trees.expression(c.path("right")), trees.expression(c.path("left"))});
+      } else if (lo == r && ro != r) {
+        keys.add(new String[] {trees.expression(c.path("left")), trees.expression(c.path("right"))});
+      } else {
+        return null;
+      }
+    }
+    if (keys.isEmpty()) {
+      return null;
+    }
+    for (JsonNode c : Trees.conjuncts(node.get("where_clause"))) {
+      List<Scope.Item> owners = scope.owners(c);
+      if (owners == null || owners.contains(r)) {
+        return null;
+      }
+    }
+    for (JsonNode g : node.path("group_expressions")) {
+      List<Scope.Item> owners = scope.owners(g);
+      if (owners == null || owners.contains(r)) {
+        return null;
+      }
+    }
+    // Aggregates over the right side only; nothing else may touch the right side.
+    List<ObjectNode> aggregates = new ArrayList<>();
+    for (JsonNode item : node.path("select_list")) {
+      if (hasWindow(item) || Trees.hasSubquery(item)) {
+        return null;
+      }
+      if (!collectAggregates(item, scope, r, aggregates)) {
+        return null;
+      }
+    }
+    if (aggregates.isEmpty()) {
+      return null;
+    }
+    String alias = ctx.fresh("lr_ea");
+    StringBuilder derived = new StringBuilder("(SELECT ");
+    List<String> groupKeys = new ArrayList<>();
+    for (int k = 0; k < keys.size(); k++) {
+      derived.append(keys.get(k)[0]).append(" AS lr_k").append(k + 1).append(", ");
+      groupKeys.add(keys.get(k)[0]);
+    }
+    List<String> replacements = new ArrayList<>();
+    for (int a = 0; a < aggregates.size(); a++) {
+      ObjectNode agg = aggregates.get(a);
+      derived.append(a == 0 ? "" : ", ").append(trees.expression(agg)).append(" AS lr_a").append(a + 1);
+      String fn = agg.path("function_name").asText().toLowerCase(Locale.ROOT);
+      String ref = alias + ".lr_a" + (a + 1);
+      replacements.add(switch (fn) {
+        case "count" -> joinType.equals("LEFT") ? "CAST(coalesce(sum(" + ref + "), 0) AS BIGINT)"
+            : "CAST(sum(" + ref + ") AS BIGINT)";
+        case "sum" -> "sum(" + ref + ")";
+        default -> fn + "(" + ref + ")";
+      });
+    }
+    derived.append(" FROM ").append(trees.renderFrom(right));
+    if (!rightOnly.isEmpty()) {
+      derived.append(" WHERE ").append(Trees.and(rightOnly));
+    }
+    derived.append(" GROUP BY ").append(String.join(", ", groupKeys)).append(") AS ").append(alias);
+    for (int a = 0; a < aggregates.size(); a++) {
+      ObjectNode agg = aggregates.get(a);
+      String keepAlias = agg.path("alias").asText("");
+      replace(agg, trees.parseExpression(replacements.get(a)));
+      agg.put("alias", keepAlias);
+    }
+    List<String> on = new ArrayList<>();
+    for (int k = 0; k < keys.size(); k++) {
+      on.add(keys.get(k)[1] + " = " + alias + ".lr_k" + (k + 1));
+    }
+    ((ObjectNode) from).set("right", trees.parseFrom(derived.toString()));
+    ((ObjectNode) from).set("condition", trees.parseExpression(Trees.and(on)));
+    return "the " + aggregates.size() + " aggregate(s) over " + Trees.referenceName(right)
+        + " are computed before the " + joinType + " JOIN, grouped by the join key " + String.join(", ", groupKeys);
+  }
+
+  /**
+   * Collects the aggregate calls of a select item; false when the item cannot be pre-aggregated (an aggregate
+   * that is not decomposable or also reads the left side, or a bare column of the right side).
+   */
+  private boolean collectAggregates(JsonNode e, Scope scope, Scope.Item right, List<ObjectNode> out) {
+    if (e == null || !e.isContainerNode()) {
+      return true;
+    }
+    if (e.isObject() && "FUNCTION".equals(e.path("class").asText())
+        && Aggregates.isAggregate(e.path("function_name").asText())) {
+      String fn = e.path("function_name").asText().toLowerCase(Locale.ROOT);
+      if (!DECOMPOSABLE.contains(fn) || e.path("distinct").asBoolean(false) || e.path("filter").isObject()
+          || e.path("arguments").isEmpty() && e.path("children").isEmpty()) {
+        return false;
+      }
+      List<Scope.Item> owners = scope.owners(e);
+      if (owners == null || owners.size() != 1 || owners.get(0) != right) {
+        return false;
+      }
+      out.add((ObjectNode) e);
+      return true;
+    }
+    if (e.isObject() && "COLUMN_REF".equals(e.path("class").asText())) {
+      Scope.Resolution res = scope.resolve(parts(e));
+      return res.kind() == Scope.Kind.LOCAL && res.item() != right;
+    }
+    for (JsonNode child : e) {
+      if (!collectAggregates(child, scope, right, out)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // consolidate-repeated-scan
+
+  private String consolidate(ObjectNode node, Context ctx) {
+    if (!isSelect(node) || node.path("group_expressions").isEmpty() || !node.path("having").isObject()
+        || !node.path("qualify").isNull() || !node.path("cte_map").path("map").isEmpty()) {
+      return null;
+    }
+    JsonNode having = node.get("having");
+    if (!"COMPARISON".equals(having.path("class").asText())) {
+      return null;
+    }
+    boolean subOnLeft = isScalarSubquery(having.path("left"));
+    if (!subOnLeft && !isScalarSubquery(having.path("right"))) {
+      return null;
+    }
+    JsonNode other = subOnLeft ? having.path("right") : having.path("left");
+    JsonNode sub = (subOnLeft ? having.path("left") : having.path("right")).path("subquery").path("node");
+    if (!plainSubquery(sub) || sub.path("select_list").size() != 1 || !sub.path("group_expressions").isEmpty()
+        || !sub.path("having").isNull() || Trees.hasSubquery(other)) {
+      return null;
+    }
+    String from = trees.renderFrom(node.get("from_table"));
+    if (!from.equals(trees.renderFrom(sub.get("from_table")))) {
+      return null;
+    }
+    Set<String> outerWhere = new LinkedHashSet<>(rendered(Trees.conjuncts(node.get("where_clause"))));
+    Set<String> innerWhere = new LinkedHashSet<>(rendered(Trees.conjuncts(sub.get("where_clause"))));
+    if (!outerWhere.equals(innerWhere)) {
+      return null;
+    }
+    ObjectNode total = sub.path("select_list").get(0).deepCopy();
+    List<ObjectNode> aggs = new ArrayList<>();
+    Trees.visitShallow(total, n -> {
+      if ("FUNCTION".equals(n.path("class").asText()) && Aggregates.isAggregate(n.path("function_name").asText())) {
+        aggs.add((ObjectNode) n);
+      }
+    });
+    if (aggs.isEmpty()) {
+      return null;
+    }
+    for (ObjectNode agg : aggs) {
+      String fn = agg.path("function_name").asText().toLowerCase(Locale.ROOT);
+      if (agg.path("distinct").asBoolean(false) || agg.path("filter").isObject()
+          || !(DECOMPOSABLE.contains(fn) || fn.equals("count_star"))) {
+        return null;
+      }
+      String combine = fn.equals("count") || fn.equals("count_star") ? "sum" : fn;
+      replace(agg, trees.parseExpression(combine + "(" + trees.expression(agg) + ") OVER ()"));
+    }
+    List<String> names = Scope.outputNames(node);
+    if (names == null) {
+      return null;
+    }
+    String modifiers = modifiersText(node, names);
+    if (modifiers == null) {
+      return null;
+    }
+    List<String> items = new ArrayList<>();
+    for (JsonNode item : node.path("select_list")) {
+      String alias = item.path("alias").asText("");
+      items.add(trees.expression(item) + (alias.isEmpty() ? "" : " AS " + Sql.identifier(alias)));
+    }
+    List<String> groups = new ArrayList<>();
+    node.path("group_expressions").forEach(g -> groups.add(trees.expression(g)));
+    String alias = ctx.fresh("lr_cs");
+    String op = comparisonOp(having, subOnLeft);
+    String inner = "SELECT " + String.join(", ", items) + ", " + trees.expression(other) + " AS lr_having_value, "
+        + trees.expression(total) + " AS lr_total FROM " + from
+        + (outerWhere.isEmpty() ? "" : " WHERE " + Trees.and(new ArrayList<>(outerWhere)))
+        + " GROUP BY " + String.join(", ", groups);
+    String text = "SELECT " + String.join(", ", names.stream().map(n -> alias + "." + Sql.identifier(n)).toList())
+        + " FROM (" + inner + ") AS " + alias + " WHERE " + alias + ".lr_having_value " + op + " " + alias
+        + ".lr_total" + modifiers;
+    replace(node, trees.node(text));
+    return "the HAVING subquery re-scans the same FROM/WHERE; one scan computes both, the total as a window"
+        + " aggregate over the groups";
+  }
+
+  /** ORDER BY / LIMIT of a node as SQL text (leading space), when they only use output names; else null. */
+  private String modifiersText(JsonNode node, List<String> names) {
+    JsonNode order = Trees.orderModifier(node);
+    if (order != null) {
+      for (JsonNode o : order.path("orders")) {
+        JsonNode e = o.path("expression");
+        boolean ok = "CONSTANT".equals(e.path("class").asText())
+            || "COLUMN_REF".equals(e.path("class").asText()) && e.path("column_names").size() == 1
+            && names.stream().anyMatch(n -> n.equalsIgnoreCase(e.path("column_names").get(0).asText()));
+        if (!ok) {
+          return null;
+        }
+      }
+    }
+    if (node.path("modifiers").isEmpty()) {
+      return "";
+    }
+    ObjectNode dummy = trees.node("SELECT * FROM lakerewrite_placeholder");
+    dummy.set("modifiers", node.get("modifiers").deepCopy());
+    String sql = trees.renderNode(dummy);
+    int at = sql.indexOf("lakerewrite_placeholder");
+    return sql.substring(at + "lakerewrite_placeholder".length());
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // implied-or-filters
+
+  private String impliedOrFilters(ObjectNode node, Context ctx) {
+    if (!isSelect(node)) {
+      return null;
+    }
+    List<JsonNode> conjuncts = Trees.conjuncts(node.get("where_clause"));
+    Set<String> existing = new LinkedHashSet<>(rendered(conjuncts));
+    Scope scope = ctx.scope(node);
+    List<String> implied = new ArrayList<>();
+    for (JsonNode c : conjuncts) {
+      if (!"CONJUNCTION_OR".equals(c.path("type").asText()) || Trees.hasSubquery(c)) {
+        continue;
+      }
+      List<JsonNode> disjuncts = Trees.disjuncts(c);
+      List<Scope.Item> involved = new ArrayList<>();
+      boolean resolvable = true;
+      for (JsonNode d : disjuncts) {
+        List<Scope.Item> owners = scope.owners(d);
+        if (owners == null) {
+          resolvable = false;
+          break;
+        }
+        for (Scope.Item o : owners) {
+          if (involved.stream().noneMatch(x -> x == o)) {
+            involved.add(o);
+          }
+        }
+      }
+      if (!resolvable || involved.size() < 2) {
+        continue;
+      }
+      for (Scope.Item table : involved) {
+        List<String> perDisjunct = new ArrayList<>();
+        for (JsonNode d : disjuncts) {
+          List<String> mine = new ArrayList<>();
+          for (JsonNode part : Trees.conjuncts(d)) {
+            List<Scope.Item> owners = scope.owners(part);
+            if (owners != null && owners.size() == 1 && owners.get(0) == table) {
+              mine.add(trees.expression(part));
+            }
+          }
+          if (mine.isEmpty()) {
+            perDisjunct = null;
+            break;
+          }
+          perDisjunct.add(Trees.and(mine));
+        }
+        if (perDisjunct == null) {
+          continue;
+        }
+        List<String> distinct = new ArrayList<>(new LinkedHashSet<>(perDisjunct));
+        String filter = distinct.size() == 1 ? distinct.get(0)
+            : "(" + String.join(") OR (", distinct) + ")";
+        String normalized = trees.expression(trees.parseExpression(filter));
+        if (!existing.contains(normalized) && !implied.contains(filter)) {
+          implied.add(filter);
+        }
+      }
+    }
+    if (implied.isEmpty()) {
+      return null;
+    }
+    List<String> all = new ArrayList<>(existing);
+    all.addAll(implied);
+    setWhere(node, all);
+    return "the OR across tables implies " + implied.size() + " single-table filter(s) that can be pushed into"
+        + " the scans: " + abbreviate(String.join(" AND ", implied));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // or-to-union-all
+
+  private String orToUnionAll(ObjectNode node, Context ctx) {
+    if (!isSelect(node) || !node.path("modifiers").isEmpty() || !node.path("group_expressions").isEmpty()
+        || !node.path("having").isNull() || !node.path("qualify").isNull()
+        || !node.path("cte_map").path("map").isEmpty()) {
+      return null;
+    }
+    for (JsonNode item : node.path("select_list")) {
+      if (Trees.hasAggregate(item) || hasWindow(item) || Trees.hasSubquery(item)) {
+        return null;
+      }
+    }
+    List<JsonNode> conjuncts = Trees.conjuncts(node.get("where_clause"));
+    for (int idx = 0; idx < conjuncts.size(); idx++) {
+      JsonNode c = conjuncts.get(idx);
+      if (!"CONJUNCTION_OR".equals(c.path("type").asText()) || Trees.hasSubquery(c)) {
+        continue;
+      }
+      List<JsonNode> disjuncts = Trees.disjuncts(c);
+      if (disjuncts.size() < 2 || disjuncts.size() > 4) {
+        continue;
+      }
+      Set<Set<String>> columnSets = new LinkedHashSet<>();
+      for (JsonNode d : disjuncts) {
+        Set<String> cols = new LinkedHashSet<>();
+        Trees.columnRefs(d).forEach(p -> cols.add(String.join(".", p).toLowerCase(Locale.ROOT)));
+        columnSets.add(cols);
+      }
+      if (columnSets.size() < disjuncts.size()) {
+        continue;
+      }
+      List<String> rest = new ArrayList<>();
+      for (int i = 0; i < conjuncts.size(); i++) {
+        if (i != idx) {
+          rest.add(trees.expression(conjuncts.get(i)));
+        }
+      }
+      List<String> branches = new ArrayList<>();
+      for (int i = 0; i < disjuncts.size(); i++) {
+        ObjectNode branch = node.deepCopy();
+        List<String> where = new ArrayList<>(rest);
+        where.add(trees.expression(disjuncts.get(i)));
+        for (int j = 0; j < i; j++) {
+          where.add("(" + trees.expression(disjuncts.get(j)) + ") IS NOT TRUE");
+        }
+        setWhere(branch, where);
+        branches.add(trees.renderNode(branch));
+      }
+      replace(node, trees.node(String.join("\nUNION ALL\n", branches)));
+      return "the OR over different columns (" + abbreviate(trees.expression(c)) + ") becomes " + disjuncts.size()
+          + " UNION ALL branches, made disjoint with IS NOT TRUE";
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // left-join-to-inner
+
+  private String leftJoinToInner(ObjectNode node, Context ctx) {
+    if (!isSelect(node)) {
+      return null;
+    }
+    Scope scope = ctx.scope(node);
+    List<JsonNode> conjuncts = Trees.conjuncts(node.get("where_clause"));
+    List<String> changed = new ArrayList<>();
+    Trees.visitShallow(node.get("from_table"), n -> {
+      if (!"JOIN".equals(n.path("type").asText()) || !"LEFT".equals(n.path("join_type").asText())) {
+        return;
+      }
+      JsonNode right = n.path("right");
+      if ("JOIN".equals(right.path("type").asText())) {
+        return;
+      }
+      Scope.Item item = scope.item(Trees.referenceName(right)).orElse(null);
+      if (item == null) {
+        return;
+      }
+      for (JsonNode c : conjuncts) {
+        if (rejectsNulls(c, scope, item)) {
+          ((ObjectNode) n).put("join_type", "INNER");
+          changed.add(Trees.referenceName(right) + " (WHERE " + abbreviate(trees.expression(c)) + ")");
+          return;
+        }
+      }
+    });
+    return changed.isEmpty() ? null : "LEFT JOIN becomes INNER JOIN for " + String.join(", ", changed)
+        + ": the WHERE condition already rejects the NULL rows the outer join would add";
+  }
+
+  private static final Set<String> NULL_REJECTING_FUNCTIONS = Set.of("~~", "!~~", "~~*", "!~~*", "like_escape",
+      "not_like_escape", "ilike_escape", "prefix", "suffix", "contains", "starts_with", "ends_with");
+
+  /** Whether a conjunct is false or NULL whenever the item's columns are all NULL. */
+  private static boolean rejectsNulls(JsonNode c, Scope scope, Scope.Item item) {
+    String cls = c.path("class").asText();
+    String type = c.path("type").asText();
+    List<JsonNode> operands = new ArrayList<>();
+    if (cls.equals("COMPARISON") && !type.contains("DISTINCT")) {
+      operands.add(c.path("left"));
+      operands.add(c.path("right"));
+    } else if (cls.equals("BETWEEN")) {
+      operands.add(c.path("input"));
+    } else if (cls.equals("OPERATOR") && (type.equals("COMPARE_IN") || type.equals("OPERATOR_IS_NOT_NULL"))) {
+      operands.add(c.path("children").path(0));
+    } else if (cls.equals("FUNCTION") && NULL_REJECTING_FUNCTIONS.contains(c.path("function_name").asText())) {
+      c.path("children").forEach(operands::add);
+      for (JsonNode a : c.path("arguments")) {
+        operands.add(a.path("expression"));
+      }
+    } else {
+      return false;
+    }
+    for (JsonNode o : operands) {
+      JsonNode e = o;
+      while ("CAST".equals(e.path("class").asText())) {
+        e = e.path("child");
+      }
+      if ("COLUMN_REF".equals(e.path("class").asText())) {
+        Scope.Resolution r = scope.resolve(parts(e));
+        if (r.kind() == Scope.Kind.LOCAL && r.item() == item) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // set-operation-to-semi-join
+
+  private String setOperationToSemiJoin(ObjectNode node, Context ctx) {
+    if (!"SET_OPERATION_NODE".equals(node.path("type").asText()) || node.path("setop_all").asBoolean(true)
+        || !node.path("cte_map").path("map").isEmpty()) {
+      return null;
+    }
+    String op = node.path("setop_type").asText();
+    if (!op.equals("INTERSECT") && !op.equals("EXCEPT")) {
+      return null;
+    }
+    JsonNode children = node.path("children");
+    if (children.size() != 2 || !isSelect(children.get(0)) || !isSelect(children.get(1))) {
+      return null;
+    }
+    List<String> names = Scope.outputNames(children.get(0));
+    if (names == null || names.size() != children.get(1).path("select_list").size()) {
+      return null;
+    }
+    String modifiers = modifiersText(node, names);
+    if (modifiers == null) {
+      return null;
+    }
+    List<String> cols = new ArrayList<>();
+    List<String> outputs = new ArrayList<>();
+    List<String> matches = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      cols.add("lr_c" + (i + 1));
+      outputs.add("lr_l.lr_c" + (i + 1) + " AS " + Sql.identifier(names.get(i)));
+      matches.add("lr_l.lr_c" + (i + 1) + " IS NOT DISTINCT FROM lr_r.lr_c" + (i + 1));
+    }
+    String text = "SELECT DISTINCT " + String.join(", ", outputs) + " FROM (" + trees.renderNode(children.get(0))
+        + ") AS lr_l(" + String.join(", ", cols) + ") WHERE " + (op.equals("EXCEPT") ? "NOT " : "")
+        + "EXISTS (SELECT 1 FROM (" + trees.renderNode(children.get(1)) + ") AS lr_r(" + String.join(", ", cols)
+        + ") WHERE " + String.join(" AND ", matches) + ")" + modifiers;
+    replace(node, trees.node(text));
+    return op + " becomes a " + (op.equals("EXCEPT") ? "NOT EXISTS anti" : "EXISTS semi")
+        + " join with IS NOT DISTINCT FROM (NULLs match as in set operations)";
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // push-filter-into-cte
+
+  private String pushFilterIntoCte(ObjectNode node, Context ctx) {
+    if (!isSelect(node)) {
+      return null;
+    }
+    Map<String, Integer> references = cteReferenceCounts(ctx.statement());
+    Scope scope = ctx.scope(node);
+    List<String> pushed = new ArrayList<>();
+    for (JsonNode c : Trees.conjuncts(node.get("where_clause"))) {
+      if (Trees.hasSubquery(c)) {
+        continue;
+      }
+      List<List<String>> refs = Trees.columnRefs(c);
+      if (refs.size() != 1) {
+        continue;
+      }
+      Scope.Resolution r = scope.resolve(refs.get(0));
+      if (r.kind() != Scope.Kind.LOCAL || !"BASE_TABLE".equals(r.item().node().path("type").asText())) {
+        continue;
+      }
+      String cte = r.item().node().path("table_name").asText().toLowerCase(Locale.ROOT);
+      ObjectNode body = cteBody(ctx.statement(), cte);
+      if (body == null || references.getOrDefault(cte, 0) != 1 || !isSelect(body)
+          || !body.path("modifiers").isEmpty() || !body.path("qualify").isNull()) {
+        continue;
+      }
+      String column = refs.get(0).get(refs.get(0).size() - 1);
+      JsonNode source = null;
+      for (JsonNode item : body.path("select_list")) {
+        String name = item.path("alias").asText("");
+        if (name.isEmpty() && "COLUMN_REF".equals(item.path("class").asText())) {
+          JsonNode p = item.path("column_names");
+          name = p.get(p.size() - 1).asText();
+        }
+        if (name.equalsIgnoreCase(column)) {
+          source = item;
+        }
+      }
+      if (source == null || Trees.hasAggregate(source) || hasWindow(source) || Trees.hasSubquery(source)) {
+        continue;
+      }
+      boolean grouped = !body.path("group_expressions").isEmpty();
+      boolean aggregated = grouped || body.path("select_list").findValues("function_name").stream()
+          .anyMatch(f -> Aggregates.isAggregate(f.asText()));
+      String sourceText = trees.expression(source);
+      if (aggregated && (!grouped || rendered(listOf(body.path("group_expressions"))).stream()
+          .noneMatch(sourceText::equals))) {
+        continue;
+      }
+      ObjectNode filter = c.deepCopy();
+      List<ObjectNode> columnNodes = new ArrayList<>();
+      Trees.visitShallow(filter, n -> {
+        if ("COLUMN_REF".equals(n.path("class").asText())) {
+          columnNodes.add((ObjectNode) n);
+        }
+      });
+      for (ObjectNode n : columnNodes) {
+        ObjectNode s = source.deepCopy();
+        s.put("alias", "");
+        replace(n, s);
+      }
+      List<String> where = rendered(Trees.conjuncts(body.get("where_clause")));
+      String text = trees.expression(filter);
+      if (where.contains(text)) {
+        continue;
+      }
+      where.add(text);
+      setWhere(body, where);
+      pushed.add(cte + ": " + abbreviate(text));
+    }
+    return pushed.isEmpty() ? null : "filters also applied inside the CTE(s) " + String.join("; ", pushed);
+  }
+
+  private static List<JsonNode> listOf(JsonNode array) {
+    List<JsonNode> out = new ArrayList<>();
+    array.forEach(out::add);
+    return out;
+  }
+
+  private static ObjectNode cteBody(JsonNode statement, String name) {
+    ObjectNode[] found = {null};
+    Trees.visit(statement, n -> {
+      for (JsonNode e : n.path("cte_map").path("map")) {
+        if (e.path("key").asText().equalsIgnoreCase(name) && found[0] == null) {
+          found[0] = (ObjectNode) e.path("value").path("query_node");
+        }
+      }
+    });
+    return found[0];
+  }
+
+  /** How many times each CTE name is referenced as a table anywhere in the statement. */
+  static Map<String, Integer> cteReferenceCounts(JsonNode statement) {
+    Set<String> names = Scope.cteColumns(statement.get("node")).keySet();
+    Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+    names.forEach(n -> counts.put(n, 0));
+    for (String t : Trees.baseTables(statement)) {
+      counts.computeIfPresent(t, (k, v) -> v + 1);
+    }
+    return counts;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // CTE materialisation hints
+
+  private void cteHints(ObjectNode statement, List<Proposal> out, Set<String> seen) {
+    List<ObjectNode> ctes = Trees.ctes(statement.get("node"));
+    if (ctes.isEmpty()) {
+      return;
+    }
+    Map<String, Integer> refs = cteReferenceCounts(statement);
+    if (enabled.contains("cte-materialized")) {
+      List<String> shared = ctes.stream().map(e -> e.path("key").asText())
+          .filter(n -> refs.getOrDefault(n.toLowerCase(Locale.ROOT), 0) > 1).toList();
+      if (!shared.isEmpty()) {
+        add(out, seen, new Proposal(CandidateSource.HINT, "cte-materialized", "MATERIALIZED on the CTE(s) referenced"
+            + " more than once (" + String.join(", ", shared) + "): computed once, not re-evaluated per reference",
+            withHint(statement, shared, "CTE_MATERIALIZE_ALWAYS")));
+      }
+      if (shared.size() > 1) {
+        for (String one : shared) {
+          add(out, seen, new Proposal(CandidateSource.HINT, "cte-materialized", "MATERIALIZED on " + one,
+              withHint(statement, List.of(one), "CTE_MATERIALIZE_ALWAYS")));
+        }
+      }
+    }
+    if (enabled.contains("cte-not-materialized")) {
+      List<String> all = ctes.stream().map(e -> e.path("key").asText()).toList();
+      add(out, seen, new Proposal(CandidateSource.HINT, "cte-not-materialized", "NOT MATERIALIZED on every CTE ("
+          + String.join(", ", all) + "): inlined, so filters and joins can be pushed into them",
+          withHint(statement, all, "CTE_MATERIALIZE_NEVER")));
+    }
+  }
+
+  private String withHint(ObjectNode statement, List<String> names, String hint) {
+    ObjectNode copy = statement.deepCopy();
+    for (ObjectNode e : Trees.ctes(copy.get("node"))) {
+      if (names.stream().anyMatch(n -> n.equalsIgnoreCase(e.path("key").asText()))) {
+        ((ObjectNode) e.get("value")).put("materialized", hint);
+      }
+    }
+    return trees.render(copy);
+  }
+}

@@ -1,0 +1,177 @@
+package dev.lakerewrite.core.optimize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.SQLException;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The rule-based proposer produces the expected rewrite on small examples, and the rewrites are equivalent. */
+class RuleProposerTest {
+  static Harness h;
+
+  @BeforeAll
+  static void setUp() throws SQLException {
+    h = Harness.of(
+        "CREATE TABLE part (p_id INTEGER PRIMARY KEY, brand VARCHAR NOT NULL, size INTEGER NOT NULL)",
+        "CREATE TABLE item (i_id INTEGER PRIMARY KEY, p_id INTEGER NOT NULL, qty INTEGER NOT NULL,"
+            + " price DECIMAL(10,2) NOT NULL, mode VARCHAR)",
+        "CREATE TABLE supplier (s_id INTEGER PRIMARY KEY, note VARCHAR NOT NULL)",
+        "CREATE TABLE nullable_supplier (s_id INTEGER, note VARCHAR)",
+        "INSERT INTO part SELECT i, 'B' || (i % 5), i % 20 FROM range(1, 201) t(i)",
+        "INSERT INTO item SELECT i, 1 + i % 200, 1 + i % 50, (i % 1000) / 10.0, CASE WHEN i % 3 = 0 THEN 'AIR' ELSE"
+            + " 'SHIP' END FROM range(1, 5001) t(i)",
+        "INSERT INTO supplier SELECT i, CASE WHEN i % 7 = 0 THEN 'complaints' ELSE 'fine' END FROM range(1, 51) t(i)",
+        "INSERT INTO nullable_supplier SELECT * FROM supplier");
+  }
+
+  @AfterAll
+  static void tearDown() throws SQLException {
+    h.close();
+  }
+
+  private static String flat(String sql) {
+    return sql.replaceAll("\\s+", " ");
+  }
+
+  private void assertEquivalent(String original, RuleProposer.Proposal p) throws SQLException {
+    EquivalenceEvidence e = h.check(original, p.sql());
+    assertThat(e.equivalent()).as(p.label() + "\n" + p.sql() + "\n" + e.summary()).isTrue();
+  }
+
+  @Test
+  void decorrelatesAScalarAggregateSubqueryButNeverACount() throws SQLException {
+    String q = "SELECT sum(i.price) FROM item i, part p WHERE p.p_id = i.p_id AND p.brand = 'B3'"
+        + " AND i.qty < (SELECT 0.5 * avg(i2.qty) FROM item i2 WHERE i2.p_id = p.p_id)";
+    List<RuleProposer.Proposal> ps = h.propose(q, "decorrelate-scalar-aggregate");
+    assertThat(ps).hasSize(1);
+    String sql = flat(ps.get(0).sql());
+    assertThat(sql).contains("GROUP BY i2.p_id").contains("lr_sq1.lr_k1 = p.p_id").contains("i.qty < lr_sq1.lr_value")
+        .doesNotContain("WHERE (i2.p_id = p.p_id)");
+    assertEquivalent(q, ps.get(0));
+
+    String counting = "SELECT p.p_id FROM part p WHERE p.size > (SELECT count(*) FROM item i WHERE i.p_id = p.p_id)";
+    assertThat(h.propose(counting, "decorrelate-scalar-aggregate")).isEmpty();
+  }
+
+  @Test
+  void turnsAGroupedInSubqueryIntoAJoin() throws SQLException {
+    String q = "SELECT p.p_id, p.brand FROM part p WHERE p.p_id IN (SELECT p_id FROM item GROUP BY p_id"
+        + " HAVING sum(qty) > 700) ORDER BY p.p_id";
+    List<RuleProposer.Proposal> ps = h.propose(q, "in-subquery-to-join");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("AS lr_in1(lr_v)").contains("p.p_id = lr_in1.lr_v");
+    assertEquivalent(q, ps.get(0));
+  }
+
+  @Test
+  void notInBecomesNotExistsOnlyWhenBothSidesAreNotNull() throws SQLException {
+    String q = "SELECT count(*) FROM item WHERE i_id NOT IN (SELECT s_id FROM supplier WHERE note = 'complaints')";
+    List<RuleProposer.Proposal> ps = h.propose(q, "not-in-to-not-exists");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("NOT EXISTS").contains("lr_ni1.lr_v = i_id");
+    assertEquivalent(q, ps.get(0));
+    assertThat(h.propose("SELECT count(*) FROM item WHERE i_id NOT IN (SELECT s_id FROM nullable_supplier)",
+        "not-in-to-not-exists")).isEmpty();
+  }
+
+  @Test
+  void preAggregatesTheManySideOfAFanOutJoin() throws SQLException {
+    String q = "SELECT p.p_id, count(i.i_id) AS n, sum(i.qty) AS q, max(i.price) AS m FROM part p"
+        + " LEFT JOIN item i ON p.p_id = i.p_id AND i.mode = 'AIR' GROUP BY p.p_id";
+    List<RuleProposer.Proposal> ps = h.propose(q, "eager-aggregation");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("GROUP BY i.p_id").contains("COALESCE(sum(lr_ea1.lr_a1), 0)")
+        .contains("(i.\"mode\" = 'AIR')");
+    assertEquivalent(q, ps.get(0));
+    // avg is not decomposable: no proposal.
+    assertThat(h.propose("SELECT p.p_id, avg(i.qty) FROM part p JOIN item i ON p.p_id = i.p_id GROUP BY p.p_id",
+        "eager-aggregation")).isEmpty();
+  }
+
+  @Test
+  void consolidatesAHavingSubqueryOverTheSameScanIntoAWindowAggregate() throws SQLException {
+    String q = "SELECT i.p_id, sum(i.price * i.qty) AS value FROM item i, part p WHERE i.p_id = p.p_id"
+        + " AND p.brand = 'B1' GROUP BY i.p_id HAVING sum(i.price * i.qty) > (SELECT sum(i.price * i.qty) * 0.02"
+        + " FROM item i, part p WHERE i.p_id = p.p_id AND p.brand = 'B1') ORDER BY value DESC";
+    List<RuleProposer.Proposal> ps = h.propose(q, "consolidate-repeated-scan");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("OVER ()").contains("lr_having_value > lr_cs1.lr_total")
+        .contains("ORDER BY \"value\" DESC");
+    assertEquivalent(q, ps.get(0));
+  }
+
+  @Test
+  void derivesPerTableFiltersFromAnOrAcrossTables() throws SQLException {
+    String q = "SELECT sum(i.price) FROM item i, part p WHERE p.p_id = i.p_id AND ((p.brand = 'B1' AND i.qty < 5)"
+        + " OR (p.brand = 'B2' AND i.qty > 45 AND i.mode = 'AIR'))";
+    List<RuleProposer.Proposal> ps = h.propose(q, "implied-or-filters");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("((p.brand = 'B1') OR (p.brand = 'B2'))")
+        .contains("((i.qty < 5) OR ((i.qty > 45) AND (i.\"mode\" = 'AIR')))");
+    assertEquivalent(q, ps.get(0));
+  }
+
+  @Test
+  void splitsAnOrAcrossColumnsIntoDisjointUnionAllBranches() throws SQLException {
+    String q = "SELECT i_id, qty FROM item WHERE qty = 7 OR mode = 'AIR'";
+    List<RuleProposer.Proposal> ps = h.propose(q, "or-to-union-all");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("UNION ALL").contains("IS DISTINCT FROM true");
+    assertEquivalent(q, ps.get(0));
+  }
+
+  @Test
+  void makesALeftJoinInnerWhenWhereRejectsItsNulls() throws SQLException {
+    String q = "SELECT p.p_id, i.qty FROM part p LEFT JOIN item i ON p.p_id = i.p_id WHERE i.mode = 'AIR'";
+    List<RuleProposer.Proposal> ps = h.propose(q, "left-join-to-inner");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("INNER JOIN").doesNotContain("LEFT");
+    assertEquivalent(q, ps.get(0));
+    assertThat(h.propose("SELECT p.p_id FROM part p LEFT JOIN item i ON p.p_id = i.p_id WHERE i.mode IS NULL",
+        "left-join-to-inner")).isEmpty();
+  }
+
+  @Test
+  void turnsIntersectAndExceptIntoSemiAndAntiJoins() throws SQLException {
+    String q = "SELECT p_id FROM part WHERE size < 5 INTERSECT SELECT p_id FROM item WHERE qty > 40";
+    List<RuleProposer.Proposal> ps = h.propose(q, "set-operation-to-semi-join");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("WHERE EXISTS").contains("IS NOT DISTINCT FROM");
+    assertEquivalent(q, ps.get(0));
+    String e = "SELECT mode FROM item EXCEPT SELECT note FROM supplier ORDER BY mode";
+    List<RuleProposer.Proposal> pe = h.propose(e, "set-operation-to-semi-join");
+    assertThat(flat(pe.get(0).sql())).contains("NOT EXISTS").contains("ORDER BY \"mode\"");
+    assertEquivalent(e, pe.get(0));
+  }
+
+  @Test
+  void pushesALiteralFilterIntoACteAndOffersMaterialisationHints() throws SQLException {
+    String q = "WITH t AS (SELECT p_id, sum(qty) AS total FROM item GROUP BY p_id)"
+        + " SELECT p.brand, t.total FROM t JOIN part p ON p.p_id = t.p_id WHERE t.p_id = 17";
+    List<RuleProposer.Proposal> ps = h.propose(q, "push-filter-into-cte");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("FROM item WHERE (p_id = 17) GROUP BY p_id");
+    assertEquivalent(q, ps.get(0));
+
+    String shared = "WITH t AS (SELECT p_id, sum(qty) AS total FROM item GROUP BY p_id)"
+        + " SELECT * FROM t WHERE total = (SELECT max(total) FROM t)";
+    List<RuleProposer.Proposal> hints = h.rules().propose(shared, 100);
+    assertThat(hints).extracting(RuleProposer.Proposal::label).contains("cte-materialized", "cte-not-materialized");
+    assertThat(hints).filteredOn(p -> p.label().equals("cte-materialized")).singleElement()
+        .satisfies(p -> assertThat(p.sql()).contains("t AS MATERIALIZED"));
+    // A filter on a CTE used twice is not pushed into it.
+    assertThat(h.propose(shared.replace("WHERE total", "WHERE p_id = 3 AND total"), "push-filter-into-cte")).isEmpty();
+  }
+
+  @Test
+  void proposesNothingForAPlainQueryAndRespectsTheCap() {
+    assertThat(h.rules().propose("SELECT brand, count(*) FROM part GROUP BY brand", 100)).isEmpty();
+    String many = "SELECT sum(i.price) FROM item i, part p WHERE p.p_id = i.p_id AND ((p.brand = 'B1' AND i.qty < 5)"
+        + " OR (p.brand = 'B2' AND i.qty > 45)) AND i.qty < (SELECT avg(qty) FROM item i2 WHERE i2.p_id = p.p_id)";
+    assertThat(h.rules().propose(many, 100)).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(h.rules().propose(many, 1)).hasSize(1);
+  }
+}
