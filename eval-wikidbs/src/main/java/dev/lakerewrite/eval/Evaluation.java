@@ -194,7 +194,7 @@ public final class Evaluation {
   private static void quietly(Runnable r) {
     try {
       r.run();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       // See warmUp().
     }
   }
