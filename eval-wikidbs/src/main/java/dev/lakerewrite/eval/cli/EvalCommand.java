@@ -149,11 +149,26 @@ final class EvalCommand implements Callable<Integer> {
         : pairs.toString();
     checkPairFile(PairLoader.parseOnly());
 
+    List<EvalModel> modelList = buildModels(modelNames);
+    List<Variant> variants = new ArrayList<>();
+    for (EvalModel m : modelList) {
+      methodList.forEach(meth -> variants.add(Variant.of(meth, m)));
+    }
+    for (EvalModel m : modelList) {
+      ablationList.forEach(a -> variants.add(Variant.ablated(a, m)));
+    }
+    if (variants.stream().allMatch(v -> v.unavailableReason().isPresent())) {
+      throw new BadInputException("nothing can run: " + variants.get(0).unavailableReason().orElseThrow());
+    }
+    Path outDir = outputDirectory();
+    if (Files.exists(outDir) && !Files.isDirectory(outDir)) {
+      throw new BadInputException("--out " + outDir + " is a file, not a folder");
+    }
+
     Lakes.Layout layout = lakeOptions.layout();
     Path lakePath = lakeOptions.lakePath();
     err.println("loading the lake " + lakePath + " (" + layout.label() + ")");
     err.flush();
-    List<EvalModel> modelList = buildModels(modelNames);
     try (DataLake lake = lakeOptions.open(layout)) {
       LoadedPairs loaded;
       try (LakeSession session = lake.openSession()) {
@@ -169,7 +184,6 @@ final class EvalCommand implements Callable<Integer> {
       }
       List<QueryResultPair> selected = select(loaded.pairs(), tagFilter);
 
-      Path outDir = outputDirectory();
       Path cacheRoot = lakeOptions.cache != null ? lakeOptions.cache : lake.cacheDirectory().getParent();
       Map<String, String> settings = new LinkedHashMap<>();
       settings.put("lake", lakePath + " (" + layout.label() + ", " + lake.catalog().tableNames().size() + " tables)");
@@ -228,17 +242,16 @@ final class EvalCommand implements Callable<Integer> {
         } else if (noNoisyLake != null) {
           b.noNoisyLake(noNoisyLake);
         }
-        for (EvalModel m : modelList) {
-          methodList.forEach(meth -> b.variant(Variant.of(meth, m)));
-        }
-        for (EvalModel m : modelList) {
-          ablationList.forEach(a -> b.variant(Variant.ablated(a, m)));
+        b.variants(variants);
+        try {
+          Files.createDirectories(outDir);
+        } catch (IOException e) {
+          throw new BadInputException("cannot create the output folder " + outDir + ": " + e.getMessage(), e);
         }
         List<ProgressListener> listeners = new ArrayList<>();
         listeners.add(ReportWriter.pairLog(outDir));
         listeners.add(noProgress ? quietProgress(err) : ProgressBar.onStderr());
         b.listener(ProgressListener.all(listeners));
-        Files.createDirectories(outDir);
         EvaluationResult result = b.build().run();
         ReportWriter.Written written = ReportWriter.write(result, new RunInfo(settings, problems, notes), outDir);
         printSummary(stdout, result, written);

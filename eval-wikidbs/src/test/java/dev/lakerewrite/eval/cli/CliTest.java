@@ -97,6 +97,21 @@ class CliTest {
   }
 
   @Test
+  void aRunWhereNothingCanRunIsBadInput() {
+    Run r = cli("eval", "--method", "retriever-reader", "--model", "offline");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("nothing can run", "needs a chat model");
+  }
+
+  @Test
+  void anOutputPathThatIsAFileIsBadInput() throws IOException {
+    Path file = Files.writeString(dir.resolve("taken"), "x");
+    Run r = cli("eval", "--out", file.toString(), "--lake", sample());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("is a file, not a folder");
+  }
+
+  @Test
   void helpIsNoError() {
     Run r = cli("eval", "--help");
     assertThat(r.code()).isZero();
