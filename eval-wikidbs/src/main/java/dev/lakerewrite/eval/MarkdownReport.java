@@ -37,8 +37,9 @@ public final class MarkdownReport {
       md.append("No variant ran.\n\n");
     }
     md.append("Started ").append(result.started()).append(", took ").append(duration(result.duration().toMillis()))
-        .append(result.warmUp().isZero() ? "" : " (of which " + duration(result.warmUp().toMillis())
-            + " untimed warm-up: one offline rewrite per lake loads what is loaded once)")
+        .append(result.warmUp().isZero() ? "; no warm-up: latencies include what the lake caches on first use"
+            : " (of which " + duration(result.warmUp().toMillis()) + " untimed warm-up: one offline one-step "
+                + "rewrite per pair, so what the lake caches on first use is not timed)")
         .append(".\n\n");
 
     if (!info.notes().isEmpty()) {

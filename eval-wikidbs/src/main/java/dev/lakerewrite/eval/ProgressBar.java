@@ -42,6 +42,13 @@ public final class ProgressBar implements ProgressListener {
   }
 
   @Override
+  public synchronized void warmUpStarted(int pairs) {
+    out.println("warming up: one untimed offline one-step rewrite per pair (" + pairs + "), so caches the lake "
+        + "builds on first use are not timed");
+    out.flush();
+  }
+
+  @Override
   public synchronized void runStarted(List<Variant> variants, int totalPairRuns) {
     start = System.nanoTime();
     total = totalPairRuns;

@@ -11,6 +11,9 @@ public interface ProgressListener {
   /** Nothing. */
   ProgressListener NONE = new ProgressListener() {};
 
+  /** The untimed warm-up starts (one offline one-step rewrite per pair). */
+  default void warmUpStarted(int pairs) {}
+
   /** The run starts: the variants that will run and the pair runs in all (variants × pairs). */
   default void runStarted(List<Variant> variants, int totalPairRuns) {}
 
@@ -33,6 +36,11 @@ public interface ProgressListener {
   static ProgressListener all(List<ProgressListener> listeners) {
     List<ProgressListener> copy = List.copyOf(listeners);
     return new ProgressListener() {
+      @Override
+      public void warmUpStarted(int pairs) {
+        copy.forEach(l -> l.warmUpStarted(pairs));
+      }
+
       @Override
       public void runStarted(List<Variant> variants, int totalPairRuns) {
         copy.forEach(l -> l.runStarted(variants, totalPairRuns));

@@ -122,6 +122,11 @@ final class EvalCommand implements Callable<Integer> {
       description = "Pairs run at once (default ${DEFAULT-VALUE}; more helps LLM runs, skews offline latencies).")
   int jobs;
 
+  @Option(names = "--no-warm-up",
+      description = "Time cold runs: skip the untimed offline one-step pass over the pairs that fills the lake's "
+          + "first-use caches before anything is timed.")
+  boolean noWarmUp;
+
   @Option(names = "--no-progress", description = "No progress bar on stderr.")
   boolean noProgress;
 
@@ -196,6 +201,7 @@ final class EvalCommand implements Callable<Integer> {
       settings.put("max iterations", String.valueOf(maxIterations));
       settings.put("pair timeout", timeoutSeconds + " s");
       settings.put("jobs", String.valueOf(jobs));
+      settings.put("warm-up", noWarmUp ? "off (cold latencies)" : "one untimed offline one-step rewrite per pair");
       List<String> notes = new ArrayList<>();
 
       err.println("indexing the lake (built once, then loaded from " + cacheRoot + ")");
@@ -236,7 +242,7 @@ final class EvalCommand implements Callable<Integer> {
 
       try (DataLake noisy = noisyLake) {
         Evaluation.Builder b = Evaluation.builder().lake(lake).pairs(selected).maxIterations(maxIterations)
-            .pairTimeout(Duration.ofSeconds(timeoutSeconds)).jobs(jobs).outputDirectory(outDir);
+            .pairTimeout(Duration.ofSeconds(timeoutSeconds)).jobs(jobs).outputDirectory(outDir).warmUp(!noWarmUp);
         if (noisy != null) {
           b.noisyLake(noisy);
         } else if (noNoisyLake != null) {
