@@ -37,7 +37,7 @@ final class OfflinePlanner {
   /** A value-search hit at or above this score replaces a filter literal. */
   static final double VALUE_THRESHOLD = 0.55;
   /** Tables this close in relevance to the best one are candidates for a union. */
-  static final double UNION_ABOUT_GAP = 0.05;
+  static final double UNION_ABOUT_GAP = 0.1;
   /** The rows a union partner adds may fit the assumed name this much less than the base's rows. */
   static final double UNION_KIND_GAP = 0.05;
   static final double UNION_SCORE_THRESHOLD = 0.75;
@@ -49,6 +49,8 @@ final class OfflinePlanner {
    * name better) in choosing the table.
    */
   static final double ABOUT_WEIGHT = 0.8;
+  /** How much a column's type family fitting (or not) the query's use of the assumed column moves its score. */
+  static final double TYPE_FIT = 0.15;
   /** Bonus for a table that holds the query's filter literals as they are written (half for close spellings). */
   static final double VALUE_TABLE_BONUS = 0.15;
   /** Tables, by relevance, among which name and kind similarity add candidates. */
@@ -113,6 +115,8 @@ final class OfflinePlanner {
   private final Set<String> rejected;
   /** "table|column" (lower case) of columns the query uses only in join conditions: keys of its own schema. */
   private final Set<String> joinOnly;
+  /** Assumed column (lower case) → the type family the query treats it as (compared with numbers or dates). */
+  private final Map<String, TypeFamily> expectedFamilies;
 
   OfflinePlanner(RewriteState state) {
     this.state = state;
@@ -121,6 +125,35 @@ final class OfflinePlanner {
     this.pad = state.scratchpad();
     this.rejected = rejectedMappings(state);
     this.joinOnly = joinOnlyColumns(analysis);
+    this.expectedFamilies = expectedFamilies(analysis);
+  }
+
+  /** A column compared by order with numbers is numeric, with dates a date; summed or averaged, numeric. */
+  static Map<String, TypeFamily> expectedFamilies(QueryAnalysis a) {
+    Map<String, TypeFamily> out = new LinkedHashMap<>();
+    for (Predicate p : a.predicates()) {
+      boolean ordered = Set.of("<", ">", "<=", ">=", "BETWEEN").contains(p.operator());
+      for (int i = 0; i < p.literals().size() && ordered; i++) {
+        String kind = i < p.literalKinds().size() ? p.literalKinds().get(i) : "";
+        String lit = p.literals().get(i);
+        if (kind.startsWith("DATE") || kind.startsWith("TIMESTAMP")
+            || lit != null && lit.matches("\\d{4}-\\d{2}(-\\d{2})?.*") && !kind.equals("INTEGER")) {
+          out.put(key(p.column().column()), TypeFamily.DATETIME);
+        } else if (kind.equals("INTEGER") || kind.equals("NUMERIC") || kind.startsWith("DECIMAL")
+            || kind.equals("DOUBLE") || kind.equals("BIGINT")) {
+          out.putIfAbsent(key(p.column().column()), TypeFamily.NUMERIC);
+        }
+      }
+    }
+    for (QueryAnalysis.OutputColumn o : a.outputColumns()) {
+      String e = o.expression().toLowerCase(Locale.ROOT);
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b(sum|avg)\\(\\s*(?:\\w+\\.)?\"?([^\")]+)\"?\\s*\\)")
+          .matcher(e);
+      while (m.find()) {
+        out.put(m.group(2).strip(), TypeFamily.NUMERIC);
+      }
+    }
+    return out;
   }
 
   /**
@@ -366,6 +399,7 @@ final class OfflinePlanner {
     TableInfo info = lake.table(table);
     String entity = entityColumn(table);
     boolean nameLike = entityPrior && (isNameLike(column, assumedTable) || isNameLike(column, table));
+    TypeFamily expected = expectedFamilies.get(key(column));
     ColumnTarget best = null;
     for (TableInfo.ColumnInfo col : info.columns()) {
       if (excluded.contains(col.name())) {
@@ -373,6 +407,14 @@ final class OfflinePlanner {
       }
       double sim = lake.nameSimilarity(column, col.name());
       String why = String.format("name similarity %.2f", sim);
+      if (expected != null) {
+        TypeFamily actual = family(table, col.name());
+        if (actual == expected) {
+          sim += TYPE_FIT;
+        } else if (actual == TypeFamily.STRING || actual == TypeFamily.BOOLEAN) {
+          sim -= TYPE_FIT;
+        }
+      }
       if (nameLike && col.name().equals(entity) && sim < 0.8) {
         sim = 0.8;
         why = "entity-name column for a name-like column";
@@ -401,8 +443,10 @@ final class OfflinePlanner {
       for (String lit : p.literals()) {
         Optional<Scratchpad.Entry> e = pad.entry(Scratchpad.Section.VALUES, table + "|" + lit);
         if (e.isPresent() && e.get().payload() instanceof Evidence.ValueSearch vs) {
-          Optional<Evidence.ValueHit> hit = pickHit(vs, null, column);
-          if (hit.isPresent() && hit.get().column().equals(lakeColumn)) {
+          Optional<String[]> category = categorySpelling(table, lit);
+          String where = category.map(c -> c[0])
+              .orElseGet(() -> pickHit(vs, null, column).map(Evidence.ValueHit::column).orElse(null));
+          if (lakeColumn.equals(where)) {
             return 0.75;
           }
         }
@@ -645,8 +689,12 @@ final class OfflinePlanner {
       ColumnTarget inMain = bestColumn(t.assumed(), c, t.lake()).orElse(null);
       double mainScore = inMain == null ? 0 : inMain.score();
       ColumnTarget best = null;
+      Set<String> neighbours = new LinkedHashSet<>();
+      lake.joinNeighbours(t.lake()).forEach(n -> neighbours.add(n.rightTable()));
       for (String other : pad.contextTables()) {
-        if (other.equals(t.lake())) {
+        // A column read from another table comes through one join with a direct neighbour in the join graph;
+        // longer chains to a table that merely has a similarly named column are guesses.
+        if (other.equals(t.lake()) || !neighbours.contains(other)) {
           continue;
         }
         Optional<ColumnTarget> ct = bestColumnOutsideEntity(t.assumed(), c, other);
@@ -660,7 +708,8 @@ final class OfflinePlanner {
         searchFor.add(c);
         continue;
       }
-      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.lakeTable());
+      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.lakeTable())
+          .filter(p -> p.steps().size() == 1);
       if (path.isPresent()) {
         columns.put(key(c), new ColumnTarget(best.lakeTable(), best.lakeColumn(), best.score(),
             best.why() + ", joined from " + t.lake()));
@@ -786,11 +835,31 @@ final class OfflinePlanner {
       } else if (p.from().equals(to) && p.to().equals(from)) {
         oriented = reversed(p);
       }
-      if (oriented != null && (best == null || oriented.rank() < best.rank())) {
+      if (oriented != null && (best == null || preference(oriented) < preference(best))) {
         best = oriented;
       }
     }
     return Optional.ofNullable(best);
+  }
+
+  /**
+   * Lower is better: fewer hops first (each hop is a chance to be wrong, thesis §8), then paths keyed on text
+   * rather than numbers (equal populations are a coincidence, equal names a reference), then the join graph's
+   * rank.
+   */
+  private double preference(Evidence.JoinPath p) {
+    int numericKeys = 0;
+    for (Evidence.JoinStep s : p.steps()) {
+      if (family(s.leftTable(), s.leftColumn()) == TypeFamily.NUMERIC
+          || family(s.rightTable(), s.rightColumn()) == TypeFamily.NUMERIC) {
+        numericKeys++;
+      }
+    }
+    return p.steps().size() * 10 + numericKeys * 5 + p.rank();
+  }
+
+  private TypeFamily family(String table, String column) {
+    return lake.profile(table).column(column).map(ColumnProfile::typeFamily).orElse(TypeFamily.STRING);
   }
 
   static Evidence.JoinPath reversed(Evidence.JoinPath p) {
@@ -906,15 +975,16 @@ final class OfflinePlanner {
           continue;
         }
         Evidence.ValueSearch vs = (Evidence.ValueSearch) e.get().payload();
-        Optional<String> spelled = like || target == null || target.weak() ? Optional.empty()
-            : spelling(table, target.lakeColumn(), lit);
+        Optional<String[]> spelled = like ? Optional.empty() : target != null && !target.weak()
+            ? spelling(table, target.lakeColumn(), lit).map(v -> new String[] {target.lakeColumn(), v})
+            : categorySpelling(table, lit);
         if (spelled.isPresent()) {
           fixes.put(literalKey(t.assumed(), p.column().column(), lit),
-              new LiteralFix(table, target.lakeColumn(), spelled.get(), 1.0));
-          notes.add("'" + lit + "' is spelled '" + spelled.get() + "' in " + table + "." + target.lakeColumn());
+              new LiteralFix(table, spelled.get()[0], spelled.get()[1], 1.0));
+          notes.add("'" + lit + "' is spelled '" + spelled.get()[1] + "' in " + table + "." + spelled.get()[0]);
           continue;
         }
-        Optional<Evidence.ValueHit> hit = pickHit(vs, target, p.column().column());
+        Optional<Evidence.ValueHit> hit = pickHit(vs, target, p.column().column(), t);
         if (hit.isPresent() && !like) {
           fixes.put(literalKey(t.assumed(), p.column().column(), lit),
               new LiteralFix(table, hit.get().column(), hit.get().value(), hit.get().score()));
@@ -935,6 +1005,11 @@ final class OfflinePlanner {
    * categorical columns get a small bonus in the ranking unless the filtered column names the rows' entity.
    */
   private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped, String assumedColumn) {
+    return pickHit(vs, mapped, assumedColumn, null);
+  }
+
+  private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped, String assumedColumn,
+      TableChoice owner) {
     ColumnTarget target = mapped == null || mapped.weak() ? null : mapped;
     for (Evidence.ValueHit h : vs.hits()) {
       if (target != null && h.column().equals(target.lakeColumn()) && h.score() >= VALUE_THRESHOLD - 0.05) {
@@ -947,8 +1022,11 @@ final class OfflinePlanner {
       }
     }
     if (target == null || target.score() < 0.8) {
-      boolean entityFilter = assumedColumn != null && analysis.tableNames().stream()
-          .anyMatch(t -> isNameLike(assumedColumn, t));
+      // A filter on the rows' own name is not a category; an obsolete table's name column is (its entities are
+      // a category of the rows).
+      boolean entityFilter = assumedColumn != null && (owner != null
+          ? owner.mergedInto() == null && isNameLike(assumedColumn, owner.assumed())
+          : analysis.tableNames().stream().anyMatch(t -> isNameLike(assumedColumn, t)));
       Evidence.ValueHit best = null;
       double bestScore = 0;
       for (Evidence.ValueHit h : vs.hits()) {
@@ -1011,6 +1089,28 @@ final class OfflinePlanner {
     return best == null || tie || bestExtra > 3 ? Optional.empty() : Optional.of(best);
   }
 
+  /**
+   * When the filtered column has no counterpart: the literal's spelling in the table's one categorical column
+   * (few distinct values) that has it ('district' → "instance of" = 'district of New Zealand'). Empty when no
+   * or several columns have it. Returns {column, value}.
+   */
+  Optional<String[]> categorySpelling(String table, String literal) {
+    String[] found = null;
+    for (ColumnProfile c : lake.profile(table).columns()) {
+      if (c.typeFamily() != TypeFamily.STRING || c.uniqueness() > 0.3 || c.nonNullCount() == 0) {
+        continue;
+      }
+      Optional<String> v = spelling(table, c.column(), literal);
+      if (v.isPresent()) {
+        if (found != null) {
+          return Optional.empty();
+        }
+        found = new String[] {c.column(), v.get()};
+      }
+    }
+    return Optional.ofNullable(found);
+  }
+
   /** Distinct values of a column read to find a literal's spelling. */
   static final int SPELLING_VALUES = 5_000;
 
@@ -1068,8 +1168,10 @@ final class OfflinePlanner {
         .anyMatch(a -> a instanceof Action.UnionSearch u && u.baseTable().equals(t.lake()));
     if (!searched) {
       Map<String, Double> relevance = lake.relevanceTo(t.assumed(), analysis.columnsOf(t.assumed()));
+      // Another table is as plausible an answer: about as well named, or holding rows of the same kind.
       boolean rival = relevance.keySet().stream().limit(ABOUT_POOL).anyMatch(o -> !o.equals(t.lake())
-          && about(t.assumed(), o) >= baseAbout - UNION_ABOUT_GAP);
+          && (about(t.assumed(), o) >= baseAbout - UNION_ABOUT_GAP
+              || baseKind >= 0.3 && entityKindSimilarity(t.assumed(), o) >= baseKind - UNION_KIND_GAP));
       if (rival && state.enabled(ActionType.UNION_SEARCH)) {
         wanted.add(new Action.UnionSearch(t.lake()));
       }
@@ -1081,14 +1183,16 @@ final class OfflinePlanner {
     List<Evidence.UnionPartner> accepted = new ArrayList<>();
     for (Evidence.UnionPartner p : partners) {
       String partnerEntity = entity == null ? null : p.columnMapping().get(entity);
+      boolean plausible = about(t.assumed(), p.table()) >= baseAbout - UNION_ABOUT_GAP - 0.1
+          || baseKind >= 0.3 && entityKindSimilarity(t.assumed(), p.table()) >= baseKind - UNION_KIND_GAP;
       if (p.score() < UNION_SCORE_THRESHOLD || partnerEntity == null || !p.columnMapping().keySet().containsAll(needed)
-          || about(t.assumed(), p.table()) < baseAbout - UNION_ABOUT_GAP - 0.1) {
+          || !plausible || referencedBy(t.lake(), entity, p.table(), partnerEntity)) {
         continue;
       }
       LakeTools.NewRows added = lake.newRows(t.lake(), entity, p.table(), partnerEntity, kindColumn(t.assumed(), p.table()));
       double addedKind = added.topKind() == null ? entityKindSimilarity(t.assumed(), p.table())
           : lake.nameSimilarity(t.assumed(), added.topKind());
-      if (added.share() >= UNION_MIN_NEW_SHARE && addedKind >= baseKind - UNION_KIND_GAP) {
+      if (added.share() >= UNION_MIN_NEW_SHARE && addedKind >= Math.max(baseKind - UNION_KIND_GAP, 0.35)) {
         accepted.add(p);
       }
     }
@@ -1096,6 +1200,21 @@ final class OfflinePlanner {
       out.put(t.lake(), accepted);
     }
     return out;
+  }
+
+  /**
+   * Whether one table refers to the other's entities (the join graph's best link between them pairs an entity
+   * column with a non-entity column): then the partner lists what the base's rows point at (countries of
+   * offices), or what points at them, not more rows like the base's.
+   */
+  private boolean referencedBy(String base, String baseEntity, String partner, String partnerEntity) {
+    for (Evidence.JoinStep n : lake.joinNeighbours(base)) {
+      if (n.rightTable().equals(partner)
+          && n.rightColumn().equals(partnerEntity) != n.leftColumn().equals(baseEntity)) {
+        return true; // one side names entities, the other refers to them: a reference, either way round
+      }
+    }
+    return false;
   }
 
   /** The categorical column of a table whose frequent values fit the assumed name best (its "kind" column). */
