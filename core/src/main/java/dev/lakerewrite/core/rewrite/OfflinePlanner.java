@@ -57,6 +57,8 @@ final class OfflinePlanner {
   static final int ABOUT_POOL = 30;
   /** A union partner must bring at least this share of entities the base table lacks (twins add nothing). */
   static final double UNION_MIN_NEW_SHARE = 0.2;
+  /** Added rows of another kind than the base's must fit the assumed name at least this well. */
+  static final double UNION_MIN_KIND = 0.45;
 
   /**
    * How an assumed column is answered: a lake table's column, possibly through an added join. A weak target is
@@ -1211,10 +1213,14 @@ final class OfflinePlanner {
           || !plausible || referencedBy(t.lake(), entity, p.table(), partnerEntity)) {
         continue;
       }
-      LakeTools.NewRows added = lake.newRows(t.lake(), entity, p.table(), partnerEntity, kindColumn(t.assumed(), p.table()));
+      String partnerKindColumn = kindColumn(t.assumed(), p.table());
+      LakeTools.NewRows added = lake.newRows(t.lake(), entity, p.table(), partnerEntity, partnerKindColumn);
       double addedKind = added.topKind() == null ? entityKindSimilarity(t.assumed(), p.table())
           : lake.nameSimilarity(t.assumed(), added.topKind());
-      if (added.share() >= UNION_MIN_NEW_SHARE && addedKind >= Math.max(baseKind - UNION_KIND_GAP, 0.45)) {
+      // Rows of the base's own most frequent kind are the same kind of thing, however loosely its name fits.
+      boolean sameKind = added.topKind() != null && added.topKind().equals(topKind(t.lake(), p, partnerKindColumn));
+      if (added.share() >= UNION_MIN_NEW_SHARE && addedKind >= baseKind - UNION_KIND_GAP
+          && (sameKind || addedKind >= UNION_MIN_KIND)) {
         accepted.add(p);
       }
     }
@@ -1237,6 +1243,20 @@ final class OfflinePlanner {
       }
     }
     return false;
+  }
+
+  /** The most frequent value of the base column that a partner's kind column is mapped from, if any. */
+  private String topKind(String base, Evidence.UnionPartner partner, String partnerKindColumn) {
+    if (partnerKindColumn == null) {
+      return null;
+    }
+    for (Map.Entry<String, String> m : partner.columnMapping().entrySet()) {
+      if (m.getValue().equals(partnerKindColumn)) {
+        return lake.profile(base).column(m.getKey()).filter(c -> !c.sampleValues().isEmpty())
+            .map(c -> c.sampleValues().get(0)).orElse(null);
+      }
+    }
+    return null;
   }
 
   /** The categorical column of a table whose frequent values fit the assumed name best (its "kind" column). */

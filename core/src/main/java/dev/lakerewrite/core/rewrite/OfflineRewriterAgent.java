@@ -269,6 +269,11 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     private String unionSql(TableChoice t, List<Evidence.UnionPartner> partners) {
       Set<String> cols = new LinkedHashSet<>();
       t.columns().values().stream().filter(c -> c.lakeTable().equals(t.lake())).forEach(c -> cols.add(c.lakeColumn()));
+      if (cols.isEmpty()) {
+        // COUNT(*) and the like name no column: union whole rows, on the columns every partner maps.
+        cols.addAll(partners.get(0).columnMapping().keySet());
+        partners.forEach(p -> cols.retainAll(p.columnMapping().keySet()));
+      }
       StringBuilder sb = new StringBuilder("SELECT ");
       Evidence.CleanedTable cleaned = plan.cleaned().get(t.lake());
       if (cleaned != null) {

@@ -93,6 +93,19 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void countsTheRowsOfATableSplitInTwoByUnioningBothHalves() {
+    RewriteResult r = rewrite("SELECT COUNT(*) AS categories FROM people_categories");
+    long both;
+    try (LakeSession s = TestLakes.sample().openSession()) {
+      both = ((Number) s.execute("SELECT (SELECT count(*) FROM computer_animated_film_category_of_associated_people)"
+          + " + (SELECT count(*) FROM region_of_new_zealand_category_of_associated_people)").table().get(0, 0)).longValue();
+    }
+    assertThat(r.sql()).contains("UNION").contains("computer_animated_film_category_of_associated_people")
+        .contains("region_of_new_zealand_category_of_associated_people");
+    assertThat(number(r.result().orElseThrow().get(0, 0))).isEqualTo(both);
+  }
+
+  @Test
   void aQueryThatIsNotSqlStopsWithAnErrorThatSaysWhere() {
     RewriteResult r = rewrite("SELECT name population FROM WHERE x = 1");
     assertThat(r.stopReason()).isEqualTo(StopReason.INVALID_QUERY);
