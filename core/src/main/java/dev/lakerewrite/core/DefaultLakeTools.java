@@ -1,5 +1,6 @@
 package dev.lakerewrite.core;
 
+import dev.lakerewrite.retrieval.DidYouMean;
 import dev.lakerewrite.core.rewrite.Evidence;
 import dev.lakerewrite.core.rewrite.LakeTools;
 import dev.lakerewrite.joingraph.ColumnPair;
@@ -48,6 +49,7 @@ final class DefaultLakeTools implements LakeTools {
   private final Map<String, float[]> nameVectors = new HashMap<>();
   private final Map<String, ResultTable> previews = new HashMap<>();
   private final Map<String, Map<String, Double>> valueTables = new HashMap<>();
+  private final Map<String, List<String>> distinct = new HashMap<>();
 
   DefaultLakeTools(DataLake lake, LakeSession session, Optional<ChatModel> cleaner, boolean joinGraph) {
     this.lake = lake;
@@ -91,6 +93,30 @@ final class DefaultLakeTools implements LakeTools {
           session.defaultLimits());
       return e.isSuccess() ? e.table() : ResultTable.empty();
     });
+  }
+
+  @Override
+  public List<String> distinctValues(String table, String column, int limit) {
+    return distinct.computeIfAbsent(table + "|" + column + "|" + limit, k -> readDistinct(table, column, limit));
+  }
+
+  private List<String> readDistinct(String table, String column, int limit) {
+    TableInfo t = table(table);
+    Optional<TableInfo.ColumnInfo> c = t.column(column);
+    if (c.isEmpty()) {
+      return List.of();
+    }
+    String col = Sql.quoted(c.get().name());
+    Execution e = session.executeTrusted("SELECT DISTINCT CAST(" + col + " AS VARCHAR) FROM " + Sql.quoted(t.name())
+        + " WHERE " + col + " IS NOT NULL LIMIT " + limit, session.defaultLimits());
+    if (!e.isSuccess()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (List<Object> row : e.table().rows()) {
+      out.add(String.valueOf(row.get(0)));
+    }
+    return out;
   }
 
   @Override
@@ -216,11 +242,24 @@ final class DefaultLakeTools implements LakeTools {
   @Override
   public Evidence.ValueSearch searchValue(String table, String value, int k) {
     String t = table(table).name();
+    // The best value per column first: a table's top values can all come from one column, hiding the column
+    // where the value is a category (e.g. 'district' → 'district of New Zealand' among many "X District").
+    List<ValueMatch> matches = services.index().searchValue(session.connection(), t, value, Math.max(k * 6, 30));
     List<Evidence.ValueHit> hits = new ArrayList<>();
-    for (ValueMatch m : services.index().searchValue(session.connection(), t, value, k)) {
+    java.util.Set<String> columns = new java.util.HashSet<>();
+    List<ValueMatch> rest = new ArrayList<>();
+    for (ValueMatch m : matches) {
+      if (columns.add(m.column())) {
+        hits.add(new Evidence.ValueHit(m.column(), m.value(), m.score(), m.why(), rows(m.exampleRows())));
+      } else {
+        rest.add(m);
+      }
+    }
+    for (ValueMatch m : rest) {
       hits.add(new Evidence.ValueHit(m.column(), m.value(), m.score(), m.why(), rows(m.exampleRows())));
     }
-    return new Evidence.ValueSearch(t, value, hits);
+    hits.sort(java.util.Comparator.comparingDouble(Evidence.ValueHit::score).reversed());
+    return new Evidence.ValueSearch(t, value, hits.subList(0, Math.min(hits.size(), Math.max(k, 12))));
   }
 
   private static ResultTable rows(List<Map<String, String>> exampleRows) {

@@ -199,8 +199,11 @@ public final class LakeCatalog {
     return new TableProfile(table.name(), rows, out);
   }
 
+  /** Bump when profiling or type-family inference changes, so cached profiles are recomputed. */
+  static final int PROFILE_VERSION = 2;
+
   /** On-disk form of the profile cache. */
-  record ProfileFile(String fingerprint, Map<String, TableProfile> tables) {}
+  record ProfileFile(int version, String fingerprint, Map<String, TableProfile> tables) {}
 
   private void loadProfiles() {
     if (profilesLoaded) {
@@ -213,7 +216,7 @@ public final class LakeCatalog {
     }
     try {
       ProfileFile pf = JSON.readValue(file.toFile(), new TypeReference<ProfileFile>() {});
-      if (lake.fingerprint().equals(pf.fingerprint()) && pf.tables() != null) {
+      if (pf.version() == PROFILE_VERSION && lake.fingerprint().equals(pf.fingerprint()) && pf.tables() != null) {
         profiles.putAll(pf.tables());
       }
     } catch (IOException e) {
@@ -225,7 +228,7 @@ public final class LakeCatalog {
     Path file = lake.cacheDirectory().resolve(PROFILES_FILE);
     Path tmp = file.resolveSibling(PROFILES_FILE + "." + ProcessHandle.current().pid() + ".tmp");
     try {
-      JSON.writeValue(tmp.toFile(), new ProfileFile(lake.fingerprint(), new TreeMap<>(profiles)));
+      JSON.writeValue(tmp.toFile(), new ProfileFile(PROFILE_VERSION, lake.fingerprint(), new TreeMap<>(profiles)));
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       // The cache is an optimisation: profiles stay correct in memory.

@@ -1,5 +1,6 @@
 package dev.lakerewrite.core;
 
+import dev.lakerewrite.retrieval.DidYouMean;
 import java.util.Collection;
 import java.util.List;
 

@@ -2,7 +2,6 @@ package dev.lakerewrite.eval;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -48,18 +47,15 @@ public enum DifficultyTag {
     if (label == null) {
       return Optional.empty();
     }
-    String key = key(label);
+    String key = Names.key(label);
     for (DifficultyTag tag : values()) {
-      if (key(tag.label).equals(key)) {
+      if (Names.key(tag.label).equals(key)) {
         return Optional.of(tag);
       }
     }
     return Optional.empty();
   }
 
-  private static String key(String s) {
-    return s.toLowerCase(Locale.ROOT).replaceAll("[\\s_\\-]+", "");
-  }
 
   @Override
   public String toString() {

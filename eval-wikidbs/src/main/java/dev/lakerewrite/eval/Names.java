@@ -50,6 +50,11 @@ final class Names {
     return words.length == 0 ? "" : words[0];
   }
 
+  /** A name for lenient comparison: lower case, without spaces, underscores and hyphens. */
+  static String key(String s) {
+    return s.toLowerCase(Locale.ROOT).replaceAll("[\\s_\\-]+", "");
+  }
+
   /** ", did you mean 'x'?" or the empty string. */
   static String didYouMean(String name, Collection<String> candidates) {
     return closest(name, candidates).map(c -> "; did you mean '" + c + "'?").orElse("");

@@ -38,8 +38,10 @@ public interface ColumnSource {
   List<Table> tables();
 
   /**
-   * Hands the values of every column of {@code table} to {@code sink}, in column order. May be called from several
-   * threads for different tables only if the implementation says so; the builder calls it from one thread.
+   * Hands the values of every column of {@code table} to {@code sink}, in column order. The builder calls it from
+   * one thread, table after table, and iterates each column's {@link ColumnValues#values()} once, later, on one of
+   * its worker threads: values may be materialised (as the SQL source does, since a connection serves one thread)
+   * or generated lazily.
    *
    * @throws JoinGraphException when the values cannot be read
    */

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -127,19 +126,7 @@ final class GraphBuild {
             + table.columns().size() + " columns of table " + table.name());
       }
     }
-    ColumnProfile[] columns = new ColumnProfile[futures.size()];
-    try {
-      for (int i = 0; i < columns.length; i++) {
-        columns[i] = futures.get(i).get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while profiling columns", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
-          : new IllegalStateException(e.getCause());
-    }
-    return columns;
+    return Futures.getAll(futures, "profiling columns").toArray(new ColumnProfile[0]);
   }
 
   /**

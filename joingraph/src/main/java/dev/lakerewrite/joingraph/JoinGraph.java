@@ -1,5 +1,6 @@
 package dev.lakerewrite.joingraph;
 
+import dev.lakerewrite.retrieval.CachingEmbedder;
 import dev.lakerewrite.retrieval.Embedder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,6 +54,8 @@ public final class JoinGraph {
   private static final Logger LOG = LoggerFactory.getLogger(JoinGraph.class);
   /** File name of the persisted graph inside the cache directory. */
   public static final String FILE_NAME = "join-graph.json";
+  /** Directory inside the cache directory where column-name vectors are cached (unless the embedder caches). */
+  public static final String EMBEDDINGS_DIRECTORY = "embeddings";
   static final int FORMAT_VERSION = 1;
 
   private final String fingerprint;
@@ -254,7 +257,7 @@ public final class JoinGraph {
     TableInfo info = byName.get(table);
     if (info == null) {
       throw new IllegalArgumentException("unknown table '" + table + "'"
-          + Suggestions.didYouMean(table, byName.keySet()));
+          + didYouMean(table, byName.keySet()));
     }
     return info;
   }
@@ -329,7 +332,11 @@ public final class JoinGraph {
       return this;
     }
 
-    /** Where {@value JoinGraph#FILE_NAME} is kept; needs {@link #lakeFingerprint}. Optional. */
+    /**
+     * Where {@value JoinGraph#FILE_NAME} is kept; needs {@link #lakeFingerprint}. Optional. Unless the embedder is
+     * a {@link CachingEmbedder} already, column-name vectors are cached in its {@value JoinGraph#EMBEDDINGS_DIRECTORY}
+     * subdirectory too.
+     */
     public Builder cacheDirectory(Path directory) {
       this.cacheDirectory = Objects.requireNonNull(directory, "directory");
       return this;
@@ -385,12 +392,26 @@ public final class JoinGraph {
       }
       ColumnSource reader = source != null ? source
           : ColumnSource.fromConnection(connection, config.maxScannedValues());
-      GraphBuild.Result built = new GraphBuild(reader, embedder, config).run();
+      GraphBuild.Result built;
+      if (file != null && !(embedder instanceof CachingEmbedder)) {
+        // Rebuilds after a lake change meet mostly the same column names: keep their vectors beside the graph.
+        try (CachingEmbedder cached = CachingEmbedder.open(embedder, cacheDirectory.resolve(EMBEDDINGS_DIRECTORY))) {
+          built = new GraphBuild(reader, cached, config).run();
+        }
+      } else {
+        built = new GraphBuild(reader, embedder, config).run();
+      }
       JoinGraph graph = new JoinGraph(print, key, built.tables(), built.edges(), built.stats(), config, connection);
       if (file != null) {
         graph.write(file);
       }
       return graph;
     }
+  }
+
+  /** {@code "; did you mean x, y?"} (joingraph's message style), or {@code ""} when nothing is close. */
+  static String didYouMean(String wanted, java.util.Collection<String> known) {
+    List<String> close = dev.lakerewrite.retrieval.DidYouMean.suggest(wanted, known, 3);
+    return close.isEmpty() ? "" : "; did you mean " + String.join(", ", close) + "?";
   }
 }

@@ -3,7 +3,6 @@ package dev.lakerewrite.joingraph;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,7 +25,6 @@ final class PairSearch {
 
   final AtomicLong scored = new AtomicLong();
   final AtomicLong stopValuesSkipped = new AtomicLong();
-  final AtomicLong postingsVisited = new AtomicLong();
 
   PairSearch(ColumnProfile[] columns, PairScorer scorer, JoinGraphConfig config, ExecutorService pool,
       int threads) {
@@ -93,7 +91,6 @@ final class PairSearch {
       int[] hits = new int[n];
       int[] touched = new int[n];
       List<ScoredPair> out = new ArrayList<>();
-      long visited = 0;
       long stops = 0;
       for (int a = worker; a < n; a += threads) {
         if (!eligible[a]) {
@@ -115,7 +112,6 @@ final class PairSearch {
             stops++;
             continue;
           }
-          visited += end - start;
           for (int p = start; p < end; p++) {
             int b = index.postings[p];
             if (columns[b].table == pa.table || (key[a] && !probes(a, b))) {
@@ -145,7 +141,6 @@ final class PairSearch {
           }
         }
       }
-      postingsVisited.addAndGet(visited);
       stopValuesSkipped.addAndGet(stops);
       return out;
     });
@@ -197,17 +192,7 @@ final class PairSearch {
       futures.add(pool.submit(() -> work.run(worker)));
     }
     List<ScoredPair> all = new ArrayList<>();
-    try {
-      for (Future<List<ScoredPair>> f : futures) {
-        all.addAll(f.get());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while searching join candidates", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause()
-          : new IllegalStateException(e.getCause());
-    }
+    Futures.getAll(futures, "searching join candidates").forEach(all::addAll);
     return all;
   }
 

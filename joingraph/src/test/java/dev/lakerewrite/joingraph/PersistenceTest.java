@@ -35,25 +35,39 @@ class PersistenceTest {
     assertThat(Files.readString(again)).isEqualTo(json);
   }
 
+  private static CountingSource lake() {
+    return new CountingSource(ColumnSource.fromConnection(SampleGraphs.connection(), 1_000_000));
+  }
+
+  private static JoinGraph build(Path cache, String fingerprint, CountingSource source, CountingEmbedder embedder,
+      JoinGraphConfig config) {
+    return JoinGraph.builder().connection(SampleGraphs.connection()).columnSource(source).embedder(embedder)
+        .cacheDirectory(cache).lakeFingerprint(fingerprint).config(config).build();
+  }
+
   @Test
   void builderReusesTheCachedGraphUntilTheFingerprintChanges(@TempDir Path cache) {
+    CountingSource firstLake = lake();
     CountingEmbedder first = new CountingEmbedder(TestEmbedders.miniLm());
-    JoinGraph built = JoinGraph.builder().connection(SampleGraphs.connection()).embedder(first)
-        .cacheDirectory(cache).lakeFingerprint("lake-v1").build();
+    JoinGraph built = build(cache, "lake-v1", firstLake, first, JoinGraphConfig.defaults());
+    assertThat(firstLake.tablesRead.get()).isEqualTo(29);
     assertThat(first.texts.get()).isPositive();
     assertThat(cache.resolve(JoinGraph.FILE_NAME)).isRegularFile();
+    assertThat(cache.resolve(JoinGraph.EMBEDDINGS_DIRECTORY)).isDirectory();
 
+    CountingSource secondLake = lake();
     CountingEmbedder second = new CountingEmbedder(TestEmbedders.miniLm());
-    JoinGraph loaded = JoinGraph.builder().connection(SampleGraphs.connection()).embedder(second)
-        .cacheDirectory(cache).lakeFingerprint("lake-v1").build();
-    assertThat(second.texts.get()).as("a current cache is loaded, not rebuilt").isZero();
+    JoinGraph loaded = build(cache, "lake-v1", secondLake, second, JoinGraphConfig.defaults());
+    assertThat(secondLake.tablesRead.get()).as("a current cache is loaded, not rebuilt").isZero();
+    assertThat(second.texts.get()).isZero();
     assertThat(loaded).isEqualTo(built);
     assertThat(loaded.findJoinPaths("capital", "region_of_new_zealand", 1)).hasSize(1);
 
+    CountingSource thirdLake = lake();
     CountingEmbedder third = new CountingEmbedder(TestEmbedders.miniLm());
-    JoinGraph rebuilt = JoinGraph.builder().connection(SampleGraphs.connection()).embedder(third)
-        .cacheDirectory(cache).lakeFingerprint("lake-v2").build();
-    assertThat(third.texts.get()).as("a new fingerprint rebuilds").isPositive();
+    JoinGraph rebuilt = build(cache, "lake-v2", thirdLake, third, JoinGraphConfig.defaults());
+    assertThat(thirdLake.tablesRead.get()).as("a new fingerprint rebuilds").isEqualTo(29);
+    assertThat(third.texts.get()).as("names embedded for v1 come from the vector cache").isZero();
     assertThat(rebuilt.fingerprint()).isEqualTo("lake-v2");
     assertThat(rebuilt.edges()).isEqualTo(built.edges());
     assertThat(JoinGraph.read(cache.resolve(JoinGraph.FILE_NAME)).fingerprint()).isEqualTo("lake-v2");
@@ -61,19 +75,17 @@ class PersistenceTest {
 
   @Test
   void changedBuildSettingsRebuildButQuerySettingsDoNot(@TempDir Path cache) {
-    JoinGraph.builder().connection(SampleGraphs.connection()).embedder(TestEmbedders.miniLm())
-        .cacheDirectory(cache).lakeFingerprint("v1").build();
-    CountingEmbedder query = new CountingEmbedder(TestEmbedders.miniLm());
-    JoinGraph sameBuild = JoinGraph.builder().connection(SampleGraphs.connection()).embedder(query)
-        .cacheDirectory(cache).lakeFingerprint("v1")
-        .config(JoinGraphConfig.builder().hopPenalty(2).paths(5).build()).build();
-    assertThat(query.texts.get()).isZero();
+    build(cache, "v1", lake(), new CountingEmbedder(TestEmbedders.miniLm()), JoinGraphConfig.defaults());
+    CountingSource queryLake = lake();
+    JoinGraph sameBuild = build(cache, "v1", queryLake, new CountingEmbedder(TestEmbedders.miniLm()),
+        JoinGraphConfig.builder().hopPenalty(2).paths(5).build());
+    assertThat(queryLake.tablesRead.get()).isZero();
     assertThat(sameBuild.config().paths()).isEqualTo(5);
 
-    CountingEmbedder build = new CountingEmbedder(TestEmbedders.miniLm());
-    JoinGraph thesis = JoinGraph.builder().connection(SampleGraphs.connection()).embedder(build)
-        .cacheDirectory(cache).lakeFingerprint("v1").config(JoinGraphConfig.thesis()).build();
-    assertThat(build.texts.get()).isPositive();
+    CountingSource buildLake = lake();
+    JoinGraph thesis = build(cache, "v1", buildLake, new CountingEmbedder(TestEmbedders.miniLm()),
+        JoinGraphConfig.thesis());
+    assertThat(buildLake.tablesRead.get()).isEqualTo(29);
     assertThat(thesis.buildKey()).isNotEqualTo(sameBuild.buildKey());
   }
 

@@ -33,7 +33,7 @@ public final class SampleLakeBenchmark {
     variants.put("defaults, minInstance 0", d.toBuilder().minInstanceSimilarity(0).build());
     variants.put("defaults, minInstance 0.8", d.toBuilder().minInstanceSimilarity(0.8).build());
     variants.put("defaults, minKey 0", d.toBuilder().minKeyUniqueness(0).build());
-    variants.put("defaults, minKey 0.9", d.toBuilder().minKeyUniqueness(0.9).build());
+    variants.put("defaults, minKey 0.5", d.toBuilder().minKeyUniqueness(0.5).build());
     variants.put("defaults, minShared 1, minDistinct 1", d.toBuilder().minSharedValues(1).minDistinctValues(1).build());
     variants.put("defaults, minShared 3", d.toBuilder().minSharedValues(3).build());
     List<SampleLake.ForeignKey> keys = SampleLake.foreignKeys();

@@ -392,19 +392,19 @@ final class SyntheticLake implements ColumnSource {
   }
 
   private static String word(Random r, int minSyllables, int maxSyllables) {
-    int n = minSyllables + r.nextInt(maxSyllables - minSyllables + 1);
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < n; i++) {
-      sb.append(SYLLABLES[r.nextInt(SYLLABLES.length)]);
-    }
-    return sb.toString();
+    return word(r::nextInt, minSyllables, maxSyllables);
   }
 
   private static String word(SplittableRandom r, int minSyllables, int maxSyllables) {
-    int n = minSyllables + r.nextInt(maxSyllables - minSyllables + 1);
+    return word(r::nextInt, minSyllables, maxSyllables);
+  }
+
+  /** A pronounceable made-up word of a few syllables; {@code nextInt(n)} draws from [0, n). */
+  private static String word(java.util.function.IntUnaryOperator nextInt, int minSyllables, int maxSyllables) {
+    int n = minSyllables + nextInt.applyAsInt(maxSyllables - minSyllables + 1);
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < n; i++) {
-      sb.append(SYLLABLES[r.nextInt(SYLLABLES.length)]);
+      sb.append(SYLLABLES[nextInt.applyAsInt(SYLLABLES.length)]);
     }
     return sb.toString();
   }

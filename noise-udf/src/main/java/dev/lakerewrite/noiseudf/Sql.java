@@ -121,25 +121,11 @@ final class Sql {
     return out;
   }
 
-  /** Levenshtein distance, for "did you mean". */
+  /** Levenshtein distance, for "did you mean" (Apache Commons Text). */
   static int editDistance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
+    return org.apache.commons.text.similarity.LevenshteinDistance.getDefaultInstance().apply(a, b);
   }
+
 
   /** The closest candidates to {@code name} (case-insensitive edit distance ≤ max(2, len/3)), best first. */
   static List<String> didYouMean(String name, List<String> candidates) {

@@ -1,47 +1,61 @@
 package dev.lakerewrite.retrieval;
 
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 
-/** "Did you mean" suggestions for unknown names. */
-final class DidYouMean {
+/**
+ * "Did you mean" suggestions for wrong names, shared by every module that reports unknown tables, columns,
+ * recipes or tags: the known names nearest to the wrong one, by Levenshtein distance (Apache Commons Text) on
+ * their {@linkplain Names#normalize normalised} forms, names containing the wrong one first. O(n·|a|·|b|) for n
+ * known names.
+ */
+public final class DidYouMean {
+  private static final LevenshteinDistance LEVENSHTEIN = LevenshteinDistance.getDefaultInstance();
+
+  private record Candidate(String name, int distance, boolean contains) {}
+
   private DidYouMean() {}
 
-  /** {@code "; did you mean 'x'?"} for the closest of {@code known}, or {@code ""} when nothing is close. */
-  static String suffix(String unknown, Collection<String> known) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    String u = unknown.toLowerCase(Locale.ROOT);
-    for (String k : known) {
-      int d = distance(u, k.toLowerCase(Locale.ROOT));
-      if (d < bestDistance || (d == bestDistance && best != null && k.compareTo(best) < 0)) {
-        best = k;
-        bestDistance = d;
-      }
-    }
-    if (best == null || bestDistance > Math.max(2, unknown.length() / 2)) {
-      return known.isEmpty() ? "" : "; known: " + (known.size() <= 8 ? String.join(", ", known) : known.size() + " names");
-    }
-    return "; did you mean '" + best + "'?";
+  /** Up to {@code max} names of {@code known} close enough to {@code wrong}, nearest first. */
+  public static List<String> suggest(String wrong, Collection<String> known, int max) {
+    String w = Names.normalize(wrong);
+    int tolerance = Math.max(2, w.length() / 3);
+    return known.stream()
+        .map(k -> {
+          String n = Names.normalize(k);
+          return new Candidate(k, distance(w, n), !w.isEmpty() && (n.contains(w) || (n.length() >= 4 && w.contains(n))));
+        })
+        .filter(c -> c.contains() || c.distance() <= tolerance)
+        .sorted(Comparator.comparing((Candidate c) -> !c.contains()).thenComparingInt(Candidate::distance)
+            .thenComparing(Candidate::name))
+        .limit(max)
+        .map(Candidate::name)
+        .toList();
   }
 
-  /** Levenshtein distance, O(|a|·|b|). */
-  static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
+  /** {@code ; did you mean "a" or "b"?} (up to three), or empty. */
+  public static String hint(String wrong, Collection<String> known) {
+    List<String> s = suggest(wrong, known, 3);
+    return s.isEmpty() ? "" : "; did you mean " + String.join(" or ", s.stream().map(x -> '"' + x + '"').toList()) + "?";
+  }
+
+  /**
+   * {@code ; did you mean 'x'?} for the nearest name; when nothing is near, the known names (up to eight) or
+   * their number.
+   */
+  public static String suffix(String wrong, Collection<String> known) {
+    List<String> s = suggest(wrong, known, 1);
+    if (s.isEmpty()) {
+      return known.isEmpty() ? "" : "; known: " + (known.size() <= 8 ? String.join(", ", known) : known.size() + " names");
     }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
+    return "; did you mean '" + s.get(0) + "'?";
+  }
+
+  /** Levenshtein distance of two strings, ignoring case. */
+  public static int distance(String a, String b) {
+    return LEVENSHTEIN.apply(a.toLowerCase(Locale.ROOT), b.toLowerCase(Locale.ROOT));
   }
 }

@@ -22,9 +22,12 @@ public enum TypeFamily {
 
   private static final Set<String> BOOLEAN_WORDS = Set.of(
       "true", "false", "t", "f", "yes", "no", "y", "n", "wahr", "falsch", "oui", "non", "si", "ja", "nein");
-  /** Numbers as CSV files write them: signs, grouping with ',' '.' or spaces, decimal comma, percent. */
+  /**
+   * Numbers as CSV files write them: signs, grouping with ',' '.' spaces or apostrophes (Swiss style), decimal
+   * comma, percent.
+   */
   private static final Pattern NUMBER = Pattern.compile(
-      "[+-]?(\\d{1,3}([,. \\u00A0\\u202F]\\d{3})+([.,]\\d+)?|\\d+([.,]\\d+)?|[.,]\\d+)([eE][+-]?\\d+)?%?");
+      "[+-]?(\\d{1,3}([,. '\\u2019\\u00A0\\u202F]\\d{3})+([.,]\\d+)?|\\d+([.,]\\d+)?|[.,]\\d+)([eE][+-]?\\d+)?%?");
   private static final Pattern DATE = Pattern.compile(String.join("|",
       "[+-]?\\d{4}-\\d{2}-\\d{2}([tT ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?)?([zZ]|[+-]\\d{2}:?\\d{2})?",
       "\\d{1,2}[/.-]\\d{1,2}[/.-]\\d{2,4}",

@@ -18,7 +18,7 @@ class TypeFamilyTest {
 
   @Test
   void textColumnsAreJudgedByTheirValues() {
-    assertThat(TypeFamily.infer("VARCHAR", List.of("+13789", "1.234,5", "12 484,59", "-3", "7%")))
+    assertThat(TypeFamily.infer("VARCHAR", List.of("+13789", "1.234,5", "12 484,59", "-3", "7%", "179'100")))
         .isEqualTo(TypeFamily.NUMERIC);
     assertThat(TypeFamily.infer("VARCHAR", List.of("t", "true", "trüe", "No", "YES", "f")))
         .isEqualTo(TypeFamily.BOOLEAN);

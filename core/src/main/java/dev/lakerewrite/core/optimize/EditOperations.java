@@ -142,7 +142,7 @@ final class EditOperations {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String c : candidates) {
-      int d = levenshtein(name, c);
+      int d = dev.lakerewrite.retrieval.DidYouMean.distance(name, c);
       if (d < bestDistance) {
         bestDistance = d;
         best = c;
@@ -151,24 +151,6 @@ final class EditOperations {
     return best != null && bestDistance <= Math.max(2, name.length() / 3) ? " (did you mean " + best + "?)" : "";
   }
 
-  static int levenshtein(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
-  }
 
   private void applyOne(ObjectNode statement, Operation op) {
     String kind = op.op() == null ? "" : op.op().strip().toLowerCase(Locale.ROOT);

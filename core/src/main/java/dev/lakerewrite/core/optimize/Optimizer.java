@@ -260,7 +260,7 @@ public final class Optimizer {
       String best = null;
       int bestDistance = Integer.MAX_VALUE;
       for (String r : RuleProposer.RECIPES) {
-        int d = EditOperations.levenshtein(n, r);
+        int d = dev.lakerewrite.retrieval.DidYouMean.distance(n, r);
         if (d < bestDistance) {
           bestDistance = d;
           best = r;

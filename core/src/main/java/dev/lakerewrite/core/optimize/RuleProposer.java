@@ -615,7 +615,7 @@ final class RuleProposer {
       return true;
     }
     if (e.isObject() && "FUNCTION".equals(e.path("class").asText())
-        && Aggregates.isAggregate(e.path("function_name").asText())) {
+        && dev.lakerewrite.core.sql.SqlAnalyzer.isAggregate(e.path("function_name").asText())) {
       String fn = e.path("function_name").asText().toLowerCase(Locale.ROOT);
       if (!DECOMPOSABLE.contains(fn) || e.path("distinct").asBoolean(false) || e.path("filter").isObject()
           || e.path("arguments").isEmpty() && e.path("children").isEmpty()) {
@@ -674,7 +674,7 @@ final class RuleProposer {
     ObjectNode total = sub.path("select_list").get(0).deepCopy();
     List<ObjectNode> aggs = new ArrayList<>();
     Trees.visitShallow(total, n -> {
-      if ("FUNCTION".equals(n.path("class").asText()) && Aggregates.isAggregate(n.path("function_name").asText())) {
+      if ("FUNCTION".equals(n.path("class").asText()) && dev.lakerewrite.core.sql.SqlAnalyzer.isAggregate(n.path("function_name").asText())) {
         aggs.add((ObjectNode) n);
       }
     });
@@ -1029,7 +1029,7 @@ final class RuleProposer {
       }
       boolean grouped = !body.path("group_expressions").isEmpty();
       boolean aggregated = grouped || body.path("select_list").findValues("function_name").stream()
-          .anyMatch(f -> Aggregates.isAggregate(f.asText()));
+          .anyMatch(f -> dev.lakerewrite.core.sql.SqlAnalyzer.isAggregate(f.asText()));
       String sourceText = trees.expression(source);
       if (aggregated && (!grouped || rendered(listOf(body.path("group_expressions"))).stream()
           .noneMatch(sourceText::equals))) {

@@ -197,7 +197,7 @@ final class Trees {
   static boolean hasAggregate(JsonNode expression) {
     boolean[] found = {false};
     visitShallow(expression, n -> {
-      if ("FUNCTION".equals(n.path("class").asText()) && Aggregates.isAggregate(n.path("function_name").asText())) {
+      if ("FUNCTION".equals(n.path("class").asText()) && dev.lakerewrite.core.sql.SqlAnalyzer.isAggregate(n.path("function_name").asText())) {
         found[0] = true;
       }
     });

@@ -36,6 +36,9 @@ public interface LakeTools {
     return resolveTable(table).map(t -> table(t).column(column).isPresent()).orElse(false);
   }
 
+  /** Up to {@code limit} distinct non-null values of a column, as text. */
+  List<String> distinctValues(String table, String column, int limit);
+
   /** Whether some row of {@code table} has exactly {@code value} in {@code column} (compared as text). */
   boolean valueExists(String table, String column, String value);
 

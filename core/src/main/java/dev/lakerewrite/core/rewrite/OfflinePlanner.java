@@ -37,7 +37,7 @@ final class OfflinePlanner {
   /** A value-search hit at or above this score replaces a filter literal. */
   static final double VALUE_THRESHOLD = 0.55;
   /** Tables this close in relevance to the best one are candidates for a union. */
-  static final double UNION_ABOUT_GAP = 0.05;
+  static final double UNION_ABOUT_GAP = 0.1;
   /** The rows a union partner adds may fit the assumed name this much less than the base's rows. */
   static final double UNION_KIND_GAP = 0.05;
   static final double UNION_SCORE_THRESHOLD = 0.75;
@@ -49,8 +49,10 @@ final class OfflinePlanner {
    * name better) in choosing the table.
    */
   static final double ABOUT_WEIGHT = 0.8;
+  /** How much a column's type family fitting (or not) the query's use of the assumed column moves its score. */
+  static final double TYPE_FIT = 0.15;
   /** Bonus for a table that holds the query's filter literals as they are written (half for close spellings). */
-  static final double VALUE_TABLE_BONUS = 0.3;
+  static final double VALUE_TABLE_BONUS = 0.15;
   /** Tables, by relevance, among which name and kind similarity add candidates. */
   static final int ABOUT_POOL = 30;
   /** A union partner must bring at least this share of entities the base table lacks (twins add nothing). */
@@ -113,6 +115,8 @@ final class OfflinePlanner {
   private final Set<String> rejected;
   /** "table|column" (lower case) of columns the query uses only in join conditions: keys of its own schema. */
   private final Set<String> joinOnly;
+  /** Assumed column (lower case) → the type family the query treats it as (compared with numbers or dates). */
+  private final Map<String, TypeFamily> expectedFamilies;
 
   OfflinePlanner(RewriteState state) {
     this.state = state;
@@ -121,6 +125,35 @@ final class OfflinePlanner {
     this.pad = state.scratchpad();
     this.rejected = rejectedMappings(state);
     this.joinOnly = joinOnlyColumns(analysis);
+    this.expectedFamilies = expectedFamilies(analysis);
+  }
+
+  /** A column compared by order with numbers is numeric, with dates a date; summed or averaged, numeric. */
+  static Map<String, TypeFamily> expectedFamilies(QueryAnalysis a) {
+    Map<String, TypeFamily> out = new LinkedHashMap<>();
+    for (Predicate p : a.predicates()) {
+      boolean ordered = Set.of("<", ">", "<=", ">=", "BETWEEN").contains(p.operator());
+      for (int i = 0; i < p.literals().size() && ordered; i++) {
+        String kind = i < p.literalKinds().size() ? p.literalKinds().get(i) : "";
+        String lit = p.literals().get(i);
+        if (kind.startsWith("DATE") || kind.startsWith("TIMESTAMP")
+            || lit != null && lit.matches("\\d{4}-\\d{2}(-\\d{2})?.*") && !kind.equals("INTEGER")) {
+          out.put(key(p.column().column()), TypeFamily.DATETIME);
+        } else if (kind.equals("INTEGER") || kind.equals("NUMERIC") || kind.startsWith("DECIMAL")
+            || kind.equals("DOUBLE") || kind.equals("BIGINT")) {
+          out.putIfAbsent(key(p.column().column()), TypeFamily.NUMERIC);
+        }
+      }
+    }
+    for (QueryAnalysis.OutputColumn o : a.outputColumns()) {
+      String e = o.expression().toLowerCase(Locale.ROOT);
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b(sum|avg)\\(\\s*(?:\\w+\\.)?\"?([^\")]+)\"?\\s*\\)")
+          .matcher(e);
+      while (m.find()) {
+        out.put(m.group(2).strip(), TypeFamily.NUMERIC);
+      }
+    }
+    return out;
   }
 
   /**
@@ -366,6 +399,7 @@ final class OfflinePlanner {
     TableInfo info = lake.table(table);
     String entity = entityColumn(table);
     boolean nameLike = entityPrior && (isNameLike(column, assumedTable) || isNameLike(column, table));
+    TypeFamily expected = expectedFamilies.get(key(column));
     ColumnTarget best = null;
     for (TableInfo.ColumnInfo col : info.columns()) {
       if (excluded.contains(col.name())) {
@@ -373,6 +407,14 @@ final class OfflinePlanner {
       }
       double sim = lake.nameSimilarity(column, col.name());
       String why = String.format("name similarity %.2f", sim);
+      if (expected != null) {
+        TypeFamily actual = family(table, col.name());
+        if (actual == expected) {
+          sim += TYPE_FIT;
+        } else if (actual == TypeFamily.STRING || actual == TypeFamily.BOOLEAN) {
+          sim -= TYPE_FIT;
+        }
+      }
       if (nameLike && col.name().equals(entity) && sim < 0.8) {
         sim = 0.8;
         why = "entity-name column for a name-like column";
@@ -401,8 +443,10 @@ final class OfflinePlanner {
       for (String lit : p.literals()) {
         Optional<Scratchpad.Entry> e = pad.entry(Scratchpad.Section.VALUES, table + "|" + lit);
         if (e.isPresent() && e.get().payload() instanceof Evidence.ValueSearch vs) {
-          Optional<Evidence.ValueHit> hit = pickHit(vs, null, column);
-          if (hit.isPresent() && hit.get().column().equals(lakeColumn)) {
+          Optional<String[]> category = categorySpelling(table, lit);
+          String where = category.map(c -> c[0])
+              .orElseGet(() -> pickHit(vs, null, column).map(Evidence.ValueHit::column).orElse(null));
+          if (lakeColumn.equals(where)) {
             return 0.75;
           }
         }
@@ -540,6 +584,7 @@ final class OfflinePlanner {
         boolean same = a.lake().equals(b.lake());
         boolean absorbed = false;
         boolean unjoinable = joined(a, b) && joinSearchFailed(a.lake(), b.lake());
+        boolean junction = joined(a, b) && analysis.columnsOf(b.assumed()).stream().allMatch(c -> isKey(b.assumed(), c));
         if (!same && !unjoinable) {
           List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
           TableChoice inA = mergedMapping(a, b);
@@ -547,11 +592,12 @@ final class OfflinePlanner {
               && inA.columns().values().stream().allMatch(t -> t.score() >= 0.6)
               && fit(inA) >= fit(b) - 0.05;
         }
-        if (same || absorbed || unjoinable) {
+        if (same || absorbed || unjoinable || junction) {
           TableChoice merged = mergedMapping(a, b);
           tables.put(key(b.assumed()), new TableChoice(b.assumed(), a.lake(), merged.score(), merged.columns(),
               merged.unmapped(), a.assumed()));
-          notes.add(b.assumed() + " is obsolete: " + a.lake() + " (for " + a.assumed() + ") answers it"
+          notes.add(b.assumed() + " is obsolete: " + (junction ? "it only links tables"
+              : a.lake() + " (for " + a.assumed() + ") answers it")
               + (unjoinable ? " (no join path to " + b.lake() + ")" : ""));
           list.set(i, tables.get(key(b.assumed())));
           break;
@@ -574,6 +620,15 @@ final class OfflinePlanner {
     for (String c : cols) {
       if (!isNameLike(c, b.assumed())) {
         continue;
+      }
+      // B's entity is not A's: never A's entity-name column.
+      if (columns.containsKey(key(c)) && columns.get(key(c)).lakeColumn().equals(entity)) {
+        Optional<ColumnTarget> other = bestColumn(b.assumed(), c, a.lake(), false, entity == null ? Set.of() : Set.of(entity));
+        if (other.isPresent()) {
+          columns.put(key(c), other.get().score() >= COLUMN_THRESHOLD ? other.get()
+              : new ColumnTarget(other.get().lakeTable(), other.get().lakeColumn(), other.get().score(),
+                  "best guess: " + other.get().why(), true));
+        }
       }
       ColumnTarget best = null;
       for (TableInfo.ColumnInfo col : lake.table(a.lake()).columns()) {
@@ -634,8 +689,12 @@ final class OfflinePlanner {
       ColumnTarget inMain = bestColumn(t.assumed(), c, t.lake()).orElse(null);
       double mainScore = inMain == null ? 0 : inMain.score();
       ColumnTarget best = null;
+      Set<String> neighbours = new LinkedHashSet<>();
+      lake.joinNeighbours(t.lake()).forEach(n -> neighbours.add(n.rightTable()));
       for (String other : pad.contextTables()) {
-        if (other.equals(t.lake())) {
+        // A column read from another table comes through one join with a direct neighbour in the join graph;
+        // longer chains to a table that merely has a similarly named column are guesses.
+        if (other.equals(t.lake()) || !neighbours.contains(other)) {
           continue;
         }
         Optional<ColumnTarget> ct = bestColumnOutsideEntity(t.assumed(), c, other);
@@ -649,7 +708,8 @@ final class OfflinePlanner {
         searchFor.add(c);
         continue;
       }
-      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.lakeTable());
+      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.lakeTable())
+          .filter(p -> p.steps().size() == 1);
       if (path.isPresent()) {
         columns.put(key(c), new ColumnTarget(best.lakeTable(), best.lakeColumn(), best.score(),
             best.why() + ", joined from " + t.lake()));
@@ -775,11 +835,31 @@ final class OfflinePlanner {
       } else if (p.from().equals(to) && p.to().equals(from)) {
         oriented = reversed(p);
       }
-      if (oriented != null && (best == null || oriented.rank() < best.rank())) {
+      if (oriented != null && (best == null || preference(oriented) < preference(best))) {
         best = oriented;
       }
     }
     return Optional.ofNullable(best);
+  }
+
+  /**
+   * Lower is better: fewer hops first (each hop is a chance to be wrong, thesis §8), then paths keyed on text
+   * rather than numbers (equal populations are a coincidence, equal names a reference), then the join graph's
+   * rank.
+   */
+  private double preference(Evidence.JoinPath p) {
+    int numericKeys = 0;
+    for (Evidence.JoinStep s : p.steps()) {
+      if (family(s.leftTable(), s.leftColumn()) == TypeFamily.NUMERIC
+          || family(s.rightTable(), s.rightColumn()) == TypeFamily.NUMERIC) {
+        numericKeys++;
+      }
+    }
+    return p.steps().size() * 10 + numericKeys * 5 + p.rank();
+  }
+
+  private TypeFamily family(String table, String column) {
+    return lake.profile(table).column(column).map(ColumnProfile::typeFamily).orElse(TypeFamily.STRING);
   }
 
   static Evidence.JoinPath reversed(Evidence.JoinPath p) {
@@ -805,27 +885,46 @@ final class OfflinePlanner {
       if (lt.isEmpty() || rt.isEmpty()) {
         continue;
       }
-      TableChoice a = tables.get(key(lt.get()));
-      TableChoice b = tables.get(key(rt.get()));
-      if (a == null || b == null || a.mergedInto() != null || b.mergedInto() != null || a.lake().equals(b.lake())) {
+      TableChoice left = tables.get(key(lt.get()));
+      TableChoice right = tables.get(key(rt.get()));
+      if (left == null || right == null) {
         continue;
       }
-      ColumnTarget ka = a.columns().get(key(j.left().column()));
-      ColumnTarget kb = b.columns().get(key(j.right().column()));
-      boolean keysMap = ka != null && kb != null && ka.lakeTable().equals(a.lake()) && kb.lakeTable().equals(b.lake())
-          && ka.score() >= 0.7 && kb.score() >= 0.7;
+      // Joins through an obsolete table connect the tables that absorbed it.
+      TableChoice a = effective(left, tables);
+      TableChoice b = effective(right, tables);
+      if (a.lake().equals(b.lake())) {
+        continue;
+      }
+      ColumnTarget ka = left.mergedInto() == null ? left.columns().get(key(j.left().column())) : null;
+      ColumnTarget kb = right.mergedInto() == null ? right.columns().get(key(j.right().column())) : null;
+      boolean keysMap = ka != null && kb != null && !ka.weak() && !kb.weak() && ka.lakeTable().equals(a.lake())
+          && kb.lakeTable().equals(b.lake()) && ka.score() >= 0.7 && kb.score() >= 0.7;
       if (keysMap && !lastEmpty) {
         continue;
       }
       Optional<Evidence.JoinPath> path = joinPath(a.lake(), b.lake());
       if (path.isPresent()) {
-        fixes.put(joinKey(lt.get(), rt.get()), path.get());
-        notes.add("join " + lt.get() + "–" + rt.get() + " uses " + path.get().sqlJoin());
+        fixes.put(joinKey(a.assumed(), b.assumed()), path.get());
+        notes.add("join " + a.assumed() + "–" + b.assumed() + " uses " + path.get().sqlJoin());
       } else if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
         wanted.add(new Action.FindJoinPath(a.lake(), b.lake()));
       }
     }
     return fixes;
+  }
+
+  private static TableChoice effective(TableChoice t, Map<String, TableChoice> tables) {
+    TableChoice e = t;
+    int guard = 0;
+    while (e.mergedInto() != null && guard++ < 8) {
+      TableChoice next = tables.get(key(e.mergedInto()));
+      if (next == null) {
+        break;
+      }
+      e = next;
+    }
+    return e;
   }
 
   static String joinKey(String a, String b) {
@@ -876,7 +975,16 @@ final class OfflinePlanner {
           continue;
         }
         Evidence.ValueSearch vs = (Evidence.ValueSearch) e.get().payload();
-        Optional<Evidence.ValueHit> hit = pickHit(vs, target, p.column().column());
+        Optional<String[]> spelled = like ? Optional.empty() : target != null && !target.weak()
+            ? spelling(table, target.lakeColumn(), lit).map(v -> new String[] {target.lakeColumn(), v})
+            : categorySpelling(table, lit);
+        if (spelled.isPresent()) {
+          fixes.put(literalKey(t.assumed(), p.column().column(), lit),
+              new LiteralFix(table, spelled.get()[0], spelled.get()[1], 1.0));
+          notes.add("'" + lit + "' is spelled '" + spelled.get()[1] + "' in " + table + "." + spelled.get()[0]);
+          continue;
+        }
+        Optional<Evidence.ValueHit> hit = pickHit(vs, target, p.column().column(), t);
         if (hit.isPresent() && !like) {
           fixes.put(literalKey(t.assumed(), p.column().column(), lit),
               new LiteralFix(table, hit.get().column(), hit.get().value(), hit.get().score()));
@@ -897,6 +1005,11 @@ final class OfflinePlanner {
    * categorical columns get a small bonus in the ranking unless the filtered column names the rows' entity.
    */
   private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped, String assumedColumn) {
+    return pickHit(vs, mapped, assumedColumn, null);
+  }
+
+  private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped, String assumedColumn,
+      TableChoice owner) {
     ColumnTarget target = mapped == null || mapped.weak() ? null : mapped;
     for (Evidence.ValueHit h : vs.hits()) {
       if (target != null && h.column().equals(target.lakeColumn()) && h.score() >= VALUE_THRESHOLD - 0.05) {
@@ -909,8 +1022,11 @@ final class OfflinePlanner {
       }
     }
     if (target == null || target.score() < 0.8) {
-      boolean entityFilter = assumedColumn != null && analysis.tableNames().stream()
-          .anyMatch(t -> isNameLike(assumedColumn, t));
+      // A filter on the rows' own name is not a category; an obsolete table's name column is (its entities are
+      // a category of the rows).
+      boolean entityFilter = assumedColumn != null && (owner != null
+          ? owner.mergedInto() == null && isNameLike(assumedColumn, owner.assumed())
+          : analysis.tableNames().stream().anyMatch(t -> isNameLike(assumedColumn, t)));
       Evidence.ValueHit best = null;
       double bestScore = 0;
       for (Evidence.ValueHit h : vs.hits()) {
@@ -926,6 +1042,100 @@ final class OfflinePlanner {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The lake's spelling of a literal in the column it filters, once SEARCH_VALUE has looked into the table:
+   * the unique value equal to it up to case, spaces and diacritics ('Whangarei' → 'Whangārei'); else the unique
+   * value it abbreviates ('US' → 'United States of America'); else the unique shortest value containing all its
+   * words ('Northland' → 'Northland Region'). Empty when none, or when several fit equally.
+   */
+  Optional<String> spelling(String table, String column, String literal) {
+    return spellings.computeIfAbsent(table + "|" + column + "|" + literal, k -> findSpelling(table, column, literal));
+  }
+
+  private Optional<String> findSpelling(String table, String column, String literal) {
+    List<String> values = lake.distinctValues(table, column, SPELLING_VALUES);
+    String norm = dev.lakerewrite.retrieval.Values.normalize(literal);
+    List<String> equal = values.stream().filter(v -> norm.equals(dev.lakerewrite.retrieval.Values.normalize(v)))
+        .toList();
+    if (equal.size() == 1) {
+      return Optional.of(equal.get(0));
+    }
+    String acronym = literal.replace(".", "").strip();
+    if (acronym.length() >= 2 && acronym.length() <= 5 && acronym.chars().allMatch(Character::isUpperCase)) {
+      List<String> abbreviated = values.stream().filter(v -> {
+        String initials = initials(v);
+        return initials.length() >= acronym.length() && initials.startsWith(acronym);
+      }).toList();
+      if (abbreviated.size() == 1) {
+        return Optional.of(abbreviated.get(0));
+      }
+    }
+    Set<String> words = Set.of(norm.split("[^\\p{L}\\p{N}]+"));
+    String best = null;
+    int bestExtra = Integer.MAX_VALUE;
+    boolean tie = false;
+    for (String v : values) {
+      List<String> vw = List.of(dev.lakerewrite.retrieval.Values.normalize(v).split("[^\\p{L}\\p{N}]+"));
+      if (!vw.containsAll(words)) {
+        continue;
+      }
+      int extra = vw.size() - words.size();
+      if (extra < bestExtra) {
+        best = v;
+        bestExtra = extra;
+        tie = false;
+      } else if (extra == bestExtra) {
+        tie = true;
+      }
+    }
+    return best == null || tie || bestExtra > 3 ? Optional.empty() : Optional.of(best);
+  }
+
+  /**
+   * When the filtered column has no counterpart: the literal's spelling in the table's one categorical column
+   * (few distinct values) that has it ('district' → "instance of" = 'district of New Zealand'). Empty when no
+   * or several columns have it. Returns {column, value}.
+   */
+  Optional<String[]> categorySpelling(String table, String literal) {
+    return categorySpellings.computeIfAbsent(table + "|" + literal, k -> findCategorySpelling(table, literal));
+  }
+
+  private final Map<String, Optional<String[]>> categorySpellings = new java.util.HashMap<>();
+  private final Map<String, Optional<String>> spellings = new java.util.HashMap<>();
+
+  private Optional<String[]> findCategorySpelling(String table, String literal) {
+    String[] found = null;
+    for (ColumnProfile c : lake.profile(table).columns()) {
+      if (c.typeFamily() != TypeFamily.STRING || c.uniqueness() > 0.3 || c.nonNullCount() == 0) {
+        continue;
+      }
+      Optional<String> v = spelling(table, c.column(), literal);
+      if (v.isPresent()) {
+        if (found != null) {
+          return Optional.empty();
+        }
+        found = new String[] {c.column(), v.get()};
+      }
+    }
+    return Optional.ofNullable(found);
+  }
+
+  /** Distinct values of a column read to find a literal's spelling. */
+  static final int SPELLING_VALUES = 5_000;
+
+  private static final Set<String> STOPWORDS = Set.of("of", "the", "and", "de", "la", "del", "du", "des", "le");
+
+  /** Initials of the significant words, upper case: "United States of America" → "USA". */
+  static String initials(String value) {
+    StringBuilder sb = new StringBuilder();
+    for (String w : value.split("[\\s\\-]+")) {
+      if (!w.isEmpty() && !STOPWORDS.contains(w.toLowerCase(Locale.ROOT)) && Character.isLetter(w.charAt(0))) {
+        sb.append(Character.toUpperCase(w.charAt(0)));
+      }
+    }
+    return sb.toString();
   }
 
   /** Ranking bonus of a value hit in a column with few distinct values (a category), scaled by 1 − uniqueness. */
@@ -969,8 +1179,10 @@ final class OfflinePlanner {
         .anyMatch(a -> a instanceof Action.UnionSearch u && u.baseTable().equals(t.lake()));
     if (!searched) {
       Map<String, Double> relevance = lake.relevanceTo(t.assumed(), analysis.columnsOf(t.assumed()));
+      // Another table is as plausible an answer: about as well named, or holding rows of the same kind.
       boolean rival = relevance.keySet().stream().limit(ABOUT_POOL).anyMatch(o -> !o.equals(t.lake())
-          && about(t.assumed(), o) >= baseAbout - UNION_ABOUT_GAP);
+          && (about(t.assumed(), o) >= baseAbout - UNION_ABOUT_GAP
+              || baseKind >= 0.3 && entityKindSimilarity(t.assumed(), o) >= baseKind - UNION_KIND_GAP));
       if (rival && state.enabled(ActionType.UNION_SEARCH)) {
         wanted.add(new Action.UnionSearch(t.lake()));
       }
@@ -982,14 +1194,16 @@ final class OfflinePlanner {
     List<Evidence.UnionPartner> accepted = new ArrayList<>();
     for (Evidence.UnionPartner p : partners) {
       String partnerEntity = entity == null ? null : p.columnMapping().get(entity);
+      boolean plausible = about(t.assumed(), p.table()) >= baseAbout - UNION_ABOUT_GAP - 0.1
+          || baseKind >= 0.3 && entityKindSimilarity(t.assumed(), p.table()) >= baseKind - UNION_KIND_GAP;
       if (p.score() < UNION_SCORE_THRESHOLD || partnerEntity == null || !p.columnMapping().keySet().containsAll(needed)
-          || about(t.assumed(), p.table()) < baseAbout - UNION_ABOUT_GAP - 0.1) {
+          || !plausible || referencedBy(t.lake(), entity, p.table(), partnerEntity)) {
         continue;
       }
       LakeTools.NewRows added = lake.newRows(t.lake(), entity, p.table(), partnerEntity, kindColumn(t.assumed(), p.table()));
       double addedKind = added.topKind() == null ? entityKindSimilarity(t.assumed(), p.table())
           : lake.nameSimilarity(t.assumed(), added.topKind());
-      if (added.share() >= UNION_MIN_NEW_SHARE && addedKind >= baseKind - UNION_KIND_GAP) {
+      if (added.share() >= UNION_MIN_NEW_SHARE && addedKind >= Math.max(baseKind - UNION_KIND_GAP, 0.35)) {
         accepted.add(p);
       }
     }
@@ -997,6 +1211,21 @@ final class OfflinePlanner {
       out.put(t.lake(), accepted);
     }
     return out;
+  }
+
+  /**
+   * Whether one table refers to the other's entities (the join graph's best link between them pairs an entity
+   * column with a non-entity column): then the partner lists what the base's rows point at (countries of
+   * offices), or what points at them, not more rows like the base's.
+   */
+  private boolean referencedBy(String base, String baseEntity, String partner, String partnerEntity) {
+    for (Evidence.JoinStep n : lake.joinNeighbours(base)) {
+      if (n.rightTable().equals(partner)
+          && n.rightColumn().equals(partnerEntity) != n.leftColumn().equals(baseEntity)) {
+        return true; // one side names entities, the other refers to them: a reference, either way round
+      }
+    }
+    return false;
   }
 
   /** The categorical column of a table whose frequent values fit the assumed name best (its "kind" column). */

@@ -294,7 +294,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
         }
       });
       List<TableChoice> sides = aliases.stream().map(a -> scope.table(a)).filter(Optional::isPresent)
-          .map(Optional::get).distinct().toList();
+          .map(Optional::get).map(t -> plan.effective(t.assumed()).orElse(t)).distinct().toList();
       if (sides.size() != 2) {
         return;
       }
@@ -309,6 +309,13 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       }
       TableChoice a = flipped ? sides.get(1) : sides.get(0);
       TableChoice b = flipped ? sides.get(0) : sides.get(1);
+      // A multi-hop chain hangs off the join's left side: start the path at the table found there.
+      if (path.steps().size() > 1 && !aliasesIn(join.get("left")).contains(scope.aliasFor(a).toLowerCase(Locale.ROOT))) {
+        path = OfflinePlanner.reversed(path);
+        TableChoice swap = a;
+        a = b;
+        b = swap;
+      }
       Map<String, String> aliasOfLake = new LinkedHashMap<>();
       aliasOfLake.put(a.lake(), scope.aliasFor(a));
       aliasOfLake.put(b.lake(), scope.aliasFor(b));
@@ -333,6 +340,21 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       join.set("left", chain);
       join.set("condition", editor.expression(condition(path.steps().get(path.steps().size() - 1), aliasOfLake)));
       markDone(join.get("condition"));
+    }
+
+    /** Aliases (lower case) of the base tables under a FROM node. */
+    private static Set<String> aliasesIn(JsonNode from) {
+      Set<String> out = new LinkedHashSet<>();
+      if (from == null || !from.isObject()) {
+        return out;
+      }
+      if ("BASE_TABLE".equals(from.path("type").asText()) || "SUBQUERY".equals(from.path("type").asText())) {
+        String alias = from.path("alias").asText("");
+        out.add((alias.isEmpty() ? from.path("table_name").asText("") : alias).toLowerCase(Locale.ROOT));
+      }
+      out.addAll(aliasesIn(from.get("left")));
+      out.addAll(aliasesIn(from.get("right")));
+      return out;
     }
 
     private static String condition(Evidence.JoinStep s, Map<String, String> aliasOfLake) {

@@ -47,6 +47,11 @@ public final class SqlAnalyzer {
     this.parser = Objects.requireNonNull(parser, "parser");
   }
 
+  /** Whether a function name (any case) is one of DuckDB's aggregate functions. */
+  public static boolean isAggregate(String functionName) {
+    return AGGREGATES.contains(functionName.toLowerCase(Locale.ROOT));
+  }
+
   /** Analyses with the process-wide {@link SqlParser#standalone()} parser. */
   public static QueryAnalysis analyzeStandalone(String sql) {
     return new SqlAnalyzer(SqlParser.standalone()).analyze(sql);

@@ -1,0 +1,170 @@
+package dev.lakerewrite.core.rewrite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lakerewrite.core.DataLake;
+import dev.lakerewrite.core.ErrorKind;
+import dev.lakerewrite.core.LakeSession;
+import dev.lakerewrite.core.ResultTable;
+import dev.lakerewrite.core.RewriteResult;
+import dev.lakerewrite.core.Rewriter;
+import dev.lakerewrite.core.TestLakes;
+import dev.lakerewrite.noiseudf.NoiseInjector;
+import dev.lakerewrite.noiseudf.NoiseKind;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The offline rewriter end to end on the WikiDBs sample: the thesis's motivating cases, on real data. */
+class OfflineRewriterTest {
+
+  private static RewriteResult rewrite(String sql) {
+    return Rewriter.offline().rewrite(sql, TestLakes.sample());
+  }
+
+  private static List<String> actions(RewriteResult r) {
+    return r.trace().events("action").stream().map(e -> String.valueOf(e.data().get("action"))).toList();
+  }
+
+  private static double number(Object v) {
+    return v instanceof Number n ? n.doubleValue() : Double.parseDouble(v.toString().replace("+", ""));
+  }
+
+  @Test
+  void findsTheTableTheColumnsAndTheLakesSpellingOfAFilterValue() {
+    RewriteResult r = rewrite("SELECT name, population FROM nz_regions WHERE capital = 'Whangarei'");
+    assertThat(r.stopReason()).isEqualTo(StopReason.OUTPUT_QUERY);
+    assertThat(r.sql()).contains("region_of_new_zealand").contains("'Whangārei'");
+    ResultTable t = r.result().orElseThrow();
+    assertThat(t.columnNames()).containsExactly("name", "population");
+    assertThat(t.rowCount()).isEqualTo(1);
+    assertThat(t.get(0, 0)).isEqualTo("Northland Region");
+    assertThat(number(t.get(0, 1))).isEqualTo(179100);
+    assertThat(actions(r)).anyMatch(a -> a.startsWith("SEARCH_VALUE(region_of_new_zealand, 'Whangarei')"));
+    assertThat(r.candidates()).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(r.candidates().get(0).result().orElseThrow().rowCount()).isZero();
+  }
+
+  @Test
+  void bringsAColumnFromTheTableItsKeyPointsAtThroughTheJoinGraph() {
+    RewriteResult r = rewrite("SELECT region, capital_city, capital_population FROM nz_regions ORDER BY region");
+    assertThat(actions(r)).anyMatch(a -> a.startsWith("FIND_JOIN_PATH(region_of_new_zealand, capital)"));
+    assertThat(r.sql()).contains("JOIN capital");
+    ResultTable t = r.result().orElseThrow();
+    assertThat(t.columnNames()).containsExactly("region", "capital_city", "capital_population");
+    int northland = t.columnValues(0).indexOf("Northland Region");
+    assertThat(t.get(northland, 1)).isEqualTo("Whangārei");
+    assertThat(number(t.get(northland, 2))).isEqualTo(52600);
+  }
+
+  @Test
+  void replacesAJoinOnKeysTheLakeDoesNotHaveByTheJoinGraphsKey() {
+    RewriteResult r = rewrite("SELECT r.name, c.website FROM regions r JOIN councils c ON c.region_id = r.id ORDER BY r.name");
+    assertThat(r.candidates().get(0).error().orElseThrow().kind()).isEqualTo(ErrorKind.BINDER);
+    assertThat(actions(r)).anyMatch(a -> a.startsWith("FIND_JOIN_PATH("));
+    assertThat(r.sql()).containsIgnoringCase("authority").contains("\"label\" = r.authority");
+    ResultTable t = r.result().orElseThrow();
+    assertThat(t.rowCount()).isEqualTo(10);
+    assertThat(t.rows()).contains(List.of("Auckland Region", "https://www.aucklandcouncil.govt.nz/"));
+  }
+
+  @Test
+  void dropsAnObsoleteTableWhoseColumnsTheMainTableHas() {
+    RewriteResult r = rewrite("SELECT r.name, rc.iso_code FROM regions r JOIN region_codes rc ON rc.region_id = r.id "
+        + "WHERE r.name LIKE '%District' ORDER BY r.name");
+    assertThat(r.sql()).doesNotContain("JOIN").contains("\"ISO 3166-2 code\"");
+    assertThat(r.result().orElseThrow().rows()).containsExactly(
+        List.of("Gisborne District", "NZ-GIS"), List.of("Marlborough District", "NZ-MBH"),
+        List.of("Tasman District", "NZ-TAS"));
+  }
+
+  @Test
+  void keepsTheUsersGroupingOrderingAndLimits() {
+    RewriteResult r = rewrite("SELECT implementation_language, COUNT(*) AS editors FROM xml_editors "
+        + "GROUP BY implementation_language ORDER BY editors DESC, implementation_language LIMIT 3");
+    ResultTable t = r.result().orElseThrow();
+    assertThat(t.columnNames()).containsExactly("implementation_language", "editors");
+    assertThat(t.rowCount()).isLessThanOrEqualTo(3);
+    assertThat(r.sql()).contains("GROUP BY").contains("ORDER BY").contains("LIMIT 3");
+  }
+
+  @Test
+  void aQueryThatIsNotSqlStopsWithAnErrorThatSaysWhere() {
+    RewriteResult r = rewrite("SELECT name population FROM WHERE x = 1");
+    assertThat(r.stopReason()).isEqualTo(StopReason.INVALID_QUERY);
+    assertThat(r.error().orElseThrow().kind()).isEqualTo(ErrorKind.PARSE);
+    assertThat(r.error().orElseThrow().position()).isGreaterThan(0);
+    assertThat(r.candidates()).isEmpty();
+    RewriteResult drop = rewrite("DROP TABLE capital");
+    assertThat(drop.error().orElseThrow().kind()).isEqualTo(ErrorKind.REJECTED);
+  }
+
+  @Test
+  void ablationsSwitchActionsOff() {
+    RewriteResult r = Rewriter.builder().disable(ActionType.SEARCH_VALUE).build()
+        .rewrite("SELECT name, population FROM nz_regions WHERE capital = 'Whangarei'", TestLakes.sample());
+    assertThat(actions(r)).noneMatch(a -> a.startsWith("SEARCH_VALUE"));
+    assertThat(r.result().orElseThrow().rowCount()).isZero();
+    RewriteResult oneStep = Rewriter.builder().method(Rewriter.Method.ONE_STEP).build()
+        .rewrite("SELECT name, population FROM nz_regions WHERE capital = 'Whangarei'", TestLakes.sample());
+    assertThat(oneStep.candidates()).hasSize(1);
+    assertThat(oneStep.iterations()).isEqualTo(1);
+  }
+
+  @Test
+  void theTraceIsJsonLinesWithEveryStep() throws Exception {
+    RewriteResult r = rewrite("SELECT name, population FROM nz_regions WHERE capital = 'Whangarei'");
+    List<String> lines = r.trace().toJsonLines().lines().toList();
+    ObjectMapper json = new ObjectMapper();
+    for (String line : lines) {
+      assertThat(json.readTree(line).has("type")).isTrue();
+    }
+    assertThat(r.trace().events().stream().map(TraceEvent::type).distinct())
+        .contains("query", "analysis", "retrieved", "proposal", "candidate", "decision", "action", "result");
+    assertThat(r.timings().total()).isPositive();
+    assertThat(r.usage().calls()).isZero();
+  }
+
+  @Test
+  void cleansANoisyColumnWithACteOfCleaningFunctions(@TempDir Path tmp) throws Exception {
+    Path source = tmp.resolve("clean");
+    Path db = TestLakes.sampleFolder().resolve("databases").resolve("region-of-new-zealand");
+    Files.createDirectories(source.resolve("databases"));
+    copy(db, source.resolve("databases").resolve("region-of-new-zealand"));
+    NoiseInjector.builder().seed(7).rate(0)
+        .columnRate("region_of_new_zealand", "population", NoiseKind.NUMBER_FORMAT, 1.0)
+        .build().inject(source, tmp.resolve("noisy"));
+    double cleanTotal;
+    try (LakeSession s = TestLakes.sample().openSession()) {
+      cleanTotal = number(s.execute("SELECT sum(CAST(population AS BIGINT)) FROM region_of_new_zealand")
+          .table().get(0, 0));
+    }
+    try (DataLake noisy = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromWikiDbs(tmp.resolve("noisy"))) {
+      try (LakeSession s = noisy.openSession()) {
+        assertThat(s.execute("SELECT sum(CAST(population AS BIGINT)) FROM region_of_new_zealand").isSuccess())
+            .as("the injected formats no longer cast").isFalse();
+      }
+      RewriteResult r = Rewriter.offline().rewrite("SELECT SUM(population) AS total_population FROM nz_regions", noisy);
+      assertThat(actions(r)).anyMatch(a -> a.startsWith("BUILD_CTE(region_of_new_zealand"));
+      assertThat(r.sql()).startsWith("WITH").contains("clean_number");
+      assertThat(number(r.result().orElseThrow().get(0, 0))).isEqualTo(cleanTotal);
+    }
+  }
+
+  private static void copy(Path from, Path to) throws Exception {
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path p : walk.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+  }
+}

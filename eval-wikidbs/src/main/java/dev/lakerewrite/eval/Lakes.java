@@ -1,0 +1,81 @@
+package dev.lakerewrite.eval;
+
+import dev.lakerewrite.core.DataLake;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/** Opens a lake from a path whatever its layout: a WikiDBs folder, a folder of CSV files, or a DuckDB file. */
+public final class Lakes {
+
+  private Lakes() {}
+
+  /** The layouts core loads. */
+  public enum Layout {
+    /** {@code databases/<db>/tables/<table>.csv} (or {@code <db>/tables/<table>.csv}): {@code DataLake.fromWikiDbs}. */
+    WIKIDBS,
+    /** Any folder of CSV/TSV files: {@code DataLake.fromCsvFolder}. */
+    CSV_FOLDER,
+    /** An existing DuckDB database file: {@code DataLake.open}. */
+    DUCKDB_FILE;
+
+    public String label() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+  }
+
+  /**
+   * The layout of the lake at {@code path}: a file is a DuckDB database; a folder with {@code databases/} (or with
+   * sub-folders holding {@code tables/}) is WikiDBs; any other folder is a CSV folder.
+   *
+   * @throws IllegalArgumentException when nothing is at {@code path}
+   */
+  public static Layout detect(Path path) {
+    Objects.requireNonNull(path, "path");
+    if (!Files.exists(path)) {
+      throw new IllegalArgumentException("no lake at " + path.toAbsolutePath().normalize()
+          + ": expected a WikiDBs folder, a folder of CSV files or a DuckDB file");
+    }
+    if (Files.isRegularFile(path)) {
+      return Layout.DUCKDB_FILE;
+    }
+    if (Files.isDirectory(path.resolve("databases"))) {
+      return Layout.WIKIDBS;
+    }
+    try (Stream<Path> children = Files.list(path)) {
+      if (children.anyMatch(c -> Files.isDirectory(c.resolve("tables")))) {
+        return Layout.WIKIDBS;
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot list the lake folder " + path + ": " + e.getMessage(), e);
+    }
+    return Layout.CSV_FOLDER;
+  }
+
+  /**
+   * Opens the lake with its detected layout.
+   *
+   * @param cacheRoot where lakes keep their derived data; {@code null} for core's default
+   */
+  public static DataLake open(Path path, Path cacheRoot) {
+    return open(path, detect(path), cacheRoot);
+  }
+
+  /** Opens the lake with the given layout. */
+  public static DataLake open(Path path, Layout layout, Path cacheRoot) {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(layout, "layout");
+    DataLake.Builder b = DataLake.builder();
+    if (cacheRoot != null) {
+      b.cacheDirectory(cacheRoot);
+    }
+    return switch (layout) {
+      case WIKIDBS -> b.fromWikiDbs(path);
+      case CSV_FOLDER -> b.fromCsvFolder(path);
+      case DUCKDB_FILE -> b.open(path);
+    };
+  }
+}

@@ -1,0 +1,45 @@
+package dev.lakerewrite.eval.cli;
+
+import dev.lakerewrite.core.DataLake;
+import dev.lakerewrite.core.LakeRewriteException;
+import dev.lakerewrite.eval.Lakes;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** The lake options every subcommand shares: where the lake is and where its derived data is cached. */
+final class LakeOptions {
+
+  @Option(names = "--lake", paramLabel = "PATH",
+      description = "The lake: a WikiDBs folder (databases/<db>/tables/<table>.csv), a folder of CSV files, or a "
+          + "DuckDB file. Default: ../shared/data/wikidbs-sample beside the repository.")
+  Path lake;
+
+  @Option(names = "--cache", paramLabel = "DIR",
+      description = "Where lakes keep their derived data (DuckDB file, indexes, join graph, noisy copies). "
+          + "Default: $LAKEREWRITE_CACHE or ~/.cache/lakerewrite.")
+  Path cache;
+
+  /** The lake path, or the sample beside the repository. */
+  Path lakePath() {
+    return lake != null ? lake : LakeRewriteCli.home().resolve("../shared/data/wikidbs-sample").normalize();
+  }
+
+  /** The lake's layout; a missing lake is bad input. */
+  Lakes.Layout layout() {
+    try {
+      return Lakes.detect(lakePath());
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException(e.getMessage()
+          + (lake == null ? " (the default; give --lake PATH for another lake)" : ""), e);
+    }
+  }
+
+  /** Opens the lake; a lake core cannot load is bad input. */
+  DataLake open(Lakes.Layout layout) {
+    try {
+      return Lakes.open(lakePath(), layout, cache);
+    } catch (LakeRewriteException e) {
+      throw new BadInputException("cannot load the lake: " + e.getMessage(), e);
+    }
+  }
+}
