@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -31,10 +32,24 @@ class NamesFuzzTest {
     assertThat(n).isEqualTo(n.toLowerCase(java.util.Locale.ROOT));
   }
 
+  /** Exhaustive over single code points (with a letter on each side): found the capital sharp s (ẞ → ß → ss). */
+  @Example
+  void everyCodePointNormalisesIdempotently() {
+    java.util.List<String> broken = new java.util.ArrayList<>();
+    for (int cp = 0; cp <= Character.MAX_CODE_POINT; cp++) {
+      String s = "a" + new String(Character.toChars(cp)) + "B";
+      String once = Names.normalize(s);
+      if (!Names.normalize(once).equals(once)) {
+        broken.add(String.format("U+%04X", cp));
+      }
+    }
+    assertThat(broken).isEmpty();
+  }
+
   @Provide
   Arbitrary<String> anyText() {
     return Arbitraries.oneOf(Arbitraries.strings().all().ofMaxLength(40),
-        Arbitraries.strings().withChars("aAzZ_ .'’`´-éÉæÆßıİŁ\u0301\u0308\u200b\u202e\u00a0ﬁ１Ａ").ofMaxLength(30),
+        Arbitraries.strings().withChars("aAzZ_ .'’`´-éÉæÆßẞıİŁ\u0301\u0308\u200b\u202e\u00a0ﬁ１Ａ").ofMaxLength(30),
         Arbitraries.strings().withCharRange('\u0300', '\u036f').withCharRange('a', 'z').withCharRange('A', 'Z')
             .ofMaxLength(30));
   }
