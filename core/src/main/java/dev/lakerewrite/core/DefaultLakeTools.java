@@ -125,6 +125,22 @@ final class DefaultLakeTools implements LakeTools {
   }
 
   @Override
+  public long[] variantCounts(String table, String column, String value) {
+    TableInfo t = table(table);
+    if (t.column(column).isEmpty()) {
+      return new long[] {0, 0};
+    }
+    String c = "CAST(" + Sql.quoted(t.column(column).get().name()) + " AS VARCHAR)";
+    String sql = "SELECT count(*) FILTER (WHERE " + c + " = " + Sql.literal(value) + "), count(*) FILTER (WHERE "
+        + "clean_key(" + c + ") = clean_key(" + Sql.literal(value) + ")) FROM " + Sql.quoted(t.name());
+    Execution e = session.executeTrusted(sql, session.defaultLimits());
+    if (!e.isSuccess()) {
+      return new long[] {0, 0};
+    }
+    return new long[] {((Number) e.table().get(0, 0)).longValue(), ((Number) e.table().get(0, 1)).longValue()};
+  }
+
+  @Override
   public boolean patternExists(String table, String column, String pattern) {
     return exists(table, column, "LIKE", pattern);
   }
@@ -342,10 +358,14 @@ final class DefaultLakeTools implements LakeTools {
     }
     Map<String, String> cleaned = new LinkedHashMap<>();
     Map<String, String> matchKeys = new LinkedHashMap<>();
+    java.util.Set<String> dates = new java.util.LinkedHashSet<>();
     for (CleanedColumn c : r.cleanedColumns()) {
       cleaned.put(c.column(), c.column());
       if (c.matchKey() != null) {
         matchKeys.put(c.column(), c.matchKey());
+      }
+      if (c.kinds().contains(dev.lakerewrite.noiseudf.NoiseKind.DATE_FORMAT)) {
+        dates.add(c.column());
       }
     }
     List<Evidence.Udf> udfs = new ArrayList<>();
@@ -355,7 +375,7 @@ final class DefaultLakeTools implements LakeTools {
     PreviewTable p = r.preview();
     ResultTable preview = p == null ? null : fromPreview(p.columns(), p.rows());
     return new Evidence.CleanedTable(r.cteName(), t, Sql.identifier(r.cteName()) + " AS (" + r.cteSql() + ")",
-        cleaned, matchKeys, udfs, preview, goal);
+        cleaned, matchKeys, dates, udfs, preview, goal);
   }
 
   @Override

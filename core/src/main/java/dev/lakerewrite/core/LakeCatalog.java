@@ -200,7 +200,7 @@ public final class LakeCatalog {
   }
 
   /** Bump when profiling or type-family inference changes, so cached profiles are recomputed. */
-  static final int PROFILE_VERSION = 2;
+  static final int PROFILE_VERSION = 3;
 
   /** On-disk form of the profile cache. */
   record ProfileFile(int version, String fingerprint, Map<String, TableProfile> tables) {}

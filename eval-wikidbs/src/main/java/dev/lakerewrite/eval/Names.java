@@ -60,23 +60,9 @@ final class Names {
     return closest(name, candidates).map(c -> "; did you mean '" + c + "'?").orElse("");
   }
 
-  /** Levenshtein distance, O(|a|·|b|) time and O(|b|) space. */
+  /** Levenshtein distance, ignoring case (retrieval's {@link dev.lakerewrite.retrieval.DidYouMean#distance}). */
   static int distance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
+    return dev.lakerewrite.retrieval.DidYouMean.distance(a, b);
   }
+
 }

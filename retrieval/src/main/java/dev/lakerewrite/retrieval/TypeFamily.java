@@ -17,6 +17,8 @@ public enum TypeFamily {
   DATETIME,
   STRING;
 
+  private static final Pattern INVISIBLE = Pattern.compile("[\\p{Cc}\\p{Cf}]+");
+
   /** Share of non-blank samples that must parse for a family to be inferred. */
   static final double PARSE_THRESHOLD = 0.9;
 
@@ -78,7 +80,11 @@ public enum TypeFamily {
       if (raw == null || raw.isBlank()) {
         continue;
       }
-      String v = raw.strip();
+      // Stray whitespace, control and invisible characters do not change what a value is (noisy lakes have them).
+      String v = INVISIBLE.matcher(raw).replaceAll("").strip();
+      if (v.isEmpty()) {
+        continue;
+      }
       total++;
       if (isBooleanWord(v)) {
         booleans++;

@@ -30,6 +30,7 @@ class TypeFamilyTest {
   @Test
   void ignoresBlanksAndNullsAndNeedsAClearMajority() {
     assertThat(TypeFamily.fromValues(Arrays.asList(null, "", " ", "5"))).isEqualTo(TypeFamily.NUMERIC);
+    assertThat(TypeFamily.fromValues(List.of("+179100\t", " +52600", "1\u00ad2", "\u200b+7257"))).isEqualTo(TypeFamily.NUMERIC);
     assertThat(TypeFamily.fromValues(Arrays.asList(null, ""))).isEqualTo(TypeFamily.STRING);
     assertThat(TypeFamily.fromValues(List.of("1", "2", "3", "4", "5", "6", "7", "8", "nine")))
         .isEqualTo(TypeFamily.STRING);

@@ -135,15 +135,18 @@ public final class Evidence {
    * @param cleanedColumns original column → the CTE column holding its cleaned values
    * @param matchKeys cleaned column → how to compare its values robustly, with {@code %s} for the value (e.g.
    *     {@code clean_key(%s)}, applied to both sides of an equality); absent for typed columns
+   * @param dateColumns cleaned columns that now hold ISO dates as text
    * @param udfs the functions it uses
    * @param preview a few cleaned rows
    * @param goal what the cleaning was for
    */
   public record CleanedTable(String name, String baseTable, String definition, Map<String, String> cleanedColumns,
-      Map<String, String> matchKeys, List<Udf> udfs, ResultTable preview, String goal) {
+      Map<String, String> matchKeys, java.util.Set<String> dateColumns, List<Udf> udfs, ResultTable preview,
+      String goal) {
     public CleanedTable {
       cleanedColumns = Map.copyOf(cleanedColumns);
       matchKeys = Map.copyOf(matchKeys);
+      dateColumns = java.util.Set.copyOf(dateColumns);
       udfs = List.copyOf(udfs);
     }
 

@@ -42,6 +42,12 @@ public interface LakeTools {
   /** Whether some row of {@code table} has exactly {@code value} in {@code column} (compared as text). */
   boolean valueExists(String table, String column, String value);
 
+  /**
+   * How many rows hold the value exactly, and how many hold it up to case, spacing, accents and encoding
+   * (the vetted {@code clean_key}); a larger second count reveals spelling variants of the value.
+   */
+  long[] variantCounts(String table, String column, String value);
+
   /** Whether some row of {@code table} has a {@code column} value LIKE {@code pattern} (case-sensitive). */
   boolean patternExists(String table, String column, String pattern);
 

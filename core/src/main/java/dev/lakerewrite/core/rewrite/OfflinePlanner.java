@@ -91,7 +91,7 @@ final class OfflinePlanner {
   record Plan(Map<String, TableChoice> tables, Map<String, LiteralFix> literalFixes,
       Map<String, Evidence.JoinPath> joinFixes, List<JoinRoute> extraJoins,
       Map<String, Evidence.CleanedTable> cleaned, Map<String, List<Evidence.UnionPartner>> unions,
-      List<Action> wanted, double confidence, List<String> notes) {
+      List<Action> wanted, double confidence, List<String> notes, Set<String> keyedFilters) {
 
     Optional<TableChoice> table(String assumed) {
       return Optional.ofNullable(tables.get(key(assumed)));
@@ -251,13 +251,14 @@ final class OfflinePlanner {
       resolved.put(key(t.assumed()), t.mergedInto() == null ? crossTableColumns(t, extraJoins, wanted) : t);
     }
     Map<String, Evidence.JoinPath> joinFixes = joinFixes(resolved, wanted, notes);
-    Map<String, LiteralFix> literalFixes = literalFixes(resolved, wanted, notes);
+    Set<String> keyed = new LinkedHashSet<>();
+    Map<String, LiteralFix> literalFixes = literalFixes(resolved, wanted, notes, keyed);
     Map<String, List<Evidence.UnionPartner>> unions = unions(resolved, wanted);
     noise(resolved, extraJoins, cleaned, wanted);
 
     double confidence = confidence(resolved);
     return new Plan(resolved, literalFixes, joinFixes, extraJoins, cleaned, unions, dedupe(wanted), confidence,
-        notes);
+        notes, keyed);
   }
 
   /** Assumed tables with the columns the query uses on them; unresolved columns go to every table for now. */
@@ -935,7 +936,7 @@ final class OfflinePlanner {
   // Filter literals (Filter Mismatch)
 
   private Map<String, LiteralFix> literalFixes(Map<String, TableChoice> tables, List<Action> wanted,
-      List<String> notes) {
+      List<String> notes, Set<String> keyed) {
     Map<String, LiteralFix> fixes = new LinkedHashMap<>();
     for (Predicate p : analysis.predicates()) {
       boolean like = p.operator().contains("LIKE");
@@ -960,6 +961,16 @@ final class OfflinePlanner {
           boolean found = like ? lake.patternExists(table, target.lakeColumn(), lit)
               : lake.valueExists(table, target.lakeColumn(), lit);
           if (found) {
+            // Noisy spellings of a value that exists ('JAVA', ' java') are rows the filter should keep: compare by
+            // the vetted matching key (part of cleaning, so off with BUILD_CTE).
+            if (!like && state.enabled(ActionType.BUILD_CTE)) {
+              long[] counts = lake.variantCounts(table, target.lakeColumn(), lit);
+              if (counts[1] > counts[0]) {
+                keyed.add(literalKey(t.assumed(), p.column().column(), lit));
+                notes.add("'" + lit + "' also appears as " + (counts[1] - counts[0]) + " noisy spelling(s) in " + table
+                    + "." + target.lakeColumn() + ": compared by clean_key");
+              }
+            }
             continue;
           }
         }
@@ -1203,7 +1214,7 @@ final class OfflinePlanner {
       LakeTools.NewRows added = lake.newRows(t.lake(), entity, p.table(), partnerEntity, kindColumn(t.assumed(), p.table()));
       double addedKind = added.topKind() == null ? entityKindSimilarity(t.assumed(), p.table())
           : lake.nameSimilarity(t.assumed(), added.topKind());
-      if (added.share() >= UNION_MIN_NEW_SHARE && addedKind >= Math.max(baseKind - UNION_KIND_GAP, 0.35)) {
+      if (added.share() >= UNION_MIN_NEW_SHARE && addedKind >= Math.max(baseKind - UNION_KIND_GAP, 0.45)) {
         accepted.add(p);
       }
     }

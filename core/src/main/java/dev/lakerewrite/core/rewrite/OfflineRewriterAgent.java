@@ -270,8 +270,12 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       Set<String> cols = new LinkedHashSet<>();
       t.columns().values().stream().filter(c -> c.lakeTable().equals(t.lake())).forEach(c -> cols.add(c.lakeColumn()));
       StringBuilder sb = new StringBuilder("SELECT ");
+      Evidence.CleanedTable cleaned = plan.cleaned().get(t.lake());
+      if (cleaned != null) {
+        cteUsed.add(t.lake());
+      }
       sb.append(String.join(", ", cols.stream().map(Sql::identifier).toList())).append(" FROM ")
-          .append(Sql.identifier(t.lake()));
+          .append(Sql.identifier(cleaned != null ? cleaned.name() : t.lake()));
       for (Evidence.UnionPartner p : partners) {
         used.add(p.table());
         sb.append(" UNION SELECT ");
@@ -556,9 +560,12 @@ public final class OfflineRewriterAgent implements RewriterAgent {
         return wantsYear && declared == TypeFamily.DATETIME ? "year(" + qualified + ")" : qualified;
       }
       if (cleaned != null && cleaned.cleanedColumns().containsKey(column)) {
-        return wantsYear && state.lake().profile(lakeTable).column(column)
-            .map(c -> c.typeFamily() == TypeFamily.DATETIME).orElse(false) ? "year(clean_date(" + qualified + "))"
-            : qualified; // the CTE already typed or cleaned it
+        boolean date = cleaned.dateColumns().contains(column) || state.lake().profile(lakeTable).column(column)
+            .map(c -> c.typeFamily() == TypeFamily.DATETIME).orElse(false);
+        if (date) {
+          return wantsYear ? "year(clean_date(" + qualified + "))" : "clean_date(" + qualified + ")";
+        }
+        return qualified; // the CTE already typed or cleaned it
       }
       TypeFamily family = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily())
           .orElse(TypeFamily.STRING);
@@ -600,6 +607,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       String assumed = r.map(x -> x.table().assumed()).orElseGet(() ->
           scope.byAlias.values().stream().findFirst().map(TableChoice::assumed).orElse(""));
       String overrideColumn = null;
+      boolean keyedFilter = false;
       Evidence.CleanedTable cleaned = r.map(x -> plan.cleaned().get(x.target().lakeTable())).orElse(null);
       for (ObjectNode o : operands) {
         if (!"CONSTANT".equals(o.path("class").asText())) {
@@ -609,6 +617,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
         if (lit == null) {
           continue;
         }
+        keyedFilter |= plan.keyedFilters().contains(OfflinePlanner.literalKey(assumed, column, lit));
         LiteralFix fix = plan.literalFixes().get(OfflinePlanner.literalKey(assumed, column, lit));
         if (fix == null) {
           continue;
@@ -624,10 +633,26 @@ public final class OfflineRewriterAgent implements RewriterAgent {
             && "STRING".equals(o.path("literal").path("kind").asText()));
         apply(columnRef, r.get(), overrideColumn, againstText);
         String col = overrideColumn != null ? overrideColumn : r.get().target().lakeColumn();
-        if (cleaned != null && cleaned.matchKeys().containsKey(col) && cls.equals("COMPARISON")
-            && e.path("type").asText("").equals("COMPARE_EQUAL")) {
+        boolean equality = cls.equals("COMPARISON") && e.path("type").asText("").equals("COMPARE_EQUAL");
+        if (equality && againstText && cleaned != null && cleaned.matchKeys().containsKey(col)) {
           keyBothSides(e, cleaned.matchKeys().get(col));
+        } else if (keyedFilter && againstText && (equality || e.path("type").asText("").contains("IN"))) {
+          keyOperands(e, cls);
         }
+      }
+    }
+
+    /** Wraps the column and the text literals of a comparison or IN list in {@code clean_key}. */
+    private void keyOperands(ObjectNode e, String cls) {
+      if (cls.equals("COMPARISON")) {
+        keyBothSides(e, "clean_key(%s)");
+        return;
+      }
+      com.fasterxml.jackson.databind.node.ArrayNode children = (com.fasterxml.jackson.databind.node.ArrayNode) e.get("children");
+      for (int i = 0; i < children.size(); i++) {
+        ObjectNode keyed = editor.expression("clean_key(" + editor.renderExpression(children.get(i)) + ")");
+        children.set(i, keyed);
+        done.add(keyed);
       }
     }
 

@@ -130,6 +130,9 @@ public final class RewriteLoop {
         if (budgetGone()) {
           return finishBest(StopReason.BUDGET_EXHAUSTED, "an LLM budget ran out");
         }
+        if (iteration == config.maxIterations()) {
+          break; // evidence gathered now could never be used: no rewriter turn follows
+        }
         boolean newEvidence = runActions(decision);
         if (!newCandidate && !newEvidence && proposal.isPresent()) {
           return finishBest(StopReason.NO_PROGRESS,
