@@ -75,6 +75,16 @@ public final class SafeExecutor {
   }
 
   /**
+   * The admission check alone, without running anything: the refusal {@link #execute} would return for
+   * {@code sql}, or empty when it would run it. Entry points that analyse a query before running it (the
+   * optimizer) call this first, so that hostile or oversized text is refused before any work is spent on it.
+   */
+  public Optional<QueryError> admission(String sql) {
+    java.util.Objects.requireNonNull(sql, "sql");
+    return StatementGuard.check(parser, sql);
+  }
+
+  /**
    * Runs a statement lakerewrite itself wrote and vouches for (no admission check; limits still apply). Not
    * for SQL from users or models.
    */

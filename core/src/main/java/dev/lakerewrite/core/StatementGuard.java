@@ -20,10 +20,17 @@ final class StatementGuard {
   static final Set<String> ALLOWED_TABLE_FUNCTIONS = Set.of(
       "range", "generate_series", "unnest", "json_each", "json_tree", "duckdb_tables", "duckdb_columns",
       "duckdb_views", "duckdb_schemas", "duckdb_types", "duckdb_keywords");
-  /** Scalar functions with effects beyond computing a value, or that run SQL text. */
+  /** Scalar functions with effects beyond computing a value, that run SQL text, or read session state. */
   static final Set<String> FORBIDDEN_FUNCTIONS = Set.of(
       "setseed", "nextval", "currval", "query", "query_table", "json_execute_serialized_sql", "getenv",
-      "set_variable", "make_secret", "which_secret", "enable_profiling", "disable_profiling");
+      "set_variable", "getvariable", "current_setting", "make_secret", "which_secret", "enable_profiling",
+      "disable_profiling");
+  /**
+   * Longest SQL text admitted (characters). Far above any hand- or LLM-written query with cleaning CTEs; it bounds
+   * the parsing and binding work done before the time limit starts (DuckDB cannot cancel a statement while it
+   * is being planned, and the executor plans a query twice: a 100 KB IN list spends 4 to 5 s there on 2 cores).
+   */
+  static final int MAX_SQL_CHARS = 64 * 1024;
 
   private StatementGuard() {}
 
@@ -31,6 +38,11 @@ final class StatementGuard {
   static Optional<QueryError> check(SqlParser parser, String sql) {
     if (sql.isBlank()) {
       return Optional.of(new QueryError(ErrorKind.REJECTED, "empty SQL: there is no statement to run", 0, sql));
+    }
+    if (sql.length() > MAX_SQL_CHARS) {
+      return Optional.of(new QueryError(ErrorKind.REJECTED, String.format(Locale.ROOT,
+          "the SQL text is too long: %,d characters; the executor accepts at most %,d", sql.length(), MAX_SQL_CHARS),
+          MAX_SQL_CHARS, sql));
     }
     ParsedSql parsed;
     try {

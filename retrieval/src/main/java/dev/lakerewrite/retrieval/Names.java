@@ -67,6 +67,7 @@ public final class Names {
           case 'ø': out.append('o'); break;
           case 'Ø': out.append('O'); break;
           case 'ß': out.append("ss"); break;
+          case 'ẞ': out.append("SS"); break; // capital sharp s: lower-cased later to ß, which would fold again
           case 'ł': out.append('l'); break;
           case 'Ł': out.append('L'); break;
           case 'đ': out.append('d'); break;

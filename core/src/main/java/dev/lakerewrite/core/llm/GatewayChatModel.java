@@ -91,7 +91,7 @@ final class GatewayChatModel implements ChatModel {
       try {
         ChatResponse response = future.get(waitNanos, TimeUnit.NANOSECONDS);
         if (response == null) {
-          throw new LlmFailure(LlmFailure.Kind.MALFORMED_ANSWER, role, "the model returned no response", null);
+          fail(LlmFailure.Kind.MALFORMED_ANSWER, "the model returned no response", null, attempts, start, prompt);
         }
         LAST_ATTEMPTS.set(attempts);
         return response;

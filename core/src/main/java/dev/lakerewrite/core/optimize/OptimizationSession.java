@@ -106,6 +106,11 @@ final class OptimizationSession {
   }
 
   private Optional<String> prepare() {
+    // Refuse what the executor would refuse before analysing it: a megabyte of SQL costs seconds to analyse.
+    Optional<dev.lakerewrite.core.QueryError> refused = dev.lakerewrite.core.SafeExecutor.on(connection).admission(sql);
+    if (refused.isPresent()) {
+      return Optional.of(refused.get().summary());
+    }
     SqlParser parser = SqlParser.on(connection);
     trees = new Trees(parser);
     try {

@@ -109,7 +109,8 @@ final class Prompts {
 
   /** Wraps lake content in the data fence; a fence marker inside the content is defused. */
   static String fenced(String content) {
-    String safe = content.replaceAll("(?i)<(/?)\\s*lake-data\\s*>", "‹$1lake-data›");
+    // Any spacing or case a model might still read as the fence ("< /LAKE-DATA >") is defused too.
+    String safe = content.replaceAll("(?i)<\\s*(/?)\\s*lake-data\\s*>", "‹$1lake-data›");
     return "<lake-data>\n" + safe + "\n</lake-data>";
   }
 

@@ -4,6 +4,7 @@ import dev.lakerewrite.core.ErrorKind;
 import dev.lakerewrite.core.Execution;
 import dev.lakerewrite.core.LakeSession;
 import dev.lakerewrite.core.QueryError;
+import dev.lakerewrite.core.QueryLimits;
 import dev.lakerewrite.core.ResultTable;
 import dev.lakerewrite.core.RewriteResult;
 import dev.lakerewrite.core.Sql;
@@ -238,7 +239,7 @@ public final class RewriteLoop {
         return false;
       }
       long t0 = System.nanoTime();
-      Execution e = session.execute(p.sql(), config.queryLimits());
+      Execution e = session.execute(p.sql(), limitsWithinBudget());
       executionNanos += System.nanoTime() - t0;
       List<String> used = usedTables(p, e);
       Candidate c = new Candidate(history.size(), iteration, p.sql(), p.reason(), used,
@@ -268,6 +269,19 @@ public final class RewriteLoop {
         }
       }
       return true;
+    }
+
+    /**
+     * The candidates' query limits, with the time limit cut to what is left of the wall-time budget (at least
+     * 1 ms), so that a slow candidate cannot carry the rewrite past its budget.
+     */
+    QueryLimits limitsWithinBudget() {
+      QueryLimits limits = config.queryLimits();
+      long remaining = deadline - System.nanoTime();
+      if (remaining < limits.timeout().toNanos()) {
+        limits = limits.withTimeout(Duration.ofNanos(Math.max(remaining, 1_000_000L)));
+      }
+      return limits;
     }
 
     List<String> usedTables(Proposal p, Execution e) {
@@ -439,7 +453,7 @@ public final class RewriteLoop {
       if (chosen >= 0 && result.isPresent()) {
         Optional<String> renamed = renameToAssumed(sql, result.get());
         if (renamed.isPresent()) {
-          Execution e = session.execute(renamed.get(), config.queryLimits());
+          Execution e = session.execute(renamed.get(), limitsWithinBudget());
           if (e.isSuccess()) {
             sql = renamed.get();
             result = Optional.of(e.table());

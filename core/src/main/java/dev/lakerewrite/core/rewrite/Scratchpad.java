@@ -127,11 +127,15 @@ public final class Scratchpad {
    * it from basic retrieval from now on. Specialised actions may still reach it.
    */
   public void evictTable(String table) {
-    version++;
-    evicted.add(table.toLowerCase(Locale.ROOT));
-    sections.get(Section.TABLES).remove(table);
+    // Evicting an evicted table changes nothing: it must not count as progress (a model repeating the action
+    // would otherwise keep the loop going until its iteration limit).
+    boolean changed = evicted.add(table.toLowerCase(Locale.ROOT));
+    changed |= sections.get(Section.TABLES).remove(table) != null;
     for (Section s : List.of(Section.JOINS, Section.VALUES, Section.UNIONS)) {
-      sections.get(s).values().removeIf(e -> mentions(e.key(), table));
+      changed |= sections.get(s).values().removeIf(e -> mentions(e.key(), table));
+    }
+    if (changed) {
+      version++;
     }
   }
 

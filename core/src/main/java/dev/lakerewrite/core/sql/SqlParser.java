@@ -165,6 +165,11 @@ public final class SqlParser {
   private static JsonNode readTree(String json) {
     try {
       return JSON.readTree(json);
+    } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+      // Thousands of nested parentheses or subqueries: DuckDB parses them, but their tree passes Jackson's
+      // nesting limit. Refuse them like any text that cannot be analysed, instead of failing the caller.
+      throw new SqlSyntaxException("the query is nested too deeply to analyse (" + e.getOriginalMessage() + ")",
+          -1, false);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new LakeRewriteException("DuckDB returned a syntax tree that is not JSON: " + e.getOriginalMessage(), e);
     }
