@@ -103,6 +103,9 @@ public final class RewriteLoop {
       retrievalNanos += System.nanoTime() - t0;
 
       for (iteration = 1; iteration <= config.maxIterations(); iteration++) {
+        if (Thread.currentThread().isInterrupted()) {
+          return finishBest(StopReason.INTERRUPTED, "the thread was interrupted before iteration " + iteration);
+        }
         if (System.nanoTime() >= deadline) {
           return finishBest(StopReason.BUDGET_EXHAUSTED, "the wall-time budget of " + config.budget().maxWallTime()
               + " ran out before iteration " + iteration);
@@ -129,6 +132,10 @@ public final class RewriteLoop {
         }
         if (budgetGone()) {
           return finishBest(StopReason.BUDGET_EXHAUSTED, "an LLM budget ran out");
+        }
+        if (Thread.currentThread().isInterrupted()) {
+          // Checked before the actions too: an interrupted model call fails fast, and the actions after it would not.
+          return finishBest(StopReason.INTERRUPTED, "the thread was interrupted in iteration " + iteration);
         }
         if (iteration == config.maxIterations()) {
           break; // evidence gathered now could never be used: no rewriter turn follows

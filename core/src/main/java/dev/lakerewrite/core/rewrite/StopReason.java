@@ -11,5 +11,10 @@ public enum StopReason {
   /** The agents had nothing new to try (the same candidate again, no action left). */
   NO_PROGRESS,
   /** The user query could not be analysed (not SQL, not a query) and no candidate ran. */
-  INVALID_QUERY
+  INVALID_QUERY,
+  /**
+   * The rewriting thread was interrupted; the best candidate so far was returned and the thread's interrupt flag
+   * is left set for the caller.
+   */
+  INTERRUPTED
 }

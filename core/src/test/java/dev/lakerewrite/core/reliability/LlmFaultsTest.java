@@ -239,6 +239,29 @@ class LlmFaultsTest {
   }
 
   @Test
+  void anInterruptedThreadStopsTheLoopWithTheBestCandidateAndKeepsItsFlag() {
+    // While the checker's model answers, the rewriting thread is interrupted, as cancelling its future would.
+    Thread caller = Thread.currentThread();
+    ProgrammableModel rw = ProgrammableModel.of((n, req) -> Reply.of(rewrite(GOOD_SQL + " LIMIT " + n)));
+    ProgrammableModel ck = ProgrammableModel.of((n, req) -> {
+      caller.interrupt();
+      return Reply.of(decide());
+    });
+    RewriteResult r;
+    boolean flagAfter;
+    try {
+      r = checked(rewriter(rw, ck).maxIterations(10).build().rewrite(QUERY, lake), "interrupted thread");
+    } finally {
+      flagAfter = Thread.interrupted(); // clears it, so the flag does not leak into the next test
+    }
+    assertThat(r.stopReason()).isEqualTo(StopReason.INTERRUPTED);
+    assertThat(flagAfter).as("the caller still sees the interrupt").isTrue();
+    assertThat(r.iterations()).isEqualTo(1);
+    assertThat(rw.calls()).isEqualTo(1);
+    assertThat(r.succeeded()).as("the candidate that ran is returned").isTrue();
+  }
+
+  @Test
   void theTokenBudgetIsKeptToWithinOneAnswer() {
     ProgrammableModel rw = ProgrammableModel.of((n, req) -> Reply.of(rewrite(GOOD_SQL + " LIMIT " + n)));
     ProgrammableModel ck = ProgrammableModel.always(decide());
