@@ -1,5 +1,6 @@
 package dev.lakerewrite.eval;
 
+import dev.lakerewrite.retrieval.DidYouMean;
 import java.util.Collection;
 import java.util.Locale;
 import java.util.Optional;
@@ -18,7 +19,7 @@ final class Names {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String candidate : candidates) {
-      int d = distance(wanted, candidate.toLowerCase(Locale.ROOT));
+      int d = DidYouMean.distance(wanted, candidate);
       if (d < bestDistance) {
         best = candidate;
         bestDistance = d;
@@ -59,10 +60,4 @@ final class Names {
   static String didYouMean(String name, Collection<String> candidates) {
     return closest(name, candidates).map(c -> "; did you mean '" + c + "'?").orElse("");
   }
-
-  /** Levenshtein distance, ignoring case (retrieval's {@link dev.lakerewrite.retrieval.DidYouMean#distance}). */
-  static int distance(String a, String b) {
-    return dev.lakerewrite.retrieval.DidYouMean.distance(a, b);
-  }
-
 }
