@@ -50,6 +50,7 @@ final class DefaultLakeTools implements LakeTools {
   private final Map<String, ResultTable> previews = new HashMap<>();
   private final Map<String, Map<String, Double>> valueTables = new HashMap<>();
   private final Map<String, List<String>> distinct = new HashMap<>();
+  private final Map<String, long[]> variants = new HashMap<>();
 
   DefaultLakeTools(DataLake lake, LakeSession session, Optional<ChatModel> cleaner, boolean joinGraph) {
     this.lake = lake;
@@ -126,6 +127,12 @@ final class DefaultLakeTools implements LakeTools {
 
   @Override
   public long[] variantCounts(String table, String column, String value) {
+    // The planner asks again every iteration, and each answer is a clean_key UDF call per row of the table.
+    return variants.computeIfAbsent(table + "|" + column + "|" + value, k -> readVariantCounts(table, column, value))
+        .clone();
+  }
+
+  private long[] readVariantCounts(String table, String column, String value) {
     TableInfo t = table(table);
     if (t.column(column).isEmpty()) {
       return new long[] {0, 0};
