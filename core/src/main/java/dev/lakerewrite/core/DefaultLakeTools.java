@@ -15,6 +15,7 @@ import dev.lakerewrite.noiseudf.CteRequest;
 import dev.lakerewrite.noiseudf.LlmCteBuilder;
 import dev.lakerewrite.noiseudf.NoiseDetector;
 import dev.lakerewrite.noiseudf.NoiseFinding;
+import dev.lakerewrite.noiseudf.NoiseKind;
 import dev.lakerewrite.noiseudf.OfflineCteBuilder;
 import dev.lakerewrite.noiseudf.PreviewTable;
 import dev.lakerewrite.noiseudf.UdfInfo;
@@ -32,9 +33,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@link LakeTools} over the lake's services (retrieval index, join graph, cleaning module) and one rewrite's
@@ -365,13 +368,13 @@ final class DefaultLakeTools implements LakeTools {
     }
     Map<String, String> cleaned = new LinkedHashMap<>();
     Map<String, String> matchKeys = new LinkedHashMap<>();
-    java.util.Set<String> dates = new java.util.LinkedHashSet<>();
+    Set<String> dates = new LinkedHashSet<>();
     for (CleanedColumn c : r.cleanedColumns()) {
       cleaned.put(c.column(), c.column());
       if (c.matchKey() != null) {
         matchKeys.put(c.column(), c.matchKey());
       }
-      if (c.kinds().contains(dev.lakerewrite.noiseudf.NoiseKind.DATE_FORMAT)) {
+      if (c.kinds().contains(NoiseKind.DATE_FORMAT)) {
         dates.add(c.column());
       }
     }

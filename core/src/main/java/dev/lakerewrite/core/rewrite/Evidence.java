@@ -4,6 +4,7 @@ import dev.lakerewrite.core.ResultTable;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The typed evidence data-lake actions put into the scratchpad. The text the prompts show is rendered from it;
@@ -141,12 +142,12 @@ public final class Evidence {
    * @param goal what the cleaning was for
    */
   public record CleanedTable(String name, String baseTable, String definition, Map<String, String> cleanedColumns,
-      Map<String, String> matchKeys, java.util.Set<String> dateColumns, List<Udf> udfs, ResultTable preview,
+      Map<String, String> matchKeys, Set<String> dateColumns, List<Udf> udfs, ResultTable preview,
       String goal) {
     public CleanedTable {
       cleanedColumns = Map.copyOf(cleanedColumns);
       matchKeys = Map.copyOf(matchKeys);
-      dateColumns = java.util.Set.copyOf(dateColumns);
+      dateColumns = Set.copyOf(dateColumns);
       udfs = List.copyOf(udfs);
     }
 

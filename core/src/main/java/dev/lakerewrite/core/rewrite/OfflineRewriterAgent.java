@@ -653,7 +653,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
         keyBothSides(e, "clean_key(%s)");
         return;
       }
-      com.fasterxml.jackson.databind.node.ArrayNode children = (com.fasterxml.jackson.databind.node.ArrayNode) e.get("children");
+      ArrayNode children = (ArrayNode) e.get("children");
       for (int i = 0; i < children.size(); i++) {
         ObjectNode keyed = editor.expression("clean_key(" + editor.renderExpression(children.get(i)) + ")");
         children.set(i, keyed);
