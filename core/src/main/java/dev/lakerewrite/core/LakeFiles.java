@@ -305,8 +305,10 @@ final class LakeFiles {
         .orElseThrow().getKey();
     byFormat.forEach((f, files) -> {
       if (f != main) {
-        warnings.add(files.size() + " " + f + " file(s) in the partitioned folder " + dir + " whose other files are "
-            + main + "; left out (one table reads one format)");
+        List<String> names = files.stream().limit(3).map(p -> p.getFileName().toString()).toList();
+        warnings.add(files.size() + " " + f + " file(s) in the partitioned folder " + dir + " (" + String.join(", ",
+            names) + (files.size() > 3 ? ", ..." : "") + ") whose other files are " + main
+            + "; left out (one table reads one format)");
       }
     });
     Path parent = root.relativize(dir).getParent();
