@@ -1,7 +1,7 @@
 package dev.lakerewrite.eval.tpc;
 
 import dev.lakerewrite.core.Engine;
-import dev.lakerewrite.core.optimize.Candidate;
+import dev.lakerewrite.core.optimize.OptimizationCandidate;
 import dev.lakerewrite.core.optimize.OptimizeResult;
 import dev.lakerewrite.core.optimize.Optimizer;
 import dev.lakerewrite.core.testing.PostgresServer;
@@ -149,7 +149,7 @@ final class BenchmarkRun {
     }
     double optimizerSeconds = (System.nanoTime() - start) / 1e9;
     details.append("==== ").append(q.name()).append(": ").append(r.summary()).append('\n');
-    String recipe = r.chosen().map(Candidate::label).orElse("-");
+    String recipe = r.chosen().map(OptimizationCandidate::label).orElse("-");
     if (r.sql().equals(r.originalSql())) {
       Timed original = time(q.sql(), runs);
       return new Row(q.name(), original.ms, original.timedOut, original.ms, 1.0, r.verdict().name(), recipe,

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lakerewrite.core.Engine;
-import dev.lakerewrite.core.optimize.Candidate;
+import dev.lakerewrite.core.optimize.OptimizationCandidate;
 import dev.lakerewrite.core.optimize.CandidateSource;
 import dev.lakerewrite.core.optimize.CandidateVerdict;
 import dev.lakerewrite.core.optimize.OptimizeResult;
@@ -48,7 +48,7 @@ class TpchOptimizerTest {
       assertThat(c.speedup()).isPositive();
     });
     if (r.improved()) {
-      Candidate chosen = r.chosen().orElseThrow();
+      OptimizationCandidate chosen = r.chosen().orElseThrow();
       assertThat(chosen.verdict()).isEqualTo(CandidateVerdict.FASTER);
       assertThat(r.speedup()).isGreaterThanOrEqualTo(1.10);
       assertThat(chosen.reason()).contains("confirmed");
@@ -65,7 +65,7 @@ class TpchOptimizerTest {
   @Test
   void cteQueriesGetMaterialisationHintsAndPlainOnesNoCandidates() {
     OptimizeResult q15 = Optimizer.builder().timedRuns(3).build().optimize(q(15), tpch);
-    assertThat(q15.candidates()).extracting(Candidate::source).contains(CandidateSource.HINT);
+    assertThat(q15.candidates()).extracting(OptimizationCandidate::source).contains(CandidateSource.HINT);
     assertThat(q15.candidates()).allSatisfy(c ->
         assertThat(c.verdict()).isNotIn(CandidateVerdict.NOT_EXECUTABLE, CandidateVerdict.NOT_EQUIVALENT));
 
@@ -108,7 +108,7 @@ class TpchOptimizerTest {
   void recipesCanBeRestricted() {
     OptimizeResult r = Optimizer.builder().recipes(Set.of("cte-not-materialized")).timedRuns(2).build()
         .optimize(q(15), tpch);
-    assertThat(r.candidates()).as(r.summary()).extracting(Candidate::label).containsOnly("cte-not-materialized");
+    assertThat(r.candidates()).as(r.summary()).extracting(OptimizationCandidate::label).containsOnly("cte-not-materialized");
   }
 
   private static String q(int n) {
