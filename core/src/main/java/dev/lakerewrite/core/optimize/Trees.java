@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.Engine;
 import dev.lakerewrite.core.sql.ParsedSql;
 import dev.lakerewrite.core.sql.SqlParser;
 import java.util.ArrayList;
@@ -21,9 +22,30 @@ final class Trees {
   static final ObjectMapper JSON = new ObjectMapper();
 
   private final SqlParser parser;
+  private final Engine target;
 
   Trees(SqlParser parser) {
+    this(parser, Engine.DUCKDB);
+  }
+
+  /** Trees whose {@link #renderForTarget} output runs on {@code target}. */
+  Trees(SqlParser parser, Engine target) {
     this.parser = Objects.requireNonNull(parser, "parser");
+    this.target = Objects.requireNonNull(target, "target");
+  }
+
+  Engine target() {
+    return target;
+  }
+
+  /** Renders a statement for the target engine (DuckDB's printer, translated for PostgreSQL). */
+  String renderForTarget(ObjectNode statement) {
+    return forTarget(render(statement));
+  }
+
+  /** Text rendered by DuckDB, translated for the target engine (unchanged on DuckDB). */
+  String forTarget(String duckdbText) {
+    return target == Engine.POSTGRESQL ? PostgresDialect.fromDuckDb(duckdbText) : duckdbText;
   }
 
   SqlParser parser() {
