@@ -179,7 +179,7 @@ public enum TpcBenchmark {
    * {@code tpc/}, and reused afterwards. Open it read-only to share it between processes.
    */
   public Path cachedDuckDb(double scaleFactor) throws SQLException, IOException {
-    return cachedDuckDb(scaleFactor, defaultCacheDirectory());
+    return cachedDuckDb(scaleFactor, dev.lakerewrite.core.DataLake.defaultCacheDirectory());
   }
 
   /** {@link #cachedDuckDb(double)} under this cache directory. */
@@ -192,19 +192,6 @@ public enum TpcBenchmark {
       loadIfMissing(c, scaleFactor);
     }
     return file;
-  }
-
-  /** The cache directory lakerewrite uses by default (the same rule as {@code DataLake}'s). */
-  public static Path defaultCacheDirectory() {
-    String prop = System.getProperty("lakerewrite.cache");
-    if (prop != null && !prop.isBlank()) {
-      return Path.of(prop);
-    }
-    String env = System.getenv("LAKEREWRITE_CACHE");
-    if (env != null && !env.isBlank()) {
-      return Path.of(env);
-    }
-    return Path.of(System.getProperty("user.home"), ".cache", "lakerewrite");
   }
 
   /** Every query name, in the benchmark's order ({@code q1}...; TPC-DS has {@code q14a}, {@code q14b}, ...). */

@@ -73,7 +73,7 @@ final class BenchmarkRun {
     double sf = Double.parseDouble(System.getProperty("sf", "1"));
     Duration limit = limit(defaultLimitSeconds);
     int runs = Integer.getInteger("runs", 3);
-    Path cache = TpcBenchmark.defaultCacheDirectory();
+    Path cache = dev.lakerewrite.core.DataLake.defaultCacheDirectory();
     String tag = benchmark.name().toLowerCase(Locale.ROOT) + "-" + engine.name().toLowerCase(Locale.ROOT) + "-sf"
         + TpcBenchmark.format(sf);
     Path report = Path.of("target", "bench", tag + ".txt");
