@@ -117,7 +117,7 @@ public final class Optimizer {
     Objects.requireNonNull(script, "script");
     Objects.requireNonNull(connection, "connection");
     java.util.List<OptimizeResult> out = new java.util.ArrayList<>();
-    for (String statement : SqlScript.statements(script)) {
+    for (String statement : dev.lakerewrite.core.sql.StatementSplitter.statements(script)) {
       out.add(optimize(statement, connection));
     }
     return out;
