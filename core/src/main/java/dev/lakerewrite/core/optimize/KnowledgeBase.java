@@ -1,6 +1,7 @@
 package dev.lakerewrite.core.optimize;
 
 import dev.lakerewrite.core.LakeRewriteException;
+import dev.lakerewrite.core.sql.Trees;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

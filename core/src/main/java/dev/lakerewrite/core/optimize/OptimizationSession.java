@@ -6,6 +6,7 @@ import dev.lakerewrite.core.llm.LlmUsage;
 import dev.lakerewrite.core.sql.QueryAnalysis;
 import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.Trees;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -121,7 +122,7 @@ final class OptimizationSession {
     // PostgreSQL queries are analysed with DuckDB's parser on a private connection (the shared subset of SQL);
     // what it renders is translated back for PostgreSQL before it runs there.
     SqlParser parser = engine == Engine.DUCKDB ? SqlParser.on(connection) : SqlParser.standalone();
-    trees = new Trees(parser, engine);
+    trees = new Trees(parser);
     try {
       analysis = new SqlAnalyzer(parser).analyze(sql);
     } catch (RuntimeException e) {
@@ -304,7 +305,7 @@ final class OptimizationSession {
   /** Verifies and times one candidate, records it and returns it. */
   OptimizationCandidate evaluate(CandidateSource source, String label, String explanation, String candidateSql) {
     int id = candidates.size() + 1;
-    String text = candidateSql == null ? "" : trees.forTarget(Verifier.stripSemicolons(candidateSql));
+    String text = candidateSql == null ? "" : PostgresDialect.forTarget(engine, Verifier.stripSemicolons(candidateSql));
     String key = normalize(text);
     OptimizationCandidate earlier = bySql.get(key);
     if (earlier != null) {

@@ -21,6 +21,11 @@ final class PostgresDialect {
 
   private PostgresDialect() {}
 
+  /** Text DuckDB printed, for this target engine (unchanged for DuckDB). */
+  static String forTarget(dev.lakerewrite.core.Engine target, String duckdbText) {
+    return target == dev.lakerewrite.core.Engine.POSTGRESQL ? fromDuckDb(duckdbText) : duckdbText;
+  }
+
   static String fromDuckDb(String sql) {
     StringBuilder out = new StringBuilder(sql.length() + 32);
     int i = 0;

@@ -8,6 +8,7 @@ import dev.lakerewrite.core.QueryError;
 import dev.lakerewrite.core.QueryFailedException;
 import dev.lakerewrite.core.QueryLimits;
 import dev.lakerewrite.core.ResultTable;
+import dev.lakerewrite.core.sql.Trees;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -100,7 +101,7 @@ final class Verifier {
     ObjectNode node = (ObjectNode) statement.get("node");
     this.originalLimit = limitText(node);
     Trees.removeLimit(node);
-    this.originalUnlimited = trees.renderForTarget(statement);
+    this.originalUnlimited = PostgresDialect.forTarget(target.executor().engine(), trees.render(statement));
     this.order = null;
   }
 
@@ -254,7 +255,7 @@ final class Verifier {
       return new Equivalence(new EquivalenceEvidence(false, order.ordered(), limitRemoved, checks), false,
           Optional.empty());
     }
-    String unlimited = trees.renderForTarget(statement);
+    String unlimited = PostgresDialect.forTarget(target.executor().engine(), trees.render(statement));
     Duration candidateLimitTime = candidateTimeout();
     List<Instance> all = new ArrayList<>();
     all.add(target);

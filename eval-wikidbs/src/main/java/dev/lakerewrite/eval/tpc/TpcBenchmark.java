@@ -1,7 +1,7 @@
 package dev.lakerewrite.eval.tpc;
 
 import dev.lakerewrite.core.Engine;
-import dev.lakerewrite.retrieval.DidYouMean;
+import dev.lakerewrite.sql.DidYouMean;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +66,7 @@ public enum TpcBenchmark {
   public List<String> primaryKey(String table) {
     return tableSpecs().stream().filter(t -> t.name().equals(table)).findFirst()
         .orElseThrow(() -> new IllegalArgumentException(displayName + " has no table '" + table + "'"
-            + DidYouMean.suffix(table, tables())))
+            + DidYouMean.hintOrKnown(table, tables())))
         .primaryKey();
   }
 
@@ -223,7 +223,7 @@ public enum TpcBenchmark {
     n = n.replaceFirst("^q0+(?=\\d)", "q");
     if (!queryNames().contains(n)) {
       throw new IllegalArgumentException(displayName + " has no query '" + name + "'"
-          + DidYouMean.suffix(n, queryNames()));
+          + DidYouMean.hint(n, queryNames()));
     }
     String sql = this == TPCH ? TpcQueries.tpch(n, engine) : TpcQueries.tpcds(n, engine);
     return new TpcQuery(this, n, engine, sql);
