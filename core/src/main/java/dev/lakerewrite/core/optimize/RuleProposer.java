@@ -408,6 +408,21 @@ final class RuleProposer {
   // decorrelate-scalar-aggregate
 
   String decorrelate(ObjectNode node, Context ctx) {
+    return decorrelate(node, ctx, false);
+  }
+
+  /**
+   * {@code decorrelate-with-key-filter}: as {@link #decorrelate(ObjectNode, Context)}, and the pre-aggregation is
+   * restricted to the correlation keys the outer query can use: {@code inner_key IN (SELECT outer_key FROM
+   * outer_table WHERE its own filters)} (a magic set; QUITE's "highly selective join first"). Rows for other
+   * keys would find no join partner, so the result is the same; only one correlation column, whose outer table has
+   * filters of its own.
+   */
+  String decorrelateWithKeyFilter(ObjectNode node, Context ctx) {
+    return decorrelate(node, ctx, true);
+  }
+
+  private String decorrelate(ObjectNode node, Context ctx, boolean keyFilter) {
     if (!isSelect(node)) {
       return null;
     }
@@ -462,6 +477,14 @@ final class RuleProposer {
       if (!ok || correlation.isEmpty()) {
         continue;
       }
+      String restriction = null;
+      if (keyFilter) {
+        restriction = keyRestriction(correlation, conjuncts, idx, outer, node);
+        if (restriction == null) {
+          continue;
+        }
+        local.add(restriction);
+      }
       String alias = ctx.fresh("lr_sq");
       StringBuilder derived = new StringBuilder("(SELECT ");
       List<String> keys = new ArrayList<>();
@@ -490,9 +513,44 @@ final class RuleProposer {
       node.set("from_table", trees.parseFrom(trees.renderFrom(node.get("from_table")) + ", " + derived));
       setWhere(node, newConjuncts);
       return "the correlated aggregate subquery in " + "WHERE (" + abbreviate(trees.expression(c))
-          + ") becomes a join with the aggregate grouped by " + String.join(", ", keys);
+          + ") becomes a join with the aggregate grouped by " + String.join(", ", keys)
+          + (restriction == null ? "" : ", computed only for the keys " + abbreviate(restriction));
     }
     return null;
+  }
+
+  /**
+   * {@code inner_key IN (SELECT outer_key FROM outer_table WHERE ...)} from the outer WHERE conjuncts that read only
+   * the outer table owning the single correlation column (not the subquery's own conjunct); null without such.
+   */
+  private String keyRestriction(List<String[]> correlation, List<JsonNode> conjuncts, int skip, Scope outer,
+      ObjectNode node) {
+    if (correlation.size() != 1) {
+      return null;
+    }
+    JsonNode outerColumn = trees.parseExpression(correlation.get(0)[1]);
+    if (!"COLUMN_REF".equals(outerColumn.path("class").asText())) {
+      return null;
+    }
+    Scope.Item owner = outer.resolve(parts(outerColumn)).item();
+    if (owner == null || !"BASE_TABLE".equals(owner.node().path("type").asText())) {
+      return null;
+    }
+    List<String> filters = new ArrayList<>();
+    for (int i = 0; i < conjuncts.size(); i++) {
+      JsonNode c = conjuncts.get(i);
+      List<Scope.Item> owners = i == skip || Trees.hasSubquery(c) ? null : outer.owners(c);
+      if (owners != null && !owners.isEmpty() && owners.stream().allMatch(owner::equals)) {
+        filters.add(trees.expression(c));
+      }
+    }
+    if (filters.isEmpty()) {
+      return null;
+    }
+    String table = owner.node().path("table_name").asText();
+    String alias = owner.node().path("alias").asText("");
+    return correlation.get(0)[0] + " IN (SELECT " + correlation.get(0)[1] + " FROM " + Sql.identifier(table)
+        + (alias.isEmpty() ? "" : " AS " + Sql.identifier(alias)) + " WHERE " + Trees.and(filters) + ")";
   }
 
   /** {innerText, outerText} for {@code inner.col = outer.col}; null when the conjunct is not such an equality. */

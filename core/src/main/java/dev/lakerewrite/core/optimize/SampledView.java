@@ -48,7 +48,8 @@ final class SampledView implements UnaryOperator<String> {
         continue;
       }
       long modulus = (t.estimatedRows() + maxRows - 1) / maxRows;
-      parts.add(quote(t.name()) + " AS (SELECT * FROM " + quote(schema) + "." + quote(t.name()) + " WHERE "
+      // MATERIALIZED: computed once; inlined, a correlated subplan would still read the whole table per loop.
+      parts.add(quote(t.name()) + " AS MATERIALIZED (SELECT * FROM " + quote(schema) + "." + quote(t.name()) + " WHERE "
           + quote(key) + " % " + modulus + " = 0)");
       notes.add(t.name() + " 1/" + modulus + " by " + key);
     }

@@ -57,6 +57,21 @@ class RuleProposerTest {
   }
 
   @Test
+  void decorrelationCanBeRestrictedToTheKeysTheOuterFiltersKeep() throws SQLException {
+    String q = "SELECT sum(i.price) FROM item i, part p WHERE p.p_id = i.p_id AND p.brand = 'B3' AND p.size < 10"
+        + " AND i.qty < (SELECT 0.5 * avg(i2.qty) FROM item i2 WHERE i2.p_id = p.p_id)";
+    List<RuleProposer.Proposal> ps = h.propose(q, "decorrelate-with-key-filter");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("i2.p_id IN (SELECT p.p_id FROM part AS p WHERE ((p.brand = 'B3')"
+        + " AND (p.size < 10)))");
+    assertEquivalent(q, ps.get(0));
+    // No outer filter of its own: nothing to restrict to.
+    assertThat(h.propose("SELECT sum(i.price) FROM item i, part p WHERE p.p_id = i.p_id"
+        + " AND i.qty < (SELECT 0.5 * avg(i2.qty) FROM item i2 WHERE i2.p_id = p.p_id)", "decorrelate-with-key-filter"))
+        .isEmpty();
+  }
+
+  @Test
   void mergesSubqueriesThatRepeatOneJoinWithDifferentFiltersIntoOnePass() throws SQLException {
     // Scalar subqueries (TPC-DS q9's buckets), including a CASE around them and an empty bucket.
     String scalars = "SELECT CASE WHEN (SELECT count(*) FROM item WHERE qty BETWEEN 1 AND 10) > 100"
