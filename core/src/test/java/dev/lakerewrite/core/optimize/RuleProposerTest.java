@@ -62,7 +62,7 @@ class RuleProposerTest {
         + " AND i.qty < (SELECT 0.5 * avg(i2.qty) FROM item i2 WHERE i2.p_id = p.p_id)";
     List<RuleProposer.Proposal> ps = h.propose(q, "decorrelate-with-key-filter");
     assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("i2.p_id IN (SELECT p.p_id FROM part AS p WHERE ((p.brand = 'B3')"
+    assertThat(flat(ps.get(0).sql())).contains("(i2.p_id = ANY(SELECT p.p_id FROM part AS p WHERE ((p.brand = 'B3')"
         + " AND (p.size < 10)))");
     assertEquivalent(q, ps.get(0));
     // No outer filter of its own: nothing to restrict to.
