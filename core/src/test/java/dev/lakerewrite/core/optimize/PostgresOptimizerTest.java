@@ -54,7 +54,7 @@ class PostgresOptimizerTest {
   void decorrelatesAnAggregateSubqueryIntoAFasterQueryThatRunsOnPostgres() throws SQLException {
     OptimizeResult r = Optimizer.builder().timedRuns(3).build().optimize(CORRELATED, pg);
     assertThat(r.verdict()).as(r.summary()).isEqualTo(OptimizeVerdict.IMPROVED);
-    assertThat(r.chosen().orElseThrow().label()).isEqualTo("decorrelate-scalar-aggregate");
+    assertThat(r.chosen().orElseThrow().label()).startsWith("decorrelate-");
     assertThat(r.speedup()).isGreaterThan(2.0);
     assertThat(r.sql()).doesNotContainIgnoringCase("count_star");
     assertThat(r.trace()).anySatisfy(e -> assertThat(e.message()).contains("relationship=SubPlan"));
