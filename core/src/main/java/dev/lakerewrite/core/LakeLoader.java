@@ -3,6 +3,7 @@ package dev.lakerewrite.core;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.lakerewrite.core.IndexStatus.TableChange;
 import dev.lakerewrite.core.LakeFiles.SourceTable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -31,10 +32,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -85,17 +82,6 @@ final class LakeLoader {
     }
   }
 
-  /** What changed in one table since the last load. */
-  enum ChangeKind { ADDED, CHANGED, REMOVED }
-
-  /**
-   * A table added, changed or removed since the last load, and why.
-   *
-   * @param table the table
-   * @param kind added, changed or removed
-   * @param reason in words ({@code "orders.csv changed (size 1200 → 1350 bytes)"})
-   */
-  record TableChange(String table, ChangeKind kind, String reason) {}
 
   /**
    * A loaded lake.
@@ -219,7 +205,8 @@ final class LakeLoader {
   private record Planned(SourceTable table, List<ManifestFile> files, String fingerprint, ManifestTable current,
       ManifestTable previous) {}
 
-  private static List<TableChange> changes(List<Planned> plan, Map<String, ManifestTable> previous, Path realRoot) {
+  private static List<TableChange> changes(List<Planned> plan, Map<String, ManifestTable> previous,
+      Path realRoot) {
     List<TableChange> out = new ArrayList<>();
     Set<String> present = new LinkedHashSet<>();
     for (Planned p : plan) {
@@ -228,14 +215,15 @@ final class LakeLoader {
         continue;
       }
       if (p.previous() == null) {
-        out.add(new TableChange(p.table().table(), ChangeKind.ADDED, "new " + describe(realRoot, p.table())));
+        out.add(new TableChange(p.table().table(), TableChange.Kind.ADDED,
+            "new " + describe(realRoot, p.table())));
       } else {
-        out.add(new TableChange(p.table().table(), ChangeKind.CHANGED, difference(p.previous(), p)));
+        out.add(new TableChange(p.table().table(), TableChange.Kind.CHANGED, difference(p.previous(), p)));
       }
     }
     for (ManifestTable t : previous.values()) {
       if (!present.contains(t.name())) {
-        out.add(new TableChange(t.name(), ChangeKind.REMOVED, t.location() + " is gone"));
+        out.add(new TableChange(t.name(), TableChange.Kind.REMOVED, t.location() + " is gone"));
       }
     }
     return out;
@@ -355,35 +343,14 @@ final class LakeLoader {
         todo.add(p);
       }
     }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, todo.size())), r -> {
-      Thread t = new Thread(r, "lakerewrite-load");
-      t.setDaemon(true);
-      return t;
+    Parallel.forEach(todo, threads, "lakerewrite-load", p -> {
+      try (Connection d = duplicate(c)) {
+        TableReaders.Reader r = TableReaders.detect(d, p.table(), layout == Layout.WIKIDBS);
+        entries.put(p, entry(realRoot, p, r.sql(), r.rows()));
+      } catch (SQLException e) {
+        failures.put(p, firstLine(e));
+      }
     });
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (Planned p : todo) {
-        futures.add(pool.submit(() -> {
-          try (Connection d = duplicate(c)) {
-            TableReaders.Reader r = TableReaders.detect(d, p.table(), layout == Layout.WIKIDBS);
-            entries.put(p, entry(realRoot, p, r.sql(), r.rows()));
-          } catch (SQLException e) {
-            failures.put(p, firstLine(e));
-          }
-          return null;
-        }));
-      }
-      for (Future<?> f : futures) {
-        f.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LakeLoadException(realRoot, "interrupted while loading the lake");
-    } catch (ExecutionException e) {
-      throw new LakeLoadException(realRoot, "loading a table failed: " + e.getCause(), e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
     List<ManifestTable> out = new ArrayList<>();
     for (Planned p : plan) {
       ManifestTable t = entries.get(p);

@@ -92,7 +92,8 @@ final class TableReaders {
    */
   private static String csv(Connection c, SourceTable t, String files, boolean wikiDbsDialect, boolean fullSniff)
       throws SQLException {
-    String fixed = t.tabSeparated() ? ", delim = '\\t'" : wikiDbsDialect ? ", delim = ',', quote = '\"', escape = '\"'" : "";
+    String fixed = t.tabSeparated() ? ", delim = '\\t'"
+        : wikiDbsDialect ? ", delim = ',', quote = '\"', escape = '\"'" : "";
     String sniff = "SELECT Delimiter, Quote, Escape, NewLineDelimiter, Comment, SkipRows, DateFormat, TimestampFormat,"
         + " to_json(Columns)::VARCHAR FROM sniff_csv(" + Sql.literal(t.files().get(0).toString()) + ", header = true"
         + fixed + (fullSniff ? ", sample_size = -1" : "") + ")";
@@ -188,7 +189,8 @@ final class TableReaders {
    * convert every value (a plain {@code count(*)} may skip parsing).
    */
   private static long count(Connection c, String reader, boolean everyColumn) throws SQLException {
-    String select = everyColumn ? "SELECT count(*), count(COLUMNS(*)) FROM " + reader : "SELECT count(*) FROM " + reader;
+    String select = everyColumn ? "SELECT count(*), count(COLUMNS(*)) FROM " + reader
+        : "SELECT count(*) FROM " + reader;
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(select)) {
       rs.next();
       return rs.getLong(1);

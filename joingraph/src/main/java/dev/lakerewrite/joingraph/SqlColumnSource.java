@@ -12,17 +12,26 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Reads a DuckDB lake through a (sandboxed, possibly read-only) connection with trusted SQL: catalog from
- * {@code duckdb_tables()}/{@code duckdb_columns()}, non-null counts with one aggregate per table, values with one
- * {@code SELECT DISTINCT} per column. Every identifier is quoted; every statement is fresh, because a DuckDB
- * statement is closed after an error.
+ * Reads a DuckDB lake through (sandboxed, possibly read-only) connections with trusted SQL: catalog from
+ * {@code duckdb_columns()} (tables and views), non-null counts with one aggregate per table, values with one
+ * {@code SELECT DISTINCT} per column. With several connections, as many tables are read at once, each on its own
+ * connection. Every identifier is quoted; every statement is fresh, because a DuckDB statement is closed after an
+ * error.
  */
 final class SqlColumnSource implements ColumnSource {
   private final Connection connection;
+  private final int parallelism;
+  private final java.util.concurrent.BlockingQueue<Connection> free;
   private final int maxScannedValues;
 
-  SqlColumnSource(Connection connection, int maxScannedValues) {
-    this.connection = Objects.requireNonNull(connection, "connection");
+  SqlColumnSource(List<Connection> connections, int maxScannedValues) {
+    if (connections.isEmpty()) {
+      throw new IllegalArgumentException("at least one connection is needed");
+    }
+    connections.forEach(c -> Objects.requireNonNull(c, "connection"));
+    this.connection = connections.get(0);
+    this.parallelism = connections.size();
+    this.free = new java.util.concurrent.LinkedBlockingQueue<>(connections);
     if (maxScannedValues < 1) {
       throw new IllegalArgumentException("maxScannedValues must be at least 1, was " + maxScannedValues);
     }
@@ -30,11 +39,15 @@ final class SqlColumnSource implements ColumnSource {
   }
 
   @Override
+  public int parallelism() {
+    return parallelism;
+  }
+
+  @Override
   public List<Table> tables() {
     String sql = "SELECT c.schema_name, c.table_name, c.column_name, c.data_type"
-        + " FROM duckdb_columns() c JOIN duckdb_tables() t"
-        + " ON t.database_name = c.database_name AND t.schema_name = c.schema_name AND t.table_name = c.table_name"
-        + " WHERE t.database_name = current_database() AND NOT t.temporary AND NOT t.internal"
+        + " FROM duckdb_columns() c"
+        + " WHERE c.database_name = current_database() AND NOT c.internal"
         + " ORDER BY c.schema_name, c.table_name, c.column_index";
     Map<List<String>, List<Column>> columns = new LinkedHashMap<>();
     try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
@@ -58,8 +71,24 @@ final class SqlColumnSource implements ColumnSource {
 
   @Override
   public void readColumns(Table table, Consumer<ColumnValues> sink) {
+    Connection connection;
+    try {
+      connection = free.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new JoinGraphException(JoinGraphException.Reason.READ_LAKE, "interrupted while reading " + table.name(),
+          e);
+    }
+    try {
+      readColumns(connection, table, sink);
+    } finally {
+      free.add(connection);
+    }
+  }
+
+  private void readColumns(Connection connection, Table table, Consumer<ColumnValues> sink) {
     String from = Sql.qualified(table.schema(), table.relation());
-    long[] nonNull = nonNullCounts(table, from);
+    long[] nonNull = nonNullCounts(connection, table, from);
     for (int i = 0; i < table.columns().size(); i++) {
       Column column = table.columns().get(i);
       String col = Sql.quote(column.name());
@@ -79,7 +108,7 @@ final class SqlColumnSource implements ColumnSource {
     }
   }
 
-  private long[] nonNullCounts(Table table, String from) {
+  private long[] nonNullCounts(Connection connection, Table table, String from) {
     long[] counts = new long[table.columns().size()];
     if (counts.length == 0) {
       return counts;
