@@ -46,12 +46,14 @@ final class IndexCommand implements Callable<Integer> {
   public Integer call() {
     Lakes.Layout layout = lakeOptions.layout();
     long t0 = System.nanoTime();
+    PrintWriter err = spec.commandLine().getErr();
     if (!quiet) {
-      System.err.println("loading the lake " + lakeOptions.lakePath() + " (" + layout.label() + ")");
+      err.println("loading the lake " + lakeOptions.lakePath() + " (" + layout.label() + ")");
+      err.flush();
     }
     try (DataLake lake = lakeOptions.open(layout)) {
       IndexProgress progress = quiet ? IndexProgress.NONE
-          : new IndexProgressBar(System.err, System.console() != null);
+          : new IndexProgressBar(err, System.console() != null);
       IndexStatus status = lake.index(progress);
       long ms = (System.nanoTime() - t0) / 1_000_000;
       PrintWriter out = spec.commandLine().getOut();

@@ -2,7 +2,7 @@ package dev.lakerewrite.eval.cli;
 
 import dev.lakerewrite.core.IndexProgress;
 import dev.lakerewrite.core.IndexStage;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -15,7 +15,7 @@ final class IndexProgressBar implements IndexProgress {
   private static final int WIDTH = 24;
   private static final long QUIET_INTERVAL_NANOS = 30_000_000_000L;
 
-  private final PrintStream out;
+  private final PrintWriter out;
   private final boolean interactive;
   private final long start = System.nanoTime();
   private IndexStage stage;
@@ -23,7 +23,7 @@ final class IndexProgressBar implements IndexProgress {
   private long lastPrintNanos = System.nanoTime();
   private int lastWidth;
 
-  IndexProgressBar(PrintStream out, boolean interactive) {
+  IndexProgressBar(PrintWriter out, boolean interactive) {
     this.out = Objects.requireNonNull(out, "out");
     this.interactive = interactive;
   }
