@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.lakerewrite.core.IndexStatus.TableChange;
 import dev.lakerewrite.core.LakeFiles.SourceTable;
+import dev.lakerewrite.sql.Sql;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
