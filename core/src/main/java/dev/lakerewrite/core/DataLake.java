@@ -410,6 +410,17 @@ public final class DataLake implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The folder this builder's lake of {@code lakeFolder} (or DuckDB file) keeps its derived data in: a readable
+     * slug of its name and a hash of its real path under the cache root. Derived data is keyed by file content
+     * (relative path, size, modification time), so a copy of a lake folder whose cache is copied here as well
+     * reuses everything its unchanged files allow.
+     */
+    public Path cacheDirectoryFor(Path lakeFolder) {
+      Objects.requireNonNull(lakeFolder, "lakeFolder");
+      return LakeLoader.cacheDirectoryFor(cacheRoot(), lakeFolder);
+    }
+
     /** See {@link DataLake#fromFolder(Path)}. */
     public DataLake fromFolder(Path folder) {
       Objects.requireNonNull(folder, "folder");

@@ -68,7 +68,8 @@ final class LakeLoader {
    * @param database the folder (WikiDBs: database) it came from
    * @param partitioned whether it is a Hive-partitioned folder
    * @param files its files
-   * @param reader the reader call its view selects from
+   * @param reader the reader call its view selects from, file paths relative to the lake folder
+   *     ({@link TableReaders#resolve})
    * @param rows its row count
    * @param fingerprint identifies its content: layout, name, format and every file's path, size and time
    */
@@ -190,8 +191,10 @@ final class LakeLoader {
         }
         List<TableChange> changes = changes(plan, previous, realRoot);
         boolean sameStorage = old != null && storage.name().equals(old.storage());
-        if (changes.isEmpty() && sameStorage && Files.isRegularFile(lakeFile)
-            && old.tables().size() == plan.size()) {
+        // Views name their files: a lake folder moved (or copied with its cache) needs them written again.
+        boolean sameFolder = old != null && realRoot.toString().equals(old.source());
+        if (changes.isEmpty() && sameStorage && (sameFolder || storage == DataLake.Storage.COPY)
+            && Files.isRegularFile(lakeFile) && old.tables().size() == plan.size()) {
           return new Loaded(lakeFile, old, List.of(), false, scan.warnings());
         }
         return build(realRoot, layout, plan, changes, storage, old, lakeFile, manifestFile, skipUnreadable, threads,
@@ -346,8 +349,8 @@ final class LakeLoader {
     }
     Parallel.forEach(todo, threads, "lakerewrite-load", p -> {
       try (Connection d = duplicate(c)) {
-        TableReaders.Reader r = TableReaders.detect(d, p.table(), layout == Layout.WIKIDBS);
-        entries.put(p, entry(realRoot, p, r.sql(), r.rows()));
+        TableReaders.Reader r = TableReaders.detect(d, p.table(), realRoot, layout == Layout.WIKIDBS);
+        entries.put(p, entry(realRoot, p, r.template(), r.rows()));
       } catch (SQLException e) {
         failures.put(p, firstLine(e));
       }
@@ -359,7 +362,8 @@ final class LakeLoader {
         continue;
       }
       try {
-        execute(c, "CREATE VIEW " + Sql.quoted(t.name()) + " AS SELECT * FROM " + t.reader());
+        execute(c, "CREATE VIEW " + Sql.quoted(t.name()) + " AS SELECT * FROM "
+            + TableReaders.resolve(t.reader(), realRoot));
         out.add(t);
       } catch (SQLException e) {
         failures.put(p, firstLine(e));
@@ -396,17 +400,17 @@ final class LakeLoader {
       try {
         boolean wiki = layout == Layout.WIKIDBS;
         boolean whole = TableReaders.sniffWhole(p.table());
-        String reader = TableReaders.expression(c, p.table(), wiki, whole);
+        String reader = TableReaders.expression(c, p.table(), realRoot, wiki, whole);
         String create = "CREATE TABLE " + Sql.quoted(p.table().table()) + " AS SELECT * FROM ";
         try {
-          execute(c, create + reader);
+          execute(c, create + TableReaders.resolve(reader, realRoot));
         } catch (SQLException e) {
           if (whole) {
             throw e;
           }
           // A value beyond the sniffed sample: detect again over every row.
-          reader = TableReaders.expression(c, p.table(), wiki, true);
-          execute(c, create + reader);
+          reader = TableReaders.expression(c, p.table(), realRoot, wiki, true);
+          execute(c, create + TableReaders.resolve(reader, realRoot));
         }
         long rows;
         try (Statement st = c.createStatement();

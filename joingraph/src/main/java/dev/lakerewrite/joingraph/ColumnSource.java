@@ -57,8 +57,9 @@ public interface ColumnSource {
 
   /**
    * Reads the tables and views of the connection's current database from {@code duckdb_columns()} (temporary ones
-   * excluded) and their values with {@code SELECT DISTINCT}, reading at most {@code maxScannedValues} distinct
-   * values per column. The connection may be read-only and sandboxed; it is not closed.
+   * excluded) and their distinct values, at most {@code maxScannedValues} per column; a table with more rows than
+   * that is read from a reservoir sample of that many rows. The connection may be read-only and sandboxed; it is
+   * not closed.
    */
   static ColumnSource fromConnection(Connection connection, int maxScannedValues) {
     return new SqlColumnSource(List.of(connection), maxScannedValues);
