@@ -206,7 +206,7 @@ final class EvalCommand implements Callable<Integer> {
 
       err.println("indexing the lake (built once, then loaded from " + cacheRoot + ")");
       err.flush();
-      settings.put("lake index", lake.index());
+      settings.put("lake index", lake.index().summary());
 
       List<QueryResultPair> noisyPairs = selected.stream().filter(QueryResultPair::noisy).toList();
       DataLake noisyLake = null;
@@ -233,7 +233,7 @@ final class EvalCommand implements Callable<Integer> {
           } catch (LakeRewriteException e) {
             throw new BadInputException("cannot load the noisy copy of the lake: " + e.getMessage(), e);
           }
-          settings.put("noisy lake index", noisyLake.index());
+          settings.put("noisy lake index", noisyLake.index().summary());
         }
       }
       settings.put("noise seed", String.valueOf(seed));
