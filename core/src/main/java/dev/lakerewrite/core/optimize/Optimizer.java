@@ -292,7 +292,10 @@ public final class Optimizer {
       return this;
     }
 
-    /** Rows per table in the sample instance, 10 to 1,000,000. */
+    /**
+     * Rows per table in the sample instance, 10 to 1,000,000 (DuckDB). On PostgreSQL tables above ten times this
+     * are seen through a sample of about five times this many rows.
+     */
     public Builder sampleRows(int rows) {
       if (rows < 10 || rows > 1_000_000) {
         throw new IllegalArgumentException("sampleRows must be between 10 and 1,000,000, was " + rows);
