@@ -9,7 +9,7 @@ import dev.lakerewrite.core.LakeRewriteException;
 import dev.lakerewrite.core.LakeSession;
 import dev.lakerewrite.core.QueryLimits;
 import dev.lakerewrite.core.Sql;
-import dev.lakerewrite.core.TableInfo;
+import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.eval.Difficulty;
 import dev.lakerewrite.eval.DifficultyTag;
 import dev.lakerewrite.eval.GoldMapping;
@@ -354,7 +354,7 @@ public final class LakePerturber {
   /** Lake table (lower case) → column → type, as the loader typed the files; checks every planned table loaded. */
   private static Map<String, Map<String, String>> loadedTypes(DataLake lake, LakePlan plan, Path lakeDir) {
     Map<String, Map<String, String>> out = new TreeMap<>();
-    for (TableInfo t : lake.catalog().tables()) {
+    for (CatalogTable t : lake.catalog().tables()) {
       Map<String, String> cols = new LinkedHashMap<>();
       t.columns().forEach(c -> cols.put(c.name(), c.type()));
       out.put(t.name().toLowerCase(Locale.ROOT), cols);
