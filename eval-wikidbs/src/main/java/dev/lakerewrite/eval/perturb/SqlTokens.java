@@ -98,6 +98,38 @@ final class SqlTokens {
     return out;
   }
 
+  /** The statements of a SQL script: split at semicolons outside strings, quoted names and comments; blank ones dropped. */
+  static List<String> statements(String script) {
+    List<String> out = new ArrayList<>();
+    int start = 0;
+    int i = 0;
+    int n = script.length();
+    while (i < n) {
+      char c = script.charAt(i);
+      if (c == '-' && i + 1 < n && script.charAt(i + 1) == '-') {
+        while (i < n && script.charAt(i) != '\n') {
+          i++;
+        }
+      } else if (c == '/' && i + 1 < n && script.charAt(i + 1) == '*') {
+        int end = script.indexOf("*/", i + 2);
+        i = end < 0 ? n : end + 2;
+      } else if (c == '\'' || c == '"') {
+        int j = i + 1;
+        while (j < n && !(script.charAt(j) == c && (j + 1 >= n || script.charAt(j + 1) != c))) {
+          j += script.charAt(j) == c ? 2 : 1;
+        }
+        i = j + 1;
+      } else if (c == ';') {
+        out.add(script.substring(start, i));
+        start = ++i;
+      } else {
+        i++;
+      }
+    }
+    out.add(script.substring(Math.min(start, n)));
+    return out.stream().map(String::strip).filter(x -> !tokenize(x).isEmpty()).toList();
+  }
+
   /** Whether the token at {@code i} is compared with a literal ({@code col = 'x'}, {@code 'x' < col}, {@code col IN (1, 2)}, {@code col BETWEEN ...}, {@code col LIKE ...}). */
   static boolean comparedWithLiteral(List<Token> tokens, int i) {
     int j = i + 1;

@@ -12,11 +12,11 @@ import java.util.List;
  * the disorganizer re-encodes (categories, exact numbers, dates, booleans) and foreign keys it must find in the
  * data (none are declared).
  */
-final class ShopDatabase {
+public final class ShopDatabase {
 
   private ShopDatabase() {}
 
-  static Path create(Path file) throws SQLException {
+  public static Path create(Path file) throws SQLException {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
       st.execute("CREATE TABLE customer AS SELECT i AS customer_id, 'Customer ' || i AS customer_name, "
           + "['retail', 'wholesale', 'online', 'government'][1 + i % 4] AS segment, "
@@ -35,7 +35,7 @@ final class ShopDatabase {
   }
 
   /** Queries of every shape over the shop. */
-  static List<SourceQuery> queries() {
+  public static List<SourceQuery> queries() {
     return List.of(
         SourceQuery.of("q01", "SELECT customer_name, account_balance FROM customer WHERE segment = 'online'"),
         SourceQuery.of("q02", "SELECT c.customer_name, o.order_date FROM orders o JOIN customer c "
