@@ -3,6 +3,7 @@ package dev.lakerewrite.eval.cli;
 import dev.lakerewrite.eval.DifficultyTag;
 import dev.lakerewrite.eval.QueryResultPair;
 import dev.lakerewrite.eval.perturb.LakePerturber;
+import dev.lakerewrite.eval.perturb.PerturbedCorpus;
 import dev.lakerewrite.eval.perturb.PerturbedLake;
 import dev.lakerewrite.eval.perturb.QueryGenerator;
 import dev.lakerewrite.eval.perturb.SourceQuery;
@@ -38,8 +39,21 @@ final class PerturbCommand implements Callable<Integer> {
   @Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--db", paramLabel = "FILE", required = true, description = "The clean DuckDB database (read only).")
+  @Option(names = "--db", paramLabel = "FILE", description = "The clean DuckDB database (read only).")
   Path db;
+
+  @Option(names = "--corpus", paramLabel = "NAME",
+      description = "Instead of --db: build (or find up to date) a whole corpus with its fit / held-out split: "
+          + "wikidbs-perturbed, tpch, tpcds, or all. Written under --corpora.")
+  String corpus;
+
+  @Option(names = "--corpora", paramLabel = "DIR",
+      description = "Where corpora are built. Default: target/corpora in the repository.")
+  Path corpora;
+
+  @Option(names = "--lake", paramLabel = "PATH",
+      description = "The WikiDBs folder the wikidbs-perturbed corpus is made from. Default: ../shared/data/wikidbs-sample.")
+  Path sample;
 
   @Option(names = "--queries", paramLabel = "PATH",
       description = "Queries over the database: a .sql file of ';'-separated queries, or a folder of .sql files.")
@@ -49,7 +63,7 @@ final class PerturbCommand implements Callable<Integer> {
       description = "Also generate N queries of every SQL shape over the database (default ${DEFAULT-VALUE}).")
   int generate;
 
-  @Option(names = "--out", paramLabel = "DIR", required = true, description = "Output folder (must not exist or be empty).")
+  @Option(names = "--out", paramLabel = "DIR", description = "Output folder (must not exist or be empty).")
   Path out;
 
   @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed of every draw (default ${DEFAULT-VALUE}).")
@@ -91,6 +105,24 @@ final class PerturbCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (corpus != null) {
+      if (db != null || queries != null || out != null) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--corpus builds a whole corpus: give no --db, "
+            + "--queries or --out with it");
+      }
+      PrintWriter w = spec.commandLine().getOut();
+      for (PerturbedCorpus.Index index : Suites.buildCorpora(corpus, corporaRoot(corpora), sample, cache,
+          message -> {
+            w.println(message);
+            w.flush();
+          })) {
+        Suites.printCorpus(w, index);
+      }
+      return LakeRewriteCli.OK;
+    }
+    if (db == null || out == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "give --db FILE and --out DIR (or --corpus NAME)");
+    }
     if (queries == null && generate == 0) {
       throw new CommandLine.ParameterException(spec.commandLine(), "give --queries PATH, --generate N, or both");
     }
@@ -134,6 +166,11 @@ final class PerturbCommand implements Callable<Integer> {
     }
     print(spec.commandLine().getOut(), lake, all.size());
     return LakeRewriteCli.OK;
+  }
+
+  /** The corpora root: the option, or target/corpora in the repository. */
+  static Path corporaRoot(Path option) {
+    return option != null ? option : LakeRewriteCli.home().resolve("target").resolve("corpora");
   }
 
   static void print(PrintWriter out, PerturbedLake lake, int queries) {

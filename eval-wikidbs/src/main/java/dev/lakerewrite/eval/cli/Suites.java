@@ -1,0 +1,113 @@
+package dev.lakerewrite.eval.cli;
+
+import dev.lakerewrite.eval.perturb.Corpora;
+import dev.lakerewrite.eval.perturb.PerturbedCorpus;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/** The harness's suites: the dev set and the perturbed corpora, by name. */
+final class Suites {
+
+  private Suites() {}
+
+  /** A suite. */
+  enum Suite {
+    /** The 118 hand-written pairs on the WikiDBs sample. */
+    DEV("dev"),
+    /** The WikiDBs sample's databases, disorganized. */
+    WIKIDBS_PERTURBED("wikidbs-perturbed");
+
+    final String label;
+
+    Suite(String label) {
+      this.label = label;
+    }
+
+    boolean perturbed() {
+      return this != DEV;
+    }
+  }
+
+  /** Parses a comma list of suite names ({@code all} = every suite). */
+  static List<Suite> parse(List<String> names) {
+    Set<Suite> out = new LinkedHashSet<>();
+    for (String n : names) {
+      String name = n.strip().toLowerCase(Locale.ROOT);
+      if (name.isEmpty()) {
+        continue;
+      }
+      if (name.equals("all")) {
+        out.addAll(List.of(Suite.values()));
+        continue;
+      }
+      Suite match = null;
+      for (Suite s : Suite.values()) {
+        if (s.label.equals(name)) {
+          match = s;
+        }
+      }
+      if (match == null) {
+        List<String> labels = new ArrayList<>();
+        for (Suite s : Suite.values()) {
+          labels.add(s.label);
+        }
+        throw new BadInputException("unknown suite '" + n.strip() + "' (the suites are " + String.join(", ", labels)
+            + ", all)");
+      }
+      out.add(match);
+    }
+    return List.copyOf(out);
+  }
+
+  /** The corpus of a perturbed suite, built under {@code root} unless an up-to-date one is there. */
+  static PerturbedCorpus.Index corpus(Suite suite, Path root, Path sample, Path cache, Consumer<String> progress)
+      throws IOException {
+    PerturbedCorpus.Spec spec = switch (suite) {
+      case WIKIDBS_PERTURBED -> Corpora.wikidbs(sample, cache);
+      case DEV -> throw new IllegalArgumentException("the dev suite has no corpus");
+    };
+    try {
+      return PerturbedCorpus.build(spec, root, cache, progress);
+    } catch (SQLException e) {
+      throw new IOException("cannot build the corpus " + spec.name() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Builds the corpora named (a suite name or {@code all}). */
+  static List<PerturbedCorpus.Index> buildCorpora(String names, Path root, Path sample, Path cache,
+      Consumer<String> progress) throws IOException {
+    List<PerturbedCorpus.Index> out = new ArrayList<>();
+    for (Suite s : parse(List.of(names.split(",")))) {
+      if (s.perturbed()) {
+        out.add(corpus(s, root, sampleOrDefault(sample), cache, progress));
+      }
+    }
+    if (out.isEmpty()) {
+      throw new BadInputException("'" + names + "' names no perturbed corpus");
+    }
+    return out;
+  }
+
+  static Path sampleOrDefault(Path sample) {
+    return sample != null ? sample : LakeRewriteCli.home().resolve("../shared/data/wikidbs-sample").normalize();
+  }
+
+  static void printCorpus(PrintWriter out, PerturbedCorpus.Index index) {
+    out.printf(Locale.ROOT, "corpus %s in %s: %d lakes, %d fit pairs, %d held-out pairs%n", index.name(),
+        index.folder(), index.lakes().size(), index.pairs(PerturbedCorpus.Split.FIT),
+        index.pairs(PerturbedCorpus.Split.HELD_OUT));
+    for (PerturbedCorpus.Lake l : index.lakes()) {
+      out.printf(Locale.ROOT, "  %-40s %-9s %4d pairs, %3d dropped%n", l.name(), l.split().label(), l.pairs(),
+          l.dropped());
+    }
+    out.flush();
+  }
+}
