@@ -377,11 +377,11 @@ public final class QueryGenerator {
       Roles child = roles.get(f.table());
       Roles parent = roles.get(f.refTable());
       String agg = child.measures().isEmpty() ? "COUNT(*)" : "SUM(" + id(pick(child.measures()).name()) + ")";
+      String shown = String.join(", ", projection(parent, "p.", 1));
       return new Generated("WITH per_parent AS (SELECT " + id(f.column()) + " AS parent_key, " + agg + " AS total "
-          + "FROM " + id(f.table()) + " GROUP BY " + id(f.column()) + ") SELECT "
-          + String.join(", ", projection(parent, "p.", 1)) + ", s.total FROM " + id(f.refTable()) + " p JOIN "
-          + "per_parent s ON s.parent_key = p." + id(f.refColumn()) + " ORDER BY s.total DESC, "
-          + String.join(", ", projection(parent, "p.", 1)) + " LIMIT " + (5 + random.nextInt(10)),
+          + "FROM " + id(f.table()) + " GROUP BY " + id(f.column()) + ") SELECT " + shown + ", s.total FROM "
+          + id(f.refTable()) + " p JOIN per_parent s ON s.parent_key = p." + id(f.refColumn())
+          + " ORDER BY s.total DESC, " + shown + " LIMIT " + (5 + random.nextInt(10)),
           EnumSet.of(SqlShape.CTE, SqlShape.JOIN, SqlShape.AGGREGATE, SqlShape.ORDER_LIMIT));
     }
 
