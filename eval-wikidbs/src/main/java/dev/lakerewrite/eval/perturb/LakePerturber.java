@@ -14,6 +14,7 @@ import dev.lakerewrite.eval.Difficulty;
 import dev.lakerewrite.eval.DifficultyTag;
 import dev.lakerewrite.eval.GoldMapping;
 import dev.lakerewrite.eval.LakeQueryRunner;
+import dev.lakerewrite.eval.Lakes;
 import dev.lakerewrite.eval.PairWriter;
 import dev.lakerewrite.eval.PlainTable;
 import dev.lakerewrite.eval.QueryResultPair;
@@ -55,7 +56,7 @@ import java.util.stream.Stream;
  * <pre>{@code
  * PerturbedLake out = LakePerturber.builder().seed(7).build()
  *     .perturb(Path.of("tpch.duckdb"), queries, Path.of("target/lakes/tpch-s7"));
- * out.lake();       // CSV files: DataLake.fromCsvFolder(out.lake())
+ * out.lake();       // CSV and Parquet files: Lakes.open(out.lake(), cache), i.e. DataLake.fromFolder
  * out.pairFile();   // pairs.json: user query = the source query, golden query = it over CTEs that undo the disorder
  * }</pre>
  *
@@ -70,8 +71,9 @@ import java.util.stream.Stream;
  *   <li>injects seeded cell noise (noise-udf's {@link NoiseInjector}) into some lake tables of a copy of the lake;
  *       pairs reading them are Noise pairs and run on that copy.</li>
  * </ul>
- * Every pair is verified as it is made: the golden query runs through core's safe executor on the lake as
- * {@code DataLake.fromCsvFolder} loads it and must return the source query's result exactly (same columns, same
+ * Every pair is verified as it is made: the golden query runs through core's safe executor on the lake as the
+ * harness loads it ({@link Lakes#open}: {@code DataLake.fromCsvFolder} for CSV files only, {@code fromFolder} with
+ * Parquet) and must return the source query's result exactly (same columns, same
  * rows; same order when the query has a top-level ORDER BY), else the query is dropped with its reason
  * ({@link PerturbedLake#dropped()}). Each pair records its gold mapping, its error-type tags, its perturbation
  * kinds and its SQL shapes.
@@ -91,7 +93,7 @@ public final class LakePerturber {
 
   private LakePerturber(Builder b) {
     this.settings = new Settings(b.verticalSplitRate, b.horizontalSplitRate, b.encodingRate, b.noiseTableRate,
-        b.noiseCellRate, b.maxResultRows);
+        b.noiseCellRate, b.maxResultRows, b.format);
     this.seed = b.seed;
     this.tables = Set.copyOf(b.tables);
     this.lakeName = b.lakeName;
@@ -104,7 +106,17 @@ public final class LakePerturber {
 
   /** The draw rates and limits (see the builder). */
   record Settings(double verticalSplitRate, double horizontalSplitRate, double encodingRate, double noiseTableRate,
-      double noiseCellRate, int maxResultRows) {}
+      double noiseCellRate, int maxResultRows, Format format) {}
+
+  /** The file format of the lake's tables. */
+  public enum Format {
+    /** Every table a CSV file: the loader infers the types (a decimal comes back a double, say). */
+    CSV,
+    /** Every table a Parquet file, with its exact types (tables that get cell noise stay CSV). */
+    PARQUET,
+    /** Each table CSV or Parquet, drawn from the seed, as in a real lake (the default). */
+    MIXED
+  }
 
   /** Configures a {@link LakePerturber}; every setting has a default. */
   public static final class Builder {
@@ -115,6 +127,7 @@ public final class LakePerturber {
     private double noiseTableRate = 0.25;
     private double noiseCellRate = 0.05;
     private int maxResultRows = 2_000;
+    private Format format = Format.MIXED;
     private Set<String> tables = Set.of();
     private String lakeName;
     private Path cacheDirectory;
@@ -163,6 +176,12 @@ public final class LakePerturber {
         throw new IllegalArgumentException("maxResultRows must be at least 1, was " + rows);
       }
       this.maxResultRows = rows;
+      return this;
+    }
+
+    /** The tables' file format (default {@link Format#MIXED}). */
+    public Builder format(Format format) {
+      this.format = Objects.requireNonNull(format, "format");
       return this;
     }
 
@@ -273,7 +292,7 @@ public final class LakePerturber {
     if (cacheDirectory != null) {
       lakes.cacheDirectory(cacheDirectory);
     }
-    try (DataLake clean = lakes.open(source); DataLake lake = lakes.fromCsvFolder(lakeDir);
+    try (DataLake clean = lakes.open(source); DataLake lake = Lakes.open(lakeDir, cacheDirectory);
         LakeSession cleanSession = clean.openSession(); LakeSession lakeSession = lake.openSession()) {
       QueryLimits limits = new QueryLimits(Duration.ofSeconds(60), settings.maxResultRows());
       LakeQueryRunner sourceRunner = LakeQueryRunner.on(cleanSession, limits);
@@ -311,7 +330,7 @@ public final class LakePerturber {
             + " AS label FROM " + LakePlanner.workTable(i) + " WHERE " + Sql.quoted(l.sourceColumn()) + " IS NOT NULL)");
         st.execute("COPY (SELECT code AS " + Sql.quoted(l.encoding().codeColumn()) + ", label AS "
             + Sql.quoted(l.encoding().labelColumn()) + " FROM " + temp + " ORDER BY code) TO "
-            + Sql.literal(lakeDir.resolve(l.file()).toAbsolutePath().toString()) + " (HEADER, DELIMITER ',')");
+            + Sql.literal(lakeDir.resolve(l.file()).toAbsolutePath().toString()) + copyOptions(l.file()));
       }
       for (TablePlan tp : plan.tables()) {
         int i = indexOf(schema, tp.source());
@@ -336,10 +355,14 @@ public final class LakePerturber {
           String filter = p.rowFilter();
           st.execute("COPY (SELECT " + String.join(", ", items) + " FROM " + LakePlanner.workTable(i) + " w "
               + String.join(" ", joins) + " WHERE " + filter + " ORDER BY w." + LakePlan.SURROGATE_KEY + ") TO "
-              + Sql.literal(lakeDir.resolve(p.file()).toAbsolutePath().toString()) + " (HEADER, DELIMITER ',')");
+              + Sql.literal(lakeDir.resolve(p.file()).toAbsolutePath().toString()) + copyOptions(p.file()));
         }
       }
     }
+  }
+
+  private static String copyOptions(String file) {
+    return file.endsWith(".parquet") ? " (FORMAT PARQUET)" : " (HEADER, DELIMITER ',')";
   }
 
   private static int indexOf(SourceSchema schema, String table) {

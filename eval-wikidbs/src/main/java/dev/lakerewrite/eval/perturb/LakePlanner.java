@@ -106,7 +106,8 @@ final class LakePlanner {
           int first = new int[] {0, 1, 10, 100}[r.nextInt(4)];
           Encoding.CodeLookup enc = new Encoding.CodeLookup(lookupName, code, label, first);
           encodings.put(c.name(), enc);
-          lookups.add(new Lookup(lookupName, lookupName + ".csv", t.name(), c.name(), enc));
+          lookups.add(new Lookup(lookupName, lookupName + (parquet(r) ? ".parquet" : ".csv"), t.name(), c.name(),
+              enc));
         }
       }
 
@@ -183,14 +184,28 @@ final class LakePlanner {
         layout = Layout.WHOLE;
         parts.add(new Part(lakeName, lakeName + ".csv", names, "TRUE", "the whole table"));
       }
+      List<Part> placed = new ArrayList<>();
       for (Part p : parts) {
-        if (r.nextDouble() < settings.noiseTableRate()) {
-          noise.add(p.table());
+        boolean noisy = r.nextDouble() < settings.noiseTableRate();
+        if (noisy) {
+          noise.add(p.table()); // the noise injector writes CSV files: noisy tables stay CSV
         }
+        placed.add(new Part(p.table(), p.table() + (!noisy && parquet(r) ? ".parquet" : ".csv"), p.columns(),
+            p.rowFilter(), p.description()));
       }
+      parts = placed;
       tables.add(new TablePlan(t.name(), layout, key, parts, encodings));
     }
     return new LakePlan(seed, style, tables, lookups, noise);
+  }
+
+  /** Whether a lake table is written as Parquet (its exact types kept) rather than CSV (types inferred on load). */
+  private boolean parquet(SplittableRandom r) {
+    return switch (settings.format()) {
+      case CSV -> false;
+      case PARQUET -> true;
+      case MIXED -> r.nextBoolean();
+    };
   }
 
   /** The name of the i-th work table. */

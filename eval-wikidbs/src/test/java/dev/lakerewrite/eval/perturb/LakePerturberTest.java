@@ -8,6 +8,7 @@ import dev.lakerewrite.core.Execution;
 import dev.lakerewrite.core.LakeSession;
 import dev.lakerewrite.eval.DifficultyTag;
 import dev.lakerewrite.eval.LakeQueryRunner;
+import dev.lakerewrite.eval.Lakes;
 import dev.lakerewrite.eval.LoadedPairs;
 import dev.lakerewrite.eval.PairLoader;
 import dev.lakerewrite.eval.PlainTable;
@@ -55,7 +56,7 @@ class LakePerturberTest {
   void goldenQueriesReproduceTheSourceResultsOnTheLakeAsLoaded() throws IOException {
     PerturbedLake lake = lakes[1];
     try (DataLake clean = DataLake.builder().cacheDirectory(dir.resolve("cache2")).open(source);
-        DataLake loaded = DataLake.builder().cacheDirectory(dir.resolve("cache2")).fromCsvFolder(lake.lake());
+        DataLake loaded = Lakes.open(lake.lake(), dir.resolve("cache2"));
         LakeSession cs = clean.openSession(); LakeSession ls = loaded.openSession()) {
       LoadedPairs pairs = PairLoader.builder().goldRunner(LakeQueryRunner.on(ls))
           .lakeTables(loaded.catalog().tableNames()).build().load(lake.pairFile());
@@ -142,9 +143,23 @@ class LakePerturberTest {
     Map<String, String> out = new TreeMap<>();
     try (Stream<Path> files = Files.list(folder)) {
       for (Path f : files.toList()) {
-        out.put(f.getFileName().toString(), Files.readString(f));
+        out.put(f.getFileName().toString(), java.util.HexFormat.of().formatHex(Files.readAllBytes(f)));
       }
     }
     return out;
+  }
+
+  @Test
+  void mixedLakesHoldCsvAndParquetAndNoisyTablesAreCsv() throws IOException {
+    Set<String> extensions = new HashSet<>();
+    for (PerturbedLake l : lakes) {
+      l.plan().tables().forEach(t -> t.parts().forEach(p -> {
+        extensions.add(p.file().substring(p.file().lastIndexOf('.')));
+        if (l.plan().noiseTables().contains(p.table())) {
+          assertThat(p.file()).endsWith(".csv");
+        }
+      }));
+    }
+    assertThat(extensions).containsExactlyInAnyOrder(".csv", ".parquet");
   }
 }

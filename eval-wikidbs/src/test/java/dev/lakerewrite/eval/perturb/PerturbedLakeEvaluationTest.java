@@ -8,6 +8,7 @@ import dev.lakerewrite.eval.EvalModel;
 import dev.lakerewrite.eval.Evaluation;
 import dev.lakerewrite.eval.EvaluationResult;
 import dev.lakerewrite.eval.GoldMapping;
+import dev.lakerewrite.eval.Lakes;
 import dev.lakerewrite.eval.PairOutcome;
 import dev.lakerewrite.eval.SuiteReport;
 import dev.lakerewrite.eval.Variant;
@@ -36,7 +37,7 @@ class PerturbedLakeEvaluationTest {
         .build().perturb(db, ShopDatabase.queries().subList(0, 4), dir.resolve("lake"));
     Map<String, GoldMapping> gold = new LinkedHashMap<>();
     lake.pairs().forEach(p -> gold.put(p.userQuery(), p.goldMapping()));
-    try (DataLake clean = DataLake.builder().cacheDirectory(dir.resolve("cache")).fromCsvFolder(lake.lake())) {
+    try (DataLake clean = Lakes.open(lake.lake(), dir.resolve("cache"))) {
       // A stand-in for a rewriter that reports its mapping: it reports the gold one, so accuracy must be 1.
       EvaluationResult r = Evaluation.builder().lake(clean).pairs(lake.pairs())
           .variant(Variant.of(EvalMethod.ONE_STEP, EvalModel.OFFLINE)).warmUp(false)
