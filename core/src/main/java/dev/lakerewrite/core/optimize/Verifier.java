@@ -8,6 +8,7 @@ import dev.lakerewrite.core.QueryError;
 import dev.lakerewrite.core.QueryFailedException;
 import dev.lakerewrite.core.QueryLimits;
 import dev.lakerewrite.core.ResultTable;
+import dev.lakerewrite.core.sql.Trees;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
