@@ -1,6 +1,6 @@
 package dev.lakerewrite.eval.perturb;
 
-import dev.lakerewrite.core.Sql;
+import dev.lakerewrite.sql.Sql;
 import dev.lakerewrite.eval.GoldMapping;
 import dev.lakerewrite.eval.perturb.LakePlan.Layout;
 import dev.lakerewrite.eval.perturb.LakePlan.Lookup;

@@ -8,7 +8,7 @@ import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.LakeRewriteException;
 import dev.lakerewrite.core.LakeSession;
 import dev.lakerewrite.core.QueryLimits;
-import dev.lakerewrite.core.Sql;
+import dev.lakerewrite.sql.Sql;
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.eval.Difficulty;
 import dev.lakerewrite.eval.DifficultyTag;

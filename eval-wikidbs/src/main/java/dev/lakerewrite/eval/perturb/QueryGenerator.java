@@ -1,6 +1,6 @@
 package dev.lakerewrite.eval.perturb;
 
-import dev.lakerewrite.core.Sql;
+import dev.lakerewrite.sql.Sql;
 import dev.lakerewrite.eval.perturb.SourceSchema.ForeignKey;
 import dev.lakerewrite.eval.perturb.SourceSchema.SourceColumn;
 import dev.lakerewrite.eval.perturb.SourceSchema.SourceTable;

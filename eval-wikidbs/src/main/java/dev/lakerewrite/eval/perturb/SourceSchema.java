@@ -1,6 +1,6 @@
 package dev.lakerewrite.eval.perturb;
 
-import dev.lakerewrite.core.Sql;
+import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
