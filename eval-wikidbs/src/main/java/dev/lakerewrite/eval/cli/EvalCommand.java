@@ -70,7 +70,8 @@ final class EvalCommand implements Callable<Integer> {
   LakeOptions lakeOptions;
 
   @Option(names = "--suite", paramLabel = "LIST", split = ",",
-      description = "Suites instead of one pair file: dev (the 118 development pairs), wikidbs-perturbed, or all. "
+      description = "Suites instead of one pair file: dev (the 118 development pairs), wikidbs-perturbed, all, or "
+          + "the folder of any corpus built with PerturbedCorpus (it has a corpus.json). "
           + "Perturbed suites run every lake of --split (corpora are built on first use, under --corpora) and "
           + "report per lake; suites.md / suites.json sum them up by SQL shape and perturbation kind.")
   List<String> suites = new ArrayList<>();
@@ -164,7 +165,7 @@ final class EvalCommand implements Callable<Integer> {
     List<String> modelNames = modelNames();
     Set<DifficultyTag> tagFilter = parseTags();
     if (!suites.isEmpty()) {
-      return runSuites(Suites.parse(suites), methodList, ablationList, modelNames, tagFilter);
+      return runSuites(Suites.refs(suites), methodList, ablationList, modelNames, tagFilter);
     }
     // The pair file is read before the lake is opened, so a broken file fails in a second, not after loading.
     checkPairFile(pairs, PairLoader.parseOnly());
@@ -195,7 +196,7 @@ final class EvalCommand implements Callable<Integer> {
    * The suites: the dev set as usual, and for each perturbed suite every lake of the chosen split, each with its
    * own report under {@code <out>/<suite>/<lake>/}; then {@code suites.md} and {@code suites.json} in {@code <out>}.
    */
-  private int runSuites(List<Suites.Suite> suiteList, List<EvalMethod> methodList, List<Ablation> ablationList,
+  private int runSuites(List<Suites.Ref> suiteList, List<EvalMethod> methodList, List<Ablation> ablationList,
       List<String> modelNames, Set<DifficultyTag> tagFilter) throws IOException, InterruptedException {
     if (pairs != null) {
       throw new BadInputException("--pairs and --suite exclude each other: a suite brings its own pairs");
@@ -205,12 +206,12 @@ final class EvalCommand implements Callable<Integer> {
     List<Variant> variants = variants(methodList, ablationList, modelNames);
     Path outDir = outputDirectory();
     SuiteReport report = new SuiteReport();
-    for (Suites.Suite suite : suiteList) {
+    for (Suites.Ref suite : suiteList) {
       if (!suite.perturbed()) {
-        Path dir = outDir.resolve(suite.label);
+        Path dir = outDir.resolve(suite.label());
         EvaluationResult r = evaluate(lakeOptions.lakePath(), lakeOptions.layout(), null, Optional.empty(), variants,
             methodList, ablationList, modelNames, tagFilter, dir).result();
-        report.add(new SuiteReport.LakeRun(suite.label, "wikidbs-sample", "-", r, dir));
+        report.add(new SuiteReport.LakeRun(suite.label(), "wikidbs-sample", "-", r, dir));
         continue;
       }
       Path sample = lakeOptions.lakePath();
@@ -227,13 +228,13 @@ final class EvalCommand implements Callable<Integer> {
         if (lake.pairs() == 0) {
           continue;
         }
-        err.println(suite.label + ": lake " + lake.name() + " (" + lake.split().label() + ", " + lake.pairs()
+        err.println(suite.label() + ": lake " + lake.name() + " (" + lake.split().label() + ", " + lake.pairs()
             + " pairs)");
         err.flush();
-        Path dir = outDir.resolve(suite.label).resolve(lake.name());
-        EvaluationResult r = evaluate(lake.lakeFolder(), Lakes.Layout.CSV_FOLDER, lake.pairFile(),
+        Path dir = outDir.resolve(suite.label()).resolve(lake.name());
+        EvaluationResult r = evaluate(lake.lakeFolder(), Lakes.detect(lake.lakeFolder()), lake.pairFile(),
             lake.noisyLakeFolder(), variants, methodList, ablationList, modelNames, tagFilter, dir).result();
-        report.add(new SuiteReport.LakeRun(suite.label, lake.name(), lake.split().label(), r, dir));
+        report.add(new SuiteReport.LakeRun(suite.label(), lake.name(), lake.split().label(), r, dir));
       }
     }
     report.write(outDir);
@@ -314,7 +315,7 @@ final class EvalCommand implements Callable<Integer> {
       String noNoisyLake = null;
       if (!noisyPairs.isEmpty() && presetNoisy.isPresent()) {
         settings.put("noisy lake", presetNoisy.get() + " (the lake's own noisy copy)");
-        noisyLake = open(presetNoisy.get(), layout);
+        noisyLake = open(presetNoisy.get(), Lakes.detect(presetNoisy.get()));
         settings.put("noisy lake index", noisyLake.index());
       } else if (!noisyPairs.isEmpty()) {
         if (layout == Lakes.Layout.DUCKDB_FILE) {

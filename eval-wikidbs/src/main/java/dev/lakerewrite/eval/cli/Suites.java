@@ -36,6 +36,36 @@ final class Suites {
     }
   }
 
+  /**
+   * A suite to run: a named one, or a corpus folder built elsewhere (with its {@code corpus.json}).
+   *
+   * @param label the name in reports
+   * @param suite the named suite, or null for a folder
+   * @param folder the corpus folder, or null for a named suite
+   */
+  record Ref(String label, Suite suite, Path folder) {
+    boolean perturbed() {
+      return suite == null || suite.perturbed();
+    }
+  }
+
+  /**
+   * Parses a comma list of suite names ({@code all} = every named suite) or corpus folders (a folder with a
+   * {@code corpus.json}, as {@link PerturbedCorpus#build} writes it).
+   */
+  static List<Ref> refs(List<String> names) {
+    Set<Ref> out = new LinkedHashSet<>();
+    for (String n : names) {
+      Path folder = Path.of(n.strip());
+      if (!n.isBlank() && java.nio.file.Files.isRegularFile(folder.resolve("corpus.json"))) {
+        out.add(new Ref(folder.getFileName().toString(), null, folder.toAbsolutePath().normalize()));
+      } else {
+        parse(List.of(n)).forEach(s -> out.add(new Ref(s.label, s, null)));
+      }
+    }
+    return List.copyOf(out);
+  }
+
   /** Parses a comma list of suite names ({@code all} = every suite). */
   static List<Suite> parse(List<String> names) {
     Set<Suite> out = new LinkedHashSet<>();
@@ -60,11 +90,21 @@ final class Suites {
           labels.add(s.label);
         }
         throw new BadInputException("unknown suite '" + n.strip() + "' (the suites are " + String.join(", ", labels)
-            + ", all)");
+            + ", all, or a corpus folder with a corpus.json)");
       }
       out.add(match);
     }
     return List.copyOf(out);
+  }
+
+  /** The corpus of a suite: read from its folder, or built under {@code root} unless an up-to-date one is there. */
+  static PerturbedCorpus.Index corpus(Ref ref, Path root, Path sample, Path cache, Consumer<String> progress)
+      throws IOException {
+    if (ref.folder() != null) {
+      return PerturbedCorpus.read(ref.folder()).orElseThrow(() -> new BadInputException("no corpus.json in "
+          + ref.folder()));
+    }
+    return corpus(ref.suite(), root, sample, cache, progress);
   }
 
   /** The corpus of a perturbed suite, built under {@code root} unless an up-to-date one is there. */
