@@ -92,6 +92,10 @@ final class PerturbCommand implements Callable<Integer> {
       description = "Noise injector rate per noise kind in a noisy table (default ${DEFAULT-VALUE}).")
   double noiseRate;
 
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "csv",
+      description = "Table files: csv (default), parquet (exact types) or mixed (drawn per table).")
+  String format;
+
   @Option(names = "--max-rows", paramLabel = "N", defaultValue = "2000",
       description = "Drop queries whose result has more rows (default ${DEFAULT-VALUE}).")
   int maxRows;
@@ -136,7 +140,7 @@ final class PerturbCommand implements Callable<Integer> {
     try {
       LakePerturber.Builder b = LakePerturber.builder().seed(seed).tables(tables)
           .verticalSplitRate(verticalSplitRate).horizontalSplitRate(horizontalSplitRate).encodingRate(encodingRate)
-          .noiseTableRate(noiseTableRate).noiseCellRate(noiseRate).maxResultRows(maxRows);
+          .noiseTableRate(noiseTableRate).noiseCellRate(noiseRate).maxResultRows(maxRows).format(format());
       if (cache != null) {
         b.cacheDirectory(cache);
       }
@@ -166,6 +170,16 @@ final class PerturbCommand implements Callable<Integer> {
     }
     print(spec.commandLine().getOut(), lake, all.size());
     return LakeRewriteCli.OK;
+  }
+
+  private LakePerturber.Format format() {
+    for (LakePerturber.Format f : LakePerturber.Format.values()) {
+      if (f.name().equalsIgnoreCase(format.strip())) {
+        return f;
+      }
+    }
+    throw new CommandLine.ParameterException(spec.commandLine(), "--format must be csv, parquet or mixed, was '"
+        + format + "'");
   }
 
   /** The corpora root: the option, or target/corpora in the repository. */

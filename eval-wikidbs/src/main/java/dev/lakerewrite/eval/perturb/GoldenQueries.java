@@ -1,5 +1,6 @@
 package dev.lakerewrite.eval.perturb;
 
+import dev.lakerewrite.eval.SqlText;
 import dev.lakerewrite.sql.Sql;
 import dev.lakerewrite.eval.GoldMapping;
 import dev.lakerewrite.eval.perturb.LakePlan.Layout;
@@ -165,7 +166,7 @@ final class GoldenQueries {
       return body;
     }
     String defs = String.join(",\n", ctes);
-    List<SqlTokens.Token> tokens = SqlTokens.tokenize(body);
+    List<SqlText.Token> tokens = SqlTokens.tokenize(body);
     if (!tokens.isEmpty() && tokens.get(0).isKeyword("WITH")) {
       int at = indexAfterWith(body);
       boolean recursive = tokens.size() > 1 && tokens.get(1).isKeyword("RECURSIVE");

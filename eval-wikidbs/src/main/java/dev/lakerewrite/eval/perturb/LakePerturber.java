@@ -110,11 +110,15 @@ public final class LakePerturber {
 
   /** The file format of the lake's tables. */
   public enum Format {
-    /** Every table a CSV file: the loader infers the types (a decimal comes back a double, say). */
+    /**
+     * Every table a CSV file (the default): the loader infers the types (a decimal comes back a double, say; the
+     * golden queries cast back). The default while a lake of views ({@code DataLake.fromFolder}, which mixed
+     * lakes load with) gets no join graph: the join graph reads base tables only.
+     */
     CSV,
     /** Every table a Parquet file, with its exact types (tables that get cell noise stay CSV). */
     PARQUET,
-    /** Each table CSV or Parquet, drawn from the seed, as in a real lake (the default). */
+    /** Each table CSV or Parquet, drawn from the seed, as in a real lake. */
     MIXED
   }
 
@@ -127,7 +131,7 @@ public final class LakePerturber {
     private double noiseTableRate = 0.25;
     private double noiseCellRate = 0.05;
     private int maxResultRows = 2_000;
-    private Format format = Format.MIXED;
+    private Format format = Format.CSV;
     private Set<String> tables = Set.of();
     private String lakeName;
     private Path cacheDirectory;
@@ -179,7 +183,7 @@ public final class LakePerturber {
       return this;
     }
 
-    /** The tables' file format (default {@link Format#MIXED}). */
+    /** The tables' file format (default {@link Format#CSV}). */
     public Builder format(Format format) {
       this.format = Objects.requireNonNull(format, "format");
       return this;
@@ -400,11 +404,11 @@ public final class LakePerturber {
 
   private QueryResultPair pair(String lake, SourceQuery q, SourceSchema schema, LakePlan plan, GoldenQueries golden,
       LakeQueryRunner sourceRunner, LakeQueryRunner lakeRunner, Map<String, Long> noiseCells) throws DropException {
-    List<SqlTokens.Token> tokens = SqlTokens.tokenize(q.sql());
+    List<SqlText.Token> tokens = SqlTokens.tokenize(q.sql());
     Map<String, SourceTable> byName = new TreeMap<>();
     schema.tables().forEach(t -> byName.put(t.name().toLowerCase(Locale.ROOT), t));
     Set<String> used = new LinkedHashSet<>();
-    for (SqlTokens.Token t : tokens) {
+    for (SqlText.Token t : tokens) {
       String id = t.identifier();
       if (id != null && byName.containsKey(id)) {
         used.add(id);
@@ -415,7 +419,7 @@ public final class LakePerturber {
     }
     boolean star = false;
     for (int i = 1; i < tokens.size(); i++) {
-      SqlTokens.Token prev = tokens.get(i - 1);
+      SqlText.Token prev = tokens.get(i - 1);
       if (tokens.get(i).isSymbol("*") && (prev.isKeyword("SELECT") || prev.isSymbol(",") || prev.isSymbol(".")
           || prev.isKeyword("DISTINCT"))) {
         star = true;

@@ -1,5 +1,6 @@
 package dev.lakerewrite.eval.perturb;
 
+import dev.lakerewrite.eval.SqlText;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -61,12 +62,12 @@ public enum SqlShape {
    * @param tables the schema's table names (lower case)
    */
   public static Set<SqlShape> detect(String sql, Set<String> tables) {
-    List<SqlTokens.Token> t = SqlTokens.tokenize(sql);
+    List<SqlText.Token> t = SqlTokens.tokenize(sql);
     Set<SqlShape> out = EnumSet.noneOf(SqlShape.class);
     Map<String, Integer> tableUses = new TreeMap<>();
     List<String> aliases = new ArrayList<>();
     for (int i = 0; i < t.size(); i++) {
-      SqlTokens.Token k = t.get(i);
+      SqlText.Token k = t.get(i);
       String id = k.identifier();
       if (k.isKeyword("WITH") && i == 0) {
         out.add(CTE);
@@ -84,10 +85,10 @@ public enum SqlShape {
       if (k.isKeyword("JOIN")) {
         out.add(JOIN);
       }
-      if (id != null && k.kind() == SqlTokens.Kind.WORD && tables.contains(id) && i > 0
+      if (id != null && k.kind() == SqlText.Kind.WORD && tables.contains(id) && i > 0
           && (t.get(i - 1).isKeyword("FROM") || t.get(i - 1).isKeyword("JOIN") || t.get(i - 1).isSymbol(","))) {
         tableUses.merge(id, 1, Integer::sum);
-        if (i + 1 < t.size() && t.get(i + 1).kind() == SqlTokens.Kind.WORD && !isClauseWord(t.get(i + 1))) {
+        if (i + 1 < t.size() && t.get(i + 1).kind() == SqlText.Kind.WORD && !isClauseWord(t.get(i + 1))) {
           String alias = t.get(i + 1).isKeyword("AS") && i + 2 < t.size() ? t.get(i + 2).identifier()
               : t.get(i + 1).identifier();
           if (alias != null) {
@@ -96,7 +97,7 @@ public enum SqlShape {
         }
       }
       if (k.isSymbol("(") && i + 1 < t.size() && t.get(i + 1).isKeyword("SELECT")) {
-        SqlTokens.Token before = i > 0 ? t.get(i - 1) : null;
+        SqlText.Token before = i > 0 ? t.get(i - 1) : null;
         if (before != null && before.isKeyword("EXISTS")) {
           out.add(EXISTS_SUBQUERY);
         } else if (before != null && before.isKeyword("IN")) {
@@ -125,7 +126,7 @@ public enum SqlShape {
     return out;
   }
 
-  private static boolean isClauseWord(SqlTokens.Token k) {
+  private static boolean isClauseWord(SqlText.Token k) {
     for (String w : List.of("WHERE", "JOIN", "ON", "GROUP", "ORDER", "LIMIT", "INNER", "LEFT", "RIGHT", "FULL",
         "CROSS", "UNION", "EXCEPT", "INTERSECT", "HAVING", "NATURAL", "USING")) {
       if (k.isKeyword(w)) {
@@ -136,7 +137,7 @@ public enum SqlShape {
   }
 
   /** Whether the subquery opening at {@code open} uses an alias declared outside it ({@code alias.column}). */
-  private static boolean correlated(List<SqlTokens.Token> t, int open, List<String> outerAliases) {
+  private static boolean correlated(List<SqlText.Token> t, int open, List<String> outerAliases) {
     int depth = 0;
     List<String> inner = new ArrayList<>();
     int end = open;
@@ -151,7 +152,7 @@ public enum SqlShape {
         }
       }
       if ((t.get(i).isKeyword("FROM") || t.get(i).isKeyword("JOIN")) && i + 2 < t.size()) {
-        SqlTokens.Token a = t.get(i + 2).isKeyword("AS") && i + 3 < t.size() ? t.get(i + 3) : t.get(i + 2);
+        SqlText.Token a = t.get(i + 2).isKeyword("AS") && i + 3 < t.size() ? t.get(i + 3) : t.get(i + 2);
         if (a.identifier() != null) {
           inner.add(a.identifier());
         }

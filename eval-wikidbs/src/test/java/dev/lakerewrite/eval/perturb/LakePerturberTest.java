@@ -39,7 +39,8 @@ class LakePerturberTest {
   static void perturbFourSeeds() throws Exception {
     source = ShopDatabase.create(dir.resolve("shop.duckdb"));
     for (int seed = 1; seed <= 4; seed++) {
-      lakes[seed - 1] = LakePerturber.builder().seed(seed).cacheDirectory(dir.resolve("cache")).build()
+      lakes[seed - 1] = LakePerturber.builder().seed(seed).cacheDirectory(dir.resolve("cache"))
+          .format(seed <= 2 ? LakePerturber.Format.MIXED : LakePerturber.Format.CSV).build()
           .perturb(source, ShopDatabase.queries(), dir.resolve("lake-" + seed));
     }
   }
@@ -73,7 +74,8 @@ class LakePerturberTest {
 
   @Test
   void theSameSeedGivesTheSameFilesAndAnotherSeedOtherNames() throws IOException {
-    PerturbedLake again = LakePerturber.builder().seed(3).cacheDirectory(dir.resolve("cache")).build()
+    PerturbedLake again = LakePerturber.builder().seed(3).cacheDirectory(dir.resolve("cache"))
+        .format(LakePerturber.Format.CSV).build()
         .perturb(source, ShopDatabase.queries(), dir.resolve("again-3"));
     assertThat(contents(again.lake())).isEqualTo(contents(lakes[2].lake()));
     assertThat(Files.readString(again.pairFile()).replace("again-3", "lake-3"))
@@ -152,7 +154,7 @@ class LakePerturberTest {
   @Test
   void mixedLakesHoldCsvAndParquetAndNoisyTablesAreCsv() throws IOException {
     Set<String> extensions = new HashSet<>();
-    for (PerturbedLake l : lakes) {
+    for (PerturbedLake l : List.of(lakes[0], lakes[1])) {
       l.plan().tables().forEach(t -> t.parts().forEach(p -> {
         extensions.add(p.file().substring(p.file().lastIndexOf('.')));
         if (l.plan().noiseTables().contains(p.table())) {
