@@ -308,7 +308,7 @@ final class EvalCommand implements Callable<Integer> {
 
       err.println("indexing the lake (built once, then loaded from " + cacheRoot + ")");
       err.flush();
-      settings.put("lake index", lake.index());
+      settings.put("lake index", lake.index().summary());
 
       List<QueryResultPair> noisyPairs = selected.stream().filter(QueryResultPair::noisy).toList();
       DataLake noisyLake = null;
@@ -316,7 +316,7 @@ final class EvalCommand implements Callable<Integer> {
       if (!noisyPairs.isEmpty() && presetNoisy.isPresent()) {
         settings.put("noisy lake", presetNoisy.get() + " (the lake's own noisy copy)");
         noisyLake = open(presetNoisy.get(), Lakes.detect(presetNoisy.get()));
-        settings.put("noisy lake index", noisyLake.index());
+        settings.put("noisy lake index", noisyLake.index().summary());
       } else if (!noisyPairs.isEmpty()) {
         if (layout == Lakes.Layout.DUCKDB_FILE) {
           noNoisyLake = "the noise injector copies CSV files; a DuckDB-file lake has none, so Noise pairs are skipped";
@@ -335,7 +335,7 @@ final class EvalCommand implements Callable<Integer> {
               + (prepared.reused() ? "reused" : "built") + ")");
           noiseCoverage(noisyPairs, prepared, notes);
           noisyLake = open(prepared.folder(), layout);
-          settings.put("noisy lake index", noisyLake.index());
+          settings.put("noisy lake index", noisyLake.index().summary());
         }
       }
       settings.put("noise seed", String.valueOf(seed));
