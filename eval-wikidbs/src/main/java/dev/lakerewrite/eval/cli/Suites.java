@@ -58,7 +58,13 @@ final class Suites {
     for (String n : names) {
       Path folder = Path.of(n.strip());
       if (!n.isBlank() && java.nio.file.Files.isRegularFile(folder.resolve("corpus.json"))) {
-        out.add(new Ref(folder.getFileName().toString(), null, folder.toAbsolutePath().normalize()));
+        String name;
+        try {
+          name = PerturbedCorpus.read(folder).map(PerturbedCorpus.Index::name).orElse(folder.getFileName().toString());
+        } catch (IOException e) {
+          throw new BadInputException("cannot read " + folder.resolve("corpus.json") + ": " + e.getMessage(), e);
+        }
+        out.add(new Ref(name, null, folder.toAbsolutePath().normalize()));
       } else {
         parse(List.of(n)).forEach(s -> out.add(new Ref(s.label, s, null)));
       }

@@ -40,9 +40,10 @@ import java.util.stream.Stream;
  * Fit a matcher on the fit part; report on the held-out part.
  *
  * <h2>Layout</h2>
- * {@code <root>/<corpus>/corpus.json} (the index) and one folder per lake {@code <schema>-s<seed>/} as
- * {@link LakePerturber} writes it. Building is deterministic: the same spec gives the same files. An existing
- * corpus with the same spec fingerprint is reused; any other is rebuilt from scratch.
+ * {@code <root>/<corpus>-<fingerprint>/corpus.json} (the index) and one folder per lake {@code <schema>-s<seed>/}
+ * as {@link LakePerturber} writes it. Building is deterministic: the same spec gives the same files. An existing
+ * corpus with the same spec fingerprint is reused; otherwise earlier builds of the corpus are removed and it is
+ * built anew in a folder of its own (so caches keyed by a lake's path never serve an older lake).
  */
 public final class PerturbedCorpus {
 
@@ -169,11 +170,21 @@ public final class PerturbedCorpus {
       throws IOException, SQLException {
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(root, "root");
-    Path folder = root.resolve(spec.name());
     String fingerprint = fingerprint(spec);
+    // The folder names the build: a rebuilt corpus gets new lake paths, so nothing cached for an older lake at the
+    // same path (indexes, join graphs, noisy copies) can be taken for it.
+    Path folder = root.resolve(spec.name() + "-" + fingerprint.substring(0, 8));
     Optional<Index> existing = read(folder);
     if (existing.isPresent() && fingerprint.equals(readFingerprint(folder))) {
       return existing.get();
+    }
+    if (Files.isDirectory(root)) {
+      try (Stream<Path> older = Files.list(root)) {
+        for (Path o : older.filter(p -> p.getFileName().toString().startsWith(spec.name() + "-")
+            && Files.isRegularFile(p.resolve("corpus.json"))).toList()) {
+          deleteRecursively(o); // earlier builds of this corpus
+        }
+      }
     }
     deleteRecursively(folder);
     Files.createDirectories(folder);

@@ -62,7 +62,8 @@ class PerturbedCorpusTest {
     PerturbedCorpus.Index rebuilt = PerturbedCorpus.build(other, dir.resolve("corpora"), dir.resolve("cache"),
         progress::add);
     assertThat(rebuilt.lakes()).extracting(PerturbedCorpus.Lake::name).containsExactly("shop-s2", "shop-s101");
-    assertThat(index.folder().resolve("shop-s1")).doesNotExist();
+    assertThat(rebuilt.folder()).isNotEqualTo(index.folder());
+    assertThat(index.folder()).as("the older build is removed").doesNotExist();
   }
 
   @Test
