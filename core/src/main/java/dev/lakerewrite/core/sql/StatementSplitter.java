@@ -5,11 +5,50 @@ import java.util.List;
 
 /**
  * Finds where the statements of a SQL text begin, skipping comments and honouring quoted strings,
- * identifiers and dollar-quoted bodies. Used only to explain refusals ("found 2 statements: SELECT, DROP"):
- * whether SQL is admitted is decided by DuckDB's parser, never by this lexer. Linear in the text length.
+ * identifiers and dollar-quoted bodies. Used to explain refusals ("found 2 statements: SELECT, DROP") and to run
+ * schema scripts statement by statement (so an error names its statement): whether SQL is admitted is decided
+ * by DuckDB's parser, never by this lexer. Linear in the text length.
  */
-final class StatementSplitter {
+public final class StatementSplitter {
   private StatementSplitter() {}
+
+  /**
+   * The statements of a script, in order, each from its first token to just before its terminating semicolon
+   * (or the end of the text); empty statements and comments between statements are dropped.
+   */
+  public static List<String> split(String sql) {
+    List<String> out = new ArrayList<>();
+    int i = 0;
+    int n = sql.length();
+    int start = -1;
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (Character.isWhitespace(c)) {
+        i++;
+      } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+        int nl = sql.indexOf('\n', i);
+        i = nl < 0 ? n : nl + 1;
+      } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+        int end = sql.indexOf("*/", i + 2);
+        i = end < 0 ? n : end + 2;
+      } else if (c == ';') {
+        if (start >= 0) {
+          out.add(sql.substring(start, i).strip());
+          start = -1;
+        }
+        i++;
+      } else {
+        if (start < 0) {
+          start = i;
+        }
+        i = skipToken(sql, i);
+      }
+    }
+    if (start >= 0) {
+      out.add(sql.substring(start).strip());
+    }
+    return out;
+  }
 
   /** Offsets ({@code [start]}) of the first token of each non-empty statement. */
   static List<int[]> statementStarts(String sql) {
