@@ -70,7 +70,7 @@ final class DefaultLakeTools implements LakeTools {
 
   @Override
   public Optional<String> resolveTable(String name) {
-    return lake.catalog().table(name).map(TableInfo::name);
+    return lake.catalog().table(name).map(CatalogTable::name);
   }
 
   @Override
@@ -79,7 +79,7 @@ final class DefaultLakeTools implements LakeTools {
   }
 
   @Override
-  public TableInfo table(String name) {
+  public CatalogTable table(String name) {
     return lake.catalog().requireTable(name);
   }
 
@@ -105,8 +105,8 @@ final class DefaultLakeTools implements LakeTools {
   }
 
   private List<String> readDistinct(String table, String column, int limit) {
-    TableInfo t = table(table);
-    Optional<TableInfo.ColumnInfo> c = t.column(column);
+    CatalogTable t = table(table);
+    Optional<CatalogTable.Column> c = t.column(column);
     if (c.isEmpty()) {
       return List.of();
     }
@@ -136,7 +136,7 @@ final class DefaultLakeTools implements LakeTools {
   }
 
   private long[] readVariantCounts(String table, String column, String value) {
-    TableInfo t = table(table);
+    CatalogTable t = table(table);
     if (t.column(column).isEmpty()) {
       return new long[] {0, 0};
     }
@@ -156,7 +156,7 @@ final class DefaultLakeTools implements LakeTools {
   }
 
   private boolean exists(String table, String column, String op, String value) {
-    TableInfo t = table(table);
+    CatalogTable t = table(table);
     if (t.column(column).isEmpty()) {
       return false;
     }
@@ -168,7 +168,7 @@ final class DefaultLakeTools implements LakeTools {
 
   @Override
   public Evidence.TablePreview tablePreview(String table, int rows, double relevance, String origin) {
-    TableInfo info = table(table);
+    CatalogTable info = table(table);
     List<String> cols = info.columns().stream().map(c -> Sql.identifier(c.name()) + " " + c.type()).toList();
     return new Evidence.TablePreview(info.name(), cols, preview(info.name(), rows), relevance, origin);
   }

@@ -34,7 +34,7 @@ public final class LakeCatalog {
 
   private final DataLake lake;
   private final LakeLoader.Manifest manifest;
-  private volatile List<TableInfo> tables;
+  private volatile List<CatalogTable> tables;
   private final Map<String, TableProfile> profiles = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
   private boolean profilesLoaded;
 
@@ -44,8 +44,8 @@ public final class LakeCatalog {
   }
 
   /** All tables, sorted by name. */
-  public List<TableInfo> tables() {
-    List<TableInfo> t = tables;
+  public List<CatalogTable> tables() {
+    List<CatalogTable> t = tables;
     if (t == null) {
       synchronized (this) {
         t = tables;
@@ -60,13 +60,13 @@ public final class LakeCatalog {
 
   /** Table names, sorted. */
   public List<String> tableNames() {
-    return tables().stream().map(TableInfo::name).toList();
+    return tables().stream().map(CatalogTable::name).toList();
   }
 
   /** The table with this name (exact, else case-insensitive), if the lake has it. */
-  public Optional<TableInfo> table(String name) {
-    List<TableInfo> all = tables();
-    for (TableInfo t : all) {
+  public Optional<CatalogTable> table(String name) {
+    List<CatalogTable> all = tables();
+    for (CatalogTable t : all) {
       if (t.name().equals(name)) {
         return Optional.of(t);
       }
@@ -79,13 +79,13 @@ public final class LakeCatalog {
    *
    * @throws UnknownTableException naming the nearest existing tables
    */
-  public TableInfo requireTable(String name) {
+  public CatalogTable requireTable(String name) {
     return table(name).orElseThrow(() -> new UnknownTableException(name, tableNames()));
   }
 
   /** The profile of one table, computed on first request and cached. */
   public TableProfile profile(String table) {
-    TableInfo info = requireTable(table);
+    CatalogTable info = requireTable(table);
     synchronized (profiles) {
       loadProfiles();
       TableProfile p = profiles.get(info.name());
@@ -103,7 +103,7 @@ public final class LakeCatalog {
     synchronized (profiles) {
       loadProfiles();
       boolean changed = false;
-      for (TableInfo t : tables()) {
+      for (CatalogTable t : tables()) {
         if (!profiles.containsKey(t.name())) {
           profiles.put(t.name(), computeProfile(t));
           changed = true;
@@ -116,7 +116,7 @@ public final class LakeCatalog {
     }
   }
 
-  private List<TableInfo> readTables() {
+  private List<CatalogTable> readTables() {
     Map<String, Path> sources = new LinkedHashMap<>();
     if (manifest != null) {
       for (LakeLoader.ManifestTable t : manifest.tables()) {
@@ -124,7 +124,7 @@ public final class LakeCatalog {
       }
     }
     try (Connection c = privateConnection()) {
-      Map<String, List<TableInfo.ColumnInfo>> columns = new LinkedHashMap<>();
+      Map<String, List<CatalogTable.Column>> columns = new LinkedHashMap<>();
       try (Statement st = c.createStatement();
           ResultSet rs = st.executeQuery(
               "SELECT table_name, column_name, data_type FROM duckdb_columns() "
@@ -132,18 +132,18 @@ public final class LakeCatalog {
                   + "ORDER BY table_name, column_index")) {
         while (rs.next()) {
           columns.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
-              .add(new TableInfo.ColumnInfo(rs.getString(2), rs.getString(3)));
+              .add(new CatalogTable.Column(rs.getString(2), rs.getString(3)));
         }
       }
-      List<TableInfo> out = new ArrayList<>();
-      for (Map.Entry<String, List<TableInfo.ColumnInfo>> e : columns.entrySet()) {
+      List<CatalogTable> out = new ArrayList<>();
+      for (Map.Entry<String, List<CatalogTable.Column>> e : columns.entrySet()) {
         long rows;
         try (Statement st = c.createStatement();
             ResultSet rs = st.executeQuery("SELECT count(*) FROM " + Sql.quoted(e.getKey()))) {
           rs.next();
           rows = rs.getLong(1);
         }
-        out.add(new TableInfo(e.getKey(), e.getValue(), rows, Optional.ofNullable(sources.get(e.getKey()))));
+        out.add(new CatalogTable(e.getKey(), e.getValue(), rows, Optional.ofNullable(sources.get(e.getKey()))));
       }
       if (out.isEmpty()) {
         throw new LakeLoadException(lake.databaseFile(), "empty lake: the database holds no tables");
@@ -165,7 +165,7 @@ public final class LakeCatalog {
    * Profiles a table in one scan: every column cast to text and unpivoted (which drops NULLs), grouped per
    * column and value; distinct and non-null counts come from the groups, samples from the most frequent ones.
    */
-  private TableProfile computeProfile(TableInfo table) {
+  private TableProfile computeProfile(CatalogTable table) {
     String sql = "WITH u AS (UNPIVOT (SELECT COLUMNS(*)::VARCHAR FROM " + Sql.quoted(table.name()) + ") "
         + "ON COLUMNS(*) INTO NAME col VALUE v), "
         + "g AS (SELECT col, v, count(*) AS n FROM u GROUP BY ALL) "
@@ -186,7 +186,7 @@ public final class LakeCatalog {
     }
     long rows = table.rowCount();
     List<ColumnProfile> out = new ArrayList<>(table.columns().size());
-    for (TableInfo.ColumnInfo col : table.columns()) {
+    for (CatalogTable.Column col : table.columns()) {
       long[] dn = counts.getOrDefault(col.name(), new long[] {0, 0});
       long distinct = dn[0];
       long nonNull = dn[1];

@@ -2,7 +2,7 @@ package dev.lakerewrite.core;
 
 import dev.lakerewrite.core.llm.LlmCall;
 import dev.lakerewrite.core.llm.LlmUsage;
-import dev.lakerewrite.core.rewrite.Candidate;
+import dev.lakerewrite.core.rewrite.RewriteCandidate;
 import dev.lakerewrite.core.rewrite.RewriteTrace;
 import dev.lakerewrite.core.rewrite.StopReason;
 import java.time.Duration;
@@ -29,7 +29,7 @@ import java.util.Optional;
  * @param trace every step, also as JSON lines
  */
 public record RewriteResult(String userQuery, String sql, Optional<ResultTable> result, Optional<QueryError> error,
-    int chosen, List<Candidate> candidates, StopReason stopReason, String stopDetail, int iterations,
+    int chosen, List<RewriteCandidate> candidates, StopReason stopReason, String stopDetail, int iterations,
     LlmUsage usage, List<LlmCall> llmCalls, Timings timings, RewriteTrace trace) {
 
   public RewriteResult {
@@ -48,7 +48,7 @@ public record RewriteResult(String userQuery, String sql, Optional<ResultTable> 
   }
 
   /** The chosen candidate, if any. */
-  public Optional<Candidate> chosenCandidate() {
+  public Optional<RewriteCandidate> chosenCandidate() {
     return chosen < 0 ? Optional.empty() : Optional.of(candidates.get(chosen));
   }
 

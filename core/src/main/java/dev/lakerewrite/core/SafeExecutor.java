@@ -173,10 +173,50 @@ public final class SafeExecutor {
   }
 
   /**
-   * Runs a statement lakerewrite itself wrote and vouches for (no admission check; limits still apply). Not
-   * for SQL from users or models.
+   * Admits {@code sql} once, for running it many times without checking it again (timing a query, for
+   * instance): the admission check's cost stays out of every {@link AdmittedQuery#execute} and its timing.
+   *
+   * @throws QueryFailedException carrying the refusal {@link #execute} would return
    */
-  public Execution executeTrusted(String sql, QueryLimits limits) {
+  public AdmittedQuery admit(String sql) {
+    java.util.Objects.requireNonNull(sql, "sql");
+    Optional<QueryError> refusal = StatementGuard.check(parser, sql);
+    if (refusal.isPresent()) {
+      throw new QueryFailedException(refusal.get());
+    }
+    return new AdmittedQuery(this, sql);
+  }
+
+  /**
+   * DuckDB's plan of an admitted query as JSON ({@code EXPLAIN (FORMAT JSON)}, or with {@code analyze}
+   * {@code EXPLAIN (ANALYZE, FORMAT JSON)}, which runs the query once): the query is admitted first, as by
+   * {@link #execute}, and a refusal comes back as the failed execution.
+   */
+  public Execution explain(String sql, boolean analyze, QueryLimits limits) {
+    java.util.Objects.requireNonNull(sql, "sql");
+    java.util.Objects.requireNonNull(limits, "limits");
+    long start = System.nanoTime();
+    Optional<QueryError> refusal = StatementGuard.check(parser, sql);
+    if (refusal.isPresent()) {
+      return Execution.failure(refusal.get(), since(start));
+    }
+    String body = sql.strip();
+    while (body.endsWith(";")) {
+      body = body.substring(0, body.length() - 1).strip();
+    }
+    return run((analyze ? "EXPLAIN (ANALYZE, FORMAT JSON) " : "EXPLAIN (FORMAT JSON) ") + body, limits, start);
+  }
+
+  /**
+   * Runs a statement lakerewrite itself wrote and vouches for (no admission check; limits still apply). Not
+   * for SQL from users or models, and therefore not reachable from outside this package.
+   */
+  Execution executeTrusted(String sql, QueryLimits limits) {
+    return run(sql, limits, System.nanoTime());
+  }
+
+  /** Runs a query that passed {@link #admit} on this executor. */
+  Execution executeAdmitted(String sql, QueryLimits limits) {
     return run(sql, limits, System.nanoTime());
   }
 

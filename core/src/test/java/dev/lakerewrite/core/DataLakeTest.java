@@ -49,7 +49,7 @@ class DataLakeTest {
       }
     }
     assertThat(expectedRows).hasSize(29);
-    for (TableInfo t : TestLakes.sample().catalog().tables()) {
+    for (CatalogTable t : TestLakes.sample().catalog().tables()) {
       assertThat(t.rowCount()).as("rows of %s", t.name()).isEqualTo((long) expectedRows.get(t.name()));
       assertThat(t.columnNames()).as("columns of %s", t.name()).isEqualTo(expectedColumns.get(t.name()));
       assertThat(t.source()).isPresent();
@@ -58,7 +58,7 @@ class DataLakeTest {
 
   @Test
   void keepsHeaderTextVerbatimAsColumnNames() {
-    TableInfo region = TestLakes.sample().catalog().requireTable("region_of_new_zealand");
+    CatalogTable region = TestLakes.sample().catalog().requireTable("region_of_new_zealand");
     assertThat(region.columnNames()).contains("topic's main category", "FIPS 10-4 (countries and regions)",
         "Who's on First ID", "ISO 3166-2 code");
   }

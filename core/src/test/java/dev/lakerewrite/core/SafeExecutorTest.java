@@ -1,6 +1,7 @@
 package dev.lakerewrite.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -90,8 +91,35 @@ class SafeExecutorTest {
     QueryError err = e.error().orElseThrow();
     assertThat(err.kind()).as(err.message()).isIn(ErrorKind.REJECTED);
     assertThat(err.message()).isNotBlank();
+    // The other public ways to run SQL admit the same way: admit() refuses, explain() returns the refusal.
+    SafeExecutor executor = SafeExecutor.on(session.connection());
+    assertThatThrownBy(() -> executor.admit(sql)).as(sql).isInstanceOf(QueryFailedException.class)
+        .satisfies(x -> assertThat(((QueryFailedException) x).error().kind()).isEqualTo(ErrorKind.REJECTED));
+    assertThat(executor.explain(sql, true, QueryLimits.DEFAULT).error().orElseThrow().kind()).as(sql)
+        .isEqualTo(ErrorKind.REJECTED);
     // The session keeps working after a refusal.
     assertThat(session.execute("SELECT count(*) FROM capital").table().get(0, 0)).isEqualTo(16L);
+  }
+
+  @Test
+  void nothingPublicRunsSqlWithoutTheAdmissionCheck() {
+    for (Class<?> type : new Class<?>[] {SafeExecutor.class, LakeSession.class, DataLake.class}) {
+      assertThat(java.util.Arrays.stream(type.getMethods()).map(java.lang.reflect.Method::getName))
+          .as(type.getSimpleName()).doesNotContain("executeTrusted", "executeAdmitted", "run");
+    }
+    assertThat(AdmittedQuery.class.getConstructors()).as("only SafeExecutor.admit makes one").isEmpty();
+  }
+
+  @Test
+  void anAdmittedQueryRunsAgainAndExplainShowsThePlan() {
+    SafeExecutor executor = SafeExecutor.on(session.connection());
+    AdmittedQuery q = executor.admit("SELECT count(*) FROM capital;");
+    assertThat(q.execute(QueryLimits.DEFAULT).table().get(0, 0)).isEqualTo(16L);
+    assertThat(q.execute(QueryLimits.DEFAULT).table().get(0, 0)).isEqualTo(16L);
+    Execution plan = executor.explain("SELECT label FROM capital WHERE label LIKE 'W%';", false, QueryLimits.DEFAULT);
+    assertThat(plan.isSuccess()).as(plan.toString()).isTrue();
+    assertThat(plan.table().get(0, 0)).isEqualTo("physical_plan");
+    assertThat(String.valueOf(plan.table().get(0, 1))).contains("SCAN").contains("capital");
   }
 
   @Test

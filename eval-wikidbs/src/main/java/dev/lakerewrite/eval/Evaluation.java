@@ -6,7 +6,7 @@ import dev.lakerewrite.core.ResultTable;
 import dev.lakerewrite.core.RewriteResult;
 import dev.lakerewrite.core.Rewriter;
 import dev.lakerewrite.core.llm.LlmUsage;
-import dev.lakerewrite.core.rewrite.Candidate;
+import dev.lakerewrite.core.rewrite.RewriteCandidate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -246,7 +246,7 @@ public final class Evaluation {
         : r.error().map(QueryError::summary).orElse(r.stopReason() + ": " + r.stopDetail());
     List<String> assumed = TraceFacts.assumedOutputs(r.trace());
     List<Double> candidateF1 = new ArrayList<>();
-    for (Candidate c : r.candidates()) {
+    for (RewriteCandidate c : r.candidates()) {
       candidateF1.add(c.result()
           .map(t -> p.score(CandidateSelection.presented(LakeQueryRunner.toPlainTable(t), assumed)).f1())
           .orElse(Double.NaN));

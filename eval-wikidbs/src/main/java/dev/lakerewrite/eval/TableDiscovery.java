@@ -1,7 +1,7 @@
 package dev.lakerewrite.eval;
 
 import dev.lakerewrite.core.RewriteResult;
-import dev.lakerewrite.core.rewrite.Candidate;
+import dev.lakerewrite.core.rewrite.RewriteCandidate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -47,7 +47,7 @@ public record TableDiscovery(List<String> required, List<String> found, int seen
     OptionalInt full = found.size() == wanted.size() && !wanted.isEmpty() ? OptionalInt.of(Math.max(1, last))
         : OptionalInt.empty();
     List<String> uses = new ArrayList<>();
-    result.chosenCandidate().map(Candidate::usedTables).orElse(List.of()).forEach(t -> {
+    result.chosenCandidate().map(RewriteCandidate::usedTables).orElse(List.of()).forEach(t -> {
       if (wanted.contains(t.toLowerCase(Locale.ROOT)) && !uses.contains(t)) {
         uses.add(t);
       }

@@ -2,7 +2,7 @@ package dev.lakerewrite.eval;
 
 import dev.lakerewrite.core.rewrite.ActionType;
 import dev.lakerewrite.core.rewrite.RewriteTrace;
-import dev.lakerewrite.core.rewrite.TraceEvent;
+import dev.lakerewrite.core.rewrite.RewriteEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -28,7 +28,7 @@ final class TraceFacts {
   /** Executed actions per type (the loop's {@code action} events), in {@link ActionType} order. */
   static Map<String, Integer> executedActions(RewriteTrace trace) {
     Map<ActionType, Integer> counts = new EnumMap<>(ActionType.class);
-    for (TraceEvent e : trace.events("action")) {
+    for (RewriteEvent e : trace.events("action")) {
       actionType(String.valueOf(e.data().get("action"))).ifPresent(t -> counts.merge(t, 1, Integer::sum));
     }
     return named(counts);
@@ -37,7 +37,7 @@ final class TraceFacts {
   /** Actions the checker asked for per type (its {@code decision} events), OUTPUT_QUERY included. */
   static Map<String, Integer> requestedActions(RewriteTrace trace) {
     Map<ActionType, Integer> counts = new EnumMap<>(ActionType.class);
-    for (TraceEvent e : trace.events("decision")) {
+    for (RewriteEvent e : trace.events("decision")) {
       if (e.data().get("actions") instanceof List<?> actions) {
         for (Object a : actions) {
           actionType(String.valueOf(a)).ifPresent(t -> counts.merge(t, 1, Integer::sum));
@@ -71,7 +71,7 @@ final class TraceFacts {
   /** Tables in the order they entered the rewriter's view, each once. */
   static List<Sighting> sightings(RewriteTrace trace) {
     Map<String, Sighting> seen = new LinkedHashMap<>();
-    for (TraceEvent e : trace.events()) {
+    for (RewriteEvent e : trace.events()) {
       for (String t : tablesOf(e)) {
         seen.putIfAbsent(t.toLowerCase(java.util.Locale.ROOT), new Sighting(t, e.iteration()));
       }
@@ -79,7 +79,7 @@ final class TraceFacts {
     return List.copyOf(seen.values());
   }
 
-  private static List<String> tablesOf(TraceEvent e) {
+  private static List<String> tablesOf(RewriteEvent e) {
     Map<String, Object> d = e.data();
     List<String> out = new ArrayList<>();
     switch (e.type()) {
@@ -153,7 +153,7 @@ final class TraceFacts {
 
   /** The output column names of the user query as core analysed them ({@code analysis} event), if any. */
   static List<String> assumedOutputs(RewriteTrace trace) {
-    for (TraceEvent e : trace.events("analysis")) {
+    for (RewriteEvent e : trace.events("analysis")) {
       List<String> out = new ArrayList<>();
       list(e.data().get("outputs")).forEach(o -> out.add(String.valueOf(o)));
       return out;

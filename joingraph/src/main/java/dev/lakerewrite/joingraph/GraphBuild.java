@@ -29,7 +29,7 @@ final class GraphBuild {
   private static final int EMBED_CHUNK = 2048;
 
   /** What a build produces. */
-  record Result(List<TableInfo> tables, List<JoinEdge> edges, BuildStats stats) {}
+  record Result(List<GraphTable> tables, List<JoinEdge> edges, BuildStats stats) {}
 
   private final ColumnSource source;
   private final Embedder embedder;
@@ -79,7 +79,7 @@ final class GraphBuild {
     List<ScoredPair> evidence = pairSearch.run(search);
     long t3 = System.nanoTime();
 
-    List<TableInfo> infos = tableInfos(tables, columns);
+    List<GraphTable> infos = tableInfos(tables, columns);
     List<JoinEdge> edges = assemble(tables, columns, scorer, evidence);
     long t4 = System.nanoTime();
 
@@ -202,18 +202,18 @@ final class GraphBuild {
     return normalized.isEmpty() ? name.strip().toLowerCase(Locale.ROOT) : normalized;
   }
 
-  private static List<TableInfo> tableInfos(List<ColumnSource.Table> tables, ColumnProfile[] columns) {
-    List<List<ColumnInfo>> perTable = new ArrayList<>();
+  private static List<GraphTable> tableInfos(List<ColumnSource.Table> tables, ColumnProfile[] columns) {
+    List<List<GraphColumn>> perTable = new ArrayList<>();
     for (int t = 0; t < tables.size(); t++) {
       perTable.add(new ArrayList<>());
     }
     for (ColumnProfile c : columns) {
-      perTable.get(c.table).add(new ColumnInfo(c.name, c.sqlType, c.family, c.nonNull, c.distinct, c.uniqueness));
+      perTable.get(c.table).add(new GraphColumn(c.name, c.sqlType, c.family, c.nonNull, c.distinct, c.uniqueness));
     }
-    List<TableInfo> infos = new ArrayList<>();
+    List<GraphTable> infos = new ArrayList<>();
     for (int t = 0; t < tables.size(); t++) {
       ColumnSource.Table table = tables.get(t);
-      infos.add(new TableInfo(table.name(), table.schema(), table.relation(), perTable.get(t)));
+      infos.add(new GraphTable(table.name(), table.schema(), table.relation(), perTable.get(t)));
     }
     return List.copyOf(infos);
   }

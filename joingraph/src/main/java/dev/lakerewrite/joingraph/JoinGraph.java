@@ -60,16 +60,16 @@ public final class JoinGraph {
 
   private final String fingerprint;
   private final String buildKey;
-  private final List<TableInfo> tables;
+  private final List<GraphTable> tables;
   private final List<JoinEdge> edges;
   private final BuildStats stats;
 
   private final JoinGraphConfig config;
   private final Connection connection;
-  private final Map<String, TableInfo> byName;
+  private final Map<String, GraphTable> byName;
   private final Graph<String, JoinEdge> graph;
 
-  JoinGraph(String fingerprint, String buildKey, List<TableInfo> tables, List<JoinEdge> edges, BuildStats stats,
+  JoinGraph(String fingerprint, String buildKey, List<GraphTable> tables, List<JoinEdge> edges, BuildStats stats,
       JoinGraphConfig config, Connection connection) {
     this.fingerprint = Objects.requireNonNull(fingerprint, "fingerprint");
     this.buildKey = Objects.requireNonNull(buildKey, "buildKey");
@@ -78,9 +78,9 @@ public final class JoinGraph {
     this.stats = Objects.requireNonNull(stats, "stats");
     this.config = Objects.requireNonNull(config, "config");
     this.connection = connection;
-    Map<String, TableInfo> names = new LinkedHashMap<>();
+    Map<String, GraphTable> names = new LinkedHashMap<>();
     SimpleGraph<String, JoinEdge> g = new SimpleGraph<>(null, null, false);
-    for (TableInfo t : this.tables) {
+    for (GraphTable t : this.tables) {
       if (names.put(t.name(), t) != null) {
         throw new IllegalArgumentException("table " + t.name() + " appears twice");
       }
@@ -116,12 +116,12 @@ public final class JoinGraph {
   }
 
   /** The tables, in the order the lake lists them. */
-  public List<TableInfo> tables() {
+  public List<GraphTable> tables() {
     return tables;
   }
 
   /** The table called {@code name}. */
-  public Optional<TableInfo> table(String name) {
+  public Optional<GraphTable> table(String name) {
     return Optional.ofNullable(byName.get(name));
   }
 
@@ -252,9 +252,9 @@ public final class JoinGraph {
     }
   }
 
-  TableInfo require(String table) {
+  GraphTable require(String table) {
     Objects.requireNonNull(table, "table");
-    TableInfo info = byName.get(table);
+    GraphTable info = byName.get(table);
     if (info == null) {
       throw new IllegalArgumentException("unknown table '" + table + "'"
           + didYouMean(table, byName.keySet()));

@@ -91,7 +91,7 @@ final class JoinGraphFile {
     json.writeEndObject();
 
     json.writeArrayFieldStart("tables");
-    for (TableInfo t : graph.tables()) {
+    for (GraphTable t : graph.tables()) {
       tableIds.put(t.name(), tableIds.size());
       Map<String, Integer> cols = new HashMap<>();
       columnIds.add(cols);
@@ -102,7 +102,7 @@ final class JoinGraphFile {
         json.writeStringField("relation", t.relation());
       }
       json.writeArrayFieldStart("columns");
-      for (ColumnInfo c : t.columns()) {
+      for (GraphColumn c : t.columns()) {
         cols.putIfAbsent(c.name(), cols.size());
         json.writeStartArray();
         json.writeString(c.name());
@@ -185,22 +185,22 @@ final class JoinGraphFile {
         s.path("stopValuesSkipped").asLong(), s.path("readMillis").asLong(), s.path("embedMillis").asLong(),
         s.path("searchMillis").asLong(), s.path("assembleMillis").asLong());
 
-    List<TableInfo> tables = new ArrayList<>();
+    List<GraphTable> tables = new ArrayList<>();
     for (JsonNode t : required(root, "tables")) {
       String name = text(t, "name");
-      List<ColumnInfo> columns = new ArrayList<>();
+      List<GraphColumn> columns = new ArrayList<>();
       for (JsonNode c : required(t, "columns")) {
-        columns.add(new ColumnInfo(c.get(0).asText(), c.get(1).isNull() ? null : c.get(1).asText(),
+        columns.add(new GraphColumn(c.get(0).asText(), c.get(1).isNull() ? null : c.get(1).asText(),
             TypeFamily.valueOf(c.get(2).asText()), c.get(3).asLong(), c.get(4).asLong(), c.get(5).doubleValue()));
       }
       String schema = t.has("schema") ? text(t, "schema") : "main";
       String relation = t.has("relation") ? text(t, "relation") : name;
-      tables.add(new TableInfo(name, schema, relation, columns));
+      tables.add(new GraphTable(name, schema, relation, columns));
     }
     List<JoinEdge> edges = new ArrayList<>();
     for (JsonNode e : required(root, "edges")) {
-      TableInfo a = tables.get(e.get(0).asInt());
-      TableInfo b = tables.get(e.get(1).asInt());
+      GraphTable a = tables.get(e.get(0).asInt());
+      GraphTable b = tables.get(e.get(1).asInt());
       List<ColumnPair> pairs = new ArrayList<>();
       for (JsonNode p : e.get(3)) {
         pairs.add(new ColumnPair(a.columns().get(p.get(0).asInt()).name(), b.columns().get(p.get(1).asInt()).name(),

@@ -107,8 +107,8 @@ final class JoinPathFinder {
    * those that match, and those plain equality would match.
    */
   private JoinKey measureKey(Connection connection, String left, String right, ColumnPair pair) {
-    TableInfo lt = graph.require(left);
-    TableInfo rt = graph.require(right);
+    GraphTable lt = graph.require(left);
+    GraphTable rt = graph.require(right);
     String lc = Sql.quote(pair.columnA());
     String rc = Sql.quote(pair.columnB());
     long cap = config.rowCap();
@@ -155,22 +155,22 @@ final class JoinPathFinder {
   }
 
   /** The join condition between two columns, plain or in comparison form. */
-  private static String condition(TableInfo lt, String leftColumn, TableInfo rt, String rightColumn,
+  private static String condition(GraphTable lt, String leftColumn, GraphTable rt, String rightColumn,
       boolean normalised) {
     String l = reference(lt) + "." + Sql.quote(leftColumn);
     String r = reference(rt) + "." + Sql.quote(rightColumn);
     if (normalised) {
       return comparable(l) + " = " + comparable(r);
     }
-    String lType = lt.column(leftColumn).map(ColumnInfo::sqlType).orElse(null);
-    String rType = rt.column(rightColumn).map(ColumnInfo::sqlType).orElse(null);
+    String lType = lt.column(leftColumn).map(GraphColumn::sqlType).orElse(null);
+    String rType = rt.column(rightColumn).map(GraphColumn::sqlType).orElse(null);
     boolean sameKind = lType != null && lType.equals(rType)
         || TypeFamily.fromSqlType(lType) == TypeFamily.NUMERIC && TypeFamily.fromSqlType(rType) == TypeFamily.NUMERIC;
     return sameKind ? l + " = " + r : "CAST(" + l + " AS VARCHAR) = CAST(" + r + " AS VARCHAR)";
   }
 
   /** How a table is named in path SQL: its quoted relation, schema-qualified outside {@code main}. */
-  private static String reference(TableInfo t) {
+  private static String reference(GraphTable t) {
     return t.schema().equals("main") ? Sql.quote(t.relation()) : Sql.qualified(t.schema(), t.relation());
   }
 
@@ -189,7 +189,7 @@ final class JoinPathFinder {
     List<String[]> shown = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
     for (int i = 0; i < tables.size(); i++) {
-      TableInfo t = graph.require(tables.get(i));
+      GraphTable t = graph.require(tables.get(i));
       List<String> columns = new ArrayList<>();
       if (i > 0) {
         columns.add(hops.get(i - 1).bestKey().rightColumn());

@@ -30,7 +30,7 @@ class OddIdentifiersTest {
     try (Connection lake = SampleLake.openSandboxed(file); Statement st = lake.createStatement()) {
       st.execute("CREATE TEMP TABLE \"scratch\" AS SELECT 'P1' AS \"person \"\"id\"\"\"");
       JoinGraph graph = JoinGraph.builder().connection(lake).embedder(TestEmbedders.miniLm()).build();
-      assertThat(graph.tables()).extracting(TableInfo::name)
+      assertThat(graph.tables()).extracting(GraphTable::name)
           .containsExactly("city's table", "people's (main) list", "visits (2024)");
       assertThat(graph.edge("people's (main) list", "city's table").orElseThrow().pairsFrom("city's table").get(0))
           .satisfies(p -> {

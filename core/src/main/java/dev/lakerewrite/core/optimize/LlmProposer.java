@@ -136,14 +136,14 @@ final class LlmProposer {
             ? session.operations.apply(session.sql(), answer.operations())
             : session.operations.validate(Verifier.stripSemicolons(answer.sql()));
       } catch (EditOperations.EditException e) {
-        Candidate c = session.evaluateInvalid(label, explanation, answer.sql() == null ? "" : answer.sql(),
+        OptimizationCandidate c = session.evaluateInvalid(label, explanation, answer.sql() == null ? "" : answer.sql(),
             e.getMessage());
         feedback = "Your edit could not be applied or validated: " + e.getMessage()
             + "\nFix the operations (targets are block.clause as in the Block Map) or give the whole query.";
         memory.add(memoryLine(it, c));
         continue;
       }
-      Candidate c = session.evaluate(CandidateSource.LLM, label, explanation, candidateSql);
+      OptimizationCandidate c = session.evaluate(CandidateSource.LLM, label, explanation, candidateSql);
       memory.add(memoryLine(it, c));
       if (c.verdict() == CandidateVerdict.FASTER && c.speedup() >= config.targetSpeedup) {
         session.trace("TERMINATION", "target-reached", String.format(Locale.ROOT, "%.2fx >= target %.2fx",
@@ -158,14 +158,14 @@ final class LlmProposer {
     session.trace("TERMINATION", "llm-done", iterations + " iteration(s) used");
   }
 
-  private static String memoryLine(int it, Candidate c) {
+  private static String memoryLine(int it, OptimizationCandidate c) {
     return "iteration " + it + " (candidate #" + c.id() + "): " + c.verdict()
         + (c.speedup() > 0 ? String.format(Locale.ROOT, " %.2fx", c.speedup()) : "") + " - " + c.reason()
         + (c.explanation().isBlank() ? "" : " | your explanation: " + shorten(c.explanation(), 200));
   }
 
   /** The prompt design's feedback for one verified candidate. */
-  static String feedback(Candidate c, Optimizer config) {
+  static String feedback(OptimizationCandidate c, Optimizer config) {
     switch (c.verdict()) {
       case NOT_EXECUTABLE:
         return "Your rewrite does not run: " + c.reason() + "\nFix the error; keep the rewrite's intent.";
@@ -237,10 +237,10 @@ final class LlmProposer {
             .append(d.demonstration().rewrittenSql()).append("\n\n");
       }
     }
-    List<Candidate> tried = session.candidates().stream().filter(c -> c.source() != CandidateSource.LLM).toList();
+    List<OptimizationCandidate> tried = session.candidates().stream().filter(c -> c.source() != CandidateSource.LLM).toList();
     if (!tried.isEmpty() && iteration == 1) {
       sb.append("## Rewrites already tried by rules (do not repeat them)\n");
-      for (Candidate c : tried) {
+      for (OptimizationCandidate c : tried) {
         sb.append("- ").append(c.label()).append(": ").append(c.verdict())
             .append(c.speedup() > 0 ? String.format(Locale.ROOT, " %.2fx", c.speedup()) : "").append('\n');
       }

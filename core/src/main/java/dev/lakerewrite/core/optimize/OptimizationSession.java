@@ -27,9 +27,9 @@ final class OptimizationSession {
   private final String sql;
   private final Connection connection;
   private final long start = System.nanoTime();
-  private final List<TraceEvent> trace = new ArrayList<>();
-  private final List<Candidate> candidates = new ArrayList<>();
-  private final Map<String, Candidate> bySql = new LinkedHashMap<>();
+  private final List<OptimizationEvent> trace = new ArrayList<>();
+  private final List<OptimizationCandidate> candidates = new ArrayList<>();
+  private final Map<String, OptimizationCandidate> bySql = new LinkedHashMap<>();
   private final List<Instance> owned = new ArrayList<>();
   private final List<String> instanceNotes = new ArrayList<>();
   private final dev.lakerewrite.core.llm.LlmGateway gateway;
@@ -57,12 +57,12 @@ final class OptimizationSession {
     return sql;
   }
 
-  List<Candidate> candidates() {
+  List<OptimizationCandidate> candidates() {
     return candidates;
   }
 
   void trace(String state, String event, String message) {
-    trace.add(new TraceEvent(Duration.ofNanos(System.nanoTime() - start), state, event, message));
+    trace.add(new OptimizationEvent(Duration.ofNanos(System.nanoTime() - start), state, event, message));
   }
 
   OptimizeResult run() {
@@ -79,7 +79,7 @@ final class OptimizationSession {
       if (gateway != null) {
         new LlmProposer(this, gateway).run();
       }
-      Candidate chosen = select();
+      OptimizationCandidate chosen = select();
       OptimizeVerdict verdict;
       if (chosen != null) {
         verdict = OptimizeVerdict.IMPROVED;
@@ -227,35 +227,35 @@ final class OptimizationSession {
   }
 
   /** Verifies and times one candidate, records it and returns it. */
-  Candidate evaluate(CandidateSource source, String label, String explanation, String candidateSql) {
+  OptimizationCandidate evaluate(CandidateSource source, String label, String explanation, String candidateSql) {
     int id = candidates.size() + 1;
     String text = candidateSql == null ? "" : Verifier.stripSemicolons(candidateSql);
     String key = normalize(text);
-    Candidate earlier = bySql.get(key);
+    OptimizationCandidate earlier = bySql.get(key);
     if (earlier != null) {
-      Candidate c = new Candidate(id, source, label, explanation, text, earlier.verdict(),
+      OptimizationCandidate c = new OptimizationCandidate(id, source, label, explanation, text, earlier.verdict(),
           "same query as candidate #" + earlier.id() + ": " + earlier.reason(), earlier.equivalence(),
           earlier.originalTiming(), earlier.timing(), earlier.speedup());
       return record(c);
     }
     if (text.isBlank()) {
-      return record(new Candidate(id, source, label, explanation, text, CandidateVerdict.NOT_EXECUTABLE,
+      return record(new OptimizationCandidate(id, source, label, explanation, text, CandidateVerdict.NOT_EXECUTABLE,
           "no SQL", Optional.empty(), Optional.empty(), Optional.empty(), 0));
     }
     if (key.equals(normalize(sql))) {
-      return record(new Candidate(id, source, label, explanation, text, CandidateVerdict.NEGLIGIBLE,
+      return record(new OptimizationCandidate(id, source, label, explanation, text, CandidateVerdict.NEGLIGIBLE,
           "identical to the original", Optional.empty(), Optional.empty(), Optional.empty(), 1.0));
     }
     trace("VERIFICATION", "candidate", "#" + id + " " + source + " " + label + ": " + explanation);
     Verifier.Executability exec = verifier.executable(text);
     if (!exec.ok()) {
       String why = exec.error().map(QueryError::summary).orElse("not executable");
-      return record(new Candidate(id, source, label, explanation, text, CandidateVerdict.NOT_EXECUTABLE, why,
+      return record(new OptimizationCandidate(id, source, label, explanation, text, CandidateVerdict.NOT_EXECUTABLE, why,
           Optional.empty(), Optional.empty(), Optional.empty(), 0));
     }
     Verifier.Equivalence eq = verifier.equivalent(text);
     if (eq.timedOut()) {
-      return record(new Candidate(id, source, label, explanation, text, CandidateVerdict.SLOWER,
+      return record(new OptimizationCandidate(id, source, label, explanation, text, CandidateVerdict.SLOWER,
           "ran past its time limit of " + verifier.candidateTimeout().toMillis() + " ms while checking equivalence",
           Optional.of(eq.evidence()), Optional.empty(), Optional.empty(), 0));
     }
@@ -263,7 +263,7 @@ final class OptimizationSession {
       String why = eq.evidence().firstDifference().map(InstanceCheck::summary).orElse("results differ");
       CandidateVerdict v = eq.error().isPresent() && eq.evidence().checks().size() == 1
           ? CandidateVerdict.NOT_EXECUTABLE : CandidateVerdict.NOT_EQUIVALENT;
-      return record(new Candidate(id, source, label, explanation, text, v, why, Optional.of(eq.evidence()),
+      return record(new OptimizationCandidate(id, source, label, explanation, text, v, why, Optional.of(eq.evidence()),
           Optional.empty(), Optional.empty(), 0));
     }
     trace("DECISION", "timing", "#" + id + " is equivalent on " + eq.evidence().checks().size()
@@ -285,13 +285,13 @@ final class OptimizationSession {
       verdict = CandidateVerdict.FASTER;
       reason = timingText(timed);
     }
-    return record(new Candidate(id, source, label, explanation, text, verdict, reason, Optional.of(eq.evidence()),
+    return record(new OptimizationCandidate(id, source, label, explanation, text, verdict, reason, Optional.of(eq.evidence()),
         Optional.of(timed.original()), Optional.of(timed.candidate()), Double.isInfinite(speedup) ? 1e6 : speedup));
   }
 
   /** Records a proposal that could not be turned into a valid query (edit operations failed to apply). */
-  Candidate evaluateInvalid(String label, String explanation, String text, String why) {
-    return record(new Candidate(candidates.size() + 1, CandidateSource.LLM, label, explanation, text,
+  OptimizationCandidate evaluateInvalid(String label, String explanation, String text, String why) {
+    return record(new OptimizationCandidate(candidates.size() + 1, CandidateSource.LLM, label, explanation, text,
         CandidateVerdict.NOT_EXECUTABLE, why, Optional.empty(), Optional.empty(), Optional.empty(), 0));
   }
 
@@ -301,7 +301,7 @@ final class OptimizationSession {
         t.trimmedSpeedup(), t.pairedSpeedup());
   }
 
-  private Candidate record(Candidate c) {
+  private OptimizationCandidate record(OptimizationCandidate c) {
     candidates.add(c);
     bySql.putIfAbsent(normalize(c.sql()), c);
     trace(c.verdict() == CandidateVerdict.FASTER || c.verdict() == CandidateVerdict.NEGLIGIBLE
@@ -314,11 +314,11 @@ final class OptimizationSession {
    * on): the smaller of both estimates must reach the minimum speedup and the candidate must be faster in at least
    * three quarters of the back-to-back pairs. Candidates that do not are downgraded. Null when there is none.
    */
-  private Candidate select() {
-    List<Candidate> faster = new ArrayList<>(candidates.stream()
+  private OptimizationCandidate select() {
+    List<OptimizationCandidate> faster = new ArrayList<>(candidates.stream()
         .filter(c -> c.verdict() == CandidateVerdict.FASTER && !c.reason().startsWith("same query as")).toList());
-    faster.sort(Comparator.comparingDouble(Candidate::speedup).reversed());
-    for (Candidate best : faster) {
+    faster.sort(Comparator.comparingDouble(OptimizationCandidate::speedup).reversed());
+    for (OptimizationCandidate best : faster) {
       if (!config.confirmWinner) {
         return best;
       }
@@ -331,7 +331,7 @@ final class OptimizationSession {
       String note = String.format(Locale.ROOT, "re-timed at %.2fx (%d pairs, lower quartile of pair ratios %.2fx)",
           again.speedup(), ratios.length, lowerQuartile);
       if (!again.candidate().timedOut() && confirmed >= config.minSpeedup && lowerQuartile >= 1.0) {
-        Candidate c = new Candidate(best.id(), best.source(), best.label(), best.explanation(), best.sql(),
+        OptimizationCandidate c = new OptimizationCandidate(best.id(), best.source(), best.label(), best.explanation(), best.sql(),
             CandidateVerdict.FASTER, best.reason() + "; confirmed: " + note,
             best.equivalence(), best.originalTiming(), best.timing(), confirmed);
         candidates.set(candidates.indexOf(best), c);
@@ -340,7 +340,7 @@ final class OptimizationSession {
       }
       CandidateVerdict downgraded = again.candidate().timedOut() || again.speedup() < 1.0
           ? CandidateVerdict.SLOWER : CandidateVerdict.NEGLIGIBLE;
-      Candidate c = new Candidate(best.id(), best.source(), best.label(), best.explanation(), best.sql(), downgraded,
+      OptimizationCandidate c = new OptimizationCandidate(best.id(), best.source(), best.label(), best.explanation(), best.sql(), downgraded,
           best.reason() + "; NOT confirmed: " + note,
           best.equivalence(), best.originalTiming(), best.timing(), confirmed);
       candidates.set(candidates.indexOf(best), c);
@@ -349,9 +349,9 @@ final class OptimizationSession {
     return null;
   }
 
-  private OptimizeResult result(OptimizeVerdict verdict, Candidate chosen, Optional<String> failure) {
+  private OptimizeResult result(OptimizeVerdict verdict, OptimizationCandidate chosen, Optional<String> failure) {
     Optional<Timing> originalTime = chosen != null ? chosen.originalTiming()
-        : candidates.stream().map(Candidate::originalTiming).flatMap(Optional::stream).findFirst();
+        : candidates.stream().map(OptimizationCandidate::originalTiming).flatMap(Optional::stream).findFirst();
     LlmUsage usage = gateway == null ? LlmUsage.NONE : gateway.usage();
     return new OptimizeResult(sql, chosen != null ? chosen.sql() : sql, verdict, chosen != null ? chosen.speedup() : 1.0,
         Optional.ofNullable(chosen), candidates, originalTime, instanceNotes, failure, usage, trace,

@@ -31,8 +31,8 @@ import java.util.Optional;
  * @param elapsed wall time of the whole optimisation
  */
 public record OptimizeResult(String originalSql, String sql, OptimizeVerdict verdict, double speedup,
-    Optional<Candidate> chosen, List<Candidate> candidates, Optional<Timing> originalTime, List<String> instances,
-    Optional<String> failure, LlmUsage usage, List<TraceEvent> trace, Duration elapsed) {
+    Optional<OptimizationCandidate> chosen, List<OptimizationCandidate> candidates, Optional<Timing> originalTime, List<String> instances,
+    Optional<String> failure, LlmUsage usage, List<OptimizationEvent> trace, Duration elapsed) {
 
   public OptimizeResult {
     Objects.requireNonNull(originalSql, "originalSql");
@@ -55,13 +55,13 @@ public record OptimizeResult(String originalSql, String sql, OptimizeVerdict ver
 
   /** The equivalence evidence of the returned rewrite (empty when the original is returned). */
   public Optional<EquivalenceEvidence> equivalence() {
-    return chosen.flatMap(Candidate::equivalence);
+    return chosen.flatMap(OptimizationCandidate::equivalence);
   }
 
   /** How many candidates got each verdict. */
   public java.util.Map<CandidateVerdict, Long> verdictCounts() {
     java.util.Map<CandidateVerdict, Long> out = new java.util.EnumMap<>(CandidateVerdict.class);
-    for (Candidate c : candidates) {
+    for (OptimizationCandidate c : candidates) {
       out.merge(c.verdict(), 1L, Long::sum);
     }
     return out;
@@ -70,7 +70,7 @@ public record OptimizeResult(String originalSql, String sql, OptimizeVerdict ver
   /** The trace as JSON lines (one object per event, then one per candidate). */
   public String traceJsonLines() {
     StringBuilder sb = new StringBuilder();
-    for (TraceEvent e : trace) {
+    for (OptimizationEvent e : trace) {
       ObjectNode o = Trees.JSON.createObjectNode();
       o.put("at_ms", e.at().toMillis());
       o.put("state", e.state());
@@ -78,7 +78,7 @@ public record OptimizeResult(String originalSql, String sql, OptimizeVerdict ver
       o.put("message", e.message());
       sb.append(o).append('\n');
     }
-    for (Candidate c : candidates) {
+    for (OptimizationCandidate c : candidates) {
       ObjectNode o = Trees.JSON.createObjectNode();
       o.put("candidate", c.id());
       o.put("source", c.source().name());
@@ -98,7 +98,7 @@ public record OptimizeResult(String originalSql, String sql, OptimizeVerdict ver
     sb.append(verdict).append(String.format(Locale.ROOT, ", speedup %.2fx, %d candidates, %d ms", speedup,
         candidates.size(), elapsed.toMillis()));
     failure.ifPresent(f -> sb.append("\noriginal failed: ").append(f));
-    for (Candidate c : candidates) {
+    for (OptimizationCandidate c : candidates) {
       sb.append("\n  ").append(c.summary());
     }
     return sb.toString();

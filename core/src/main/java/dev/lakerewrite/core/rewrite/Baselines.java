@@ -87,7 +87,7 @@ public final class Baselines {
     String user = "## User query\n```sql\n" + userQuery.strip() + "\n```\n\n## Tables\n"
         + Prompts.fenced(tables.toString().strip());
     long t1 = System.nanoTime();
-    List<Candidate> history = new ArrayList<>();
+    List<RewriteCandidate> history = new ArrayList<>();
     Optional<ResultTable> result = Optional.empty();
     Optional<QueryError> error = Optional.empty();
     String sql = "";
@@ -109,7 +109,7 @@ public final class Baselines {
         execution = System.nanoTime() - t2;
         result = e.isSuccess() ? Optional.of(e.table()) : Optional.empty();
         error = e.error();
-        history.add(new Candidate(0, 1, sql, ans.reason() == null ? "" : ans.reason(), top, result, error,
+        history.add(new RewriteCandidate(0, 1, sql, ans.reason() == null ? "" : ans.reason(), top, result, error,
             e.elapsed(), e.isSuccess() ? 1 : 0, List.of()));
         trace.add(1, "execution", "candidate", Map.of("index", 0, "sql", sql, "ok", e.isSuccess()));
       }

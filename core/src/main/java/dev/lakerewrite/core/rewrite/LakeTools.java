@@ -1,7 +1,7 @@
 package dev.lakerewrite.core.rewrite;
 
 import dev.lakerewrite.core.ResultTable;
-import dev.lakerewrite.core.TableInfo;
+import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.TableProfile;
 import java.util.Collection;
 import java.util.List;
@@ -24,7 +24,7 @@ public interface LakeTools {
   /** {@code "; did you mean \"x\"?"} for a wrong table name, or empty. */
   String didYouMean(String name);
 
-  TableInfo table(String name);
+  CatalogTable table(String name);
 
   TableProfile profile(String name);
 

@@ -27,7 +27,7 @@ public final class OfflineCheckerAgent implements CheckerAgent {
   @Override
   public Decision decide(RewriteState state) {
     Map<Integer, Double> scores = new HashMap<>();
-    for (Candidate c : state.history()) {
+    for (RewriteCandidate c : state.history()) {
       scores.put(c.index(), score(c, state));
     }
     int best = best(state, scores);
@@ -43,7 +43,7 @@ public final class OfflineCheckerAgent implements CheckerAgent {
         todo.add(a);
       }
     }
-    Candidate latest = state.latest().orElse(null);
+    RewriteCandidate latest = state.latest().orElse(null);
     String quality = latest == null ? "no candidate yet"
         : String.format("candidate %d scores %.2f%s", latest.index(), scores.get(latest.index()),
             latest.error().map(e -> " (" + e.summary() + ")").orElse(""));
@@ -83,7 +83,7 @@ public final class OfflineCheckerAgent implements CheckerAgent {
   static int best(RewriteState state, Map<Integer, Double> scores) {
     int best = -1;
     double bestScore = -1;
-    for (Candidate c : state.history()) {
+    for (RewriteCandidate c : state.history()) {
       double s = scores.get(c.index());
       if (s >= bestScore - 1e-9 && s > 0) {
         best = c.index();
@@ -98,7 +98,7 @@ public final class OfflineCheckerAgent implements CheckerAgent {
    * result, all-NULL columns, fewer or more columns than the user asked for, and a row count far beyond the
    * largest table read (a fan-out blow-up).
    */
-  static double score(Candidate c, RewriteState state) {
+  static double score(RewriteCandidate c, RewriteState state) {
     if (c.result().isEmpty()) {
       return 0;
     }

@@ -1,7 +1,7 @@
 package dev.lakerewrite.core.rewrite;
 
 import dev.lakerewrite.core.ColumnProfile;
-import dev.lakerewrite.core.TableInfo;
+import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.TableProfile;
 import dev.lakerewrite.core.sql.QueryAnalysis;
 import dev.lakerewrite.core.sql.QueryAnalysis.ColumnReference;
@@ -399,12 +399,12 @@ final class OfflinePlanner {
 
   Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table, boolean entityPrior,
       Set<String> excluded) {
-    TableInfo info = lake.table(table);
+    CatalogTable info = lake.table(table);
     String entity = entityColumn(table);
     boolean nameLike = entityPrior && (isNameLike(column, assumedTable) || isNameLike(column, table));
     TypeFamily expected = expectedFamilies.get(key(column));
     ColumnTarget best = null;
-    for (TableInfo.ColumnInfo col : info.columns()) {
+    for (CatalogTable.Column col : info.columns()) {
       if (excluded.contains(col.name())) {
         continue;
       }
@@ -634,7 +634,7 @@ final class OfflinePlanner {
         }
       }
       ColumnTarget best = null;
-      for (TableInfo.ColumnInfo col : lake.table(a.lake()).columns()) {
+      for (CatalogTable.Column col : lake.table(a.lake()).columns()) {
         if (col.name().equals(entity)) {
           continue;
         }
@@ -815,9 +815,9 @@ final class OfflinePlanner {
    * table's entity ({@code capital_city} in a capital table), not any name-like column.
    */
   private Optional<ColumnTarget> bestColumnOutsideEntity(String assumedTable, String column, String table) {
-    TableInfo info = lake.table(table);
+    CatalogTable info = lake.table(table);
     ColumnTarget best = null;
-    for (TableInfo.ColumnInfo col : info.columns()) {
+    for (CatalogTable.Column col : info.columns()) {
       double sim = lake.nameSimilarity(column, col.name());
       double combined = Math.max(sim, 0.9 * lake.nameSimilarity(column, table + " " + col.name()));
       if (best == null || combined > best.score()) {
@@ -881,7 +881,7 @@ final class OfflinePlanner {
   private Map<String, Evidence.JoinPath> joinFixes(Map<String, TableChoice> tables, List<Action> wanted,
       List<String> notes) {
     Map<String, Evidence.JoinPath> fixes = new LinkedHashMap<>();
-    boolean lastEmpty = state.latest().flatMap(Candidate::result).map(r -> r.rowCount() == 0).orElse(false);
+    boolean lastEmpty = state.latest().flatMap(RewriteCandidate::result).map(r -> r.rowCount() == 0).orElse(false);
     for (JoinCondition j : analysis.joins()) {
       Optional<String> lt = j.left().table();
       Optional<String> rt = j.right().table();

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.Sql;
-import dev.lakerewrite.core.TableInfo;
+import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.LiteralFix;
@@ -554,8 +554,8 @@ public final class OfflineRewriterAgent implements RewriterAgent {
      */
     private String readAs(String lakeTable, String column, String qualified, String assumedColumn) {
       Evidence.CleanedTable cleaned = plan.cleaned().get(lakeTable);
-      TableInfo info = state.lake().table(lakeTable);
-      Optional<TableInfo.ColumnInfo> col = info.column(column);
+      CatalogTable info = state.lake().table(lakeTable);
+      Optional<CatalogTable.Column> col = info.column(column);
       boolean wantsYear = dev.lakerewrite.retrieval.Names.normalize(assumedColumn).matches("(.* )?year( .*)?");
       if (col.isEmpty()) {
         return qualified;

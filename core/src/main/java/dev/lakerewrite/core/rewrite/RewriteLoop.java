@@ -63,7 +63,7 @@ public final class RewriteLoop {
     final RewriteTrace.Recorder trace = new RewriteTrace.Recorder();
     final long deadline;
     final Scratchpad scratchpad = new Scratchpad(config.sectionLimits());
-    final List<Candidate> history = new ArrayList<>();
+    final List<RewriteCandidate> history = new ArrayList<>();
     final Set<String> seenSql = new LinkedHashSet<>();
     final List<Action> performed = new ArrayList<>();
     long retrievalNanos;
@@ -249,7 +249,7 @@ public final class RewriteLoop {
       Execution e = session.execute(p.sql(), limitsWithinBudget());
       executionNanos += System.nanoTime() - t0;
       List<String> used = usedTables(p, e);
-      Candidate c = new Candidate(history.size(), iteration, p.sql(), p.reason(), used,
+      RewriteCandidate c = new RewriteCandidate(history.size(), iteration, p.sql(), p.reason(), used,
           e.isSuccess() ? Optional.of(e.table()) : Optional.empty(), e.error(), e.elapsed(), 0, List.of());
       history.add(c);
       Map<String, Object> data = new LinkedHashMap<>();
@@ -334,7 +334,7 @@ public final class RewriteLoop {
       for (Map.Entry<Integer, Double> s : d.scores().entrySet()) {
         int i = s.getKey();
         if (i >= 0 && i < history.size()) {
-          Candidate c = history.get(i);
+          RewriteCandidate c = history.get(i);
           List<String> note = d.best().isPresent() && d.best().getAsInt() == i && !d.reasoning().outputQuality().isBlank()
               ? List.of(d.reasoning().outputQuality()) : c.assessment();
           history.set(i, c.judged(s.getValue(), note));
@@ -448,9 +448,9 @@ public final class RewriteLoop {
         return lastBest;
       }
       return history.stream()
-          .max(Comparator.<Candidate>comparingDouble(c -> c.succeeded() ? 1 + c.score() : c.score())
-              .thenComparingInt(Candidate::index))
-          .map(Candidate::index).orElse(-1);
+          .max(Comparator.<RewriteCandidate>comparingDouble(c -> c.succeeded() ? 1 + c.score() : c.score())
+              .thenComparingInt(RewriteCandidate::index))
+          .map(RewriteCandidate::index).orElse(-1);
     }
 
     RewriteResult finish(int chosen, StopReason reason, String detail, Optional<QueryError> preError) {

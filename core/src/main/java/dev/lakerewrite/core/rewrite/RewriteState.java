@@ -16,7 +16,7 @@ public final class RewriteState {
   private final Optional<QueryAnalysis> analysis;
   private final int iteration;
   private final int maxIterations;
-  private final List<Candidate> history;
+  private final List<RewriteCandidate> history;
   private final Scratchpad scratchpad;
   private final List<Evidence.TablePreview> retrieved;
   private final Set<ActionType> enabledActions;
@@ -25,7 +25,7 @@ public final class RewriteState {
   private final List<Action> performed;
 
   RewriteState(String userQuery, Optional<QueryAnalysis> analysis, int iteration, int maxIterations,
-      List<Candidate> history, Scratchpad scratchpad, List<Evidence.TablePreview> retrieved,
+      List<RewriteCandidate> history, Scratchpad scratchpad, List<Evidence.TablePreview> retrieved,
       Set<ActionType> enabledActions, LakeTools lake, RewriterConfig config, List<Action> performed) {
     this.userQuery = Objects.requireNonNull(userQuery);
     this.analysis = analysis;
@@ -68,11 +68,11 @@ public final class RewriteState {
   }
 
   /** Candidates so far, by index. */
-  public List<Candidate> history() {
+  public List<RewriteCandidate> history() {
     return history;
   }
 
-  public Optional<Candidate> latest() {
+  public Optional<RewriteCandidate> latest() {
     return history.isEmpty() ? Optional.empty() : Optional.of(history.get(history.size() - 1));
   }
 

@@ -19,18 +19,18 @@ import java.util.stream.Collectors;
 public final class RewriteTrace {
   private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
-  private final List<TraceEvent> events;
+  private final List<RewriteEvent> events;
 
-  RewriteTrace(List<TraceEvent> events) {
+  RewriteTrace(List<RewriteEvent> events) {
     this.events = List.copyOf(events);
   }
 
-  public List<TraceEvent> events() {
+  public List<RewriteEvent> events() {
     return events;
   }
 
   /** Events of one type, in order. */
-  public List<TraceEvent> events(String type) {
+  public List<RewriteEvent> events(String type) {
     return events.stream().filter(e -> e.type().equals(type)).toList();
   }
 
@@ -53,7 +53,7 @@ public final class RewriteTrace {
     out.write(toJsonLines());
   }
 
-  static String json(TraceEvent e) {
+  static String json(RewriteEvent e) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("iteration", e.iteration());
     m.put("phase", e.phase());
@@ -76,10 +76,10 @@ public final class RewriteTrace {
   /** Collects events during a rewrite. */
   static final class Recorder {
     private final long start = System.nanoTime();
-    private final List<TraceEvent> events = new ArrayList<>();
+    private final List<RewriteEvent> events = new ArrayList<>();
 
     void add(int iteration, String phase, String type, Map<String, Object> data) {
-      events.add(new TraceEvent(iteration, phase, type, (System.nanoTime() - start) / 1_000_000, data));
+      events.add(new RewriteEvent(iteration, phase, type, (System.nanoTime() - start) / 1_000_000, data));
     }
 
     long elapsedMillis() {

@@ -59,7 +59,7 @@ class LlmOptimizerTest {
     assertThat(r.verdict()).as(r.summary()).isEqualTo(OptimizeVerdict.IMPROVED);
     assertThat(r.sql()).isEqualTo(FAST);
     assertThat(r.speedup()).isGreaterThan(1.5);
-    Candidate chosen = r.chosen().orElseThrow();
+    OptimizationCandidate chosen = r.chosen().orElseThrow();
     assertThat(chosen.source()).isEqualTo(CandidateSource.LLM);
     assertThat(chosen.label()).isEqualTo("llm-one-shot");
     assertThat(r.equivalence().orElseThrow().checks()).extracting(InstanceCheck::instance)
@@ -72,7 +72,7 @@ class LlmOptimizerTest {
         .contains("## Relevant rewrite recipes").contains("t(id INTEGER NOT NULL").contains("\"operations\"");
     assertThat(optimizer.demonstrations().all()).singleElement()
         .satisfies(d -> assertThat(d.rewrittenSql()).isEqualTo(FAST));
-    assertThat(r.trace()).extracting(TraceEvent::state).contains("CONTEXT", "REASONING", "VERIFICATION",
+    assertThat(r.trace()).extracting(OptimizationEvent::state).contains("CONTEXT", "REASONING", "VERIFICATION",
         "DECISION", "TERMINATION");
     assertThat(r.traceJsonLines()).contains("\"event\":\"llm-call\"").contains("\"verdict\":\"FASTER\"");
 
@@ -80,7 +80,7 @@ class LlmOptimizerTest {
     ScriptedChatModel silent = ScriptedChatModel.create().otherwise("{\"sql\": \"" + json(SLOW) + "\"}");
     OptimizeResult again = Optimizer.builder().rules(false).timedRuns(3).demonstrations(optimizer.demonstrations())
         .build().optimize(SLOW, c);
-    assertThat(again.candidates()).extracting(Candidate::source).containsExactly(CandidateSource.DEMONSTRATION);
+    assertThat(again.candidates()).extracting(OptimizationCandidate::source).containsExactly(CandidateSource.DEMONSTRATION);
     assertThat(again.improved()).isTrue();
     assertThat(silent.requests()).isEmpty();
   }
@@ -95,7 +95,7 @@ class LlmOptimizerTest {
     OptimizeResult r = offlineRulesOff().chatModel(model).mode(Optimizer.Mode.AGENTIC).maxIterations(5)
         .targetSpeedup(1.5).build().optimize(SLOW, c);
 
-    assertThat(r.candidates()).extracting(Candidate::verdict)
+    assertThat(r.candidates()).extracting(OptimizationCandidate::verdict)
         .containsExactly(CandidateVerdict.NOT_EQUIVALENT, CandidateVerdict.FASTER);
     assertThat(model.requests()).hasSize(2);
     String second = model.prompt(1);
@@ -165,11 +165,11 @@ class LlmOptimizerTest {
   @Test
   void feedbackFollowsThePromptDesign() {
     Optimizer config = Optimizer.builder().build();
-    Candidate slower = new Candidate(1, CandidateSource.LLM, "x", "", "SELECT 1", CandidateVerdict.SLOWER, "0.87x",
+    OptimizationCandidate slower = new OptimizationCandidate(1, CandidateSource.LLM, "x", "", "SELECT 1", CandidateVerdict.SLOWER, "0.87x",
         java.util.Optional.empty(), java.util.Optional.empty(), java.util.Optional.empty(), 0.87);
     assertThat(LlmProposer.feedback(slower, config)).contains("Speedup: 0.87x").contains("SLOWER")
         .contains("Scan consolidation");
-    Candidate negligible = new Candidate(2, CandidateSource.LLM, "x", "", "SELECT 1", CandidateVerdict.NEGLIGIBLE,
+    OptimizationCandidate negligible = new OptimizationCandidate(2, CandidateSource.LLM, "x", "", "SELECT 1", CandidateVerdict.NEGLIGIBLE,
         "1.05x", java.util.Optional.empty(), java.util.Optional.empty(), java.util.Optional.empty(), 1.05);
     assertThat(LlmProposer.feedback(negligible, config)).contains("Speedup: 1.05x").contains("Negligible speedup (<10%)")
         .contains("IS NOT NULL");

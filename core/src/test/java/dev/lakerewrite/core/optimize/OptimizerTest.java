@@ -51,7 +51,7 @@ class OptimizerTest {
       assertThat(c.speedup()).isPositive();
     });
     if (r.improved()) {
-      Candidate chosen = r.chosen().orElseThrow();
+      OptimizationCandidate chosen = r.chosen().orElseThrow();
       assertThat(chosen.verdict()).isEqualTo(CandidateVerdict.FASTER);
       assertThat(r.speedup()).isGreaterThanOrEqualTo(1.10);
       assertThat(chosen.reason()).contains("confirmed");
@@ -68,7 +68,7 @@ class OptimizerTest {
   @Test
   void cteQueriesGetMaterialisationHintsAndPlainOnesNoCandidates() {
     OptimizeResult q15 = Optimizer.builder().timedRuns(3).build().optimize(Tpch.query(15), tpch);
-    assertThat(q15.candidates()).extracting(Candidate::source).contains(CandidateSource.HINT);
+    assertThat(q15.candidates()).extracting(OptimizationCandidate::source).contains(CandidateSource.HINT);
     assertThat(q15.candidates()).allSatisfy(c ->
         assertThat(c.verdict()).isNotIn(CandidateVerdict.NOT_EXECUTABLE, CandidateVerdict.NOT_EQUIVALENT));
 
@@ -111,6 +111,6 @@ class OptimizerTest {
   void recipesCanBeRestricted() {
     OptimizeResult r = Optimizer.builder().recipes(Set.of("cte-not-materialized")).timedRuns(2).build()
         .optimize(Tpch.query(15), tpch);
-    assertThat(r.candidates()).as(r.summary()).extracting(Candidate::label).containsOnly("cte-not-materialized");
+    assertThat(r.candidates()).as(r.summary()).extracting(OptimizationCandidate::label).containsOnly("cte-not-materialized");
   }
 }

@@ -80,7 +80,7 @@ public final class TpchOptimizerBenchmark {
       }
       logSum += Math.log(speedup);
       String best = r.candidates().stream().filter(x -> x.speedup() > 0)
-          .max(java.util.Comparator.comparingDouble(Candidate::speedup))
+          .max(java.util.Comparator.comparingDouble(OptimizationCandidate::speedup))
           .map(x -> String.format(Locale.ROOT, "%s %.2fx", x.label(), x.speedup())).orElse("-");
       String row = String.format(Locale.ROOT, "%s | %9.1f | %9s | %6.2fx | %-8s | %2d | %s | best tried: %s%s | %.0f s",
           Tpch.label(q), originalMs, Double.isNaN(bestMs) ? "-" : String.format(Locale.ROOT, "%.1f", bestMs), speedup,

@@ -7,7 +7,7 @@ import static dev.lakerewrite.core.reliability.ProgrammableModel.output;
 import static dev.lakerewrite.core.reliability.ProgrammableModel.rewrite;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lakerewrite.core.rewrite.Candidate;
+import dev.lakerewrite.core.rewrite.RewriteCandidate;
 import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.ErrorKind;
 import dev.lakerewrite.core.RewriteResult;
@@ -109,7 +109,7 @@ class PromptInjectionTest {
       assertThat(r.stopReason()).as(r.stopDetail()).isEqualTo(StopReason.OUTPUT_QUERY);
       assertThat(r.chosen()).isEqualTo(4);
       assertThat(r.result()).hasValueSatisfying(t -> assertThat(t.rowCount()).isEqualTo(5));
-      for (Candidate c : r.candidates().subList(0, 4)) {
+      for (RewriteCandidate c : r.candidates().subList(0, 4)) {
         assertThat(c.error()).as(c.sql()).hasValueSatisfying(e -> assertThat(e.kind()).isEqualTo(ErrorKind.REJECTED));
       }
       // The hostile cleaning answers were rejected, and the hostile checker answers were repaired or failed.

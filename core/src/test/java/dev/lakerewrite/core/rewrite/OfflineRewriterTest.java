@@ -136,7 +136,7 @@ class OfflineRewriterTest {
     for (String line : lines) {
       assertThat(json.readTree(line).has("type")).isTrue();
     }
-    assertThat(r.trace().events().stream().map(TraceEvent::type).distinct())
+    assertThat(r.trace().events().stream().map(RewriteEvent::type).distinct())
         .contains("query", "analysis", "retrieved", "proposal", "candidate", "decision", "action", "result");
     assertThat(r.timings().total()).isPositive();
     assertThat(r.usage().calls()).isZero();

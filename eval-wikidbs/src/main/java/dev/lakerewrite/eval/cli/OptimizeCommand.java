@@ -3,7 +3,7 @@ package dev.lakerewrite.eval.cli;
 import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.LakeRewriteException;
 import dev.lakerewrite.core.LakeSession;
-import dev.lakerewrite.core.optimize.Candidate;
+import dev.lakerewrite.core.optimize.OptimizationCandidate;
 import dev.lakerewrite.core.optimize.OptimizeResult;
 import dev.lakerewrite.core.optimize.OptimizeVerdict;
 import dev.lakerewrite.core.optimize.Optimizer;
@@ -105,7 +105,7 @@ final class OptimizeCommand implements Callable<Integer> {
         r.speedup(), r.candidates().size(), r.elapsed().toMillis()));
     r.failure().ifPresent(f -> sb.append("-- ").append(f).append('\n'));
     sb.append(r.sql().strip()).append(";\n");
-    for (Candidate c : r.candidates()) {
+    for (OptimizationCandidate c : r.candidates()) {
       sb.append(String.format(Locale.ROOT, "-- candidate %d (%s): %s, %.2fx%s%n", c.id(), c.label(), c.verdict(),
           c.speedup(), c.reason() == null || c.reason().isBlank() ? "" : ": " + c.reason()));
     }
@@ -121,7 +121,7 @@ final class OptimizeCommand implements Callable<Integer> {
     o.put("failure", r.failure().orElse(null));
     o.put("original_ms", r.originalTime().map(t -> t.trimmedMean().toNanos() / 1e6).orElse(null));
     List<Map<String, Object>> candidates = new ArrayList<>();
-    for (Candidate c : r.candidates()) {
+    for (OptimizationCandidate c : r.candidates()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("id", c.id());
       m.put("source", c.source().name());

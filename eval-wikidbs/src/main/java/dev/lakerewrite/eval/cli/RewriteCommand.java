@@ -5,9 +5,9 @@ import dev.lakerewrite.core.RewriteResult;
 import dev.lakerewrite.core.Rewriter;
 import dev.lakerewrite.core.llm.LlmBudget;
 import dev.lakerewrite.core.llm.ModelConfig;
-import dev.lakerewrite.core.rewrite.Candidate;
+import dev.lakerewrite.core.rewrite.RewriteCandidate;
 import dev.lakerewrite.core.rewrite.StopReason;
-import dev.lakerewrite.core.rewrite.TraceEvent;
+import dev.lakerewrite.core.rewrite.RewriteEvent;
 import dev.lakerewrite.eval.Lakes;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -150,7 +150,7 @@ final class RewriteCommand implements Callable<Integer> {
   /** One line per candidate and per action, in order. */
   static List<String> steps(RewriteResult r) {
     List<String> out = new ArrayList<>();
-    for (TraceEvent e : r.trace().events()) {
+    for (RewriteEvent e : r.trace().events()) {
       Map<String, Object> d = e.data();
       switch (e.type()) {
         case "candidate" -> out.add("iteration " + e.iteration() + ": candidate " + d.get("index") + " "
@@ -182,7 +182,7 @@ final class RewriteCommand implements Callable<Integer> {
     o.put("result", r.result().map(t -> CliJson.table(t, 100)).orElse(null));
     o.put("error", r.error().map(CliJson::error).orElse(null));
     List<Map<String, Object>> candidates = new ArrayList<>();
-    for (Candidate c : r.candidates()) {
+    for (RewriteCandidate c : r.candidates()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("index", c.index());
       m.put("iteration", c.iteration());

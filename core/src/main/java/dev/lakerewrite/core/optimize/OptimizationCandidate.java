@@ -19,10 +19,10 @@ import java.util.Optional;
  * @param timing this candidate's timing, when timed
  * @param speedup original trimmed mean / candidate trimmed mean; 0 when not timed
  */
-public record Candidate(int id, CandidateSource source, String label, String explanation, String sql,
+public record OptimizationCandidate(int id, CandidateSource source, String label, String explanation, String sql,
     CandidateVerdict verdict, String reason, Optional<EquivalenceEvidence> equivalence, Optional<Timing> originalTiming,
     Optional<Timing> timing, double speedup) {
-  public Candidate {
+  public OptimizationCandidate {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(label, "label");
     Objects.requireNonNull(explanation, "explanation");

@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param event what happened ({@code proposed}, {@code verified}, {@code timed}, {@code llm-call}, ...)
  * @param message details
  */
-public record TraceEvent(Duration at, String state, String event, String message) {
-  public TraceEvent {
+public record OptimizationEvent(Duration at, String state, String event, String message) {
+  public OptimizationEvent {
     Objects.requireNonNull(at, "at");
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(event, "event");

@@ -13,9 +13,9 @@ import java.util.Objects;
  * @param distinct distinct values in comparison form ({@code Values.normalize}); estimated above the value cap
  * @param uniqueness distinct / non-null in [0, 1], the K of the thesis
  */
-public record ColumnInfo(String name, String sqlType, TypeFamily family, long nonNull, long distinct,
+public record GraphColumn(String name, String sqlType, TypeFamily family, long nonNull, long distinct,
     double uniqueness) {
-  public ColumnInfo {
+  public GraphColumn {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(family, "family");
   }

@@ -21,11 +21,11 @@ import java.util.Optional;
  * @param score the checker's score in [0, 1] (higher is better), updated as evidence grows
  * @param assessment the checker's short judgement of it
  */
-public record Candidate(int index, int iteration, String sql, String reason, List<String> usedTables,
+public record RewriteCandidate(int index, int iteration, String sql, String reason, List<String> usedTables,
     Optional<ResultTable> result, Optional<QueryError> error, Duration elapsed, double score,
     List<String> assessment) {
 
-  public Candidate {
+  public RewriteCandidate {
     Objects.requireNonNull(sql, "sql");
     Objects.requireNonNull(reason, "reason");
     usedTables = List.copyOf(usedTables);
@@ -39,8 +39,8 @@ public record Candidate(int index, int iteration, String sql, String reason, Lis
   }
 
   /** A copy with the checker's score and judgement. */
-  public Candidate judged(double newScore, List<String> newAssessment) {
-    return new Candidate(index, iteration, sql, reason, usedTables, result, error, elapsed, newScore, newAssessment);
+  public RewriteCandidate judged(double newScore, List<String> newAssessment) {
+    return new RewriteCandidate(index, iteration, sql, reason, usedTables, result, error, elapsed, newScore, newAssessment);
   }
 
   /** How prompts show it: index, SQL, and its error or a result preview. */

@@ -15,8 +15,8 @@ import java.util.Objects;
  * @param atMillis milliseconds since the start of the rewrite
  * @param data details; values are strings, numbers, booleans, lists and maps
  */
-public record TraceEvent(int iteration, String phase, String type, long atMillis, Map<String, Object> data) {
-  public TraceEvent {
+public record RewriteEvent(int iteration, String phase, String type, long atMillis, Map<String, Object> data) {
+  public RewriteEvent {
     Objects.requireNonNull(phase, "phase");
     Objects.requireNonNull(type, "type");
     data = Collections.unmodifiableMap(new LinkedHashMap<>(data));

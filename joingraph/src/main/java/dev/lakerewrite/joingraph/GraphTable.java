@@ -12,8 +12,8 @@ import java.util.Optional;
  * @param relation the table's name inside that schema
  * @param columns its columns in declaration order
  */
-public record TableInfo(String name, String schema, String relation, List<ColumnInfo> columns) {
-  public TableInfo {
+public record GraphTable(String name, String schema, String relation, List<GraphColumn> columns) {
+  public GraphTable {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(schema, "schema");
     Objects.requireNonNull(relation, "relation");
@@ -21,7 +21,7 @@ public record TableInfo(String name, String schema, String relation, List<Column
   }
 
   /** The column called {@code column} (verbatim). */
-  public Optional<ColumnInfo> column(String column) {
+  public Optional<GraphColumn> column(String column) {
     return columns.stream().filter(c -> c.name().equals(column)).findFirst();
   }
 }

@@ -13,9 +13,9 @@ import java.util.Optional;
  * @param rowCount the exact number of rows
  * @param source the CSV file the table came from, when the lake was loaded from files
  */
-public record TableInfo(String name, List<ColumnInfo> columns, long rowCount, Optional<Path> source) {
+public record CatalogTable(String name, List<Column> columns, long rowCount, Optional<Path> source) {
 
-  public TableInfo {
+  public CatalogTable {
     Objects.requireNonNull(name, "name");
     columns = List.copyOf(columns);
     Objects.requireNonNull(source, "source");
@@ -23,12 +23,12 @@ public record TableInfo(String name, List<ColumnInfo> columns, long rowCount, Op
 
   /** Column names in table order. */
   public List<String> columnNames() {
-    return columns.stream().map(ColumnInfo::name).toList();
+    return columns.stream().map(Column::name).toList();
   }
 
   /** The column with this exact name, or else the one matching case-insensitively. */
-  public Optional<ColumnInfo> column(String columnName) {
-    for (ColumnInfo c : columns) {
+  public Optional<Column> column(String columnName) {
+    for (Column c : columns) {
       if (c.name().equals(columnName)) {
         return Optional.of(c);
       }
@@ -37,8 +37,8 @@ public record TableInfo(String name, List<ColumnInfo> columns, long rowCount, Op
   }
 
   /** A column of a lake table and its DuckDB type name ({@code VARCHAR}, {@code BIGINT}, {@code DOUBLE}...). */
-  public record ColumnInfo(String name, String type) {
-    public ColumnInfo {
+  public record Column(String name, String type) {
+    public Column {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(type, "type");
     }
