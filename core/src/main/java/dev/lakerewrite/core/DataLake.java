@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
 import org.duckdb.DuckDBConnection;
 
 /**
- * A data lake held in DuckDB: tables loaded from a folder of CSV files (or a WikiDBs folder), or an existing
- * DuckDB database file, opened read-only and sandboxed. Thread-safe: each thread {@linkplain #openSession()
+ * A data lake held in DuckDB: a folder of Parquet, CSV and JSON files queried in place (or copied into a DuckDB
+ * file), a folder of CSV files, a WikiDBs folder, or an existing DuckDB database file, opened read-only and
+ * sandboxed. Thread-safe: each thread {@linkplain #openSession()
  * opens a session} with its own connection; one lake serves any number of concurrent rewrites.
  *
  * <pre>{@code
@@ -28,10 +29,12 @@ import org.duckdb.DuckDBConnection;
  * }
  * }</pre>
  *
- * <p>Loading is persistent: the first load materialises the CSV files into a DuckDB file in the lake's cache
- * directory ({@code ~/.cache/lakerewrite/<lake>-<hash>/} by default; {@code LAKEREWRITE_CACHE} or the builder
- * change it); later loads of unchanged files reopen it without reading a CSV. The source files are never
- * modified, and neither is the lake file once built: every connection is read-only.
+ * <p>Loading is persistent: the first load writes a DuckDB file in the lake's cache directory
+ * ({@code ~/.cache/lakerewrite/<lake>-<hash>/} by default; {@code LAKEREWRITE_CACHE} or the builder change it)
+ * holding one view per table over its files ({@link Storage#IN_PLACE}) or a copy of every table
+ * ({@link Storage#COPY}); later loads compare the folder with the manifest beside that file and redo only the
+ * tables whose files were added, changed or removed ({@link #changes()}). The source files are never modified,
+ * and neither is the lake file once built: every connection is read-only.
  */
 public final class DataLake implements AutoCloseable {
   private static final Pattern MEMORY = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
@@ -46,12 +49,15 @@ public final class DataLake implements AutoCloseable {
   private final QueryLimits queryLimits;
   private final LakeCatalog catalog;
   private final List<String> warnings;
+  private final List<LakeLoader.TableChange> changes;
+  private final Storage storage;
   private final Set<LakeSession> sessions = ConcurrentHashMap.newKeySet();
   private volatile LakeServices services;
   private volatile boolean closed;
 
   private DataLake(Path source, Path databaseFile, Path cacheDirectory, String fingerprint, DuckDBConnection root,
-      Path tempDirectory, QueryLimits queryLimits, LakeLoader.Manifest manifest, List<String> warnings) {
+      Path tempDirectory, QueryLimits queryLimits, LakeLoader.Manifest manifest, List<String> warnings,
+      List<LakeLoader.TableChange> changes, Storage storage) {
     this.source = source;
     this.databaseFile = databaseFile;
     this.cacheDirectory = cacheDirectory;
@@ -60,7 +66,19 @@ public final class DataLake implements AutoCloseable {
     this.tempDirectory = tempDirectory;
     this.queryLimits = queryLimits;
     this.warnings = List.copyOf(warnings);
+    this.changes = List.copyOf(changes);
+    this.storage = storage;
     this.catalog = new LakeCatalog(this, manifest);
+  }
+
+  /**
+   * Opens a folder of Parquet, CSV/TSV and JSON/NDJSON files (CSV and JSON optionally {@code .gz} or {@code .zst}),
+   * recursively: one table per file, one per Hive-partitioned folder ({@code sales/year=2024/...} is table
+   * {@code sales}). The files are queried in place through views, with default settings; see
+   * {@link Builder#storage} to copy them instead.
+   */
+  public static DataLake fromFolder(Path folder) {
+    return builder().fromFolder(folder);
   }
 
   /** Loads every CSV/TSV file under {@code folder} (recursively) as one table each, with default settings. */
@@ -88,7 +106,10 @@ public final class DataLake implements AutoCloseable {
     return source;
   }
 
-  /** The DuckDB file holding the lake's tables (in the cache directory unless opened with {@link #open}). */
+  /**
+   * The DuckDB file holding the lake's tables, or its views over the files when they are queried in place (in the
+   * cache directory unless opened with {@link #open}).
+   */
   public Path databaseFile() {
     return databaseFile;
   }
@@ -109,9 +130,25 @@ public final class DataLake implements AutoCloseable {
     return catalog;
   }
 
-  /** Problems met while loading that did not stop it (files skipped with {@code skipUnreadableFiles}). */
+  /**
+   * Problems met while loading that did not stop it: files skipped with {@code skipUnreadableFiles}, links to files
+   * outside the lake folder, stray files in partitioned folders.
+   */
   public List<String> warnings() {
     return warnings;
+  }
+
+  /** Whether the tables are views over the lake's files or copies in the lake file. */
+  public Storage storage() {
+    return storage;
+  }
+
+  /**
+   * Tables this load added, changed or removed since the lake was last loaded from the same cache directory, with
+   * the reason (every table is added the first time; nothing when the folder is unchanged).
+   */
+  List<LakeLoader.TableChange> changes() {
+    return changes;
   }
 
   /** The limits sessions apply to queries by default. */
@@ -210,13 +247,29 @@ public final class DataLake implements AutoCloseable {
     return "DataLake[" + source + ", " + (closed ? "closed" : catalog.tables().size() + " tables") + "]";
   }
 
+  /** Where a lake's tables live. */
+  public enum Storage {
+    /**
+     * Views over the files, read where they are at every query: no copy, nothing to load but each file's
+     * schema. The sandbox lets DuckDB read exactly the lake's table files.
+     */
+    IN_PLACE,
+    /**
+     * A copy of every table in the lake's DuckDB file: twice the disk and a full read at the first load, but
+     * DuckDB's own columnar storage afterwards (faster for CSV and JSON queried often). The sandbox reads no file.
+     */
+    COPY
+  }
+
   /**
    * Settings for opening a lake; immutable once a lake is built from it. Terminal methods load the lake.
    * Defaults: cache under {@code $LAKEREWRITE_CACHE} or {@code ~/.cache/lakerewrite}; DuckDB memory limit 2 GB;
-   * threads = available processors; queries limited to 30 s and 10,000 rows.
+   * threads = available processors; queries limited to 30 s and 10,000 rows; storage {@link Storage#IN_PLACE} for
+   * {@link #fromFolder} and {@link Storage#COPY} for {@link #fromCsvFolder} and {@link #fromWikiDbs}.
    */
   public static final class Builder {
     private Path cacheRoot;
+    private Storage storage;
     private String memoryLimit = "2GB";
     private int threads = Runtime.getRuntime().availableProcessors();
     private QueryLimits queryLimits = QueryLimits.DEFAULT;
@@ -271,14 +324,29 @@ public final class DataLake implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Where tables live: {@link Storage#IN_PLACE} (views over the files) or {@link Storage#COPY} (copied into the
+     * lake's DuckDB file). Unset, {@link #fromFolder} queries in place and the CSV and WikiDBs loaders copy.
+     */
+    public Builder storage(Storage storage) {
+      this.storage = Objects.requireNonNull(storage, "storage");
+      return this;
+    }
+
+    /** See {@link DataLake#fromFolder(Path)}. */
+    public DataLake fromFolder(Path folder) {
+      Objects.requireNonNull(folder, "folder");
+      return load(folder, LakeLoader.Layout.FOLDER, LakeFiles.folder(folder), Storage.IN_PLACE);
+    }
+
     public DataLake fromCsvFolder(Path folder) {
       Objects.requireNonNull(folder, "folder");
-      return load(folder, LakeLoader.Layout.CSV_FOLDER, LakeLoader.scanCsvFolder(folder));
+      return load(folder, LakeLoader.Layout.CSV_FOLDER, LakeFiles.csvFolder(folder), Storage.COPY);
     }
 
     public DataLake fromWikiDbs(Path folder) {
       Objects.requireNonNull(folder, "folder");
-      return load(folder, LakeLoader.Layout.WIKIDBS, LakeLoader.scanWikiDbs(folder));
+      return load(folder, LakeLoader.Layout.WIKIDBS, LakeFiles.wikiDbs(folder), Storage.COPY);
     }
 
     /** Opens an existing DuckDB database file read-only; every table and view of it is a lake table. */
@@ -289,7 +357,7 @@ public final class DataLake implements AutoCloseable {
       }
       if (Files.isDirectory(duckdbFile)) {
         throw new LakeLoadException(duckdbFile,
-            "is a folder; DataLake.open needs a DuckDB file (use fromCsvFolder or fromWikiDbs for folders)");
+            "is a folder; DataLake.open needs a DuckDB file (use fromFolder, fromCsvFolder or fromWikiDbs for folders)");
       }
       String fingerprint;
       try {
@@ -299,25 +367,27 @@ public final class DataLake implements AutoCloseable {
         throw new LakeLoadException(duckdbFile, "cannot read the file: " + e.getMessage(), e);
       }
       Path cacheDir = LakeLoader.cacheDirectoryFor(cacheRoot(), duckdbFile);
-      return openSandboxed(duckdbFile, duckdbFile, cacheDir, fingerprint, null, List.of());
+      return openSandboxed(duckdbFile, duckdbFile, cacheDir, fingerprint, null, List.of(), List.of(), Storage.COPY);
     }
 
-    private DataLake load(Path folder, LakeLoader.Layout layout, List<LakeLoader.SourceFile> files) {
-      String fingerprint = LakeLoader.fingerprint(folder, layout, files);
+    private DataLake load(Path folder, LakeLoader.Layout layout, LakeFiles.Scan scan, Storage defaultStorage) {
+      Storage chosen = storage != null ? storage : defaultStorage;
       Path cacheDir = LakeLoader.cacheDirectoryFor(cacheRoot(), folder);
-      List<String> warnings = new ArrayList<>();
-      Path lakeFile = LakeLoader.materialize(folder, layout, files, fingerprint, cacheDir, skipUnreadableFiles,
-          warnings);
-      LakeLoader.Manifest manifest = LakeLoader.readManifest(cacheDir.resolve(LakeLoader.MANIFEST_FILE));
-      if (manifest != null && warnings.isEmpty() && manifest.tables().size() < files.size()) {
-        warnings.add((files.size() - manifest.tables().size()) + " of " + files.size()
-            + " files were skipped as unreadable when this lake was first loaded");
+      LakeLoader.Loaded loaded = LakeLoader.load(folder, layout, scan, chosen, cacheDir, skipUnreadableFiles,
+          threads, memoryLimit);
+      List<String> warnings = new ArrayList<>(loaded.warnings());
+      int missing = scan.tables().size() - loaded.manifest().tables().size();
+      if (!loaded.rebuiltFile() && missing > 0) {
+        warnings.add(missing + " of " + scan.tables().size()
+            + " tables were skipped as unreadable when this lake was loaded");
       }
-      return openSandboxed(folder, lakeFile, cacheDir, fingerprint, manifest, warnings);
+      return openSandboxed(folder, loaded.lakeFile(), cacheDir, loaded.manifest().fingerprint(), loaded.manifest(),
+          warnings, loaded.changes(), chosen);
     }
 
     private DataLake openSandboxed(Path source, Path lakeFile, Path cacheDir, String fingerprint,
-        LakeLoader.Manifest manifest, List<String> warnings) {
+        LakeLoader.Manifest manifest, List<String> warnings, List<LakeLoader.TableChange> changes,
+        Storage storage) {
       try {
         Files.createDirectories(cacheDir);
       } catch (IOException e) {
@@ -338,9 +408,9 @@ public final class DataLake implements AutoCloseable {
       }
       Path temp = Sandbox.createTempDirectory();
       try {
-        Sandbox.apply(conn, temp, memoryLimit, threads);
+        Sandbox.apply(conn, temp, memoryLimit, threads, readableFiles(manifest, storage));
         DataLake lake = new DataLake(source, lakeFile, cacheDir, fingerprint, conn, temp, queryLimits, manifest,
-            warnings);
+            warnings, changes, storage);
         lake.catalog.tables(); // read the catalog now, so a broken file fails here and not mid-rewrite
         return lake;
       } catch (RuntimeException e) {
@@ -352,6 +422,21 @@ public final class DataLake implements AutoCloseable {
         Sandbox.deleteRecursively(temp);
         throw e;
       }
+    }
+
+    /** In place, the lake's table files (real paths) are all DuckDB may read; copied, nothing. */
+    private static List<Path> readableFiles(LakeLoader.Manifest manifest, Storage storage) {
+      if (manifest == null || storage != Storage.IN_PLACE) {
+        return List.of();
+      }
+      Path root = Path.of(manifest.source());
+      List<Path> files = new ArrayList<>();
+      for (LakeLoader.ManifestTable t : manifest.tables()) {
+        for (LakeLoader.ManifestFile f : t.files()) {
+          files.add(root.resolve(f.path()));
+        }
+      }
+      return files;
     }
 
     private Path cacheRoot() {

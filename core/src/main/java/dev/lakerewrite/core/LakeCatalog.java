@@ -118,9 +118,11 @@ public final class LakeCatalog {
 
   private List<CatalogTable> readTables() {
     Map<String, Path> sources = new LinkedHashMap<>();
+    Map<String, Long> rowCounts = new LinkedHashMap<>();
     if (manifest != null) {
       for (LakeLoader.ManifestTable t : manifest.tables()) {
-        sources.put(t.name(), lake.source().resolve(t.file()));
+        sources.put(t.name(), lake.source().resolve(t.location()));
+        rowCounts.put(t.name(), t.rows());
       }
     }
     try (Connection c = privateConnection()) {
@@ -137,11 +139,14 @@ public final class LakeCatalog {
       }
       List<CatalogTable> out = new ArrayList<>();
       for (Map.Entry<String, List<CatalogTable.Column>> e : columns.entrySet()) {
-        long rows;
-        try (Statement st = c.createStatement();
-            ResultSet rs = st.executeQuery("SELECT count(*) FROM " + Sql.quoted(e.getKey()))) {
-          rs.next();
-          rows = rs.getLong(1);
+        // Loaded lakes know their row counts; counting a view would read its files at every open.
+        Long rows = rowCounts.get(e.getKey());
+        if (rows == null) {
+          try (Statement st = c.createStatement();
+              ResultSet rs = st.executeQuery("SELECT count(*) FROM " + Sql.quoted(e.getKey()))) {
+            rs.next();
+            rows = rs.getLong(1);
+          }
         }
         out.add(new CatalogTable(e.getKey(), e.getValue(), rows, Optional.ofNullable(sources.get(e.getKey()))));
       }

@@ -1,9 +1,10 @@
 package dev.lakerewrite.core;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.lakerewrite.core.LakeFiles.SourceTable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
@@ -16,203 +17,103 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.duckdb.DuckDBConnection;
 
 /**
- * Finds a lake's files, names its tables and materialises them into a DuckDB file in the lake's cache
- * directory, once: a manifest records the source fingerprint (paths, sizes, modification times), and a later
- * load with the same fingerprint reopens the file without reading a CSV. Loading is serialised per cache
- * directory across threads and processes.
+ * Loads a lake folder into the DuckDB file in its cache directory: one view per table over its files (queried in
+ * place) or, with {@link DataLake.Storage#COPY}, one table copied from them. A manifest beside it records each
+ * table's files (path, size, modification time), reader and row count, and the table's fingerprint; a later load
+ * compares the folder with it and touches only the tables whose files were added, changed or removed, reusing the
+ * rest (no file of an unchanged table is opened). Loading is serialised per cache directory across threads and
+ * processes; the file is replaced atomically, so lakes already open keep reading the version they opened.
  */
 final class LakeLoader {
-  /** Bump when naming or loading changes, so old cached lake files are rebuilt. */
-  static final int FORMAT_VERSION = 2;
+  /** Bump when naming, reading or the manifest change, so old cached lakes are rebuilt. */
+  static final int FORMAT_VERSION = 3;
   static final String LAKE_FILE = "lake.duckdb";
   static final String MANIFEST_FILE = "manifest.json";
 
-  private static final Pattern NOT_NAME = Pattern.compile("[^a-z0-9]+");
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
   private static final Map<Path, Object> JVM_LOCKS = new ConcurrentHashMap<>();
 
-  enum Layout { WIKIDBS, CSV_FOLDER }
+  /** How the folder is laid out (which scan and which CSV dialect). */
+  enum Layout { WIKIDBS, CSV_FOLDER, FOLDER }
 
-  /** One table to load: its lake name, its file, and the database folder it came from (WikiDBs). */
-  record SourceFile(String table, Path file, String database) {}
+  /** A file of a table as it was when the table was loaded. */
+  record ManifestFile(String path, long size, long modified) {}
 
-  /** The manifest written beside the materialised lake. */
-  record Manifest(int formatVersion, String fingerprint, String layout, String source, List<ManifestTable> tables) {}
+  /**
+   * A loaded table.
+   *
+   * @param name its name in SQL
+   * @param format PARQUET, CSV or JSON
+   * @param location the file or partitioned folder, relative to the lake folder
+   * @param database the folder (WikiDBs: database) it came from
+   * @param partitioned whether it is a Hive-partitioned folder
+   * @param files its files
+   * @param reader the reader call its view selects from
+   * @param rows its row count
+   * @param fingerprint identifies its content: layout, name, format and every file's path, size and time
+   */
+  record ManifestTable(String name, String format, String location, String database, boolean partitioned,
+      List<ManifestFile> files, String reader, long rows, String fingerprint) {}
 
-  record ManifestTable(String name, String file, String database) {}
+  /** The manifest written beside the lake file. */
+  record Manifest(int formatVersion, String fingerprint, String layout, String storage, String source,
+      List<ManifestTable> tables) {
+    Manifest {
+      tables = List.copyOf(tables);
+    }
+  }
+
+  /** What changed in one table since the last load. */
+  enum ChangeKind { ADDED, CHANGED, REMOVED }
+
+  /**
+   * A table added, changed or removed since the last load, and why.
+   *
+   * @param table the table
+   * @param kind added, changed or removed
+   * @param reason in words ({@code "orders.csv changed (size 1200 → 1350 bytes)"})
+   */
+  record TableChange(String table, ChangeKind kind, String reason) {}
+
+  /**
+   * A loaded lake.
+   *
+   * @param lakeFile the DuckDB file
+   * @param manifest its manifest
+   * @param changes tables added, changed and removed by this load (empty when the lake file was reused as is)
+   * @param rebuiltFile whether the lake file was written by this load
+   * @param warnings files left out and why
+   */
+  record Loaded(Path lakeFile, Manifest manifest, List<TableChange> changes, boolean rebuiltFile,
+      List<String> warnings) {}
 
   private LakeLoader() {}
 
   /** WikiDBs naming: lower case, every run of characters outside {@code [a-z0-9]} replaced by {@code _}. */
   static String tableName(String stem) {
-    return NOT_NAME.matcher(stem.toLowerCase(Locale.ROOT)).replaceAll("_");
-  }
-
-  static String stem(Path file) {
-    String name = file.getFileName().toString();
-    for (String ext : List.of(".csv.gz", ".tsv.gz", ".csv", ".tsv")) {
-      if (name.toLowerCase(Locale.ROOT).endsWith(ext)) {
-        return name.substring(0, name.length() - ext.length());
-      }
-    }
-    return name;
-  }
-
-  /**
-   * Scans a WikiDBs folder: {@code databases/<db>/tables/<table>.csv}. All databases form one flat lake; when
-   * two databases hold the same file stem, both tables get their database folder's name as a prefix.
-   */
-  static List<SourceFile> scanWikiDbs(Path root) {
-    requireFolder(root, "DataLake.fromWikiDbs");
-    Path databases = root.resolve("databases");
-    if (!Files.isDirectory(databases)) {
-      if (hasTablesFolders(root)) {
-        databases = root;
-      } else {
-        throw new LakeLoadException(root, "not a WikiDBs folder: expected databases/<db>/tables/<table>.csv"
-            + " inside it; for a plain folder of CSV files use DataLake.fromCsvFolder");
-      }
-    }
-    List<Path> dbs = list(databases).stream().filter(Files::isDirectory).sorted().toList();
-    List<Path[]> found = new ArrayList<>();
-    for (Path db : dbs) {
-      Path tables = db.resolve("tables");
-      if (!Files.isDirectory(tables)) {
-        continue;
-      }
-      for (Path f : list(tables)) {
-        if (Files.isRegularFile(f) && isTableFile(f)) {
-          found.add(new Path[] {db, f});
-        }
-      }
-    }
-    if (found.isEmpty()) {
-      throw new LakeLoadException(root, "empty lake: no CSV files under databases/*/tables/");
-    }
-    Map<String, Integer> stemCounts = new HashMap<>();
-    for (Path[] p : found) {
-      stemCounts.merge(tableName(stem(p[1])), 1, Integer::sum);
-    }
-    List<SourceFile> out = new ArrayList<>();
-    for (Path[] p : found) {
-      String base = tableName(stem(p[1]));
-      String dbName = p[0].getFileName().toString();
-      String name = stemCounts.get(base) > 1 ? tableName(dbName) + "_" + base : base;
-      out.add(new SourceFile(name, p[1], dbName));
-    }
-    return deduplicate(out);
-  }
-
-  /** Scans a folder (recursively) for CSV/TSV files, optionally gzipped; hidden folders are skipped. */
-  static List<SourceFile> scanCsvFolder(Path root) {
-    requireFolder(root, "DataLake.fromCsvFolder");
-    List<Path> files;
-    try (Stream<Path> walk = Files.walk(root)) {
-      files = walk.filter(Files::isRegularFile)
-          .filter(LakeLoader::isTableFile)
-          .filter(p -> root.relativize(p).toString().chars().noneMatch(c -> c == 0))
-          .filter(p -> !isHidden(root.relativize(p)))
-          .sorted()
-          .toList();
-    } catch (IOException e) {
-      throw new LakeLoadException(root, "cannot list the folder: " + e.getMessage(), e);
-    }
-    if (files.isEmpty()) {
-      throw new LakeLoadException(root, "empty lake: no .csv or .tsv files in this folder or below it");
-    }
-    Map<String, Integer> stemCounts = new HashMap<>();
-    for (Path f : files) {
-      stemCounts.merge(tableName(stem(f)), 1, Integer::sum);
-    }
-    List<SourceFile> out = new ArrayList<>();
-    for (Path f : files) {
-      String base = tableName(stem(f));
-      Path parent = root.relativize(f).getParent();
-      String name = stemCounts.get(base) > 1 && parent != null
-          ? tableName(parent.toString()) + "_" + base : base;
-      out.add(new SourceFile(name, f, parent == null ? "" : parent.toString()));
-    }
-    return deduplicate(out);
-  }
-
-  private static boolean isHidden(Path relative) {
-    for (Path part : relative) {
-      if (part.toString().startsWith(".")) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Makes names unique in the rare case prefixing was not enough: {@code x}, {@code x_2}, {@code x_3}. */
-  private static List<SourceFile> deduplicate(List<SourceFile> files) {
-    Map<String, Integer> seen = new HashMap<>();
-    List<SourceFile> out = new ArrayList<>();
-    for (SourceFile f : files) {
-      int n = seen.merge(f.table(), 1, Integer::sum);
-      out.add(n == 1 ? f : new SourceFile(f.table() + "_" + n, f.file(), f.database()));
-    }
-    return out;
-  }
-
-  private static boolean hasTablesFolders(Path root) {
-    return list(root).stream().anyMatch(p -> Files.isDirectory(p.resolve("tables")));
-  }
-
-  private static boolean isTableFile(Path p) {
-    String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
-    return n.endsWith(".csv") || n.endsWith(".tsv") || n.endsWith(".csv.gz") || n.endsWith(".tsv.gz");
-  }
-
-  private static void requireFolder(Path root, String method) {
-    if (!Files.exists(root)) {
-      throw new LakeLoadException(root, "no such folder (" + method + " needs an existing lake folder)");
-    }
-    if (!Files.isDirectory(root)) {
-      throw new LakeLoadException(root, "not a folder" + (root.toString().endsWith(".duckdb")
-          ? "; to open a DuckDB database file use DataLake.open" : ""));
-    }
-    if (!Files.isReadable(root)) {
-      throw new LakeLoadException(root, "folder is not readable");
-    }
-  }
-
-  private static List<Path> list(Path dir) {
-    try (Stream<Path> s = Files.list(dir)) {
-      return s.sorted().toList();
-    } catch (IOException e) {
-      throw new LakeLoadException(dir, "cannot list the folder: " + e.getMessage(), e);
-    }
-  }
-
-  /** SHA-256 over the format version, layout and every file's relative path, size and modification time. */
-  static String fingerprint(Path root, Layout layout, List<SourceFile> files) {
-    StringBuilder sb = new StringBuilder("lakerewrite-lake v" + FORMAT_VERSION + "\n" + layout + "\n");
-    for (SourceFile f : files.stream().sorted(Comparator.comparing(SourceFile::file)).toList()) {
-      try {
-        sb.append(f.table()).append('\t').append(root.relativize(f.file())).append('\t')
-            .append(Files.size(f.file())).append('\t')
-            .append(Files.getLastModifiedTime(f.file()).toMillis()).append('\n');
-      } catch (IOException e) {
-        throw new LakeLoadException(f.file(), "cannot read file attributes: " + e.getMessage(), e);
-      }
-    }
-    return sha256(sb.toString());
+    return LakeFiles.tableName(stem);
   }
 
   static String sha256(String s) {
@@ -226,12 +127,7 @@ final class LakeLoader {
 
   /** The per-lake cache directory: a readable slug of the source name and a hash of its real path. */
   static Path cacheDirectoryFor(Path cacheRoot, Path source) {
-    Path real;
-    try {
-      real = source.toRealPath();
-    } catch (IOException e) {
-      real = source.toAbsolutePath().normalize();
-    }
+    Path real = LakeFiles.realPath(source);
     String slug = tableName(String.valueOf(real.getFileName()));
     if (slug.length() > 40) {
       slug = slug.substring(0, 40);
@@ -239,14 +135,46 @@ final class LakeLoader {
     return cacheRoot.resolve(slug + "-" + sha256(real.toString()).substring(0, 12));
   }
 
+  /** The files of each table with their current size and time, relative to the lake folder. */
+  private static List<ManifestFile> stat(Path realRoot, SourceTable t) {
+    List<ManifestFile> out = new ArrayList<>(t.files().size());
+    for (Path f : t.files()) {
+      try {
+        out.add(new ManifestFile(realRoot.relativize(f).toString(), Files.size(f),
+            Files.getLastModifiedTime(f).toMillis()));
+      } catch (IOException e) {
+        throw new LakeLoadException(f, "cannot read file attributes: " + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+
+  /** A table's fingerprint: what it is read as and every file's path, size and modification time. */
+  static String tableFingerprint(Layout layout, SourceTable t, List<ManifestFile> files) {
+    StringBuilder sb = new StringBuilder("lakerewrite-table v" + FORMAT_VERSION + "\n" + layout + "\n" + t.table()
+        + "\n" + t.format() + "\n" + t.partitioned() + "\n");
+    for (ManifestFile f : files) {
+      sb.append(f.path()).append('\t').append(f.size()).append('\t').append(f.modified()).append('\n');
+    }
+    return sha256(sb.toString());
+  }
+
+  /** The lake's fingerprint: its layout and its tables' fingerprints. */
+  static String lakeFingerprint(Layout layout, List<ManifestTable> tables) {
+    StringBuilder sb = new StringBuilder("lakerewrite-lake v" + FORMAT_VERSION + "\n" + layout + "\n");
+    tables.stream().sorted(Comparator.comparing(ManifestTable::name))
+        .forEach(t -> sb.append(t.name()).append('\t').append(t.fingerprint()).append('\n'));
+    return sha256(sb.toString());
+  }
+
   /**
-   * Returns the materialised lake file for these sources, building it if the cache holds none for this
-   * fingerprint.
+   * Returns the lake file for these tables, building what changed since the last load (everything the first time).
    *
+   * @param threads how many tables to detect and count at once
    * @throws LakeLoadException listing every unreadable file, unless {@code skipUnreadable}
    */
-  static Path materialize(Path root, Layout layout, List<SourceFile> files, String fingerprint, Path cacheDir,
-      boolean skipUnreadable, List<String> warnings) {
+  static Loaded load(Path root, Layout layout, LakeFiles.Scan scan, DataLake.Storage storage, Path cacheDir,
+      boolean skipUnreadable, int threads, String memoryLimit) {
     Path lakeFile = cacheDir.resolve(LAKE_FILE);
     Path manifestFile = cacheDir.resolve(MANIFEST_FILE);
     try {
@@ -254,21 +182,94 @@ final class LakeLoader {
     } catch (IOException e) {
       throw new LakeLoadException(cacheDir, "cannot create the lake's cache directory: " + e.getMessage(), e);
     }
+    Path realRoot = LakeFiles.realPath(root);
     Object jvmLock = JVM_LOCKS.computeIfAbsent(cacheDir.toAbsolutePath().normalize(), k -> new Object());
     synchronized (jvmLock) {
       try (FileChannel ch = FileChannel.open(cacheDir.resolve(".lock"),
           StandardOpenOption.CREATE, StandardOpenOption.WRITE);
           FileLock ignored = ch.lock()) {
-        Manifest existing = readManifest(manifestFile);
-        if (existing != null && existing.fingerprint().equals(fingerprint) && Files.isRegularFile(lakeFile)) {
-          return lakeFile;
+        Manifest old = readManifest(manifestFile);
+        Map<String, ManifestTable> previous = new LinkedHashMap<>();
+        if (old != null && old.layout().equals(layout.name())) {
+          old.tables().forEach(t -> previous.put(t.name(), t));
         }
-        build(root, layout, files, fingerprint, lakeFile, manifestFile, skipUnreadable, warnings);
-        return lakeFile;
+        List<Planned> plan = new ArrayList<>();
+        for (SourceTable t : scan.tables()) {
+          List<ManifestFile> files = stat(realRoot, t);
+          String fingerprint = tableFingerprint(layout, t, files);
+          ManifestTable before = previous.get(t.table());
+          plan.add(new Planned(t, files, fingerprint, before != null && before.fingerprint().equals(fingerprint)
+              ? before : null, before));
+        }
+        List<TableChange> changes = changes(plan, previous, realRoot);
+        boolean sameStorage = old != null && storage.name().equals(old.storage());
+        if (changes.isEmpty() && sameStorage && Files.isRegularFile(lakeFile)
+            && old.tables().size() == plan.size()) {
+          return new Loaded(lakeFile, old, List.of(), false, scan.warnings());
+        }
+        return build(realRoot, layout, plan, changes, storage, old, lakeFile, manifestFile, skipUnreadable, threads,
+            memoryLimit, scan.warnings());
       } catch (IOException e) {
         throw new LakeLoadException(cacheDir, "cannot lock the lake's cache directory: " + e.getMessage(), e);
       }
     }
+  }
+
+  /** A scanned table, its current files and fingerprint, and its manifest entry if that is still current. */
+  private record Planned(SourceTable table, List<ManifestFile> files, String fingerprint, ManifestTable current,
+      ManifestTable previous) {}
+
+  private static List<TableChange> changes(List<Planned> plan, Map<String, ManifestTable> previous, Path realRoot) {
+    List<TableChange> out = new ArrayList<>();
+    Set<String> present = new LinkedHashSet<>();
+    for (Planned p : plan) {
+      present.add(p.table().table());
+      if (p.current() != null) {
+        continue;
+      }
+      if (p.previous() == null) {
+        out.add(new TableChange(p.table().table(), ChangeKind.ADDED, "new " + describe(realRoot, p.table())));
+      } else {
+        out.add(new TableChange(p.table().table(), ChangeKind.CHANGED, difference(p.previous(), p)));
+      }
+    }
+    for (ManifestTable t : previous.values()) {
+      if (!present.contains(t.name())) {
+        out.add(new TableChange(t.name(), ChangeKind.REMOVED, t.location() + " is gone"));
+      }
+    }
+    return out;
+  }
+
+  private static String describe(Path realRoot, SourceTable t) {
+    String where = realRoot.relativize(LakeFiles.realPath(t.location())).toString();
+    return t.partitioned() ? "partitioned folder " + where + " (" + t.files().size() + " files)" : "file " + where;
+  }
+
+  /** Why a table's fingerprint changed, in words: which files appeared, disappeared or changed. */
+  private static String difference(ManifestTable before, Planned now) {
+    Map<String, ManifestFile> old = new LinkedHashMap<>();
+    before.files().forEach(f -> old.put(f.path(), f));
+    List<String> parts = new ArrayList<>();
+    for (ManifestFile f : now.files()) {
+      ManifestFile o = old.remove(f.path());
+      if (o == null) {
+        parts.add(f.path() + " added");
+      } else if (o.size() != f.size()) {
+        parts.add(f.path() + " changed (size " + o.size() + " → " + f.size() + " bytes)");
+      } else if (o.modified() != f.modified()) {
+        parts.add(f.path() + " changed (modified " + java.time.Instant.ofEpochMilli(f.modified()) + ")");
+      }
+    }
+    old.keySet().forEach(p -> parts.add(p + " removed"));
+    if (!before.format().equals(now.table().format().name())) {
+      parts.add("now read as " + now.table().format() + " (was " + before.format() + ")");
+    }
+    if (parts.isEmpty()) {
+      parts.add("reading settings changed");
+    }
+    return parts.size() <= 3 ? String.join(", ", parts)
+        : String.join(", ", parts.subList(0, 3)) + " and " + (parts.size() - 3) + " more";
   }
 
   static Manifest readManifest(Path manifestFile) {
@@ -277,72 +278,204 @@ final class LakeLoader {
     }
     try {
       Manifest m = JSON.readValue(manifestFile.toFile(), Manifest.class);
-      return m.formatVersion() == FORMAT_VERSION ? m : null;
-    } catch (IOException e) {
+      return m.formatVersion() == FORMAT_VERSION && m.tables() != null ? m : null;
+    } catch (IOException | RuntimeException e) {
       return null; // A damaged manifest only costs a rebuild.
     }
   }
 
-  private static void build(Path root, Layout layout, List<SourceFile> files, String fingerprint, Path lakeFile,
-      Path manifestFile, boolean skipUnreadable, List<String> warnings) throws IOException {
+  private static Loaded build(Path realRoot, Layout layout, List<Planned> plan, List<TableChange> changes,
+      DataLake.Storage storage, Manifest old, Path lakeFile, Path manifestFile, boolean skipUnreadable, int threads,
+      String memoryLimit, List<String> scanWarnings) throws IOException {
     Path tmp = lakeFile.resolveSibling(LAKE_FILE + ".building");
     Files.deleteIfExists(tmp);
     Files.deleteIfExists(tmp.resolveSibling(tmp.getFileName() + ".wal"));
-    Map<SourceFile, String> failures = new LinkedHashMap<>();
-    List<ManifestTable> loaded = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + tmp);
-        Statement st = c.createStatement()) {
-      st.execute("SET autoinstall_known_extensions = false");
-      st.execute("SET autoload_known_extensions = false");
-      for (SourceFile f : files) {
-        try (Statement one = c.createStatement()) {
-          one.execute("CREATE TABLE " + Sql.quoted(f.table()) + " AS SELECT * FROM "
-              + readCsv(f.file(), layout == Layout.WIKIDBS));
-          loaded.add(new ManifestTable(f.table(), root.relativize(f.file()).toString(), f.database()));
-        } catch (SQLException e) {
-          failures.put(f, e.getMessage().lines().findFirst().orElse(e.getMessage()));
-        }
-      }
-      st.execute("CHECKPOINT");
-    } catch (SQLException e) {
-      throw new LakeLoadException(lakeFile, "cannot write the materialised lake: " + e.getMessage(), e);
+    boolean incrementalCopy = storage == DataLake.Storage.COPY && old != null
+        && DataLake.Storage.COPY.name().equals(old.storage()) && old.layout().equals(layout.name())
+        && Files.isRegularFile(lakeFile);
+    if (incrementalCopy) {
+      Files.copy(lakeFile, tmp, StandardCopyOption.REPLACE_EXISTING);
     }
+    Map<Planned, String> failures = Collections.synchronizedMap(new LinkedHashMap<>());
+    List<ManifestTable> loaded;
+    List<Path> allowed = new ArrayList<>();
+    for (Planned p : plan) {
+      allowed.addAll(p.table().files());
+    }
+    Path temp = Sandbox.createTempDirectory();
+    try (DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + tmp)) {
+      // The build reads only the lake's files: the same sandbox as queries, but writable (it writes the lake file).
+      Sandbox.apply(c, temp, memoryLimit, threads, allowed);
+      if (storage == DataLake.Storage.COPY) {
+        loaded = copy(c, realRoot, layout, plan, old, incrementalCopy, failures);
+      } else {
+        loaded = views(c, realRoot, layout, plan, threads, failures);
+      }
+      execute(c, "CHECKPOINT");
+    } catch (SQLException e) {
+      throw new LakeLoadException(lakeFile, "cannot write the lake file: " + e.getMessage(), e);
+    } finally {
+      Sandbox.deleteRecursively(temp);
+    }
+    List<String> warnings = new ArrayList<>(scanWarnings);
     if (!failures.isEmpty()) {
-      StringBuilder msg = new StringBuilder(failures.size() + " of " + files.size() + " files could not be read:");
-      failures.forEach((f, m) -> msg.append("\n  ").append(f.file()).append(": ").append(m));
+      StringBuilder msg = new StringBuilder(failures.size() + " of " + plan.size() + " files could not be read:");
+      failures.forEach((p, m) -> msg.append("\n  ").append(p.table().location()).append(": ").append(m));
       if (!skipUnreadable || loaded.isEmpty()) {
         Files.deleteIfExists(tmp);
-        throw new LakeLoadException(root, msg + (loaded.isEmpty() ? "" :
+        throw new LakeLoadException(realRoot, msg + (loaded.isEmpty() ? "" :
             "\n(use DataLake.builder().skipUnreadableFiles(true) to load the others)"));
       }
       warnings.add(msg.toString());
     }
     moveAtomically(tmp, lakeFile);
-    Manifest manifest = new Manifest(FORMAT_VERSION, fingerprint, layout.name(), root.toString(), loaded);
+    Manifest manifest = new Manifest(FORMAT_VERSION, lakeFingerprint(layout, loaded), layout.name(), storage.name(),
+        realRoot.toString(), loaded);
     Path manifestTmp = manifestFile.resolveSibling(MANIFEST_FILE + ".tmp");
     JSON.writeValue(manifestTmp.toFile(), manifest);
     moveAtomically(manifestTmp, manifestFile);
+    Set<String> failed = new LinkedHashSet<>();
+    failures.keySet().forEach(p -> failed.add(p.table().table()));
+    List<TableChange> done = changes.stream().filter(ch -> !failed.contains(ch.table())).toList();
+    return new Loaded(lakeFile, manifest, done, true, warnings);
   }
 
   /**
-   * The {@code read_csv(...)} call for one file: header row, DuckDB's type detection over the whole file. WikiDBs
-   * files are always comma-separated with double quotes, so their dialect is fixed (the sniffer can misjudge a
-   * noisy copy); other CSV files keep DuckDB's dialect detection.
+   * In place: detects the reader of every new or changed table (in parallel) and writes one view per table; the
+   * views file is small and rewritten whole.
    */
-  static String readCsv(Path file, boolean fixedDialect) {
-    String n = file.getFileName().toString().toLowerCase(Locale.ROOT);
-    boolean tsv = n.endsWith(".tsv") || n.endsWith(".tsv.gz");
-    long size;
-    try {
-      size = Files.size(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  private static List<ManifestTable> views(DuckDBConnection c, Path realRoot, Layout layout, List<Planned> plan,
+      int threads, Map<Planned, String> failures) throws SQLException {
+    Map<Planned, ManifestTable> entries = new ConcurrentHashMap<>();
+    List<Planned> todo = new ArrayList<>();
+    for (Planned p : plan) {
+      if (p.current() != null) {
+        entries.put(p, p.current());
+      } else {
+        todo.add(p);
+      }
     }
-    // Sniffing the whole file avoids a type guessed from the first rows failing on a later one; beyond 64 MB
-    // DuckDB's default sample is the better trade.
-    String sample = size < 64L * 1024 * 1024 ? ", sample_size = -1" : "";
-    String dialect = tsv ? ", delim = '\\t'" : fixedDialect ? ", delim = ',', quote = '\"', escape = '\"'" : "";
-    return "read_csv(" + Sql.literal(file.toAbsolutePath().toString()) + ", header = true" + dialect + sample + ")";
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, todo.size())), r -> {
+      Thread t = new Thread(r, "lakerewrite-load");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (Planned p : todo) {
+        futures.add(pool.submit(() -> {
+          try (Connection d = duplicate(c)) {
+            TableReaders.Reader r = TableReaders.detect(d, p.table(), layout == Layout.WIKIDBS);
+            entries.put(p, entry(realRoot, p, r.sql(), r.rows()));
+          } catch (SQLException e) {
+            failures.put(p, firstLine(e));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : futures) {
+        f.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LakeLoadException(realRoot, "interrupted while loading the lake");
+    } catch (ExecutionException e) {
+      throw new LakeLoadException(realRoot, "loading a table failed: " + e.getCause(), e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+    List<ManifestTable> out = new ArrayList<>();
+    for (Planned p : plan) {
+      ManifestTable t = entries.get(p);
+      if (t == null) {
+        continue;
+      }
+      try {
+        execute(c, "CREATE VIEW " + Sql.quoted(t.name()) + " AS SELECT * FROM " + t.reader());
+        out.add(t);
+      } catch (SQLException e) {
+        failures.put(p, firstLine(e));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Copied: starting from the previous lake file when there is one, drops the tables that changed or went and copies
+   * the new and changed ones.
+   */
+  private static List<ManifestTable> copy(DuckDBConnection c, Path realRoot, Layout layout, List<Planned> plan,
+      Manifest old, boolean incremental, Map<Planned, String> failures) throws SQLException {
+    Set<String> keep = new LinkedHashSet<>();
+    for (Planned p : plan) {
+      if (p.current() != null && incremental) {
+        keep.add(p.table().table());
+      }
+    }
+    if (incremental) {
+      for (ManifestTable t : old.tables()) {
+        if (!keep.contains(t.name())) {
+          execute(c, "DROP TABLE IF EXISTS " + Sql.quoted(t.name()));
+        }
+      }
+    }
+    List<ManifestTable> out = new ArrayList<>();
+    for (Planned p : plan) {
+      if (keep.contains(p.table().table())) {
+        out.add(p.current());
+        continue;
+      }
+      try {
+        boolean wiki = layout == Layout.WIKIDBS;
+        boolean whole = TableReaders.sniffWhole(p.table());
+        String reader = TableReaders.expression(c, p.table(), wiki, whole);
+        String create = "CREATE TABLE " + Sql.quoted(p.table().table()) + " AS SELECT * FROM ";
+        try {
+          execute(c, create + reader);
+        } catch (SQLException e) {
+          if (whole) {
+            throw e;
+          }
+          // A value beyond the sniffed sample: detect again over every row.
+          reader = TableReaders.expression(c, p.table(), wiki, true);
+          execute(c, create + reader);
+        }
+        long rows;
+        try (Statement st = c.createStatement();
+            ResultSet rs = st.executeQuery("SELECT count(*) FROM " + Sql.quoted(p.table().table()))) {
+          rs.next();
+          rows = rs.getLong(1);
+        }
+        out.add(entry(realRoot, p, reader, rows));
+      } catch (SQLException e) {
+        failures.put(p, firstLine(e));
+      }
+    }
+    return out;
+  }
+
+  private static ManifestTable entry(Path realRoot, Planned p, String reader, long rows) {
+    SourceTable t = p.table();
+    return new ManifestTable(t.table(), t.format().name(),
+        realRoot.relativize(LakeFiles.realPath(t.location())).toString(), t.database(), t.partitioned(), p.files(),
+        reader, rows, p.fingerprint());
+  }
+
+  private static void execute(Connection c, String sql) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  private static Connection duplicate(DuckDBConnection c) throws SQLException {
+    synchronized (c) {
+      return c.duplicate();
+    }
+  }
+
+  private static String firstLine(SQLException e) {
+    String m = Objects.requireNonNullElse(e.getMessage(), e.toString());
+    return m.lines().findFirst().orElse(m);
   }
 
   private static void moveAtomically(Path from, Path to) throws IOException {

@@ -8,7 +8,10 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.Stream;
 
-/** Opens a lake from a path whatever its layout: a WikiDBs folder, a folder of CSV files, or a DuckDB file. */
+/**
+ * Opens a lake from a path whatever its layout: a WikiDBs folder, a folder of Parquet/CSV/JSON files, a folder of
+ * CSV files only, or a DuckDB file.
+ */
 public final class Lakes {
 
   private Lakes() {}
@@ -17,8 +20,13 @@ public final class Lakes {
   public enum Layout {
     /** {@code databases/<db>/tables/<table>.csv} (or {@code <db>/tables/<table>.csv}): {@code DataLake.fromWikiDbs}. */
     WIKIDBS,
-    /** Any folder of CSV/TSV files: {@code DataLake.fromCsvFolder}. */
+    /** A folder of CSV/TSV files only: {@code DataLake.fromCsvFolder} (copied into DuckDB by default). */
     CSV_FOLDER,
+    /**
+     * A folder holding Parquet or JSON files, or Hive-partitioned folders ({@code key=value}): {@code
+     * DataLake.fromFolder} (queried in place by default).
+     */
+    FOLDER,
     /** An existing DuckDB database file: {@code DataLake.open}. */
     DUCKDB_FILE;
 
@@ -29,7 +37,8 @@ public final class Lakes {
 
   /**
    * The layout of the lake at {@code path}: a file is a DuckDB database; a folder with {@code databases/} (or with
-   * sub-folders holding {@code tables/}) is WikiDBs; any other folder is a CSV folder.
+   * sub-folders holding {@code tables/}) is WikiDBs; a folder with Parquet or JSON files or {@code key=value}
+   * folders anywhere below it is a mixed folder; any other folder is a CSV folder.
    *
    * @throws IllegalArgumentException when nothing is at {@code path}
    */
@@ -52,7 +61,19 @@ public final class Lakes {
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot list the lake folder " + path + ": " + e.getMessage(), e);
     }
-    return Layout.CSV_FOLDER;
+    try (Stream<Path> all = Files.walk(path)) {
+      return all.anyMatch(Lakes::mixedFolderMark) ? Layout.FOLDER : Layout.CSV_FOLDER;
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot list the lake folder " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean mixedFolderMark(Path p) {
+    String n = p.getFileName() == null ? "" : p.getFileName().toString().toLowerCase(Locale.ROOT);
+    if (Files.isDirectory(p)) {
+      return n.indexOf('=') > 0;
+    }
+    return n.matches(".*\\.(parquet|parq|pq|json|jsonl|ndjson)(\\.gz|\\.zst)?");
   }
 
   /**
@@ -66,15 +87,29 @@ public final class Lakes {
 
   /** Opens the lake with the given layout. */
   public static DataLake open(Path path, Layout layout, Path cacheRoot) {
+    return open(path, layout, cacheRoot, null);
+  }
+
+  /**
+   * Opens the lake with the given layout and storage.
+   *
+   * @param storage in place or copied; {@code null} for the layout's default (mixed folders in place, the others
+   *     copied)
+   */
+  public static DataLake open(Path path, Layout layout, Path cacheRoot, DataLake.Storage storage) {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(layout, "layout");
     DataLake.Builder b = DataLake.builder();
     if (cacheRoot != null) {
       b.cacheDirectory(cacheRoot);
     }
+    if (storage != null) {
+      b.storage(storage);
+    }
     return switch (layout) {
       case WIKIDBS -> b.fromWikiDbs(path);
       case CSV_FOLDER -> b.fromCsvFolder(path);
+      case FOLDER -> b.fromFolder(path);
       case DUCKDB_FILE -> b.open(path);
     };
   }

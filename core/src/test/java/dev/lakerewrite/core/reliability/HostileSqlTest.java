@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -28,8 +29,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Issue 9, hostile input: every attack of {@code sql-attacks.tsv} goes through the safe executor (a lake
  * session) and the optimizer's entry point (on the same sandboxed connection), and each is refused or stopped
  * by a limit with an error that says why. Afterwards the lake's DuckDB file and the source CSV folder hash the
- * same as before, no file an attack names exists, and the lake's spill directory is empty.
+ * same as before, no file an attack names exists, and the lake's spill directory is empty. Runs on the sample
+ * copied into a DuckDB file; {@link InPlaceHostileSqlTest} runs it again on the sample queried in place.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HostileSqlTest {
   static final String RESOURCE = "/dev/lakerewrite/core/reliability/sql-attacks.tsv";
   static final QueryLimits LIMITS = new QueryLimits(Duration.ofMillis(600), 1_000);
@@ -37,16 +40,21 @@ class HostileSqlTest {
   static final long PLANNING_ALLOWANCE_MS = 5_000;
   static final Map<String, Integer> OUTCOMES = new ConcurrentHashMap<>();
 
-  private static DataLake lake;
-  private static LakeSession session;
-  private static String lakeFileBefore;
-  private static String sourceBefore;
-  private static Path spill;
-  private static Optimizer optimizer;
+  private DataLake lake;
+  private LakeSession session;
+  private String lakeFileBefore;
+  private String sourceBefore;
+  private Path spill;
+  private Optimizer optimizer;
+
+  /** The lake under attack (shared by the test JVM, never closed). */
+  DataLake lake() {
+    return TestLakes.sample();
+  }
 
   @BeforeAll
-  static void open() {
-    lake = TestLakes.sample();
+  void open() {
+    lake = lake();
     session = lake.openSession();
     lakeFileBefore = Fingerprints.sha256(lake.databaseFile());
     sourceBefore = Fingerprints.sha256Tree(lake.source());
@@ -56,13 +64,15 @@ class HostileSqlTest {
   }
 
   @AfterAll
-  static void theLakeIsUnchanged() {
+  void theLakeIsUnchanged() {
     session.close();
     assertThat(Fingerprints.sha256(lake.databaseFile())).as("lake file").isEqualTo(lakeFileBefore);
     assertThat(Fingerprints.sha256Tree(lake.source())).as("source folder").isEqualTo(sourceBefore);
     assertThat(Fingerprints.attackTargets()).as("files attacks tried to create").isEmpty();
     assertThat(Fingerprints.listing(spill)).as("spill files left in " + spill).isEmpty();
-    System.out.println("[reliability] hostile SQL outcomes (executor): " + new TreeMap<>(OUTCOMES));
+    System.out.println("[reliability] hostile SQL outcomes (executor, " + lake.storage() + "): "
+        + new TreeMap<>(OUTCOMES));
+    OUTCOMES.clear();
   }
 
   static List<Attacks.Attack> attacks() {

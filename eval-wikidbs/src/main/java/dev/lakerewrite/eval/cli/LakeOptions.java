@@ -10,9 +10,15 @@ import picocli.CommandLine.Option;
 final class LakeOptions {
 
   @Option(names = "--lake", paramLabel = "PATH",
-      description = "The lake: a WikiDBs folder (databases/<db>/tables/<table>.csv), a folder of CSV files, or a "
-          + "DuckDB file. Default: ../shared/data/wikidbs-sample beside the repository.")
+      description = "The lake: a WikiDBs folder (databases/<db>/tables/<table>.csv), a folder of Parquet, CSV and "
+          + "JSON files (Hive-partitioned folders are one table), a folder of CSV files, or a DuckDB file. Default: "
+          + "../shared/data/wikidbs-sample beside the repository.")
   Path lake;
+
+  @Option(names = "--storage", paramLabel = "in-place|copy",
+      description = "Where tables live: in-place (views over the files) or copy (copied into the lake's DuckDB "
+          + "file). Default: in-place for folders with Parquet or JSON files, copy for CSV and WikiDBs folders.")
+  String storage;
 
   @Option(names = "--cache", paramLabel = "DIR",
       description = "Where lakes keep their derived data (DuckDB file, indexes, join graph, noisy copies). "
@@ -34,10 +40,22 @@ final class LakeOptions {
     }
   }
 
+  /** The storage asked for, or null for the layout's default. */
+  DataLake.Storage storage() {
+    if (storage == null) {
+      return null;
+    }
+    return switch (storage.toLowerCase(java.util.Locale.ROOT).replace('_', '-')) {
+      case "in-place", "inplace" -> DataLake.Storage.IN_PLACE;
+      case "copy", "copied" -> DataLake.Storage.COPY;
+      default -> throw new BadInputException("--storage must be in-place or copy, was '" + storage + "'");
+    };
+  }
+
   /** Opens the lake; a lake core cannot load is bad input. */
   DataLake open(Lakes.Layout layout) {
     try {
-      return Lakes.open(lakePath(), layout, cache);
+      return Lakes.open(lakePath(), layout, cache, storage());
     } catch (LakeRewriteException e) {
       throw new BadInputException("cannot load the lake: " + e.getMessage(), e);
     }
