@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * A lake table: its name in SQL, its columns with DuckDB types, its row count, and the file it was loaded from.
  *
- * @param name the table name as queries must write it (quote with {@link Sql#identifier})
+ * @param name the table name as queries must write it (quote with {@link dev.lakerewrite.sql.Sql#identifier})
  * @param columns the columns in table order
  * @param rowCount the exact number of rows
  * @param source the CSV file the table came from, when the lake was loaded from files

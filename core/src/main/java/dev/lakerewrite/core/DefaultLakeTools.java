@@ -1,6 +1,6 @@
 package dev.lakerewrite.core;
 
-import dev.lakerewrite.retrieval.DidYouMean;
+import dev.lakerewrite.sql.DidYouMean;
 import dev.lakerewrite.core.rewrite.Evidence;
 import dev.lakerewrite.core.rewrite.LakeTools;
 import dev.lakerewrite.joingraph.ColumnPair;
@@ -27,6 +27,7 @@ import dev.lakerewrite.retrieval.QueryTable;
 import dev.lakerewrite.retrieval.TableMatch;
 import dev.lakerewrite.retrieval.UnionCandidate;
 import dev.lakerewrite.retrieval.ValueMatch;
+import dev.lakerewrite.sql.Sql;
 import dev.langchain4j.model.chat.ChatModel;
 import java.sql.SQLException;
 import java.util.ArrayList;

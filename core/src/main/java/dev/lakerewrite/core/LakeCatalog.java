@@ -3,6 +3,7 @@ package dev.lakerewrite.core;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lakerewrite.retrieval.TypeFamily;
+import dev.lakerewrite.sql.Sql;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.lakerewrite.core;
 
+import dev.lakerewrite.sql.Sql;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lakerewrite.core.LakeFiles.Format;
 import dev.lakerewrite.core.LakeFiles.SourceTable;
+import dev.lakerewrite.sql.Sql;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.lakerewrite.core;
 
-import dev.lakerewrite.retrieval.DidYouMean;
+import dev.lakerewrite.sql.DidYouMean;
 import java.util.Collection;
 import java.util.List;
 
@@ -15,9 +15,7 @@ public final class UnknownTableException extends LakeRewriteException {
   }
 
   private UnknownTableException(String table, List<String> suggestions) {
-    super("the lake has no table \"" + table + "\""
-        + (suggestions.isEmpty() ? "" : "; did you mean "
-            + String.join(" or ", suggestions.stream().map(s -> '"' + s + '"').toList()) + "?"));
+    super("the lake has no table \"" + table + "\"" + DidYouMean.format(suggestions));
     this.table = table;
     this.suggestions = List.copyOf(suggestions);
   }

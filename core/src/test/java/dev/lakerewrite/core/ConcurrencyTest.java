@@ -2,6 +2,7 @@ package dev.lakerewrite.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

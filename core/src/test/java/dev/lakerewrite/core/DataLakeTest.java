@@ -190,7 +190,7 @@ class DataLakeTest {
   void unknownTableErrorsSuggestTheNearestNames() {
     assertThatThrownBy(() -> TestLakes.sample().catalog().requireTable("regions_of_new_zealand"))
         .isInstanceOf(UnknownTableException.class)
-        .hasMessageContaining("did you mean \"region_of_new_zealand\"");
+        .hasMessageContaining("did you mean 'region_of_new_zealand'");
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.lakerewrite.eval;
 
 import dev.lakerewrite.core.Rewriter;
 import dev.lakerewrite.core.rewrite.ActionType;
+import dev.lakerewrite.sql.DidYouMean;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -73,6 +74,6 @@ public enum Ablation {
    */
   public static Ablation parse(String label) {
     return fromLabel(label).orElseThrow(() -> new IllegalArgumentException("unknown ablation '" + label + "'"
-        + Names.didYouMean(String.valueOf(label), labels()) + " (known: " + String.join(", ", labels()) + ")"));
+        + DidYouMean.hint(String.valueOf(label), labels(), 1) + " (known: " + String.join(", ", labels()) + ")"));
   }
 }

@@ -1,6 +1,7 @@
 package dev.lakerewrite.eval;
 
 import dev.lakerewrite.core.Rewriter;
+import dev.lakerewrite.sql.DidYouMean;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -70,7 +71,7 @@ public enum EvalMethod {
    */
   public static EvalMethod parse(String label) {
     return fromLabel(label).orElseThrow(() -> new IllegalArgumentException("unknown method '" + label + "'"
-        + Names.didYouMean(String.valueOf(label), labels()) + " (known: " + String.join(", ", labels()) + ")"));
+        + DidYouMean.hint(String.valueOf(label), labels(), 1) + " (known: " + String.join(", ", labels()) + ")"));
   }
 
 }

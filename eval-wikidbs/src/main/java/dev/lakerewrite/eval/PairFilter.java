@@ -1,5 +1,6 @@
 package dev.lakerewrite.eval;
 
+import dev.lakerewrite.sql.DidYouMean;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -39,7 +40,7 @@ public record PairFilter(Set<String> ids, Set<DifficultyTag> tags, OptionalInt l
     Collection<String> known = pairs.stream().map(QueryResultPair::id).toList();
     for (String id : ids) {
       if (!known.contains(id)) {
-        throw new IllegalArgumentException("no pair '" + id + "'" + Names.didYouMean(id, known));
+        throw new IllegalArgumentException("no pair '" + id + "'" + DidYouMean.hint(id, known, 1));
       }
     }
     List<QueryResultPair> out = new ArrayList<>();

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.lakerewrite.sql.DidYouMean;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -246,7 +247,7 @@ public final class PairLoader {
               parser.skipChildren();
               problems.add(new PairProblem(PairProblem.Severity.WARNING, PairProblem.Kind.UNKNOWN_FIELD, source,
                   -1, null, at.getLineNr(), at.getColumnNr(), "unknown top-level field '" + field + "' ignored"
-                      + Names.didYouMean(field, FILE_FIELDS)));
+                      + DidYouMean.hint(field, FILE_FIELDS, 1)));
             }
           }
         }
@@ -380,7 +381,7 @@ public final class PairLoader {
         String field = property.getKey();
         if (!PAIR_FIELDS.contains(field)) {
           problem(PairProblem.Severity.WARNING, PairProblem.Kind.UNKNOWN_FIELD,
-              "unknown field '" + field + "' ignored" + Names.didYouMean(field, PAIR_FIELDS));
+              "unknown field '" + field + "' ignored" + DidYouMean.hint(field, PAIR_FIELDS, 1));
         }
       }
       if (idNode == null || idNode.isNull()) {
@@ -472,7 +473,7 @@ public final class PairLoader {
           ok = false;
           String label = e.isTextual() ? e.textValue() : e.toString();
           error(PairProblem.Kind.UNKNOWN_TAG, "unknown difficulty tag '" + label + "'"
-              + Names.didYouMean(label, DifficultyTag.labels()) + " (the tags are " + DifficultyTag.labels() + ")");
+              + DidYouMean.hint(label, DifficultyTag.labels(), 1) + " (the tags are " + DifficultyTag.labels() + ")");
         } else {
           tags.add(tag);
         }
@@ -517,7 +518,7 @@ public final class PairLoader {
         String table = e.textValue();
         if (lakeTables != null && !lakeTables.containsKey(table.toLowerCase(Locale.ROOT))) {
           error(PairProblem.Kind.UNKNOWN_TABLE, "required table '" + table + "' is not in the lake"
-              + Names.didYouMean(table, lakeTables.values()));
+              + DidYouMean.hint(table, lakeTables.values(), 1));
         }
         tables.add(table);
       }

@@ -2,6 +2,7 @@ package dev.lakerewrite.joingraph;
 
 import dev.lakerewrite.retrieval.CachingEmbedder;
 import dev.lakerewrite.retrieval.Embedder;
+import dev.lakerewrite.sql.DidYouMean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -257,7 +258,7 @@ public final class JoinGraph {
     GraphTable info = byName.get(table);
     if (info == null) {
       throw new IllegalArgumentException("unknown table '" + table + "'"
-          + didYouMean(table, byName.keySet()));
+          + DidYouMean.hint(table, byName.keySet()));
     }
     return info;
   }
@@ -407,11 +408,5 @@ public final class JoinGraph {
       }
       return graph;
     }
-  }
-
-  /** {@code "; did you mean x, y?"} (joingraph's message style), or {@code ""} when nothing is close. */
-  static String didYouMean(String wanted, java.util.Collection<String> known) {
-    List<String> close = dev.lakerewrite.retrieval.DidYouMean.suggest(wanted, known, 3);
-    return close.isEmpty() ? "" : "; did you mean " + String.join(", ", close) + "?";
   }
 }

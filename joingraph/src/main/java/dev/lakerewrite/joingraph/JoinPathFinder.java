@@ -1,6 +1,7 @@
 package dev.lakerewrite.joingraph;
 
 import dev.lakerewrite.retrieval.TypeFamily;
+import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -109,13 +110,13 @@ final class JoinPathFinder {
   private JoinKey measureKey(Connection connection, String left, String right, ColumnPair pair) {
     GraphTable lt = graph.require(left);
     GraphTable rt = graph.require(right);
-    String lc = Sql.quote(pair.columnA());
-    String rc = Sql.quote(pair.columnB());
+    String lc = Sql.quoted(pair.columnA());
+    String rc = Sql.quoted(pair.columnB());
     long cap = config.rowCap();
     String sql = "WITH l AS (SELECT " + comparable(lc) + " AS k, CAST(" + lc + " AS VARCHAR) AS raw FROM "
-        + Sql.qualified(lt.schema(), lt.relation()) + " WHERE " + lc + " IS NOT NULL LIMIT " + cap + "), "
+        + Sql.quoted(lt.schema(), lt.relation()) + " WHERE " + lc + " IS NOT NULL LIMIT " + cap + "), "
         + "r AS (SELECT " + comparable(rc) + " AS k, CAST(" + rc + " AS VARCHAR) AS raw FROM "
-        + Sql.qualified(rt.schema(), rt.relation()) + " WHERE " + rc + " IS NOT NULL) "
+        + Sql.quoted(rt.schema(), rt.relation()) + " WHERE " + rc + " IS NOT NULL) "
         + "SELECT (SELECT count(*) FROM (SELECT 1 FROM (SELECT DISTINCT k FROM l) d JOIN r ON d.k = r.k LIMIT "
         + (cap + 1) + ")), "
         + "(SELECT count(DISTINCT k) FROM l), "
@@ -157,8 +158,8 @@ final class JoinPathFinder {
   /** The join condition between two columns, plain or in comparison form. */
   private static String condition(GraphTable lt, String leftColumn, GraphTable rt, String rightColumn,
       boolean normalised) {
-    String l = reference(lt) + "." + Sql.quote(leftColumn);
-    String r = reference(rt) + "." + Sql.quote(rightColumn);
+    String l = reference(lt) + "." + Sql.quoted(leftColumn);
+    String r = reference(rt) + "." + Sql.quoted(rightColumn);
     if (normalised) {
       return comparable(l) + " = " + comparable(r);
     }
@@ -171,7 +172,7 @@ final class JoinPathFinder {
 
   /** How a table is named in path SQL: its quoted relation, schema-qualified outside {@code main}. */
   private static String reference(GraphTable t) {
-    return t.schema().equals("main") ? Sql.quote(t.relation()) : Sql.qualified(t.schema(), t.relation());
+    return t.schema().equals("main") ? Sql.quoted(t.relation()) : Sql.quoted(t.schema(), t.relation());
   }
 
   private String fromClause(List<String> tables, List<JoinHop> hops) {
@@ -213,7 +214,7 @@ final class JoinPathFinder {
       String label = tc[0] + "." + tc[1];
       names.add(label);
       select.append(i == 0 ? "" : ", ").append(reference(graph.require(tc[0]))).append('.')
-          .append(Sql.quote(tc[1])).append(" AS ").append(Sql.quote(label));
+          .append(Sql.quoted(tc[1])).append(" AS ").append(Sql.quoted(label));
     }
     select.append(' ').append(from).append(" LIMIT ").append(config.previewRows());
     List<List<String>> rows = new ArrayList<>();

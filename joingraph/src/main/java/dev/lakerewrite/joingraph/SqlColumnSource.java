@@ -1,5 +1,6 @@
 package dev.lakerewrite.joingraph;
 
+import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -58,11 +59,11 @@ final class SqlColumnSource implements ColumnSource {
 
   @Override
   public void readColumns(Table table, Consumer<ColumnValues> sink) {
-    String from = Sql.qualified(table.schema(), table.relation());
+    String from = Sql.quoted(table.schema(), table.relation());
     long[] nonNull = nonNullCounts(table, from);
     for (int i = 0; i < table.columns().size(); i++) {
       Column column = table.columns().get(i);
-      String col = Sql.quote(column.name());
+      String col = Sql.quoted(column.name());
       String sql = "SELECT DISTINCT CAST(" + col + " AS VARCHAR) FROM " + from + " WHERE " + col
           + " IS NOT NULL LIMIT " + maxScannedValues;
       List<String> values = new ArrayList<>();
@@ -86,7 +87,7 @@ final class SqlColumnSource implements ColumnSource {
     }
     StringBuilder sql = new StringBuilder("SELECT ");
     for (int i = 0; i < counts.length; i++) {
-      sql.append(i == 0 ? "" : ", ").append("count(").append(Sql.quote(table.columns().get(i).name())).append(')');
+      sql.append(i == 0 ? "" : ", ").append("count(").append(Sql.quoted(table.columns().get(i).name())).append(')');
     }
     sql.append(" FROM ").append(from);
     try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql.toString())) {

@@ -111,7 +111,7 @@ class FindJoinPathTest {
     assertThatThrownBy(() -> graph.findJoinPaths("fictional_creatures", "genre", 3))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unknown table 'fictional_creatures'")
-        .hasMessageContaining("did you mean fictional_creature");
+        .hasMessageContaining("did you mean 'fictional_creature'");
     assertThatThrownBy(() -> graph.findJoinPaths("genre", "genre", 3))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two different tables");
     assertThatThrownBy(() -> graph.findJoinPaths("genre", "capital", 0))

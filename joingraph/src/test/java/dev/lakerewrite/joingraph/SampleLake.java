@@ -2,6 +2,7 @@ package dev.lakerewrite.joingraph;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lakerewrite.sql.Sql;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -137,7 +138,7 @@ final class SampleLake {
       for (Path db : databases()) {
         for (Path csv : csvFiles(db)) {
           String table = names.get(db.getFileName().toString()).get(stem(csv));
-          st.execute("CREATE TABLE " + Sql.quote(table) + " AS SELECT * FROM read_csv("
+          st.execute("CREATE TABLE " + Sql.quoted(table) + " AS SELECT * FROM read_csv("
               + Sql.literal(csv.toAbsolutePath().toString()) + ", header = true)");
         }
       }

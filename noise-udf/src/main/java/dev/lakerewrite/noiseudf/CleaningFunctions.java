@@ -160,7 +160,7 @@ public final class CleaningFunctions {
     synchronized (REGISTRATION_LOCK) {
       Set<String> present = new HashSet<>();
       for (List<String> row :
-          Sql.query(connection,
+          Jdbc.query(connection,
               "SELECT function_name, len(parameters) FROM duckdb_functions() "
                   + "WHERE function_name LIKE 'clean\\_%' ESCAPE '\\' AND function_type = 'scalar'")) {
         present.add(row.get(0) + "/" + row.get(1));
@@ -182,7 +182,7 @@ public final class CleaningFunctions {
   /** True when every vetted function is visible on {@code connection}. */
   public static boolean isRegistered(Connection connection) throws SQLException {
     List<List<String>> rows =
-        Sql.query(connection,
+        Jdbc.query(connection,
             "SELECT DISTINCT function_name || '/' || len(parameters) FROM duckdb_functions() "
                 + "WHERE function_name LIKE 'clean\\_%' ESCAPE '\\' AND function_type = 'scalar'");
     Set<String> present = rows.stream().map(r -> r.get(0)).collect(Collectors.toSet());

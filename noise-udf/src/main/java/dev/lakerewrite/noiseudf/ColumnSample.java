@@ -1,5 +1,6 @@
 package dev.lakerewrite.noiseudf;
 
+import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ public record ColumnSample(String table, String column, String type, long rows, 
       throws SQLException {
     Objects.requireNonNull(connection, "connection");
     String type = null;
-    for (String[] c : Sql.describeTable(connection, table)) {
+    for (String[] c : Jdbc.describeTable(connection, table)) {
       if (c[0].equals(column)) {
         type = c[1];
       }
@@ -51,17 +52,17 @@ public record ColumnSample(String table, String column, String type, long rows, 
     if (type == null) {
       throw new IllegalArgumentException("no column " + column + " in table " + table);
     }
-    long rows = Long.parseLong(Sql.query(connection, "SELECT count(*) FROM " + Sql.quoteIdentifier(table)).get(0).get(0));
+    long rows = Long.parseLong(Jdbc.query(connection, "SELECT count(*) FROM " + Sql.quoted(table)).get(0).get(0));
     return read(connection, table, column, type, rows, maxDistinct);
   }
 
   static ColumnSample read(Connection connection, String table, String column, String type, long rows, int maxDistinct)
       throws SQLException {
-    String t = Sql.quoteIdentifier(table);
-    String c = Sql.quoteIdentifier(column);
+    String t = Sql.quoted(table);
+    String c = Sql.quoted(column);
     List<ValueCount> values = new ArrayList<>();
     for (List<String> row :
-        Sql.query(connection,
+        Jdbc.query(connection,
             "SELECT CAST(" + c + " AS VARCHAR) AS v, count(*) AS n FROM " + t + " WHERE " + c
                 + " IS NOT NULL GROUP BY 1 ORDER BY n DESC, v LIMIT " + maxDistinct)) {
       values.add(new ValueCount(row.get(0), Long.parseLong(row.get(1))));

@@ -2,6 +2,7 @@ package dev.lakerewrite.noiseudf;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.sql.Sql;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -62,7 +63,7 @@ public record CteBuildResult(
 
   /** {@code "name" AS (body)}, ready to put after WITH; empty on failure. */
   public Optional<String> withClause() {
-    return succeeded() ? Optional.of(Sql.quoteIdentifier(cteName) + " AS (" + cteSql + ")") : Optional.empty();
+    return succeeded() ? Optional.of(Sql.quoted(cteName) + " AS (" + cteSql + ")") : Optional.empty();
   }
 
   /** Compact text for the scratchpad and prompts. */

@@ -1,6 +1,7 @@
 package dev.lakerewrite.noiseudf;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lakerewrite.sql.DidYouMean;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -217,8 +218,7 @@ final class ExpressionChecker {
       return;
     }
     if (!scope.contains(name.toLowerCase(Locale.ROOT))) {
-      List<String> hint = Sql.didYouMean(name, new ArrayList<>(scope));
-      problem("unknown name " + name + (hint.isEmpty() ? "" : " (did you mean " + String.join(", ", hint) + "?)"));
+      problem("unknown name " + name + DidYouMean.hint(name, scope));
     }
   }
 
@@ -252,9 +252,8 @@ final class ExpressionChecker {
     } else if (!ALLOWED_BUILTINS.contains(name) && !callable.contains(name)) {
       List<String> pool = new ArrayList<>(ALLOWED_BUILTINS);
       pool.addAll(callable);
-      List<String> hint = Sql.didYouMean(name, pool);
       problem("function " + name + " is not on the allow-list of pure scalar functions"
-          + (hint.isEmpty() ? "" : " (did you mean " + String.join(", ", hint) + "?)"));
+          + DidYouMean.hint(name, pool));
     }
     for (JsonNode arg : node.path("arguments")) {
       if (!arg.path("name").asText("").isEmpty() && !"struct_pack".equals(name)) {

@@ -1,5 +1,8 @@
 package dev.lakerewrite.noiseudf;
 
+import dev.lakerewrite.sql.DuckDbParser;
+import dev.lakerewrite.sql.Sql;
+import dev.lakerewrite.sql.SqlParseException;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.UserMessage;
@@ -222,8 +225,8 @@ public final class LlmCteBuilder implements CteBuilder {
     // Metadata: generated macros the CTE uses (directly or through each other), vetted functions it calls.
     java.util.Set<String> calls;
     try {
-      calls = SqlAst.calledFunctions(SqlAst.parse(session, cte.cteSql()));
-    } catch (SqlAst.ParseException e) {
+      calls = SqlAst.calledFunctions(DuckDbParser.on(session).parse(cte.cteSql()));
+    } catch (SqlParseException e) {
       throw new IllegalStateException("a validated CTE no longer parses", e);
     }
     java.util.Set<String> reachable = new java.util.LinkedHashSet<>(calls);
@@ -260,8 +263,8 @@ public final class LlmCteBuilder implements CteBuilder {
     List<CleanedColumn> out = new ArrayList<>();
     com.fasterxml.jackson.databind.JsonNode node;
     try {
-      node = SqlAst.parse(session, cte.cteSql()).get(0).path("node");
-    } catch (SqlAst.ParseException e) {
+      node = DuckDbParser.on(session).parse(cte.cteSql()).get(0).path("node");
+    } catch (SqlParseException e) {
       return out;
     }
     Map<String, com.fasterxml.jackson.databind.JsonNode> expressions = new LinkedHashMap<>();
@@ -285,14 +288,14 @@ public final class LlmCteBuilder implements CteBuilder {
   private static String renderExpression(Connection session, com.fasterxml.jackson.databind.JsonNode expr) throws SQLException {
     com.fasterxml.jackson.databind.node.ObjectNode statement;
     try {
-      statement = (com.fasterxml.jackson.databind.node.ObjectNode) SqlAst.parse(session, "SELECT 1").get(0);
-    } catch (SqlAst.ParseException e) {
+      statement = (com.fasterxml.jackson.databind.node.ObjectNode) DuckDbParser.on(session).parse("SELECT 1").get(0);
+    } catch (SqlParseException e) {
       throw new IllegalStateException(e);
     }
     com.fasterxml.jackson.databind.node.ObjectNode copy = (com.fasterxml.jackson.databind.node.ObjectNode) expr.deepCopy();
     copy.put("alias", "");
     ((com.fasterxml.jackson.databind.node.ArrayNode) statement.path("node").path("select_list")).removeAll().add(copy);
-    String rendered = SqlAst.render(session, statement);
+    String rendered = DuckDbParser.on(session).render(statement);
     return rendered.startsWith("SELECT ") ? rendered.substring(7) : rendered;
   }
 
@@ -300,14 +303,14 @@ public final class LlmCteBuilder implements CteBuilder {
   private PreviewTable promptPreview(Connection session, CteRequest request) throws SQLException {
     List<String> columns = request.columns();
     if (columns.isEmpty()) {
-      columns = Sql.describeTable(session, request.baseTable()).stream().map(c -> c[0]).limit(maxPromptColumns).toList();
+      columns = Jdbc.describeTable(session, request.baseTable()).stream().map(c -> c[0]).limit(maxPromptColumns).toList();
     }
     StringBuilder select = new StringBuilder("SELECT ");
     for (int i = 0; i < columns.size(); i++) {
-      select.append(i == 0 ? "" : ", ").append(Sql.quoteIdentifier(columns.get(i)));
+      select.append(i == 0 ? "" : ", ").append(Sql.quoted(columns.get(i)));
     }
-    select.append(" FROM ").append(Sql.quoteIdentifier(request.baseTable())).append(" LIMIT ").append(promptRows);
-    Sql.Table t = Sql.table(session, select.toString(), promptRows);
+    select.append(" FROM ").append(Sql.quoted(request.baseTable())).append(" LIMIT ").append(promptRows);
+    Jdbc.Table t = Jdbc.table(session, select.toString(), promptRows);
     return new PreviewTable(t.columns(), t.types(), t.rows());
   }
 }

@@ -3,6 +3,10 @@ package dev.lakerewrite.noiseudf;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.sql.DidYouMean;
+import dev.lakerewrite.sql.DuckDbParser;
+import dev.lakerewrite.sql.Sql;
+import dev.lakerewrite.sql.SqlParseException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
@@ -207,7 +211,7 @@ public final class MacroValidator {
     String params = String.join(", ", udf.parameters());
     String probe = "lr_probe_" + PROBES.incrementAndGet();
     try {
-      Sql.execute(session, "CREATE OR REPLACE TEMP MACRO " + probe + "(" + params + ") AS " + s.expression);
+      Jdbc.execute(session, "CREATE OR REPLACE TEMP MACRO " + probe + "(" + params + ") AS " + s.expression);
     } catch (SQLException e) {
       return new MacroVerdict(udf, false, null, "unknown", s.calls,
           List.of(new Rejection(udf.name(), Rejection.Stage.REGISTRATION, firstLine(e.getMessage()))));
@@ -216,19 +220,18 @@ public final class MacroValidator {
     String returnType = "unknown";
     try {
       if (baseTable != null && udf.parameters().size() == 1) {
-        List<String[]> columns = Sql.describeTable(session, baseTable);
+        List<String[]> columns = Jdbc.describeTable(session, baseTable);
         List<String> names = columns.stream().map(c -> c[0]).toList();
         for (String column : udf.appliesTo()) {
           if (!names.contains(column)) {
-            List<String> hint = Sql.didYouMean(column, names);
             rejections.add(new Rejection(udf.name(), Rejection.Stage.PREVIEW, "applies_to names no column '" + column
-                + "' of " + baseTable + (hint.isEmpty() ? "" : " (did you mean " + String.join(", ", hint) + "?)")));
+                + "' of " + baseTable + DidYouMean.hint(column, names)));
             continue;
           }
-          String c = Sql.quoteIdentifier(column);
+          String c = Sql.quoted(column);
           try {
-            Sql.Table t = Sql.table(session, "SELECT CAST(" + c + " AS VARCHAR), CAST(" + probe + "(" + c
-                + ") AS VARCHAR), typeof(" + probe + "(" + c + ")) FROM " + Sql.quoteIdentifier(baseTable)
+            Jdbc.Table t = Jdbc.table(session, "SELECT CAST(" + c + " AS VARCHAR), CAST(" + probe + "(" + c
+                + ") AS VARCHAR), typeof(" + probe + "(" + c + ")) FROM " + Sql.quoted(baseTable)
                 + " LIMIT " + validationRows, validationRows);
             List<String> in = t.rows().stream().map(r -> r.get(0)).toList();
             List<String> out = t.rows().stream().map(r -> r.get(1)).toList();
@@ -245,14 +248,14 @@ public final class MacroValidator {
         }
       }
     } finally {
-      Sql.execute(session, "DROP MACRO IF EXISTS temp.main." + probe);
+      Jdbc.execute(session, "DROP MACRO IF EXISTS temp.main." + probe);
     }
     if (!rejections.isEmpty()) {
       return new MacroVerdict(udf, false, null, returnType, s.calls, rejections);
     }
     String create = "CREATE OR REPLACE TEMP MACRO " + udf.name() + "(" + params + ") AS " + s.expression;
     try {
-      Sql.execute(session, create);
+      Jdbc.execute(session, create);
     } catch (SQLException e) {
       return new MacroVerdict(udf, false, null, returnType, s.calls,
           List.of(new Rejection(udf.name(), Rejection.Stage.REGISTRATION, firstLine(e.getMessage()))));
@@ -303,7 +306,7 @@ public final class MacroValidator {
     // One catalog scan (duckdb_functions() costs ~0.1 s): the session's macros and anything named like the UDF.
     Map<String, String> sessionMacros = new LinkedHashMap<>();
     List<String> existingOther = null;
-    for (List<String> row : Sql.query(session,
+    for (List<String> row : Jdbc.query(session,
         "SELECT function_name, database_name, function_type, macro_definition FROM duckdb_functions() "
             + "WHERE (database_name = 'temp' AND function_type = 'macro') OR lower(function_name) = lower(?) ORDER BY 1",
         name)) {
@@ -343,10 +346,10 @@ public final class MacroValidator {
       return new StaticResult(null, Set.of(), rejections);
     }
     // 3. parse
-    ArrayNode statements;
+    List<ObjectNode> statements;
     try {
-      statements = SqlAst.parse(session, "SELECT " + udf.body());
-    } catch (SqlAst.ParseException e) {
+      statements = DuckDbParser.on(session).parse("SELECT " + udf.body());
+    } catch (SqlParseException e) {
       return new StaticResult(null, Set.of(), List.of(new Rejection(name, Rejection.Stage.PARSE, firstLine(e.getMessage()))));
     }
     List<String> shape = SqlAst.singleSelectProblems(statements);
@@ -382,7 +385,7 @@ public final class MacroValidator {
       return new StaticResult(null, checker.calls(), List.of(new Rejection(name, Rejection.Stage.RECURSION,
           "calls form a cycle: " + String.join(" -> ", cycle))));
     }
-    String rendered = SqlAst.render(session, statements.get(0));
+    String rendered = DuckDbParser.on(session).render(statements.get(0));
     if (!rendered.startsWith("SELECT ")) {
       return new StaticResult(null, checker.calls(), List.of(new Rejection(name, Rejection.Stage.PARSE,
           "could not render the expression back to SQL")));
@@ -393,7 +396,7 @@ public final class MacroValidator {
   /** Scalar macros of the session (temp catalog): name → definition. */
   static Map<String, String> sessionMacros(Connection session) throws SQLException {
     Map<String, String> out = new LinkedHashMap<>();
-    for (List<String> row : Sql.query(session,
+    for (List<String> row : Jdbc.query(session,
         "SELECT function_name, macro_definition FROM duckdb_functions() "
             + "WHERE database_name = 'temp' AND function_type = 'macro' ORDER BY 1")) {
       out.put(row.get(0).toLowerCase(Locale.ROOT), row.get(1));
@@ -402,7 +405,7 @@ public final class MacroValidator {
   }
 
   private static boolean isKeyword(Connection session, String word) throws SQLException {
-    return !Sql.query(session, "SELECT 1 FROM duckdb_keywords() WHERE keyword_name = ? AND keyword_category <> 'unreserved'",
+    return !Jdbc.query(session, "SELECT 1 FROM duckdb_keywords() WHERE keyword_name = ? AND keyword_category <> 'unreserved'",
         word.toLowerCase(Locale.ROOT)).isEmpty();
   }
 
@@ -415,9 +418,9 @@ public final class MacroValidator {
         continue;
       }
       try {
-        ArrayNode st = SqlAst.parse(session, "SELECT " + e.getValue());
+        List<ObjectNode> st = DuckDbParser.on(session).parse("SELECT " + e.getValue());
         graph.put(e.getKey(), SqlAst.calledFunctions(st));
-      } catch (SqlAst.ParseException ex) {
+      } catch (SqlParseException ex) {
         graph.put(e.getKey(), Set.of());
       }
     }
@@ -554,10 +557,10 @@ public final class MacroValidator {
     if (!rejections.isEmpty()) {
       return new CteVerdict(false, null, null, null, rejections);
     }
-    ArrayNode statements;
+    List<ObjectNode> statements;
     try {
-      statements = SqlAst.parse(session, cteSql);
-    } catch (SqlAst.ParseException e) {
+      statements = DuckDbParser.on(session).parse(cteSql);
+    } catch (SqlParseException e) {
       return new CteVerdict(false, null, null, null, List.of(new Rejection("cte", Rejection.Stage.PARSE, firstLine(e.getMessage()))));
     }
     List<String> shape = SqlAst.singleSelectProblems(statements);
@@ -567,7 +570,7 @@ public final class MacroValidator {
     }
     JsonNode node = statements.get(0).path("node");
     JsonNode from = node.path("from_table");
-    List<String> columns = Sql.describeTable(session, baseTable).stream().map(c -> c[0]).toList();
+    List<String> columns = Jdbc.describeTable(session, baseTable).stream().map(c -> c[0]).toList();
     if (columns.isEmpty()) {
       return new CteVerdict(false, null, null, null, List.of(new Rejection("cte", Rejection.Stage.AST, "no table " + baseTable)));
     }
@@ -611,14 +614,14 @@ public final class MacroValidator {
     if (!rejections.isEmpty()) {
       return new CteVerdict(false, null, null, null, rejections);
     }
-    String rendered = SqlAst.render(session, statements.get(0));
+    String rendered = DuckDbParser.on(session).render(statements.get(0));
     try {
-      JsonNode again = SqlAst.parse(session, rendered).get(0);
+      JsonNode again = DuckDbParser.on(session).parse(rendered).get(0);
       if (!SqlAst.withoutLocations(again).equals(SqlAst.withoutLocations(statements.get(0)))) {
         return new CteVerdict(false, null, null, null, List.of(new Rejection("cte", Rejection.Stage.PARSE,
             "the CTE does not survive a parse/render round trip unchanged")));
       }
-    } catch (SqlAst.ParseException e) {
+    } catch (SqlParseException e) {
       return new CteVerdict(false, null, null, null, List.of(new Rejection("cte", Rejection.Stage.PARSE,
           "the rendered CTE does not parse: " + firstLine(e.getMessage()))));
     }
@@ -634,9 +637,9 @@ public final class MacroValidator {
       ref.putArray("column_names").add(columns.get(i));
       list.add(ref);
     }
-    Sql.Table table;
+    Jdbc.Table table;
     try {
-      table = Sql.table(session, "SELECT * FROM (" + SqlAst.render(session, aligned) + ") LIMIT " + validationRows, validationRows);
+      table = Jdbc.table(session, "SELECT * FROM (" + DuckDbParser.on(session).render(aligned) + ") LIMIT " + validationRows, validationRows);
     } catch (SQLException e) {
       return new CteVerdict(false, null, null, null, List.of(new Rejection("cte", Rejection.Stage.PREVIEW,
           "fails on the preview rows: " + firstLine(e.getMessage()))));
@@ -675,7 +678,7 @@ public final class MacroValidator {
     if (!rejections.isEmpty()) {
       return new CteVerdict(false, null, null, changed, rejections);
     }
-    Sql.Table preview = Sql.table(session, "SELECT * FROM (" + rendered + ") LIMIT " + previewRows, previewRows);
+    Jdbc.Table preview = Jdbc.table(session, "SELECT * FROM (" + rendered + ") LIMIT " + previewRows, previewRows);
     return new CteVerdict(true, rendered, new PreviewTable(preview.columns(), preview.types(), preview.rows()), changed, List.of());
   }
 
@@ -760,7 +763,7 @@ public final class MacroValidator {
     if (name == null || !CTE_NAME.matcher(name).matches()) {
       return List.of(new Rejection("cte_name", Rejection.Stage.NAME, "cte_name must be a lower-case identifier (a-z, 0-9, _)"));
     }
-    if (Sql.tableNames(session).stream().anyMatch(t -> t.equalsIgnoreCase(name))) {
+    if (Jdbc.tableNames(session).stream().anyMatch(t -> t.equalsIgnoreCase(name))) {
       return List.of(new Rejection("cte_name", Rejection.Stage.NAME, "cte_name " + name + " would shadow a table of the lake"));
     }
     return List.of();

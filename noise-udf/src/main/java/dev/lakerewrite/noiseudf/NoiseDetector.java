@@ -1,5 +1,7 @@
 package dev.lakerewrite.noiseudf;
 
+import dev.lakerewrite.sql.DidYouMean;
+import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -112,13 +114,12 @@ public final class NoiseDetector {
       throws SQLException {
     Objects.requireNonNull(connection, "connection");
     Objects.requireNonNull(table, "table");
-    List<String[]> described = Sql.describeTable(connection, table);
+    List<String[]> described = Jdbc.describeTable(connection, table);
     if (described.isEmpty()) {
-      List<String> hint = Sql.didYouMean(table, Sql.tableNames(connection));
-      throw new IllegalArgumentException("no table '" + table + "'" + (hint.isEmpty() ? "" : "; did you mean " + hint + "?"));
+      throw new IllegalArgumentException("no table '" + table + "'" + DidYouMean.hint(table, Jdbc.tableNames(connection)));
     }
     List<String> names = described.stream().map(d -> d[0]).toList();
-    long rows = Long.parseLong(Sql.query(connection, "SELECT count(*) FROM " + Sql.quoteIdentifier(table)).get(0).get(0));
+    long rows = Long.parseLong(Jdbc.query(connection, "SELECT count(*) FROM " + Sql.quoted(table)).get(0).get(0));
     List<ColumnSample> out = new ArrayList<>();
     if (columns.isEmpty()) {
       for (String[] d : described) {
@@ -129,9 +130,8 @@ public final class NoiseDetector {
     } else {
       for (String c : columns) {
         if (!names.contains(c)) {
-          List<String> hint = Sql.didYouMean(c, names);
           throw new IllegalArgumentException("no column '" + c + "' in table '" + table + "'"
-              + (hint.isEmpty() ? "" : "; did you mean " + hint + "?"));
+              + DidYouMean.hint(c, names));
         }
         out.add(ColumnSample.read(connection, table, c, described.get(names.indexOf(c))[1], rows, maxDistinct));
       }

@@ -1,6 +1,8 @@
 package dev.lakerewrite.noiseudf;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.lakerewrite.sql.DidYouMean;
+import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -132,10 +134,10 @@ public final class OfflineCteBuilder implements CteBuilder {
       StringBuilder sql = new StringBuilder("SELECT * REPLACE (");
       for (int i = 0; i < plans.size(); i++) {
         ColumnPlan p = plans.get(i);
-        sql.append(i == 0 ? "" : ", ").append(p.sql(Sql.quoteIdentifier(p.column()))).append(" AS ")
-            .append(Sql.quoteIdentifier(p.column()));
+        sql.append(i == 0 ? "" : ", ").append(p.sql(Sql.quoted(p.column()))).append(" AS ")
+            .append(Sql.quoted(p.column()));
       }
-      sql.append(") FROM ").append(Sql.quoteIdentifier(request.baseTable()));
+      sql.append(") FROM ").append(Sql.quoted(request.baseTable()));
       MacroValidator.CteVerdict verdict = validator.validateCte(session, request.baseTable(), sql.toString(), previewRows);
       if (!verdict.accepted()) {
         return CteBuildResult.failed(request, "offline", CteBuildFailure.Kind.REJECTED,
@@ -144,7 +146,7 @@ public final class OfflineCteBuilder implements CteBuilder {
       List<CleanedColumn> cleaned = new ArrayList<>();
       Set<String> used = new LinkedHashSet<>();
       for (ColumnPlan p : plans) {
-        cleaned.add(new CleanedColumn(p.column(), p.sql(Sql.quoteIdentifier(p.column())), p.resultType(), p.kinds(),
+        cleaned.add(new CleanedColumn(p.column(), p.sql(Sql.quoted(p.column())), p.resultType(), p.kinds(),
             p.typed() == ColumnPlan.Typed.NONE ? "clean_key(%s)" : null));
         used.addAll(p.functions());
       }
@@ -164,19 +166,17 @@ public final class OfflineCteBuilder implements CteBuilder {
 
   /** Typed failures for unknown tables and columns (with "did you mean"), shared by both builders. */
   static Optional<CteBuildResult> checkNames(Connection session, CteRequest request, String builder) throws SQLException {
-    List<String[]> described = Sql.describeTable(session, request.baseTable());
+    List<String[]> described = Jdbc.describeTable(session, request.baseTable());
     if (described.isEmpty()) {
-      List<String> hint = Sql.didYouMean(request.baseTable(), Sql.tableNames(session));
       return Optional.of(CteBuildResult.failed(request, builder, CteBuildFailure.Kind.UNKNOWN_TABLE,
-          "no table '" + request.baseTable() + "'" + (hint.isEmpty() ? "" : "; did you mean " + String.join(", ", hint) + "?"),
+          "no table '" + request.baseTable() + "'" + DidYouMean.hint(request.baseTable(), Jdbc.tableNames(session)),
           List.of(), List.of(), 0));
     }
     List<String> names = described.stream().map(d -> d[0]).toList();
     for (String c : request.columns()) {
       if (!names.contains(c)) {
-        List<String> hint = Sql.didYouMean(c, names);
         return Optional.of(CteBuildResult.failed(request, builder, CteBuildFailure.Kind.UNKNOWN_COLUMN,
-            "no column '" + c + "' in " + request.baseTable() + (hint.isEmpty() ? "" : "; did you mean " + String.join(", ", hint) + "?"),
+            "no column '" + c + "' in " + request.baseTable() + DidYouMean.hint(c, names),
             List.of(), List.of(), 0));
       }
     }
@@ -204,14 +204,14 @@ public final class OfflineCteBuilder implements CteBuilder {
     String sql(String ref) {
       String text = textRepair ? "clean_text(" + ref + ")" : ref;
       String e = switch (typed) {
-        case NUMBER -> "clean_number(" + text + (decimalSeparator == null ? "" : ", " + Sql.quoteLiteral(decimalSeparator.toString())) + ")";
-        case DATE -> "coalesce(clean_iso_date(" + text + ", " + Sql.quoteLiteral(dateOrder.name()) + "), " + text + ")";
+        case NUMBER -> "clean_number(" + text + (decimalSeparator == null ? "" : ", " + Sql.literal(decimalSeparator.toString())) + ")";
+        case DATE -> "coalesce(clean_iso_date(" + text + ", " + Sql.literal(dateOrder.name()) + "), " + text + ")";
         case BOOLEAN -> "clean_boolean(" + text + ")";
         case NONE -> text;
       };
       if (!vocabulary.isEmpty()) {
         try {
-          e = "clean_category(" + e + ", " + Sql.quoteLiteral(SqlAst.JSON.writeValueAsString(vocabulary)) + ")";
+          e = "clean_category(" + e + ", " + Sql.literal(SqlAst.JSON.writeValueAsString(vocabulary)) + ")";
         } catch (JsonProcessingException ex) {
           throw new IllegalStateException(ex);
         }

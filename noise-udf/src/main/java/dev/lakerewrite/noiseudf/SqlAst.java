@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -15,48 +13,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * DuckDB's own parser as a library: {@code json_serialize_sql} turns SQL into its AST as JSON (read with
- * Jackson), {@code json_deserialize_sql} renders an AST back to SQL. Validation walks the AST; what gets
- * registered is the rendering of the validated AST, never the model's text, so nothing can be smuggled past the
- * parser (comments, second statements, odd quoting).
+ * Helpers over the syntax trees of DuckDB's own parser ({@link dev.lakerewrite.sql.DuckDbParser}). Validation
+ * walks the tree; what gets registered is the rendering of the validated tree, never the model's text, so nothing
+ * can be smuggled past the parser (comments, second statements, odd quoting).
  */
 final class SqlAst {
 
   static final ObjectMapper JSON = new ObjectMapper();
 
   private SqlAst() {}
-
-  /** Thrown when DuckDB cannot parse the text; the message is DuckDB's. */
-  static final class ParseException extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    ParseException(String message) {
-      super(message);
-    }
-  }
-
-  /** Parses SQL text; returns the array of statements. */
-  static ArrayNode parse(Connection connection, String sql) throws SQLException, ParseException {
-    String json = Sql.query(connection, "SELECT json_serialize_sql(?)", sql).get(0).get(0);
-    JsonNode root;
-    try {
-      root = JSON.readTree(json);
-    } catch (java.io.IOException e) {
-      throw new ParseException("unreadable parser output: " + e.getMessage());
-    }
-    if (root.path("error").asBoolean(false)) {
-      throw new ParseException(root.path("error_message").asText("syntax error"));
-    }
-    return (ArrayNode) root.path("statements");
-  }
-
-  /** Renders one SELECT statement node back to SQL. */
-  static String render(Connection connection, JsonNode statement) throws SQLException {
-    ObjectNode root = JSON.createObjectNode();
-    root.put("error", false);
-    root.putArray("statements").add(statement);
-    return Sql.query(connection, "SELECT json_deserialize_sql(CAST(? AS JSON))", root.toString()).get(0).get(0);
-  }
 
   /** A deep copy without {@code query_location*} fields, for comparing ASTs. */
   static JsonNode withoutLocations(JsonNode node) {
@@ -87,6 +52,13 @@ final class SqlAst {
     }
   }
 
+  /** Names of all functions called anywhere in the statements (lower-cased). */
+  static Set<String> calledFunctions(List<? extends JsonNode> statements) {
+    Set<String> out = new HashSet<>();
+    statements.forEach(s -> collectCalls(s, out));
+    return out;
+  }
+
   /** Names of all functions called anywhere below {@code node} (lower-cased). */
   static Set<String> calledFunctions(JsonNode node) {
     Set<String> out = new HashSet<>();
@@ -113,7 +85,7 @@ final class SqlAst {
   }
 
   /** Statement list of {@code sql}, or an explanation of why it is not exactly one SELECT. */
-  static List<String> singleSelectProblems(ArrayNode statements) {
+  static List<String> singleSelectProblems(List<? extends JsonNode> statements) {
     List<String> problems = new ArrayList<>();
     if (statements.size() != 1) {
       problems.add("expected exactly one statement, found " + statements.size());

@@ -18,7 +18,7 @@ class CleaningFunctionsTest {
   @TempDir Path dir;
 
   private static String one(Connection c, String sql) throws SQLException {
-    return Sql.query(c, sql).get(0).get(0);
+    return Jdbc.query(c, sql).get(0).get(0);
   }
 
   @Test
@@ -60,7 +60,7 @@ class CleaningFunctionsTest {
   void noVettedNameShadowsABuiltIn() throws Exception {
     try (Connection fresh = DriverManager.getConnection("jdbc:duckdb:")) {
       for (String name : CleaningFunctions.names()) {
-        assertThat(Sql.query(fresh, "SELECT 1 FROM duckdb_functions() WHERE function_name = ?", name)).as(name).isEmpty();
+        assertThat(Jdbc.query(fresh, "SELECT 1 FROM duckdb_functions() WHERE function_name = ?", name)).as(name).isEmpty();
       }
     }
   }
@@ -109,7 +109,7 @@ class CleaningFunctionsTest {
       assertThat(one(c, call.toString())).as(call.toString()).isNull();
     }
     // vectorized over a column, with NULLs and repeats (the per-chunk memo must not mix rows up)
-    List<List<String>> rows = Sql.query(c, "SELECT v, clean_number(v) FROM (SELECT CASE WHEN i % 5 = 0 THEN NULL "
+    List<List<String>> rows = Jdbc.query(c, "SELECT v, clean_number(v) FROM (SELECT CASE WHEN i % 5 = 0 THEN NULL "
         + "ELSE '+' || (i % 7) END AS v FROM range(5000) t(i))");
     for (List<String> row : rows) {
       assertThat(row.get(1)).isEqualTo(row.get(0) == null ? null : Double.parseDouble(row.get(0).substring(1)) + "");

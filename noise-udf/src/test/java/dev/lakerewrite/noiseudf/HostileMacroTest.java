@@ -142,7 +142,7 @@ class HostileMacroTest {
     rejections.forEach(r -> STAGES.merge(r.stage().name(), 1, Integer::sum));
     // Nothing was registered: no new macro, no probe left behind, and the session still works.
     assertThat(MacroValidator.sessionMacros(session).keySet()).isEqualTo(before);
-    assertThat(Sql.query(session, "SELECT count(*) FROM capital").get(0).get(0)).isEqualTo("16");
+    assertThat(Jdbc.query(session, "SELECT count(*) FROM capital").get(0).get(0)).isEqualTo("16");
   }
 
   static String expand(String text) {

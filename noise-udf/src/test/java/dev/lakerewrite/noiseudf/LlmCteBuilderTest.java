@@ -53,14 +53,14 @@ class LlmCteBuilderTest {
     assertThat(r.rejections()).isEmpty();
     // the rewriter can use it on this session, and the lake is unchanged
     String sql = "WITH " + r.withClause().orElseThrow() + " SELECT label FROM region_of_new_zealand_clean WHERE area > 13000 ORDER BY 1";
-    assertThat(Sql.query(session, sql)).extracting(row -> row.get(0)).contains("Northland Region");
-    assertThat(Sql.query(session, "SELECT typeof(area) FROM region_of_new_zealand LIMIT 1").get(0).get(0)).isEqualTo("VARCHAR");
+    assertThat(Jdbc.query(session, sql)).extracting(row -> row.get(0)).contains("Northland Region");
+    assertThat(Jdbc.query(session, "SELECT typeof(area) FROM region_of_new_zealand LIMIT 1").get(0).get(0)).isEqualTo("VARCHAR");
     try (var other = SharedLake.connection().duplicate()) {
       assertThat(MacroValidator.sessionMacros(other)).doesNotContainKey("fix_quantity");
       // another connection can have them, validated again there
       List<MacroValidator.MacroVerdict> again = MacroValidator.create().registerOn(other, r);
       assertThat(again).singleElement().satisfies(v -> assertThat(v.accepted()).isTrue());
-      assertThat(Sql.query(other, sql)).extracting(row -> row.get(0)).contains("Northland Region");
+      assertThat(Jdbc.query(other, sql)).extracting(row -> row.get(0)).contains("Northland Region");
     }
     // the prompt had the preview, the evidence, the catalogue and the contract
     String prompt = model.lastUserText(0);
@@ -147,7 +147,7 @@ class LlmCteBuilderTest {
     ScriptedChatModel unused = new ScriptedChatModel();
     CteBuildResult table = LlmCteBuilder.builder(unused).build().build(session, CteRequest.of("region_of_new_zeland"));
     assertThat(table.failure().orElseThrow().kind()).isEqualTo(CteBuildFailure.Kind.UNKNOWN_TABLE);
-    assertThat(table.failure().orElseThrow().message()).contains("did you mean region_of_new_zealand");
+    assertThat(table.failure().orElseThrow().message()).contains("did you mean 'region_of_new_zealand'");
     CteBuildResult column = LlmCteBuilder.builder(unused).build().build(session,
         new CteRequest("region_of_new_zealand", List.of("aera"), ""));
     assertThat(column.failure().orElseThrow().message()).contains("no column 'aera'").contains("area");

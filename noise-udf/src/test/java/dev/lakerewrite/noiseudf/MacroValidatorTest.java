@@ -89,7 +89,7 @@ class MacroValidatorTest {
       assertThat(r.reason()).contains("ping -> pong -> ping");
     });
     // the earlier, good ping is still there and still works
-    assertThat(Sql.query(session, "SELECT pong('a')").get(0).get(0)).isEqualTo("A");
+    assertThat(Jdbc.query(session, "SELECT pong('a')").get(0).get(0)).isEqualTo("A");
   }
 
   @Test
@@ -114,7 +114,7 @@ class MacroValidatorTest {
 
     MacroValidator.MacroVerdict unknownColumn = validator.validateAndRegister(session, "capital",
         udf("trimmed", "trim(v)", "lable"));
-    assertThat(unknownColumn.rejections()).anySatisfy(r -> assertThat(r.reason()).contains("did you mean label"));
+    assertThat(unknownColumn.rejections()).anySatisfy(r -> assertThat(r.reason()).contains("did you mean 'label'"));
   }
 
   @Test
@@ -125,7 +125,7 @@ class MacroValidatorTest {
     assertThat(area.accepted()).isTrue();
     assertThat(area.returnType()).isEqualTo("DOUBLE");
     assertThat(area.createStatement()).isEqualTo("CREATE OR REPLACE TEMP MACRO area_km2(v) AS clean_number(v)");
-    assertThat(Sql.query(session, "SELECT area_km2('+13789')").get(0).get(0)).isEqualTo("13789.0");
+    assertThat(Jdbc.query(session, "SELECT area_km2('+13789')").get(0).get(0)).isEqualTo("13789.0");
 
     MacroValidator.MacroVerdict words = validator.validateAndRegister(session, "capital",
         udf("title_words", "array_to_string(list_transform(string_split(regexp_replace(trim(v), '\\s+', ' ', 'g'), ' '), "

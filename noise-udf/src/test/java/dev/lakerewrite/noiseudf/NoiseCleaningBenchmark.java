@@ -1,5 +1,6 @@
 package dev.lakerewrite.noiseudf;
 
+import dev.lakerewrite.sql.Sql;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -101,8 +102,8 @@ public final class NoiseCleaningBenchmark {
         CteBuildResult result = builder.build(c, CteRequest.of(table));
         buildNanos += System.nanoTime() - b0;
         Map<String, OfflineCteBuilder.ColumnPlan> plans = new HashMap<>();
-        Sql.Table raw = Sql.table(c, "SELECT * FROM " + Sql.quoteIdentifier(table), Integer.MAX_VALUE);
-        Sql.Table loadedClean = Sql.table(clean, "SELECT * FROM " + Sql.quoteIdentifier(table), Integer.MAX_VALUE);
+        Jdbc.Table raw = Jdbc.table(c, "SELECT * FROM " + Sql.quoted(table), Integer.MAX_VALUE);
+        Jdbc.Table loadedClean = Jdbc.table(clean, "SELECT * FROM " + Sql.quoted(table), Integer.MAX_VALUE);
         List<List<String>> cteRows = raw.rows();
         List<String> cteColumns = raw.columns();
         if (result.succeeded()) {
@@ -113,8 +114,8 @@ public final class NoiseCleaningBenchmark {
               plans.put(s.column(), p);
             }
           }
-          Sql.Table t = Sql.table(c, "WITH " + result.withClause().orElseThrow() + " SELECT * FROM "
-              + Sql.quoteIdentifier(result.cteName()), Integer.MAX_VALUE);
+          Jdbc.Table t = Jdbc.table(c, "WITH " + result.withClause().orElseThrow() + " SELECT * FROM "
+              + Sql.quoted(result.cteName()), Integer.MAX_VALUE);
           cteRows = t.rows();
           cteColumns = t.columns();
           cleanedColumns += plans.size();

@@ -2,6 +2,7 @@ package dev.lakerewrite.noiseudf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lakerewrite.sql.Sql;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,7 +61,7 @@ class OfflineCteBuilderTest {
 
       String sql = "WITH " + r.withClause().orElseThrow()
           + " SELECT name, region, founded, area, \"is capital\", note FROM towns_cities_clean";
-      List<List<String>> rows = Sql.query(c, sql);
+      List<List<String>> rows = Jdbc.query(c, sql);
       assertThat(rows).extracting(x -> x.get(0)).containsExactly("Whangārei", "Whangārei", "Whangārei",
           "Palmerston North", "Palmerston North", "Palmerston North", "Hamilton", "Hamilton", "Blenheim", "Opotiki");
       assertThat(rows).extracting(x -> x.get(1)).containsOnly("Northland Region", "Manawatū-Whanganui Region",
@@ -88,8 +89,8 @@ class OfflineCteBuilderTest {
         if (plan == null) {
           continue;
         }
-        String col = Sql.quoteIdentifier(s.column());
-        for (List<String> row : Sql.query(c, "SELECT CAST(" + col + " AS VARCHAR), CAST(" + plan.sql(col)
+        String col = Sql.quoted(s.column());
+        for (List<String> row : Jdbc.query(c, "SELECT CAST(" + col + " AS VARCHAR), CAST(" + plan.sql(col)
             + " AS VARCHAR) FROM towns_cities")) {
           Object java = plan.apply(row.get(0));
           assertThat(row.get(1)).as(s.column() + ": " + row.get(0)).isEqualTo(java == null ? null : java.toString());
@@ -108,6 +109,6 @@ class OfflineCteBuilderTest {
     assertThat(area.cleanedColumns()).singleElement().satisfies(x -> assertThat(x.expression()).isEqualTo("clean_number(\"area\", '.')"));
     CteBuildResult missing = OfflineCteBuilder.create().build(c, CteRequest.of("capitals"));
     assertThat(missing.failure().orElseThrow().kind()).isEqualTo(CteBuildFailure.Kind.UNKNOWN_TABLE);
-    assertThat(missing.failure().orElseThrow().message()).contains("did you mean capital");
+    assertThat(missing.failure().orElseThrow().message()).contains("did you mean 'capital'");
   }
 }

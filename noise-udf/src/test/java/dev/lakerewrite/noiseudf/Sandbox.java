@@ -1,5 +1,6 @@
 package dev.lakerewrite.noiseudf;
 
+import dev.lakerewrite.sql.Sql;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,8 +88,8 @@ final class Sandbox {
     Map<String, Path> tables = csvTables(folder);
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + target); Statement s = c.createStatement()) {
       for (Map.Entry<String, Path> e : tables.entrySet()) {
-        s.execute("CREATE TABLE " + Sql.quoteIdentifier(e.getKey()) + " AS SELECT * FROM read_csv("
-            + Sql.quoteLiteral(e.getValue().toString()) + ", header=true, delim=',', quote='\"', escape='\"', normalize_names=false)");
+        s.execute("CREATE TABLE " + Sql.quoted(e.getKey()) + " AS SELECT * FROM read_csv("
+            + Sql.literal(e.getValue().toString()) + ", header=true, delim=',', quote='\"', escape='\"', normalize_names=false)");
       }
     }
     return new ArrayList<>(tables.keySet());
@@ -114,7 +115,7 @@ final class Sandbox {
     try (Statement s = c.createStatement()) {
       s.execute("SET autoinstall_known_extensions=false");
       s.execute("SET autoload_known_extensions=false");
-      s.execute("SET temp_directory=" + Sql.quoteLiteral(tempDir.toString()));
+      s.execute("SET temp_directory=" + Sql.literal(tempDir.toString()));
       s.execute("SET memory_limit='1GB'");
       s.execute("SET threads=2");
       s.execute("SET enable_external_access=false");

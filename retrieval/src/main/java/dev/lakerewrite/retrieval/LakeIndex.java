@@ -8,6 +8,7 @@ import dev.lakerewrite.retrieval.LakeReader.CatalogColumn;
 import dev.lakerewrite.retrieval.LakeReader.CatalogTable;
 import dev.lakerewrite.retrieval.LakeReader.DistinctValues;
 import dev.lakerewrite.retrieval.LuceneLake.IndexedValue;
+import dev.lakerewrite.sql.DidYouMean;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -181,7 +182,7 @@ public final class LakeIndex implements AutoCloseable {
   public LakeTable table(String name) {
     LakeTable t = byName.get(Objects.requireNonNull(name, "name"));
     if (t == null) {
-      throw new IllegalArgumentException("unknown table '" + name + "'" + DidYouMean.suffix(name, byName.keySet()));
+      throw new IllegalArgumentException("unknown table '" + name + "'" + DidYouMean.hintOrKnown(name, byName.keySet()));
     }
     return t;
   }

@@ -1,5 +1,6 @@
 package dev.lakerewrite.retrieval;
 
+import dev.lakerewrite.sql.Sql;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -37,7 +38,7 @@ final class LakeReader {
     }
 
     String sqlName() {
-      return Sql.quoteIdentifier(schema) + "." + Sql.quoteIdentifier(table);
+      return Sql.quoted(schema, table);
     }
   }
 
@@ -145,7 +146,7 @@ final class LakeReader {
     }
     StringBuilder select = new StringBuilder("SELECT ");
     for (int i = 0; i < columns.size(); i++) {
-      select.append(i == 0 ? "" : ", ").append("CAST(").append(Sql.quoteIdentifier(columns.get(i)))
+      select.append(i == 0 ? "" : ", ").append("CAST(").append(Sql.quoted(columns.get(i)))
           .append(" AS VARCHAR) AS c").append(i);
     }
     select.append(" FROM ").append(table.sqlName());
@@ -189,10 +190,10 @@ final class LakeReader {
     }
     StringBuilder select = new StringBuilder("SELECT ");
     for (int i = 0; i < shown.size(); i++) {
-      select.append(i == 0 ? "" : ", ").append("CAST(").append(Sql.quoteIdentifier(shown.get(i)))
+      select.append(i == 0 ? "" : ", ").append("CAST(").append(Sql.quoted(shown.get(i)))
           .append(" AS VARCHAR)");
     }
-    select.append(" FROM ").append(table.sqlName()).append(" WHERE CAST(").append(Sql.quoteIdentifier(column))
+    select.append(" FROM ").append(table.sqlName()).append(" WHERE CAST(").append(Sql.quoted(column))
         .append(" AS VARCHAR) = ? LIMIT ").append(limit);
     List<Map<String, String>> rows = new ArrayList<>();
     try (PreparedStatement ps = connection.prepareStatement(select.toString())) {

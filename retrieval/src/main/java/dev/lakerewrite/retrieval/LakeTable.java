@@ -1,5 +1,6 @@
 package dev.lakerewrite.retrieval;
 
+import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -24,7 +25,7 @@ public record LakeTable(String name, String schema, String table, long rowCount,
 
   /** The table as SQL must write it: {@code "schema"."table"}. */
   public String sqlName() {
-    return Sql.quoteIdentifier(schema) + "." + Sql.quoteIdentifier(table);
+    return Sql.quoted(schema, table);
   }
 
   public List<String> columnNames() {

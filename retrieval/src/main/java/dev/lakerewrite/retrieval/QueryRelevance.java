@@ -1,5 +1,6 @@
 package dev.lakerewrite.retrieval;
 
+import dev.lakerewrite.sql.DidYouMean;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -57,7 +58,7 @@ public final class QueryRelevance {
   public TableMatch match(String table) {
     TableMatch m = byTable.get(Objects.requireNonNull(table, "table"));
     if (m == null) {
-      throw new IllegalArgumentException("unknown table '" + table + "'" + DidYouMean.suffix(table, byTable.keySet()));
+      throw new IllegalArgumentException("unknown table '" + table + "'" + DidYouMean.hintOrKnown(table, byTable.keySet()));
     }
     return m;
   }

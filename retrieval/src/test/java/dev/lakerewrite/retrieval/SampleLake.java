@@ -1,5 +1,6 @@
 package dev.lakerewrite.retrieval;
 
+import dev.lakerewrite.sql.Sql;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,8 +119,8 @@ final class SampleLake {
     Path file = Files.createTempDirectory(tmp(), "sample-lake").resolve("lake.duckdb");
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
       for (Map.Entry<Path, String> e : tables().entrySet()) {
-        st.execute("CREATE TABLE " + Sql.quoteIdentifier(e.getValue()) + " AS SELECT * FROM read_csv("
-            + Sql.quoteLiteral(e.getKey().toString()) + ", header = true)");
+        st.execute("CREATE TABLE " + Sql.quoted(e.getValue()) + " AS SELECT * FROM read_csv("
+            + Sql.literal(e.getKey().toString()) + ", header = true)");
       }
     }
     return file;

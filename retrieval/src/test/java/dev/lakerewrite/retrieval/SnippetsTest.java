@@ -37,13 +37,6 @@ class SnippetsTest {
   }
 
   @Test
-  void quotesIdentifiersAndLiterals() {
-    assertThat(Sql.quoteIdentifier("topic's \"main\" category")).isEqualTo("\"topic's \"\"main\"\" category\"");
-    assertThat(Sql.quoteLiteral("Hawke's Bay")).isEqualTo("'Hawke''s Bay'");
-    assertThatThrownBy(() -> Sql.quoteIdentifier("a\0b")).isInstanceOf(IllegalArgumentException.class);
-  }
-
-  @Test
   void trigramJaccardSeesTypos() {
     double typo = Trigrams.jaccard(Trigrams.of("welington"), Trigrams.of("wellington"));
     double other = Trigrams.jaccard(Trigrams.of("welington"), Trigrams.of("hamilton"));
@@ -51,12 +44,5 @@ class SnippetsTest {
     assertThat(other).isLessThan(0.2);
     assertThat(Trigrams.jaccard(Trigrams.of("abc"), Trigrams.of("abc"))).isEqualTo(1.0);
     assertThat(Trigrams.of("")).isEmpty();
-  }
-
-  @Test
-  void didYouMeanPicksTheClosestName() {
-    assertThat(DidYouMean.suffix("capitl", List.of("capital", "capital_of", "authority")))
-        .isEqualTo("; did you mean 'capital'?");
-    assertThat(DidYouMean.suffix("zzzzzzzzzz", List.of("capital"))).doesNotContain("did you mean");
   }
 }

@@ -2,6 +2,7 @@ package dev.lakerewrite.core.optimize;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.sql.Trees;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

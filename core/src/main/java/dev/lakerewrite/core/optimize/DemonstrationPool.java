@@ -2,6 +2,7 @@ package dev.lakerewrite.core.optimize;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.lakerewrite.core.LakeRewriteException;
+import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.retrieval.Embedder;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.sql.SqlSyntaxException;
+import dev.lakerewrite.core.sql.Trees;
+import dev.lakerewrite.sql.DidYouMean;
+import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -131,26 +134,12 @@ final class EditOperations {
         if (!ctes.contains(table) && !isDatabaseTable.test(table)) {
           throw new EditException("unresolved reference in " + b.id() + ": " + table
               + " is neither a CTE of the query nor a table of the database"
-              + hint(table, ctes));
+              + DidYouMean.hint(table, ctes, 1));
         }
       }
     }
     return sql;
   }
-
-  private static String hint(String name, Set<String> candidates) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String c : candidates) {
-      int d = dev.lakerewrite.retrieval.DidYouMean.distance(name, c);
-      if (d < bestDistance) {
-        bestDistance = d;
-        best = c;
-      }
-    }
-    return best != null && bestDistance <= Math.max(2, name.length() / 3) ? " (did you mean " + best + "?)" : "";
-  }
-
 
   private void applyOne(ObjectNode statement, Operation op) {
     String kind = op.op() == null ? "" : op.op().strip().toLowerCase(Locale.ROOT);
@@ -306,7 +295,7 @@ final class EditOperations {
     }
     ObjectNode parsed;
     try {
-      parsed = trees.node("WITH " + dev.lakerewrite.core.Sql.identifier(name) + " AS " + hint + "(\n" + stripped
+      parsed = trees.node("WITH " + Sql.identifier(name) + " AS " + hint + "(\n" + stripped
           + "\n) SELECT 1");
     } catch (SqlSyntaxException e) {
       throw new EditException("the body of CTE " + name + " does not parse: " + e.getMessage());

@@ -1,6 +1,7 @@
 package dev.lakerewrite.core.optimize;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lakerewrite.core.sql.Trees;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.lakerewrite.core.optimize;
 
-import dev.lakerewrite.core.Sql;
 import dev.lakerewrite.core.sql.QueryAnalysis;
+import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -6,6 +6,7 @@ import dev.lakerewrite.core.llm.LlmUsage;
 import dev.lakerewrite.core.sql.QueryAnalysis;
 import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.Trees;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -2,6 +2,7 @@ package dev.lakerewrite.core.optimize;
 
 import dev.lakerewrite.core.llm.LlmGateway;
 import dev.lakerewrite.retrieval.Embedder;
+import dev.lakerewrite.sql.DidYouMean;
 import dev.langchain4j.model.chat.ChatModel;
 import java.sql.Connection;
 import java.time.Duration;
@@ -247,26 +248,13 @@ public final class Optimizer {
       Objects.requireNonNull(names, "names");
       for (String n : names) {
         if (!RuleProposer.RECIPES.contains(n)) {
-          throw new IllegalArgumentException("unknown recipe '" + n + "'" + didYouMean(n) + "; known: "
+          throw new IllegalArgumentException("unknown recipe '" + n + "'" + DidYouMean.hint(n, RuleProposer.RECIPES, 1) + "; known: "
               + String.join(", ", RuleProposer.RECIPES));
         }
       }
       this.recipes.clear();
       this.recipes.addAll(names);
       return this;
-    }
-
-    private static String didYouMean(String n) {
-      String best = null;
-      int bestDistance = Integer.MAX_VALUE;
-      for (String r : RuleProposer.RECIPES) {
-        int d = dev.lakerewrite.retrieval.DidYouMean.distance(n, r);
-        if (d < bestDistance) {
-          bestDistance = d;
-          best = r;
-        }
-      }
-      return bestDistance <= Math.max(3, n.length() / 3) ? " (did you mean " + best + "?)" : "";
     }
 
     /** At most this many rule candidates per query, 0 to 100. */

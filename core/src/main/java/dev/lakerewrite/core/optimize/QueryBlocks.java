@@ -3,6 +3,8 @@ package dev.lakerewrite.core.optimize;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.sql.Trees;
+import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -97,7 +99,7 @@ final class QueryBlocks {
         for (JsonNode item : n.path("select_list")) {
           String text = trees.expression(item);
           String alias = item.path("alias").asText("");
-          items.add(alias.isEmpty() ? text : text + " AS " + dev.lakerewrite.core.Sql.identifier(alias));
+          items.add(alias.isEmpty() ? text : text + " AS " + Sql.identifier(alias));
         }
         return String.join(", ", items);
       }

@@ -1,9 +1,12 @@
 package dev.lakerewrite.core.optimize;
 
+import static dev.lakerewrite.core.sql.Trees.replace;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lakerewrite.core.Sql;
+import dev.lakerewrite.core.sql.Trees;
+import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -178,11 +181,6 @@ final class RuleProposer {
 
   private static boolean plainSubquery(JsonNode sub) {
     return isSelect(sub) && sub.path("modifiers").isEmpty() && sub.path("cte_map").path("map").isEmpty();
-  }
-
-  private static void replace(ObjectNode target, ObjectNode replacement) {
-    target.removeAll();
-    target.setAll(replacement);
   }
 
   private void setWhere(ObjectNode node, List<String> conjuncts) {

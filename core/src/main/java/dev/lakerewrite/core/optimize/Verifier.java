@@ -11,6 +11,7 @@ import dev.lakerewrite.core.ResultTable;
 import dev.lakerewrite.core.equivalence.EquivalenceEvidence;
 import dev.lakerewrite.core.equivalence.InstanceCheck;
 import dev.lakerewrite.core.equivalence.ResultComparison;
+import dev.lakerewrite.core.sql.Trees;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,7 @@
 package dev.lakerewrite.core.rewrite;
 
 import dev.lakerewrite.core.ResultTable;
+import dev.lakerewrite.sql.Sql;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -59,11 +60,11 @@ public final class Evidence {
 
     /** The SQL join clause chain, e.g. {@code a JOIN b ON a.x = b.y}. */
     public String sqlJoin() {
-      StringBuilder sb = new StringBuilder(dev.lakerewrite.core.Sql.identifier(from));
+      StringBuilder sb = new StringBuilder(Sql.identifier(from));
       for (JoinStep s : steps) {
-        sb.append(" JOIN ").append(dev.lakerewrite.core.Sql.identifier(s.rightTable())).append(" ON ")
-            .append(dev.lakerewrite.core.Sql.qualified(s.leftTable(), s.leftColumn())).append(" = ")
-            .append(dev.lakerewrite.core.Sql.qualified(s.rightTable(), s.rightColumn()));
+        sb.append(" JOIN ").append(Sql.identifier(s.rightTable())).append(" ON ")
+            .append(Sql.qualified(s.leftTable(), s.leftColumn())).append(" = ")
+            .append(Sql.qualified(s.rightTable(), s.rightColumn()));
       }
       return sb.toString();
     }

@@ -3,7 +3,6 @@ package dev.lakerewrite.core.rewrite;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lakerewrite.core.Sql;
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
@@ -11,7 +10,9 @@ import dev.lakerewrite.core.rewrite.OfflinePlanner.LiteralFix;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.Plan;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
 import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.retrieval.TypeFamily;
+import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -43,7 +44,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       throw new IllegalStateException("the offline rewriter needs a query that parses");
     }
     Plan plan = new OfflinePlanner(state).plan();
-    Rewrite r = new Rewrite(state, plan, new AstEditor(parser));
+    Rewrite r = new Rewrite(state, plan, new Trees(parser));
     String sql = r.apply();
     List<String> reason = new ArrayList<>();
     plan.tables().values().forEach(t -> reason.add(t.mergedInto() != null
@@ -56,14 +57,14 @@ public final class OfflineRewriterAgent implements RewriterAgent {
   static final class Rewrite {
     private final RewriteState state;
     private final Plan plan;
-    private final AstEditor editor;
+    private final Trees editor;
     private final Set<String> used = new LinkedHashSet<>();
     private final Set<String> cteUsed = new LinkedHashSet<>();
     /** Nodes already pointed at the lake: never rewritten twice. */
     private final Set<JsonNode> done = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private int aliasCounter;
 
-    Rewrite(RewriteState state, Plan plan, AstEditor editor) {
+    Rewrite(RewriteState state, Plan plan, Trees editor) {
       this.state = state;
       this.plan = plan;
       this.editor = editor;
@@ -83,7 +84,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       Set<String> userCtes = new LinkedHashSet<>();
       state.analysis().orElseThrow().cteNames().forEach(n -> userCtes.add(n.toLowerCase(Locale.ROOT)));
       List<ObjectNode> selects = new ArrayList<>();
-      AstEditor.selectNodes(tree.get("node"), selects::add);
+      Trees.selectNodes(tree.get("node"), selects::add);
       for (ObjectNode sel : selects) {
         rewriteSelect(sel, userCtes);
       }
@@ -255,14 +256,14 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       used.add(t.lake());
       List<Evidence.UnionPartner> partners = plan.unions().getOrDefault(t.lake(), List.of());
       if (!partners.isEmpty()) {
-        return editor.fromClause("(" + unionSql(t, partners) + ") AS " + Sql.identifier(alias));
+        return editor.parseFrom("(" + unionSql(t, partners) + ") AS " + Sql.identifier(alias));
       }
       Evidence.CleanedTable cleaned = plan.cleaned().get(t.lake());
       String source = cleaned != null ? cleaned.name() : t.lake();
       if (cleaned != null) {
         cteUsed.add(t.lake());
       }
-      return editor.fromClause(Sql.identifier(source) + " AS " + Sql.identifier(alias));
+      return editor.parseFrom(Sql.identifier(source) + " AS " + Sql.identifier(alias));
     }
 
     /** {@code SELECT cols FROM base UNION SELECT mapped cols FROM partner ...}, named as the base's columns. */
@@ -297,7 +298,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     private void fixJoinCondition(ObjectNode join, Scope scope) {
       Set<String> aliases = new LinkedHashSet<>();
       columnRefs(join.get("condition"), ref -> {
-        List<String> names = AstEditor.columnNames(ref);
+        List<String> names = Trees.columnNames(ref);
         if (names.size() >= 2) {
           aliases.add(names.get(names.size() - 2).toLowerCase(Locale.ROOT));
         }
@@ -329,7 +330,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       aliasOfLake.put(a.lake(), scope.aliasFor(a));
       aliasOfLake.put(b.lake(), scope.aliasFor(b));
       if (path.steps().size() == 1) {
-        join.set("condition", editor.expression(condition(path.steps().get(0), aliasOfLake)));
+        join.set("condition", editor.parseExpression(condition(path.steps().get(0), aliasOfLake)));
         markDone(join.get("condition"));
         return;
       }
@@ -343,11 +344,11 @@ public final class OfflineRewriterAgent implements RewriterAgent {
         from.append(" JOIN ").append(Sql.identifier(s.rightTable())).append(" AS ").append(Sql.identifier(alias))
             .append(" ON ").append(condition(s, aliasOfLake));
       }
-      ObjectNode chain = editor.fromClause(from.toString());
+      ObjectNode chain = editor.parseFrom(from.toString());
       markDone(chain);
       replaceBase(chain, "lakerewrite_left", (ObjectNode) join.get("left"));
       join.set("left", chain);
-      join.set("condition", editor.expression(condition(path.steps().get(path.steps().size() - 1), aliasOfLake)));
+      join.set("condition", editor.parseExpression(condition(path.steps().get(path.steps().size() - 1), aliasOfLake)));
       markDone(join.get("condition"));
     }
 
@@ -406,7 +407,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
               .append(Sql.identifier(alias)).append(" ON ").append(condition(s, aliasOfLake));
         }
         scope.extraAlias.put(assumedKey + "|" + route.toLake(), aliasOfLake.get(route.toLake()));
-        ObjectNode chain = editor.fromClause(sql.toString());
+        ObjectNode chain = editor.parseFrom(sql.toString());
         markDone(chain);
         replaceBase(chain, "lakerewrite_left", (ObjectNode) result);
         result = chain;
@@ -422,7 +423,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
 
     private void rewriteOutput(ObjectNode item, Scope scope) {
       if ("COLUMN_REF".equals(item.path("class").asText()) && item.path("alias").asText("").isEmpty()) {
-        List<String> names = AstEditor.columnNames(item);
+        List<String> names = Trees.columnNames(item);
         String assumedName = names.get(names.size() - 1);
         boolean changed = rewriteColumn(item, scope, false);
         if (changed) {
@@ -491,7 +492,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     private record Resolved(TableChoice table, ColumnTarget target, String alias, String assumedColumn) {}
 
     private Optional<Resolved> resolve(ObjectNode ref, Scope scope, boolean aliasesVisible) {
-      List<String> names = AstEditor.columnNames(ref);
+      List<String> names = Trees.columnNames(ref);
       if (names.isEmpty() || done.contains(ref)) {
         return Optional.empty();
       }
@@ -541,9 +542,9 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       // Compared with a text literal, the column is read as text: no number or date conversion.
       String wrapped = againstText ? qualified : readAs(lakeTable, column, qualified, r.assumedColumn());
       if (wrapped.equals(qualified)) {
-        AstEditor.setColumn(ref, r.alias(), column);
+        Trees.setColumn(ref, r.alias(), column);
       } else {
-        AstEditor.replace(ref, editor.expression(wrapped));
+        Trees.replace(ref, editor.parseExpression(wrapped));
       }
       done.add(ref);
     }
@@ -607,7 +608,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
         return;
       }
       Optional<Resolved> r = resolve(columnRef, scope, false);
-      List<String> names = AstEditor.columnNames(columnRef);
+      List<String> names = Trees.columnNames(columnRef);
       String column = names.isEmpty() ? "" : names.get(names.size() - 1);
       String assumed = r.map(x -> x.table().assumed()).orElseGet(() ->
           scope.byAlias.values().stream().findFirst().map(TableChoice::assumed).orElse(""));
@@ -655,7 +656,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       }
       ArrayNode children = (ArrayNode) e.get("children");
       for (int i = 0; i < children.size(); i++) {
-        ObjectNode keyed = editor.expression("clean_key(" + editor.renderExpression(children.get(i)) + ")");
+        ObjectNode keyed = editor.parseExpression("clean_key(" + editor.expression(children.get(i)) + ")");
         children.set(i, keyed);
         done.add(keyed);
       }
@@ -665,7 +666,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     private void keyBothSides(ObjectNode comparison, String template) {
       for (String side : List.of("left", "right")) {
         ObjectNode operand = (ObjectNode) comparison.get(side);
-        ObjectNode keyed = editor.expression(String.format(template, editor.renderExpression(operand)));
+        ObjectNode keyed = editor.parseExpression(String.format(template, editor.expression(operand)));
         comparison.set(side, keyed);
         done.add(keyed);
       }

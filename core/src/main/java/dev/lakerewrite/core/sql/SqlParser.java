@@ -1,25 +1,23 @@
 package dev.lakerewrite.core.sql;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.LakeRewriteException;
+import dev.lakerewrite.sql.DuckDbParser;
+import dev.lakerewrite.sql.SqlParseException;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * DuckDB's own parser, reached through {@code json_serialize_sql} / {@code json_deserialize_sql}: the syntax
- * tree the library analyses and edits is exactly the one the engine will execute, including DuckDB-only syntax
+ * DuckDB's own parser ({@link DuckDbParser}, through {@code json_serialize_sql} / {@code json_deserialize_sql})
+ * for callers that accept exactly one query: the syntax tree the library analyses and edits is exactly the one
+ * the engine will execute, including DuckDB-only syntax
  * ({@code QUALIFY}, {@code ::}, {@code EXCLUDE}, quoted identifiers with spaces). DuckDB serialises only
  * queries (SELECT, WITH, set operations), which is precisely the class of statements the safe executor allows,
  * so "parses here" doubles as "is a read-only query".
@@ -28,15 +26,13 @@ import java.util.regex.Pattern;
  * by one thread at a time, like the connection; {@link #standalone()} is safe for any number of threads.
  */
 public final class SqlParser {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern LOCATION = Pattern.compile("\\[(\\d+),(\\d+)\\]");
   private static volatile SqlParser standalone;
 
-  private final Connection connection;
+  private final DuckDbParser duckdb;
   private final Object lock;
 
   private SqlParser(Connection connection, Object lock) {
-    this.connection = connection;
+    this.duckdb = DuckDbParser.on(connection);
     this.lock = lock;
   }
 
@@ -87,40 +83,17 @@ public final class SqlParser {
    */
   public ParsedSql parse(String sql) {
     Objects.requireNonNull(sql, "sql");
-    String json = call("SELECT json_serialize_sql(?::VARCHAR)", sql);
-    JsonNode root = readTree(json);
-    if (root.path("error").asBoolean(false)) {
-      String type = root.path("error_type").asText("");
-      String message = root.path("error_message").asText("cannot parse");
-      int position = -1;
-      Matcher m = LOCATION.matcher(root.path("location").asText(""));
-      if (m.matches()) {
-        position = Integer.parseInt(m.group(1));
-      } else if (root.has("position")) {
-        position = root.path("position").asInt(-1);
+    List<ObjectNode> statements;
+    try {
+      synchronized (lock) {
+        statements = duckdb.parse(sql);
       }
-      boolean notAQuery = type.equals("not implemented") && message.contains("Only SELECT statements");
-      if (notAQuery) {
-        List<int[]> starts = StatementSplitter.statementStarts(sql);
-        List<String> keywords = starts.stream().map(st -> firstKeyword(sql.substring(st[0])).orElse("?")).toList();
-        if (starts.size() > 1) {
-          message = "multiple statements: found " + starts.size() + " (" + String.join(", ", keywords)
-              + "); only one SELECT or WITH query is allowed";
-          position = keywords.stream().filter(k -> !k.equals("SELECT") && !k.equals("WITH")).findFirst()
-              .map(k -> starts.get(keywords.indexOf(k))[0]).orElse(starts.get(1)[0]);
-        } else {
-          message = "not a query: only SELECT and WITH statements are allowed, got "
-              + (keywords.isEmpty() ? "an empty statement" : keywords.get(0) + " ...");
-          position = starts.isEmpty() ? 0 : starts.get(0)[0];
-        }
-      } else {
-        message = "Parser Error: " + message;
-      }
-      throw new SqlSyntaxException(message, position, notAQuery);
-    }
-    List<ObjectNode> statements = new ArrayList<>();
-    for (JsonNode s : root.path("statements")) {
-      statements.add((ObjectNode) s);
+    } catch (SqlParseException e) {
+      throw syntaxError(sql, e);
+    } catch (SQLException e) {
+      throw new SqlSyntaxException(firstLine(e), -1, false);
+    } catch (IllegalStateException e) {
+      throw new LakeRewriteException(e.getMessage(), e);
     }
     if (statements.isEmpty()) {
       throw new SqlSyntaxException("empty SQL: there is no statement to run", 0, false);
@@ -128,14 +101,40 @@ public final class SqlParser {
     return new ParsedSql(sql, statements);
   }
 
+  /** What a refusal of DuckDB's parser means for a caller that accepts exactly one query. */
+  private static SqlSyntaxException syntaxError(String sql, SqlParseException e) {
+    String message = e.getMessage();
+    int position = e.position();
+    boolean notAQuery = e.errorType().equals("not implemented") && message.contains("Only SELECT statements");
+    if (notAQuery) {
+      List<int[]> starts = StatementSplitter.statementStarts(sql);
+      List<String> keywords = starts.stream().map(st -> firstKeyword(sql.substring(st[0])).orElse("?")).toList();
+      if (starts.size() > 1) {
+        message = "multiple statements: found " + starts.size() + " (" + String.join(", ", keywords)
+            + "); only one SELECT or WITH query is allowed";
+        position = keywords.stream().filter(k -> !k.equals("SELECT") && !k.equals("WITH")).findFirst()
+            .map(k -> starts.get(keywords.indexOf(k))[0]).orElse(starts.get(1)[0]);
+      } else {
+        message = "not a query: only SELECT and WITH statements are allowed, got "
+            + (keywords.isEmpty() ? "an empty statement" : keywords.get(0) + " ...");
+        position = starts.isEmpty() ? 0 : starts.get(0)[0];
+      }
+    } else if (!e.errorType().equals("nesting")) {
+      message = "Parser Error: " + message;
+    }
+    return new SqlSyntaxException(message, position, notAQuery);
+  }
+
   /** Renders one statement tree (as {@link ParsedSql#statement(int)} returns it, possibly edited) back to SQL. */
   public String render(ObjectNode statement) {
     Objects.requireNonNull(statement, "statement");
-    ObjectNode wrapper = JSON.createObjectNode();
-    wrapper.put("error", false);
-    ArrayNode list = wrapper.putArray("statements");
-    list.add(statement);
-    return call("SELECT json_deserialize_sql(?::JSON)", wrapper.toString());
+    try {
+      synchronized (lock) {
+        return duckdb.render(statement);
+      }
+    } catch (SQLException e) {
+      throw new SqlSyntaxException(firstLine(e), -1, false);
+    }
   }
 
   /** Renders one expression tree to SQL text. */
@@ -148,31 +147,8 @@ public final class SqlParser {
     return sql.startsWith("SELECT ") ? sql.substring("SELECT ".length()) : sql;
   }
 
-  private String call(String query, String argument) {
-    synchronized (lock) {
-      try (PreparedStatement ps = connection.prepareStatement(query)) {
-        ps.setString(1, argument);
-        try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-          return rs.getString(1);
-        }
-      } catch (SQLException e) {
-        throw new SqlSyntaxException(e.getMessage().lines().findFirst().orElse("cannot parse"), -1, false);
-      }
-    }
-  }
-
-  private static JsonNode readTree(String json) {
-    try {
-      return JSON.readTree(json);
-    } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
-      // Thousands of nested parentheses or subqueries: DuckDB parses them, but their tree passes Jackson's
-      // nesting limit. Refuse them like any text that cannot be analysed, instead of failing the caller.
-      throw new SqlSyntaxException("the query is nested too deeply to analyse (" + e.getOriginalMessage() + ")",
-          -1, false);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new LakeRewriteException("DuckDB returned a syntax tree that is not JSON: " + e.getOriginalMessage(), e);
-    }
+  private static String firstLine(SQLException e) {
+    return String.valueOf(e.getMessage()).lines().findFirst().orElse("cannot parse");
   }
 
   static java.util.Optional<String> firstKeyword(String sql) {

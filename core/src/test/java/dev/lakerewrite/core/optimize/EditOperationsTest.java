@@ -91,7 +91,7 @@ class EditOperationsTest {
   void validationRejectsDanglingReferencesWithAHint() {
     assertThatThrownBy(() -> ops.apply(QUERY, List.of(Operation.replaceClause("main_query.from",
         "customers c JOIN total t ON c.c_id = t.cust_id"))))
-        .hasMessageContaining("unresolved reference in main_query: total").hasMessageContaining("did you mean totals?");
+        .hasMessageContaining("unresolved reference in main_query: total").hasMessageContaining("did you mean 'totals'?");
     assertThatThrownBy(() -> ops.validate("SELECT * FROM customer")).hasMessageContaining("customer is neither");
     assertThat(ops.validate("SELECT * FROM customers")).isEqualTo("SELECT * FROM customers");
   }

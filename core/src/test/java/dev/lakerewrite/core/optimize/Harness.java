@@ -3,6 +3,7 @@ package dev.lakerewrite.core.optimize;
 import dev.lakerewrite.core.equivalence.EquivalenceEvidence;
 import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.Trees;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -98,7 +98,7 @@ class OptimizerTest {
     assertThatThrownBy(() -> Optimizer.builder().recipes(Set.of("decorrelate-scalar-aggregat")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unknown recipe 'decorrelate-scalar-aggregat'")
-        .hasMessageContaining("did you mean decorrelate-scalar-aggregate?");
+        .hasMessageContaining("did you mean 'decorrelate-scalar-aggregate'?");
     assertThatThrownBy(() -> Optimizer.builder().minSpeedup(0.9)).hasMessageContaining("minSpeedup must be");
     assertThatThrownBy(() -> Optimizer.builder().timedRuns(0)).hasMessageContaining("timedRuns must be between 1");
     assertThatThrownBy(() -> Optimizer.builder().queryTimeout(Duration.ZERO)).hasMessageContaining("positive");

@@ -1,4 +1,4 @@
-package dev.lakerewrite.core;
+package dev.lakerewrite.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -25,6 +25,27 @@ class SqlTest {
     assertThat(Sql.literal("O'Brien")).isEqualTo("'O''Brien'");
     assertThat(Sql.literal(null)).isEqualTo("NULL");
     assertThatThrownBy(() -> Sql.identifier("")).hasMessageContaining("cannot be empty");
+    assertThatThrownBy(() -> Sql.quoted("")).hasMessageContaining("cannot be empty");
+    assertThat(Sql.quoted("population")).isEqualTo("\"population\"");
+    assertThat(Sql.quoted("topic's \"main\" category")).isEqualTo("\"topic's \"\"main\"\" category\"");
+    assertThat(Sql.literal("Hawke's Bay")).isEqualTo("'Hawke''s Bay'");
+    assertThat(Sql.quoted("main", "capital")).isEqualTo("\"main\".\"capital\"");
+  }
+
+  @Test
+  void nulIsRefusedInIdentifiersAndKeptInLiterals() throws Exception {
+    assertThatThrownBy(() -> Sql.identifier("a\0b")).hasMessageContaining("cannot contain NUL: 'a?b'");
+    assertThatThrownBy(() -> Sql.quoted("a\0b")).hasMessageContaining("cannot contain NUL");
+    String[] values = {"a\0b", "\0", "\0x'y\0", "it's", ""};
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+      for (String v : values) {
+        try (ResultSet rs = st.executeQuery("SELECT " + Sql.literal(v) + " AS v")) {
+          rs.next();
+          assertThat(rs.getString(1)).as(Sql.literal(v)).isEqualTo(v);
+        }
+      }
+    }
+    assertThat(Sql.literal("a\0b")).isEqualTo("('a' || chr(0) || 'b')");
   }
 
   @Test

@@ -1,13 +1,19 @@
-package dev.lakerewrite.core;
+package dev.lakerewrite.sql;
 
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Quoting helpers that always produce valid DuckDB SQL. Lake column names are header text verbatim (spaces,
- * apostrophes, parentheses), so every identifier the library writes goes through {@link #identifier}.
+ * Quoting that always produces valid DuckDB SQL, the one copy every module uses. Lake column names are header
+ * text verbatim (spaces, apostrophes, parentheses, quotes), so every identifier lakerewrite writes goes through
+ * {@link #identifier} or {@link #quoted}, and every string value through {@link #literal}.
+ *
+ * <p>NUL: DuckDB reads SQL text only up to the first NUL character, so a NUL inside quotes would cut the
+ * statement there. An identifier cannot hold one (it is refused with the reason); a string value can, and
+ * {@link #literal} spells it {@code chr(0)}, so the value is kept exactly. {@code null} values become {@code NULL}.
  */
 public final class Sql {
   private static final Pattern PLAIN = Pattern.compile("[a-z_][a-z0-9_]*");
@@ -44,23 +50,31 @@ public final class Sql {
    * @throws IllegalArgumentException if the name is empty or contains a NUL character
    */
   public static String identifier(String name) {
-    Objects.requireNonNull(name, "name");
-    if (name.isEmpty()) {
-      throw new IllegalArgumentException("an identifier cannot be empty");
-    }
-    if (name.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException("an identifier cannot contain NUL: " + literal(name.replace('\0', '?')));
-    }
+    checkIdentifier(name);
     if (PLAIN.matcher(name).matches() && !KEYWORDS.contains(name)) {
       return name;
     }
     return '"' + name.replace("\"", "\"\"") + '"';
   }
 
-  /** Always-quoted form of an identifier, for generated SQL that should read uniformly. */
+  /**
+   * The always-quoted form of an identifier, for generated SQL that should read uniformly or must never
+   * resolve a name case-insensitively.
+   *
+   * @throws IllegalArgumentException if the name is empty or contains a NUL character
+   */
   public static String quoted(String name) {
-    Objects.requireNonNull(name, "name");
+    checkIdentifier(name);
     return '"' + name.replace("\"", "\"\"") + '"';
+  }
+
+  /**
+   * {@code "qualifier"."name"}, both always quoted ({@code "main"."capital"}, {@code "t"."GeoNames ID"}).
+   *
+   * @throws IllegalArgumentException if a part is empty or contains a NUL character
+   */
+  public static String quoted(String qualifier, String name) {
+    return quoted(qualifier) + "." + quoted(name);
   }
 
   /** {@code table.column}, each part quoted as needed. */
@@ -68,16 +82,44 @@ public final class Sql {
     return identifier(table) + "." + identifier(column);
   }
 
-  /** A string literal: {@code O'Brien} becomes {@code 'O''Brien'}; null becomes {@code NULL}. */
-  public static String literal(String value) {
+  /**
+   * A string literal: {@code O'Brien} becomes {@code 'O''Brien'}; null becomes {@code NULL}; a NUL character
+   * is written {@code chr(0)} ({@code 'a' || chr(0) || 'b'}, parenthesised), so that the value survives exactly.
+   */
+  public static String literal(@Nullable String value) {
     if (value == null) {
       return "NULL";
     }
-    return '\'' + value.replace("'", "''") + '\'';
+    if (value.indexOf('\0') < 0) {
+      return quote(value);
+    }
+    StringBuilder sb = new StringBuilder("(");
+    String[] parts = value.split("\0", -1);
+    for (int i = 0; i < parts.length; i++) {
+      if (i > 0) {
+        sb.append(" || chr(0) || ");
+      }
+      sb.append(quote(parts[i]));
+    }
+    return sb.append(')').toString();
   }
 
   /** Whether {@code word} is a keyword that must be quoted to serve as an identifier. */
   public static boolean isKeyword(String word) {
     return KEYWORDS.contains(word.toLowerCase(Locale.ROOT));
+  }
+
+  private static String quote(String value) {
+    return '\'' + value.replace("'", "''") + '\'';
+  }
+
+  private static void checkIdentifier(String name) {
+    Objects.requireNonNull(name, "name");
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("an identifier cannot be empty");
+    }
+    if (name.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException("an identifier cannot contain NUL: " + quote(name.replace('\0', '?')));
+    }
   }
 }

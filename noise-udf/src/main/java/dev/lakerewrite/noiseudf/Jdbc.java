@@ -13,19 +13,9 @@ import java.util.List;
  * Trusted SQL plumbing. Every call opens its own statement: after an SQL error DuckDB's JDBC statement is
  * closed, so statements are never reused.
  */
-final class Sql {
+final class Jdbc {
 
-  private Sql() {}
-
-  /** Double-quoted identifier ({@code "area"}, {@code "topic's ""main"" category"}). */
-  static String quoteIdentifier(String name) {
-    return "\"" + name.replace("\"", "\"\"") + "\"";
-  }
-
-  /** Single-quoted string literal. */
-  static String quoteLiteral(String value) {
-    return "'" + value.replace("'", "''") + "'";
-  }
+  private Jdbc() {}
 
   /** Runs a query and returns every row as strings (NULL as null). */
   static List<List<String>> query(Connection connection, String sql, Object... parameters) throws SQLException {
@@ -119,24 +109,5 @@ final class Sql {
       out.add(row.get(0));
     }
     return out;
-  }
-
-  /** Levenshtein distance, for "did you mean" (Apache Commons Text). */
-  static int editDistance(String a, String b) {
-    return org.apache.commons.text.similarity.LevenshteinDistance.getDefaultInstance().apply(a, b);
-  }
-
-
-  /** The closest candidates to {@code name} (case-insensitive edit distance ≤ max(2, len/3)), best first. */
-  static List<String> didYouMean(String name, List<String> candidates) {
-    String lower = name.toLowerCase(java.util.Locale.ROOT);
-    int limit = Math.max(2, name.length() / 3);
-    return candidates.stream()
-        .map(c -> new Object[] {c, editDistance(lower, c.toLowerCase(java.util.Locale.ROOT))})
-        .filter(p -> (int) p[1] <= limit)
-        .sorted(java.util.Comparator.comparingInt((Object[] p) -> (int) p[1]).thenComparing(p -> (String) p[0]))
-        .limit(3)
-        .map(p -> (String) p[0])
-        .toList();
   }
 }

@@ -1,37 +1,41 @@
-package dev.lakerewrite.core.optimize;
+package dev.lakerewrite.core.sql;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lakerewrite.core.sql.ParsedSql;
-import dev.lakerewrite.core.sql.SqlParser;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Parse and render helpers over DuckDB's JSON syntax trees ({@link SqlParser}): whole queries, query nodes,
- * expressions, table references and WHERE conjuncts. Every rewrite the optimizer builds goes through these, so
- * what it emits is what DuckDB itself would print for the tree.
+ * The one set of helpers for reading and editing DuckDB's JSON syntax trees ({@link SqlParser}): whole queries,
+ * query nodes, expressions, table references, CTEs and WHERE conjuncts. New nodes are made by parsing SQL text
+ * with DuckDB's own parser, so every node has exactly the shape the engine expects, and edited trees are rendered
+ * back by DuckDB, so what the rewriter and the optimizer emit is what DuckDB itself prints for the tree. Each
+ * walk is linear in the size of the tree. Public because the rewriter ({@code core.rewrite}) and the optimizer
+ * ({@code core.optimize}) both edit trees; an instance is bound to its parser's thread rules.
  */
-final class Trees {
-  static final ObjectMapper JSON = new ObjectMapper();
+public final class Trees {
+  /** The JSON mapper for syntax trees (shared; do not reconfigure). */
+  public static final ObjectMapper JSON = new ObjectMapper();
 
   private final SqlParser parser;
 
-  Trees(SqlParser parser) {
+  public Trees(SqlParser parser) {
     this.parser = Objects.requireNonNull(parser, "parser");
   }
 
-  SqlParser parser() {
+  /** The parser these helpers parse and render with. */
+  public SqlParser parser() {
     return parser;
   }
 
   /** The single statement of {@code sql}, as a fresh (editable) copy. */
-  ObjectNode statement(String sql) {
+  public ObjectNode statement(String sql) {
     ParsedSql parsed = parser.parse(sql);
     if (parsed.statementCount() != 1) {
       throw new IllegalArgumentException("expected one statement, got " + parsed.statementCount());
@@ -40,17 +44,17 @@ final class Trees {
   }
 
   /** The query node (SELECT_NODE, SET_OPERATION_NODE...) of {@code sql}, editable. */
-  ObjectNode node(String sql) {
+  public ObjectNode node(String sql) {
     return (ObjectNode) statement(sql).get("node");
   }
 
   /** Renders a statement tree. */
-  String render(ObjectNode statement) {
+  public String render(ObjectNode statement) {
     return parser.render(statement);
   }
 
   /** Renders a bare query node (with its own CTEs). */
-  String renderNode(JsonNode node) {
+  public String renderNode(JsonNode node) {
     ObjectNode statement = JSON.createObjectNode();
     statement.set("node", node.deepCopy());
     statement.putArray("named_param_map");
@@ -58,14 +62,14 @@ final class Trees {
   }
 
   /** Renders an expression without its alias. */
-  String expression(JsonNode expression) {
+  public String expression(JsonNode expression) {
     ObjectNode copy = expression.deepCopy();
     copy.put("alias", "");
     return parser.renderExpression(copy);
   }
 
   /** Parses one expression. */
-  ObjectNode parseExpression(String text) {
+  public ObjectNode parseExpression(String text) {
     ObjectNode node = node("SELECT " + text);
     JsonNode list = node.path("select_list");
     if (list.size() != 1) {
@@ -75,12 +79,12 @@ final class Trees {
   }
 
   /** Parses a FROM clause (one or more table references, joins). */
-  ObjectNode parseFrom(String text) {
+  public ObjectNode parseFrom(String text) {
     return (ObjectNode) node("SELECT * FROM " + text).get("from_table");
   }
 
   /** Renders a FROM clause (table reference tree). */
-  String renderFrom(JsonNode fromTable) {
+  public String renderFrom(JsonNode fromTable) {
     ObjectNode node = node("SELECT * FROM lakerewrite_placeholder");
     node.set("from_table", fromTable.deepCopy());
     String sql = renderNode(node);
@@ -88,8 +92,54 @@ final class Trees {
     return sql.startsWith(prefix) ? sql.substring(prefix.length()) : sql;
   }
 
+  /** The cte_map entries of {@code WITH <definitions> SELECT 1}. */
+  public List<JsonNode> cteEntries(String definitions) {
+    List<JsonNode> out = new ArrayList<>();
+    statement("WITH " + definitions + " SELECT 1").path("node").path("cte_map").path("map").forEach(out::add);
+    return out;
+  }
+
+  /** Visits every SELECT_NODE of a tree, outer ones first (CTE bodies, set-operation branches, subqueries). */
+  public static void selectNodes(JsonNode node, Consumer<ObjectNode> visitor) {
+    visit(node, n -> {
+      if ("SELECT_NODE".equals(n.path("type").asText()) && n.has("select_list")) {
+        visitor.accept((ObjectNode) n);
+      }
+    });
+  }
+
+  /** Column names of a COLUMN_REF node, e.g. {@code ["r", "label"]}. */
+  public static List<String> columnNames(JsonNode columnRef) {
+    List<String> out = new ArrayList<>();
+    columnRef.path("column_names").forEach(n -> out.add(n.asText()));
+    return out;
+  }
+
+  /** Points a COLUMN_REF at {@code qualifier.column} (no qualifier when null). */
+  public static void setColumn(ObjectNode columnRef, @Nullable String qualifier, String column) {
+    ArrayNode names = columnRef.putArray("column_names");
+    if (qualifier != null) {
+      names.add(qualifier);
+    }
+    names.add(column);
+  }
+
+  /**
+   * Replaces the content of {@code target} with a copy of {@code replacement} in place (so that parents keep
+   * pointing at it). An expression or table reference keeps the target's alias: it is still selected, or
+   * referred to, under the same name; a node without an alias (a query node) takes the replacement as it is.
+   */
+  public static void replace(ObjectNode target, ObjectNode replacement) {
+    JsonNode alias = target.get("alias");
+    target.removeAll();
+    target.setAll(replacement.deepCopy());
+    if (alias != null) {
+      target.set("alias", alias);
+    }
+  }
+
   /** The conjuncts of a boolean expression (an AND tree flattened); empty for null. */
-  static List<JsonNode> conjuncts(JsonNode e) {
+  public static List<JsonNode> conjuncts(JsonNode e) {
     List<JsonNode> out = new ArrayList<>();
     if (e == null || e.isNull() || e.isMissingNode()) {
       return out;
@@ -105,7 +155,7 @@ final class Trees {
   }
 
   /** The disjuncts of a boolean expression (an OR tree flattened). */
-  static List<JsonNode> disjuncts(JsonNode e) {
+  public static List<JsonNode> disjuncts(JsonNode e) {
     List<JsonNode> out = new ArrayList<>();
     if ("CONJUNCTION_OR".equals(e.path("type").asText())) {
       for (JsonNode c : e.path("children")) {
@@ -118,7 +168,7 @@ final class Trees {
   }
 
   /** Joins rendered conjuncts with AND (each parenthesised); "true" when empty. */
-  static String and(List<String> parts) {
+  public static String and(List<String> parts) {
     if (parts.isEmpty()) {
       return "true";
     }
@@ -136,7 +186,7 @@ final class Trees {
   }
 
   /** Visits every object node of a tree, depth first, parents before children. */
-  static void visit(JsonNode n, Consumer<JsonNode> visitor) {
+  public static void visit(JsonNode n, Consumer<JsonNode> visitor) {
     if (n == null) {
       return;
     }
@@ -151,7 +201,7 @@ final class Trees {
   }
 
   /** Visits every object node, but does not descend into subqueries (expression or FROM subqueries). */
-  static void visitShallow(JsonNode n, Consumer<JsonNode> visitor) {
+  public static void visitShallow(JsonNode n, Consumer<JsonNode> visitor) {
     if (n == null) {
       return;
     }
@@ -170,7 +220,7 @@ final class Trees {
   }
 
   /** The column references of an expression (not descending into subqueries), as their name parts. */
-  static List<List<String>> columnRefs(JsonNode expression) {
+  public static List<List<String>> columnRefs(JsonNode expression) {
     List<List<String>> out = new ArrayList<>();
     visitShallow(expression, n -> {
       if ("COLUMN_REF".equals(n.path("class").asText())) {
@@ -183,7 +233,7 @@ final class Trees {
   }
 
   /** Whether the expression holds a subquery anywhere. */
-  static boolean hasSubquery(JsonNode expression) {
+  public static boolean hasSubquery(JsonNode expression) {
     boolean[] found = {false};
     visit(expression, n -> {
       if ("SUBQUERY".equals(n.path("class").asText()) || "SUBQUERY".equals(n.path("type").asText())) {
@@ -194,10 +244,10 @@ final class Trees {
   }
 
   /** Whether the expression calls an aggregate function (outside subqueries; window functions excluded). */
-  static boolean hasAggregate(JsonNode expression) {
+  public static boolean hasAggregate(JsonNode expression) {
     boolean[] found = {false};
     visitShallow(expression, n -> {
-      if ("FUNCTION".equals(n.path("class").asText()) && dev.lakerewrite.core.sql.SqlAnalyzer.isAggregate(n.path("function_name").asText())) {
+      if ("FUNCTION".equals(n.path("class").asText()) && SqlAnalyzer.isAggregate(n.path("function_name").asText())) {
         found[0] = true;
       }
     });
@@ -205,7 +255,7 @@ final class Trees {
   }
 
   /** The LIMIT modifier of a query node, if it has one. */
-  static JsonNode limitModifier(JsonNode node) {
+  public static JsonNode limitModifier(JsonNode node) {
     for (JsonNode m : node.path("modifiers")) {
       if ("LIMIT_MODIFIER".equals(m.path("type").asText()) || "LIMIT_PERCENT_MODIFIER".equals(m.path("type").asText())) {
         return m;
@@ -215,7 +265,7 @@ final class Trees {
   }
 
   /** The ORDER BY modifier of a query node, if it has one. */
-  static JsonNode orderModifier(JsonNode node) {
+  public static JsonNode orderModifier(JsonNode node) {
     for (JsonNode m : node.path("modifiers")) {
       if ("ORDER_MODIFIER".equals(m.path("type").asText())) {
         return m;
@@ -225,7 +275,7 @@ final class Trees {
   }
 
   /** Removes the outermost LIMIT/OFFSET of a query; returns whether there was one. */
-  static boolean removeLimit(ObjectNode node) {
+  public static boolean removeLimit(ObjectNode node) {
     JsonNode mods = node.path("modifiers");
     if (!mods.isArray()) {
       return false;
@@ -245,7 +295,7 @@ final class Trees {
   }
 
   /** The CTE entries ({key, value}) of a node's WITH clause. */
-  static List<ObjectNode> ctes(JsonNode node) {
+  public static List<ObjectNode> ctes(JsonNode node) {
     List<ObjectNode> out = new ArrayList<>();
     for (JsonNode e : node.path("cte_map").path("map")) {
       out.add((ObjectNode) e);
@@ -254,7 +304,7 @@ final class Trees {
   }
 
   /** Base table names referenced anywhere in a tree (including subqueries and CTE bodies), lower-cased. */
-  static List<String> baseTables(JsonNode tree) {
+  public static List<String> baseTables(JsonNode tree) {
     List<String> out = new ArrayList<>();
     visit(tree, n -> {
       if ("BASE_TABLE".equals(n.path("type").asText()) && n.has("table_name")) {
@@ -265,7 +315,7 @@ final class Trees {
   }
 
   /** The base tables and subqueries joined in a FROM tree, left to right (joins flattened). */
-  static List<JsonNode> fromItems(JsonNode from) {
+  public static List<JsonNode> fromItems(JsonNode from) {
     List<JsonNode> out = new ArrayList<>();
     if (from == null || from.isNull() || from.isMissingNode()) {
       return out;
@@ -280,7 +330,7 @@ final class Trees {
   }
 
   /** The name a FROM item is referred to by: its alias, else its table name; empty for anonymous subqueries. */
-  static String referenceName(JsonNode fromItem) {
+  public static String referenceName(JsonNode fromItem) {
     String alias = fromItem.path("alias").asText("");
     if (!alias.isEmpty()) {
       return alias;
