@@ -1,7 +1,7 @@
 package dev.lakerewrite.core.equivalence;
 
 import dev.lakerewrite.core.ResultTable;
-import dev.lakerewrite.core.Sql;
+import dev.lakerewrite.sql.Sql;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;

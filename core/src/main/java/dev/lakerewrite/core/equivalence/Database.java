@@ -82,6 +82,21 @@ final class Database {
     return new Database(newName, tables, out);
   }
 
+  /** This database with one cell changed. */
+  Database withCell(Schema.Table table, int row, int column, String value) {
+    Map<String, List<List<String>>> out = new LinkedHashMap<>();
+    for (Schema.Table t : tables) {
+      List<List<String>> r = new ArrayList<>(rows(t));
+      if (t == table) {
+        List<String> changed = new ArrayList<>(r.get(row));
+        changed.set(column, value);
+        r.set(row, changed);
+      }
+      out.put(t.name().toLowerCase(Locale.ROOT), r);
+    }
+    return new Database(name, tables, out);
+  }
+
   /**
    * The rows that may stay together: a row whose foreign key points at a row that is not there is dropped, and
    * so on until nothing changes (a referencing row without its referenced row is not a valid instance).

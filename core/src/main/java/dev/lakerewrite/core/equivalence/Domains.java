@@ -1,8 +1,8 @@
 package dev.lakerewrite.core.equivalence;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.lakerewrite.core.Sql;
 import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -148,10 +148,10 @@ final class DuckDbCatalog {
       for (Schema.Table t : tables) {
         StringBuilder sql = new StringBuilder("SELECT ");
         for (int i = 0; i < t.columns().size(); i++) {
-          sql.append(i == 0 ? "" : ", ").append("CAST(").append(dev.lakerewrite.core.Sql.identifier(
+          sql.append(i == 0 ? "" : ", ").append("CAST(").append(dev.lakerewrite.sql.Sql.identifier(
               t.columns().get(i).name())).append(" AS VARCHAR)");
         }
-        sql.append(" FROM ").append(dev.lakerewrite.core.Sql.identifier(t.name()));
+        sql.append(" FROM ").append(dev.lakerewrite.sql.Sql.identifier(t.name()));
         if (maxRowsPerTable < Integer.MAX_VALUE) {
           sql.append(" LIMIT ").append(maxRowsPerTable);
         }

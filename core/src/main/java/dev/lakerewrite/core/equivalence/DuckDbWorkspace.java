@@ -3,7 +3,7 @@ package dev.lakerewrite.core.equivalence;
 import dev.lakerewrite.core.Execution;
 import dev.lakerewrite.core.QueryLimits;
 import dev.lakerewrite.core.SafeExecutor;
-import dev.lakerewrite.core.Sql;
+import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -7,9 +7,9 @@ import dev.lakerewrite.core.QueryError;
 import dev.lakerewrite.core.QueryLimits;
 import dev.lakerewrite.core.ResultTable;
 import dev.lakerewrite.core.SafeExecutor;
-import dev.lakerewrite.core.Sql;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.SqlSyntaxException;
+import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -267,7 +267,7 @@ public final class EquivalenceChecker implements AutoCloseable {
           String hint = "";
           for (String unknown : facts.unknownRelations()) {
             if (err.message().contains(unknown)) {
-              hint = dev.lakerewrite.retrieval.DidYouMean.hint(unknown, schema.relationNames());
+              hint = dev.lakerewrite.sql.DidYouMean.hint(unknown, schema.relationNames());
               break;
             }
           }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.sql.Trees;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,8 +14,8 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Map.Entry;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,7 +39,7 @@ import java.util.Set;
  * apart from the sorts.
  */
 final class Normalizer {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Trees.JSON;
   private static final Set<String> SYMMETRIC_COMPARISONS = Set.of("COMPARE_EQUAL", "COMPARE_NOTEQUAL",
       "COMPARE_DISTINCT_FROM", "COMPARE_NOT_DISTINCT_FROM");
   private static final Map<String, String> FLIPPED = Map.of(
@@ -243,7 +244,7 @@ final class Normalizer {
 
   private static boolean hasStar(JsonNode n) {
     boolean[] found = {false};
-    visit(n, x -> found[0] |= "STAR".equals(x.path("class").asText()));
+    Trees.visit(n, x -> found[0] |= "STAR".equals(x.path("class").asText()));
     return found[0];
   }
 
@@ -526,7 +527,7 @@ final class Normalizer {
 
   private static void dropUnusedOutputAliases(ObjectNode node) {
     Set<String> referenced = new HashSet<>();
-    visit(node, n -> {
+    Trees.visit(node, n -> {
       if ("COLUMN_REF".equals(n.path("class").asText()) && n.path("column_names").size() == 1) {
         referenced.add(n.path("column_names").get(0).asText().toLowerCase(Locale.ROOT));
       }
@@ -548,20 +549,6 @@ final class Normalizer {
       }
     }
     return null;
-  }
-
-  private static void visit(JsonNode n, java.util.function.Consumer<JsonNode> visitor) {
-    if (n == null) {
-      return;
-    }
-    if (n.isObject()) {
-      visitor.accept(n);
-    }
-    if (n.isContainerNode()) {
-      for (JsonNode child : n) {
-        visit(child, visitor);
-      }
-    }
   }
 
   private static String text(JsonNode n) {

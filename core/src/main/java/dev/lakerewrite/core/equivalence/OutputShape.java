@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.Trees;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,8 +17,6 @@ import java.util.Locale;
  */
 final class OutputShape {
   static final String HIDDEN_PREFIX = "lakerewrite_order_key_";
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-      new com.fasterxml.jackson.databind.ObjectMapper();
 
   private final String runnable;
   private final int hidden;
@@ -141,7 +140,7 @@ final class OutputShape {
       return new OutputShape(sql, 0, List.of(), false, false, 0, -1, true, "");
     }
     // Remove the window.
-    ArrayNode kept = JSON.createArrayNode();
+    ArrayNode kept = Trees.JSON.createArrayNode();
     for (JsonNode m : node.path("modifiers")) {
       if (m != limitModifier) {
         kept.add(m);
@@ -198,7 +197,7 @@ final class OutputShape {
   OutputShape strictFallback(String sql, JsonNode statement, SqlParser parser) {
     ObjectNode copy = (ObjectNode) statement.deepCopy();
     ObjectNode node = (ObjectNode) copy.path("node");
-    ArrayNode kept = JSON.createArrayNode();
+    ArrayNode kept = Trees.JSON.createArrayNode();
     for (JsonNode m : node.path("modifiers")) {
       String type = m.path("type").asText("");
       if (!type.equals("LIMIT_MODIFIER") && !type.equals("LIMIT_PERCENT_MODIFIER")) {

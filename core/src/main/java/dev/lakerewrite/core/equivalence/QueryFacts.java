@@ -3,6 +3,7 @@ package dev.lakerewrite.core.equivalence;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.Trees;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -584,7 +585,7 @@ final class QueryFacts {
   /** Whether an expression is a constant: no column, subquery, aggregate, parameter or volatile function. */
   static boolean isConstant(JsonNode e) {
     boolean[] constant = {true};
-    visit(e, n -> {
+    Trees.visit(e, n -> {
       String cls = n.path("class").asText("");
       if (cls.equals("COLUMN_REF") || cls.equals("SUBQUERY") || cls.equals("PARAMETER") || cls.equals("STAR")
           || cls.equals("WINDOW") || cls.equals("LAMBDA") || cls.equals("LAMBDA_REF")) {
@@ -597,20 +598,6 @@ final class QueryFacts {
       }
     });
     return constant[0] && e != null && e.isObject() && e.has("class");
-  }
-
-  private static void visit(JsonNode n, java.util.function.Consumer<JsonNode> visitor) {
-    if (n == null) {
-      return;
-    }
-    if (n.isObject()) {
-      visitor.accept(n);
-    }
-    if (n.isContainerNode()) {
-      for (JsonNode child : n) {
-        visit(child, visitor);
-      }
-    }
   }
 
   static List<JsonNode> arguments(JsonNode function) {

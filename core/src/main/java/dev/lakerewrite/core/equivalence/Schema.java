@@ -1,6 +1,6 @@
 package dev.lakerewrite.core.equivalence;
 
-import dev.lakerewrite.core.Sql;
+import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
