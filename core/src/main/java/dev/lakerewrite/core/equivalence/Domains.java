@@ -31,11 +31,23 @@ final class Domains {
   private static final int POOL_CAP = 14;
 
   private final Map<QueryFacts.ColumnKey, List<String>> values;
+  private final Map<QueryFacts.ColumnKey, List<String>> satisfying;
   private final Map<QueryFacts.ColumnKey, Boolean> nullable;
 
-  private Domains(Map<QueryFacts.ColumnKey, List<String>> values, Map<QueryFacts.ColumnKey, Boolean> nullable) {
+  private Domains(Map<QueryFacts.ColumnKey, List<String>> values, Map<QueryFacts.ColumnKey, List<String>> satisfying,
+      Map<QueryFacts.ColumnKey, Boolean> nullable) {
     this.values = values;
+    this.satisfying = satisfying;
     this.nullable = nullable;
+  }
+
+  /**
+   * Values of the pool that satisfy a predicate the queries put on the column itself ({@code x = 5}: 5;
+   * {@code x < 5}: 4; a string a LIKE pattern matches): drawing them often makes rows pass the filters, so that
+   * queries with many conjuncts return rows at all.
+   */
+  List<String> satisfying(QueryFacts.ColumnKey column) {
+    return satisfying.getOrDefault(column, List.of());
   }
 
   /** The non-NULL values a column's cells are drawn from (may be empty for types without defaults). */
@@ -57,6 +69,7 @@ final class Domains {
       Map<QueryFacts.ColumnKey, List<String>> real) throws SQLException {
     SqlParser parser = SqlParser.on(duckdb);
     Map<QueryFacts.ColumnKey, LinkedHashSet<String>> byClass = new HashMap<>();
+    Map<QueryFacts.ColumnKey, LinkedHashSet<String>> passing = new HashMap<>();
     List<QueryFacts.Constant> constants = facts.constants();
     List<String> evaluated = evaluate(duckdb, parser, facts, constants);
     for (int i = 0; i < constants.size(); i++) {
@@ -68,6 +81,9 @@ final class Domains {
       }
       LinkedHashSet<String> pool = byClass.computeIfAbsent(facts.classOf(c.column()), k -> new LinkedHashSet<>());
       ValueType t = type.get();
+      List<String> pass = passingValues(c, v, t);
+      passing.computeIfAbsent(c.column(), k -> new LinkedHashSet<>()).addAll(pass);
+      pool.addAll(pass);
       switch (c.relation()) {
         case COMPARE -> {
           pool.add(v);
@@ -116,7 +132,59 @@ final class Domains {
         types.put(key, col.type());
       }
     }
-    return new Domains(normalise(duckdb, candidates, types), nullable);
+    Map<QueryFacts.ColumnKey, List<String>> passingCandidates = new LinkedHashMap<>();
+    Map<QueryFacts.ColumnKey, String> passingTypes = new LinkedHashMap<>();
+    passing.forEach((k, v) -> {
+      if (types.containsKey(k)) {
+        passingCandidates.put(k, new ArrayList<>(v));
+        passingTypes.put(k, types.get(k));
+      }
+    });
+    return new Domains(normalise(duckdb, candidates, types), normalise(duckdb, passingCandidates, passingTypes),
+        nullable);
+  }
+
+  /** The values that make the column satisfy this comparison with the constant {@code v}. */
+  private static List<String> passingValues(QueryFacts.Constant c, String v, ValueType t) {
+    List<String> around = t.neighbours(v);
+    String below = around.size() == 2 ? around.get(0) : null;
+    String above = around.size() == 2 ? around.get(1) : around.isEmpty() ? null : around.get(0);
+    List<String> out = new ArrayList<>();
+    switch (c.relation()) {
+      case COMPARE -> {
+        switch (c.operator()) {
+          case "<" -> out.add(below);
+          case "<=" -> out.add(v);
+          case ">" -> out.add(above);
+          case ">=" -> out.add(v);
+          case "<>" -> out.add(above);
+          default -> out.add(v);
+        }
+      }
+      case LIKE -> {
+        List<String> examples = ValueType.likeExamples(v);
+        if (c.operator().equals("NOT LIKE")) {
+          out.add(examples.get(examples.size() - 1));
+        } else {
+          out.addAll(examples.subList(0, Math.max(1, examples.size() - 1)));
+        }
+      }
+      case FUNCTION -> {
+        out.add(v);
+        if (t.family() == ValueType.Family.STRING) {
+          out.add(v + "0");
+        }
+      }
+      case YEAR -> {
+        try {
+          out.addAll(t.yearValues((int) Double.parseDouble(v)).subList(0, 2));
+        } catch (NumberFormatException | IndexOutOfBoundsException ignored) {
+          // Not a year after all.
+        }
+      }
+    }
+    out.removeIf(java.util.Objects::isNull);
+    return out;
   }
 
   /** Each constant as text in the type its column is compared in, or null when it does not evaluate. */

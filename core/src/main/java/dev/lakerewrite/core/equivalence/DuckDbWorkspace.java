@@ -26,8 +26,6 @@ final class DuckDbWorkspace implements Workspace {
   private final Connection connection;
   private final SafeExecutor executor;
   private final Set<String> filled = new HashSet<>();
-  private final Map<String, java.sql.PreparedStatement> inserts = new java.util.HashMap<>();
-  private final Map<String, java.sql.PreparedStatement> deletes = new java.util.HashMap<>();
 
   private DuckDbWorkspace(Connection connection) {
     this.connection = connection;
@@ -93,56 +91,33 @@ final class DuckDbWorkspace implements Workspace {
   @Override
   public Database load(Database instance) throws SQLException {
     for (String t : filled) {
-      deletes.get(t).execute();
+      statementsFor(t).delete().execute();
     }
     filled.clear();
-    boolean any = false;
-    for (Schema.Table t : instance.tables()) {
-      any |= !instance.rows(t).isEmpty();
-    }
-    if (!any) {
-      return instance;
-    }
-    // All rows in one transaction; if the engine refuses one (a CHECK, a value out of range), row by row.
-    connection.setAutoCommit(false);
     boolean refused = false;
-    try {
-      for (Schema.Table t : instance.tables()) {
-        List<List<String>> rows = instance.rows(t);
-        if (!rows.isEmpty()) {
-          filled.add(t.name());
-          java.sql.PreparedStatement ps = insertFor(t);
-          for (List<String> row : rows) {
-            bind(ps, row);
-            ps.execute();
-          }
-        }
+    for (Schema.Table t : instance.tables()) {
+      List<List<String>> rows = instance.rows(t);
+      if (rows.isEmpty()) {
+        continue;
       }
-      connection.commit();
-    } catch (SQLException e) {
-      connection.rollback();
-      refused = true;
-    } finally {
-      connection.setAutoCommit(true);
+      filled.add(t.name());
+      if (!bulkInsert(t, rows)) {
+        refused = true;
+      }
     }
     if (!refused) {
       return instance;
     }
+    // The engine refused a row (a CHECK, a value out of range): load row by row and leave such rows out.
+    for (String t : filled) {
+      statementsFor(t).delete().execute();
+    }
     Map<String, List<List<String>>> loaded = new LinkedHashMap<>();
     for (Schema.Table t : instance.tables()) {
       List<List<String>> kept = new ArrayList<>();
-      List<List<String>> rows = instance.rows(t);
-      if (!rows.isEmpty()) {
-        filled.add(t.name());
-        java.sql.PreparedStatement ps = insertFor(t);
-        for (List<String> row : rows) {
-          try {
-            bind(ps, row);
-            ps.execute();
-            kept.add(row);
-          } catch (SQLException rowRefused) {
-            // Left out of the instance.
-          }
+      for (List<String> row : instance.rows(t)) {
+        if (bulkInsert(t, List.of(row))) {
+          kept.add(row);
         }
       }
       loaded.put(t.name().toLowerCase(Locale.ROOT), kept);
@@ -150,25 +125,69 @@ final class DuckDbWorkspace implements Workspace {
     return new Database(instance.name(), instance.tables(), loaded);
   }
 
-  private static void bind(java.sql.PreparedStatement ps, List<String> row) throws SQLException {
-    for (int c = 0; c < row.size(); c++) {
-      ps.setObject(c + 1, row.get(c));
-    }
-  }
+  /** The prepared statements of one table: copy from its staging table, empty both. */
+  private record TableStatements(String staging, java.sql.PreparedStatement copy, java.sql.PreparedStatement delete,
+      java.sql.PreparedStatement clearStaging) {}
 
-  private java.sql.PreparedStatement insertFor(Schema.Table t) throws SQLException {
-    java.sql.PreparedStatement ps = inserts.get(t.name());
-    if (ps == null) {
-      StringBuilder sql = new StringBuilder("INSERT INTO ").append(Sql.identifier(t.name())).append(" VALUES (");
+  private final Map<String, TableStatements> statements = new java.util.HashMap<>();
+  private final Map<String, Schema.Table> byName = new java.util.HashMap<>();
+
+  private TableStatements statementsFor(String table) throws SQLException {
+    TableStatements ts = statements.get(table);
+    if (ts == null) {
+      Schema.Table t = byName.get(table);
+      String staging = "lakerewrite_staging_" + statements.size();
+      try (Statement st = connection.createStatement()) {
+        StringBuilder cols = new StringBuilder();
+        for (int c = 0; c < t.columns().size(); c++) {
+          cols.append(c == 0 ? "" : ", ").append('c').append(c).append(" VARCHAR");
+        }
+        st.execute("CREATE TEMP TABLE " + staging + " (" + cols + ")");
+      }
+      StringBuilder select = new StringBuilder();
       for (int c = 0; c < t.columns().size(); c++) {
-        sql.append(c == 0 ? "" : ", ").append("CAST(CAST(? AS VARCHAR) AS ").append(t.columns().get(c).type())
+        select.append(c == 0 ? "" : ", ").append("CAST(c").append(c).append(" AS ").append(t.columns().get(c).type())
             .append(')');
       }
-      ps = connection.prepareStatement(sql.append(')').toString());
-      inserts.put(t.name(), ps);
-      deletes.put(t.name(), connection.prepareStatement("DELETE FROM " + Sql.identifier(t.name())));
+      ts = new TableStatements(staging,
+          connection.prepareStatement("INSERT INTO " + Sql.identifier(t.name()) + " SELECT " + select + " FROM "
+              + staging),
+          connection.prepareStatement("DELETE FROM " + Sql.identifier(t.name())),
+          connection.prepareStatement("DELETE FROM " + staging));
+      statements.put(table, ts);
     }
-    return ps;
+    return ts;
+  }
+
+  /**
+   * Appends the rows (as text) to the table's staging table and copies them over with one cast per column;
+   * false (and nothing inserted) when the engine refuses one.
+   */
+  private boolean bulkInsert(Schema.Table t, List<List<String>> rows) throws SQLException {
+    byName.putIfAbsent(t.name(), t);
+    TableStatements ts = statementsFor(t.name());
+    try (org.duckdb.DuckDBAppender app = connection.unwrap(org.duckdb.DuckDBConnection.class)
+        .createAppender("temp", "main", ts.staging())) {
+      for (List<String> row : rows) {
+        app.beginRow();
+        for (String v : row) {
+          if (v == null) {
+            app.appendNull();
+          } else {
+            app.append(v);
+          }
+        }
+        app.endRow();
+      }
+    }
+    try {
+      ts.copy().execute();
+      return true;
+    } catch (SQLException e) {
+      return false;
+    } finally {
+      ts.clearStaging().execute();
+    }
   }
 
   @Override
@@ -216,11 +235,10 @@ final class DuckDbWorkspace implements Workspace {
   @Override
   public void close() {
     try {
-      for (java.sql.PreparedStatement ps : inserts.values()) {
-        ps.close();
-      }
-      for (java.sql.PreparedStatement ps : deletes.values()) {
-        ps.close();
+      for (TableStatements ts : statements.values()) {
+        ts.copy().close();
+        ts.delete().close();
+        ts.clearStaging().close();
       }
       connection.close();
     } catch (SQLException ignored) {

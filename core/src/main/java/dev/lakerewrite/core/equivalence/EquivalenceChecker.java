@@ -202,7 +202,8 @@ public final class EquivalenceChecker implements AutoCloseable {
     private EquivalenceResult instances(QueryFacts facts, List<Schema.Table> tables) throws SQLException {
       Map<QueryFacts.ColumnKey, List<String>> real = useData ? real(facts, tables) : Map.of();
       Domains domains = Domains.build(facts, tables, ws.connection(), real);
-      InstanceGenerator generator = new InstanceGenerator(tables, domains, seed, facts.largestLimit());
+      InstanceGenerator generator = new InstanceGenerator(tables, domains, seed, facts.largestLimit(),
+          facts.columnComparisons());
       int generated = 0;
       int total = maxInstances + (scriptRows != null ? 1 : 0);
       for (int i = 0; i < total && System.nanoTime() < deadline; i++) {

@@ -28,29 +28,32 @@ final class InstanceGenerator {
   private final Domains domains;
   private final long seed;
   private final long largestLimit;
+  private final List<QueryFacts.ColumnComparison> comparisons;
   private final List<Profile> fixed = new ArrayList<>();
 
   /** How one instance is made: rows per table (a maximum, or exact counts), NULL and duplicate rates. */
   record Profile(String description, Map<String, Integer> rows, int maxRows, double nullRate, double duplicateRate,
-      boolean exact) {}
+      boolean exact, double satisfyRate) {}
 
-  InstanceGenerator(List<Schema.Table> tables, Domains domains, long seed, long largestLimit) {
+  InstanceGenerator(List<Schema.Table> tables, Domains domains, long seed, long largestLimit,
+      List<QueryFacts.ColumnComparison> comparisons) {
     this.tables = List.copyOf(tables);
     this.domains = domains;
     this.seed = seed;
     this.largestLimit = largestLimit;
-    fixed.add(new Profile("every table empty", Map.of(), 0, 0, 0, true));
-    fixed.add(new Profile("one row per table, no NULLs", counts(1), 1, 0, 0, true));
-    fixed.add(new Profile("one row per table, NULLs", counts(1), 1, 0.6, 0, true));
-    fixed.add(new Profile("two rows per table", counts(2), 2, 0.2, 0, true));
+    this.comparisons = List.copyOf(comparisons);
+    fixed.add(new Profile("every table empty", Map.of(), 0, 0, 0, true, 0));
+    fixed.add(new Profile("one row per table, no NULLs, passing the filters", counts(1), 1, 0, 0, true, 1.0));
+    fixed.add(new Profile("one row per table, NULLs", counts(1), 1, 0.6, 0, true, 0.5));
+    fixed.add(new Profile("two rows per table", counts(2), 2, 0.2, 0, true, 0.7));
     if (tables.size() > 1) {
       for (Schema.Table t : tables) {
         Map<String, Integer> c = new LinkedHashMap<>(counts(3));
         c.put(key(t), 0);
-        fixed.add(new Profile(t.name() + " empty, 3 rows in the others", c, 3, 0.15, 0, true));
+        fixed.add(new Profile(t.name() + " empty, 3 rows in the others", c, 3, 0.15, 0, true, 0.7));
       }
     }
-    fixed.add(new Profile("every row twice", counts(2), 2, 0.15, 1.0, true));
+    fixed.add(new Profile("every row twice", counts(2), 2, 0.15, 1.0, true, 0.7));
   }
 
   private Map<String, Integer> counts(int n) {
@@ -77,16 +80,19 @@ final class InstanceGenerator {
     int r = index - fixed.size();
     if (largestLimit > 0 && largestLimit <= 2_000 && r % 5 == 4) {
       int n = (int) Math.min(2_000, largestLimit + 3);
-      return new Profile("random, " + n + " rows per table (more than the LIMIT)", counts(n), n, 0.1, 0.1, true);
+      return new Profile("random, " + n + " rows per table (more than the LIMIT)", counts(n), n, 0.1, 0.1, true,
+          0.5);
     }
     int[] sizes = {3, 4, 5, 6, 8, 10, 12, 16};
     double[] nulls = {0.15, 0.0, 0.3, 0.1, 0.45};
     double[] duplicates = {0.0, 0.2, 0.0, 0.4};
+    double[] satisfy = {0.7, 0.3, 0.9, 0.0, 0.5, 0.8};
     int max = sizes[Math.min(sizes.length - 1, r / 3)];
     double nullRate = nulls[r % nulls.length];
     double duplicateRate = duplicates[r % duplicates.length];
-    return new Profile(String.format(Locale.ROOT, "random, up to %d rows per table, %.0f%% NULLs", max,
-        nullRate * 100), Map.of(), max, nullRate, duplicateRate, false);
+    double satisfyRate = satisfy[r % satisfy.length];
+    return new Profile(String.format(Locale.ROOT, "random, up to %d rows per table, %.0f%% NULLs, %.0f%% passing",
+        max, nullRate * 100, satisfyRate * 100), Map.of(), max, nullRate, duplicateRate, false, satisfyRate);
   }
 
   /** Instance {@code index}: the same for the same seed, schema and queries. */
@@ -214,17 +220,74 @@ final class InstanceGenerator {
       } else if (pool.isEmpty()) {
         return null;
       } else {
-        cells[c] = pool.get(random.nextInt(pool.size()));
+        List<String> passing = domains.satisfying(key);
+        cells[c] = !passing.isEmpty() && random.nextDouble() < p.satisfyRate()
+            ? passing.get(random.nextInt(passing.size())) : pool.get(random.nextInt(pool.size()));
       }
       if (cells[c] == null && !col.nullable()) {
         return null;
       }
+    }
+    if (random.nextDouble() < p.satisfyRate()) {
+      satisfyColumnComparisons(t, cells, set, random);
     }
     List<String> row = new ArrayList<>(cells.length);
     for (String cell : cells) {
       row.add(cell);
     }
     return row;
+  }
+
+  /**
+   * Makes the row pass the comparisons between its own columns ({@code l_shipdate < l_commitdate}) by swapping
+   * or copying values (two rounds, so that chains settle); cells set from a foreign key stay.
+   */
+  private void satisfyColumnComparisons(Schema.Table t, String[] cells, boolean[] fixed, Random random) {
+    String table = t.name().toLowerCase(Locale.ROOT);
+    for (int round = 0; round < 2; round++) {
+      for (QueryFacts.ColumnComparison c : comparisons) {
+        if (!c.left().table().equals(table) || !c.right().table().equals(table)) {
+          continue;
+        }
+        int l = t.columnIndex(c.left().column());
+        int r = t.columnIndex(c.right().column());
+        if (l < 0 || r < 0 || l == r || cells[l] == null || cells[r] == null || fixed[l] || fixed[r]) {
+          continue;
+        }
+        ValueType type = ValueType.of(t.columns().get(l).type());
+        if (!type.comparableWith(ValueType.of(t.columns().get(r).type()))) {
+          continue;
+        }
+        Integer cmp = type.compare(cells[l], cells[r]);
+        if (cmp == null) {
+          continue;
+        }
+        boolean holds = switch (c.operator()) {
+          case "<" -> cmp < 0;
+          case "<=" -> cmp <= 0;
+          case ">" -> cmp > 0;
+          case ">=" -> cmp >= 0;
+          case "=" -> cmp == 0;
+          case "<>" -> cmp != 0;
+          default -> true;
+        };
+        if (holds) {
+          continue;
+        }
+        if (c.operator().equals("=") && t.columns().get(l).type().equals(t.columns().get(r).type())) {
+          cells[r] = cells[l];
+        } else if (!c.operator().equals("<>") && cmp != 0) {
+          String x = cells[l];
+          cells[l] = cells[r];
+          cells[r] = x;
+        } else {
+          List<String> pool = domains.values(QueryFacts.ColumnKey.of(t.name(), t.columns().get(r).name()));
+          if (!pool.isEmpty()) {
+            cells[r] = pool.get(random.nextInt(pool.size()));
+          }
+        }
+      }
+    }
   }
 
   private static boolean inKey(Schema.Table t, String column) {

@@ -53,8 +53,20 @@ final class QueryFacts {
     YEAR
   }
 
-  /** A constant expression a column is compared with (evaluated later by the engine, in the column's type). */
-  record Constant(ColumnKey column, JsonNode expression, Relation relation) {}
+  /**
+   * A constant expression a column is compared with (evaluated later by the engine, in the column's type), and
+   * how: {@code =}, {@code <>}, {@code <}, {@code <=}, {@code >}, {@code >=} (column on the left), {@code IN},
+   * {@code LIKE} or {@code ?} when unknown.
+   */
+  record Constant(ColumnKey column, JsonNode expression, Relation relation, String operator) {}
+
+  /** Two columns compared directly ({@code l_shipdate < l_commitdate}), the operator with the left on the left. */
+  record ColumnComparison(ColumnKey left, String operator, ColumnKey right) {}
+
+  private static final Map<String, String> OPERATORS = Map.of("COMPARE_EQUAL", "=", "COMPARE_NOTEQUAL", "<>",
+      "COMPARE_LESSTHAN", "<", "COMPARE_GREATERTHAN", ">", "COMPARE_LESSTHANOREQUALTO", "<=",
+      "COMPARE_GREATERTHANOREQUALTO", ">=", "COMPARE_NOT_DISTINCT_FROM", "=", "COMPARE_DISTINCT_FROM", "<>");
+  private static final Map<String, String> MIRRORED = Map.of("<", ">", ">", "<", "<=", ">=", ">=", "<=");
 
   private static final Set<String> VOLATILE = Set.of("random", "rand", "uuid", "gen_random_uuid", "uuidv4",
       "uuidv7", "now", "current_timestamp", "get_current_timestamp", "current_date", "current_time",
@@ -81,6 +93,7 @@ final class QueryFacts {
   private final Set<ColumnKey> columns = new LinkedHashSet<>();
   private final Map<ColumnKey, ColumnKey> parent = new HashMap<>();
   private final List<Constant> constants = new ArrayList<>();
+  private final List<ColumnComparison> columnComparisons = new ArrayList<>();
   private final Set<String> nondeterministic = new LinkedHashSet<>();
   private final Set<String> unknownRelations = new LinkedHashSet<>();
   private long largestLimit;
@@ -106,6 +119,11 @@ final class QueryFacts {
 
   List<Constant> constants() {
     return constants;
+  }
+
+  /** Pairs of columns compared directly with each other (each pair in both orientations). */
+  List<ColumnComparison> columnComparisons() {
+    return columnComparisons;
   }
 
   /** Why the queries' results may not be determined by the data (empty when they are). */
@@ -612,20 +630,20 @@ final class QueryFacts {
     return out;
   }
 
-  private void constant(ColumnKey key, JsonNode expression, Relation relation) {
+  private void constant(ColumnKey key, JsonNode expression, Relation relation, String operator) {
     if (key != null) {
-      constants.add(new Constant(key, expression, relation));
+      constants.add(new Constant(key, expression, relation, operator));
     }
   }
 
   /** {@code column op other}: unions with another column or scalar subquery, or records a constant. */
-  private void compare(JsonNode side, JsonNode other, Scope scope, Map<String, List<Output>> ctes) {
+  private void compare(JsonNode side, JsonNode other, String operator, Scope scope, Map<String, List<Output>> ctes) {
     Wrapped w = wrapped(side, scope);
     if (w == null) {
       return;
     }
     if (isConstant(other)) {
-      constant(w.key(), other, w.relation());
+      constant(w.key(), other, w.relation(), operator);
       return;
     }
     if (w.relation() != Relation.COMPARE) {
@@ -634,6 +652,10 @@ final class QueryFacts {
     if ("SUBQUERY".equals(other.path("class").asText()) && "SCALAR".equals(other.path("subquery_type").asText())) {
       union(w.key(), firstOutput(other, scope, ctes));
       return;
+    }
+    Wrapped o = wrapped(other, scope);
+    if (o != null && o.relation() == Relation.COMPARE && !operator.equals("?") && !operator.equals("IN")) {
+      columnComparisons.add(new ColumnComparison(w.key(), operator, o.key()));
     }
     union(w.key(), keyOf(other, scope));
   }
@@ -668,19 +690,20 @@ final class QueryFacts {
       }
       case "COMPARISON" -> {
         if (COMPARISONS.contains(type)) {
-          compare(e.path("left"), e.path("right"), scope, ctes);
-          compare(e.path("right"), e.path("left"), scope, ctes);
+          String op = OPERATORS.getOrDefault(type, "?");
+          compare(e.path("left"), e.path("right"), op, scope, ctes);
+          compare(e.path("right"), e.path("left"), MIRRORED.getOrDefault(op, op), scope, ctes);
         }
       }
       case "BETWEEN" -> {
-        compare(e.path("input"), e.path("lower"), scope, ctes);
-        compare(e.path("input"), e.path("upper"), scope, ctes);
+        compare(e.path("input"), e.path("lower"), ">=", scope, ctes);
+        compare(e.path("input"), e.path("upper"), "<=", scope, ctes);
       }
       case "OPERATOR" -> {
         if (type.equals("COMPARE_IN") || type.equals("COMPARE_NOT_IN")) {
           JsonNode kids = e.path("children");
           for (int i = 1; i < kids.size(); i++) {
-            compare(kids.get(0), kids.get(i), scope, ctes);
+            compare(kids.get(0), kids.get(i), "IN", scope, ctes);
           }
         }
       }
@@ -696,10 +719,11 @@ final class QueryFacts {
         if (args.size() >= 2 && isConstant(args.get(1))) {
           Wrapped w = wrapped(args.get(0), scope);
           if (w != null && LIKE.contains(fn)) {
-            constant(w.key(), args.get(1), w.relation() == Relation.COMPARE ? Relation.LIKE : Relation.FUNCTION);
+            constant(w.key(), args.get(1), w.relation() == Relation.COMPARE ? Relation.LIKE : Relation.FUNCTION,
+                fn.startsWith("!") || fn.startsWith("not_") ? "NOT LIKE" : "LIKE");
           } else if (w != null && Set.of("prefix", "starts_with", "suffix", "ends_with", "contains", "strpos",
               "instr", "position").contains(fn)) {
-            constant(w.key(), args.get(1), Relation.FUNCTION);
+            constant(w.key(), args.get(1), Relation.FUNCTION, "?");
           }
         }
       }

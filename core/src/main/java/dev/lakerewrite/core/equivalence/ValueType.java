@@ -188,6 +188,23 @@ final class ValueType {
     return out;
   }
 
+  /**
+   * How two values of this type compare (negative, zero, positive), or null when they cannot be compared here
+   * (unknown types, text that does not parse).
+   */
+  Integer compare(String x, String y) {
+    try {
+      return switch (family) {
+        case INTEGER, DECIMAL, FLOAT -> new BigDecimal(x.strip()).compareTo(new BigDecimal(y.strip()));
+        case DATE, TIMESTAMP, TIME, STRING -> x.compareTo(y);
+        case BOOLEAN -> Boolean.compare(Boolean.parseBoolean(x.strip()), Boolean.parseBoolean(y.strip()));
+        case OTHER -> null;
+      };
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
   /** A value inside the year {@code year} and its neighbours across the year's ends (for {@code year(d) = 1995}). */
   List<String> yearValues(int year) {
     if (family != Family.DATE && family != Family.TIMESTAMP || year < 1 || year > 9998) {
