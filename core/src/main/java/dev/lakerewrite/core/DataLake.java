@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import dev.lakerewrite.retrieval.LakeIndex;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -49,15 +50,20 @@ public final class DataLake implements AutoCloseable {
   private final QueryLimits queryLimits;
   private final LakeCatalog catalog;
   private final List<String> warnings;
-  private final List<LakeLoader.TableChange> changes;
+  private final List<IndexStatus.TableChange> changes;
   private final Storage storage;
+  private final int threads;
+  private final long valueEmbeddingBudget;
+  private final IndexStatus.Stage loadStage;
+  private final Object indexLock = new Object();
   private final Set<LakeSession> sessions = ConcurrentHashMap.newKeySet();
   private volatile LakeServices services;
   private volatile boolean closed;
 
   private DataLake(Path source, Path databaseFile, Path cacheDirectory, String fingerprint, DuckDBConnection root,
       Path tempDirectory, QueryLimits queryLimits, LakeLoader.Manifest manifest, List<String> warnings,
-      List<LakeLoader.TableChange> changes, Storage storage) {
+      List<IndexStatus.TableChange> changes, Storage storage, int threads, long valueEmbeddingBudget,
+      Duration loadTime, boolean rebuiltFile) {
     this.source = source;
     this.databaseFile = databaseFile;
     this.cacheDirectory = cacheDirectory;
@@ -68,7 +74,15 @@ public final class DataLake implements AutoCloseable {
     this.warnings = List.copyOf(warnings);
     this.changes = List.copyOf(changes);
     this.storage = storage;
+    this.threads = threads;
+    this.valueEmbeddingBudget = valueEmbeddingBudget;
     this.catalog = new LakeCatalog(this, manifest);
+    long added = changes.stream().filter(c -> c.kind() != IndexStatus.TableChange.Kind.REMOVED).count();
+    int tables = manifest == null ? 0 : manifest.tables().size();
+    this.loadStage = new IndexStatus.Stage(IndexStage.LOAD, added, Math.max(0, tables - added), loadTime,
+        manifest == null ? "DuckDB file opened read-only"
+            : (storage == Storage.IN_PLACE ? "views over the files" : "tables copied into the lake file") + ", "
+                + (rebuiltFile ? "lake file written" : "lake file reused"));
   }
 
   /**
@@ -147,7 +161,7 @@ public final class DataLake implements AutoCloseable {
    * Tables this load added, changed or removed since the lake was last loaded from the same cache directory, with
    * the reason (every table is added the first time; nothing when the folder is unchanged).
    */
-  List<LakeLoader.TableChange> changes() {
+  List<IndexStatus.TableChange> changes() {
     return changes;
   }
 
@@ -157,33 +171,80 @@ public final class DataLake implements AutoCloseable {
   }
 
   /**
-   * Builds the lake's indexes, or loads them from the cache directory when the lake is unchanged: the
-   * retrieval index (all-MiniLM-L6-v2 embeddings of tables, columns and values; Lucene), the join graph, and the
-   * cleaning functions on the lake's DuckDB instance. Rewrites do this on first use; call it to pay the cost up
-   * front (the CLI's {@code index} command does). Thread-safe; later calls return at once.
+   * Builds everything rewrites need, or loads it from the lake's cache directory, so that no rewrite pays for it:
+   * column profiles, the retrieval index (Lucene over schemas and values, names embedded), the join graph (column
+   * sketches and joinable pairs), the embeddings of the values SEARCH_VALUE ranks (up to the builder's
+   * {@linkplain Builder#valueEmbeddingBudget budget}) and the cleaning functions on the lake's DuckDB instance. After
+   * files were added, changed or removed, only their tables are built again; the rest is reused. Rewrites do the
+   * parts they need on first use; call this to pay the cost up front (the CLI's {@code index} command does).
+   * Thread-safe; a second call finds everything in memory.
    *
-   * @return a summary: tables, join edges, whether the index was rebuilt, and the times taken
+   * @return the lake's size, the tables that changed since the last load (and why), and per stage what was built
+   *     and what reused
    */
-  public String index() {
-    LakeServices.IndexStatus st = services().status();
-    return String.format("%d tables, %d join edges; retrieval index %s in %d ms, join graph in %d ms",
-        st.tables(), st.joinEdges(), st.rebuilt() ? "built" : "loaded", st.indexTime().toMillis(),
-        st.joinGraphTime().toMillis());
+  public IndexStatus index() {
+    return index(IndexProgress.NONE);
+  }
+
+  /** {@link #index()}, telling {@code progress} how far each stage has come. */
+  public IndexStatus index(IndexProgress progress) {
+    Objects.requireNonNull(progress, "progress");
+    ensureOpen();
+    synchronized (indexLock) {
+      long t0 = System.nanoTime();
+      List<IndexStatus.Stage> stages = new ArrayList<>();
+      stages.add(loadStage);
+      int tables = catalog.tables().size();
+      progress.update(IndexStage.LOAD, tables, tables);
+
+      long p0 = System.nanoTime();
+      List<String> profiled = catalog.computeMissingProfiles(threads,
+          (done, total) -> progress.update(IndexStage.PROFILES, done, total));
+      stages.add(new IndexStatus.Stage(IndexStage.PROFILES, profiled.size(), tables - profiled.size(),
+          Duration.ofNanos(System.nanoTime() - p0), ""));
+
+      LakeServices s = services(progress);
+      stages.addAll(s.stages());
+
+      long v0 = System.nanoTime();
+      // The names rewrites compare assumed names with: column names are embedded with the index, table names here.
+      s.index().embedder().embedAll(catalog.tableNames().stream().map(dev.lakerewrite.retrieval.Names::normalize)
+          .filter(n -> !n.isEmpty()).distinct().toList());
+      LakeIndex.ValueEmbedding values = s.index().embedValues(valueEmbeddingBudget,
+          p -> progress.update(IndexStage.VALUES, p.done(), p.total()));
+      stages.add(new IndexStatus.Stage(IndexStage.VALUES, values.embedded(), values.cached(),
+          Duration.ofNanos(System.nanoTime() - v0), values.deferred() == 0 ? "all string values"
+              : values.deferred() + " values beyond the budget of " + valueEmbeddingBudget
+                  + " left for their table's first search"));
+
+      int columns = catalog.tables().stream().mapToInt(t -> t.columns().size()).sum();
+      return new IndexStatus(tables, columns, s.joinGraph().edges().size(), changes, stages,
+          Duration.ofNanos(System.nanoTime() - t0));
+    }
   }
 
   LakeServices services() {
+    return services(IndexProgress.NONE);
+  }
+
+  private LakeServices services(IndexProgress progress) {
     ensureOpen();
     LakeServices s = services;
     if (s == null) {
       synchronized (this) {
         s = services;
         if (s == null) {
-          s = LakeServices.build(this);
+          s = LakeServices.build(this, progress);
           services = s;
         }
       }
     }
     return s;
+  }
+
+  /** DuckDB worker threads of this lake (also how many tables indexing reads at once). */
+  int threads() {
+    return threads;
   }
 
   /** Opens a session: a private sandboxed connection for one thread. Close it when done. */
@@ -268,14 +329,30 @@ public final class DataLake implements AutoCloseable {
    * {@link #fromFolder} and {@link Storage#COPY} for {@link #fromCsvFolder} and {@link #fromWikiDbs}.
    */
   public static final class Builder {
+    /** Values {@link DataLake#index()} embeds ahead by default: about three minutes on two cores. */
+    public static final long DEFAULT_VALUE_EMBEDDING_BUDGET = 100_000;
     private Path cacheRoot;
     private Storage storage;
     private String memoryLimit = "2GB";
     private int threads = Runtime.getRuntime().availableProcessors();
     private QueryLimits queryLimits = QueryLimits.DEFAULT;
     private boolean skipUnreadableFiles;
+    private long valueEmbeddingBudget = DEFAULT_VALUE_EMBEDDING_BUDGET;
 
     private Builder() {}
+
+    /**
+     * How many distinct string values {@link DataLake#index()} embeds at most (columns with the fewest values
+     * first); values beyond it are embedded at their table's first SEARCH_VALUE. Default {@value
+     * #DEFAULT_VALUE_EMBEDDING_BUDGET}; 0 embeds none ahead.
+     */
+    public Builder valueEmbeddingBudget(long values) {
+      if (values < 0) {
+        throw new IllegalArgumentException("valueEmbeddingBudget must be at least 0, was " + values);
+      }
+      this.valueEmbeddingBudget = values;
+      return this;
+    }
 
     /** The root under which each lake gets its own cache directory. */
     public Builder cacheDirectory(Path cacheRoot) {
@@ -333,6 +410,17 @@ public final class DataLake implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The folder this builder's lake of {@code lakeFolder} (or DuckDB file) keeps its derived data in: a readable
+     * slug of its name and a hash of its real path under the cache root. Derived data is keyed by file content
+     * (relative path, size, modification time), so a copy of a lake folder whose cache is copied here as well
+     * reuses everything its unchanged files allow.
+     */
+    public Path cacheDirectoryFor(Path lakeFolder) {
+      Objects.requireNonNull(lakeFolder, "lakeFolder");
+      return LakeLoader.cacheDirectoryFor(cacheRoot(), lakeFolder);
+    }
+
     /** See {@link DataLake#fromFolder(Path)}. */
     public DataLake fromFolder(Path folder) {
       Objects.requireNonNull(folder, "folder");
@@ -357,7 +445,8 @@ public final class DataLake implements AutoCloseable {
       }
       if (Files.isDirectory(duckdbFile)) {
         throw new LakeLoadException(duckdbFile,
-            "is a folder; DataLake.open needs a DuckDB file (use fromFolder, fromCsvFolder or fromWikiDbs for folders)");
+            "is a folder; DataLake.open needs a DuckDB file (use fromFolder, fromCsvFolder or fromWikiDbs for"
+                + " folders)");
       }
       String fingerprint;
       try {
@@ -367,10 +456,12 @@ public final class DataLake implements AutoCloseable {
         throw new LakeLoadException(duckdbFile, "cannot read the file: " + e.getMessage(), e);
       }
       Path cacheDir = LakeLoader.cacheDirectoryFor(cacheRoot(), duckdbFile);
-      return openSandboxed(duckdbFile, duckdbFile, cacheDir, fingerprint, null, List.of(), List.of(), Storage.COPY);
+      return openSandboxed(duckdbFile, duckdbFile, cacheDir, fingerprint, null, List.of(), List.of(), Storage.COPY,
+          Duration.ZERO, false);
     }
 
     private DataLake load(Path folder, LakeLoader.Layout layout, LakeFiles.Scan scan, Storage defaultStorage) {
+      long t0 = System.nanoTime();
       Storage chosen = storage != null ? storage : defaultStorage;
       Path cacheDir = LakeLoader.cacheDirectoryFor(cacheRoot(), folder);
       LakeLoader.Loaded loaded = LakeLoader.load(folder, layout, scan, chosen, cacheDir, skipUnreadableFiles,
@@ -382,12 +473,12 @@ public final class DataLake implements AutoCloseable {
             + " tables were skipped as unreadable when this lake was loaded");
       }
       return openSandboxed(folder, loaded.lakeFile(), cacheDir, loaded.manifest().fingerprint(), loaded.manifest(),
-          warnings, loaded.changes(), chosen);
+          warnings, loaded.changes(), chosen, Duration.ofNanos(System.nanoTime() - t0), loaded.rebuiltFile());
     }
 
     private DataLake openSandboxed(Path source, Path lakeFile, Path cacheDir, String fingerprint,
-        LakeLoader.Manifest manifest, List<String> warnings, List<LakeLoader.TableChange> changes,
-        Storage storage) {
+        LakeLoader.Manifest manifest, List<String> warnings, List<IndexStatus.TableChange> changes,
+        Storage storage, Duration loadTime, boolean rebuiltFile) {
       try {
         Files.createDirectories(cacheDir);
       } catch (IOException e) {
@@ -410,7 +501,7 @@ public final class DataLake implements AutoCloseable {
       try {
         Sandbox.apply(conn, temp, memoryLimit, threads, readableFiles(manifest, storage));
         DataLake lake = new DataLake(source, lakeFile, cacheDir, fingerprint, conn, temp, queryLimits, manifest,
-            warnings, changes, storage);
+            warnings, changes, storage, threads, valueEmbeddingBudget, loadTime, rebuiltFile);
         lake.catalog.tables(); // read the catalog now, so a broken file fails here and not mid-rewrite
         return lake;
       } catch (RuntimeException e) {

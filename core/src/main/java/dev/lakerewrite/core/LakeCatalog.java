@@ -22,14 +22,19 @@ import java.util.TreeMap;
 
 /**
  * The lake's tables, columns, types and row counts (read once when the lake opens), and per-column profiles
- * (computed on first request, then kept in memory and in {@code profiles.json} in the lake's cache directory,
- * keyed by the lake's fingerprint). Thread-safe.
+ * (computed on first request or by {@link DataLake#index()}, then kept in memory and in {@code profiles.json} in
+ * the lake's cache directory, each keyed by its table's fingerprint, so a changed file recomputes only its table's
+ * profile). Tables above a million rows are profiled with bounded memory: exact non-null counts and HyperLogLog
+ * distinct counts ({@code approx_count_distinct}) in one streaming scan, frequent values from a reservoir sample
+ * of a million rows. Thread-safe.
  */
 public final class LakeCatalog {
   static final String PROFILES_FILE = "profiles.json";
   /** Distinct values read per column to infer its type family and pick samples. */
   static final int PROFILE_VALUES = 200;
   static final int SAMPLE_VALUES = 5;
+  /** Tables above this many rows are profiled from a sample (frequent values) and sketches (distinct counts). */
+  static final long SAMPLE_ROWS = 1_000_000;
   private static final ObjectMapper JSON = new ObjectMapper()
       .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -38,6 +43,7 @@ public final class LakeCatalog {
   private volatile List<CatalogTable> tables;
   private final Map<String, TableProfile> profiles = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
   private boolean profilesLoaded;
+  private volatile Map<String, String> manifestFingerprints;
 
   LakeCatalog(DataLake lake, LakeLoader.Manifest manifest) {
     this.lake = lake;
@@ -90,31 +96,85 @@ public final class LakeCatalog {
     synchronized (profiles) {
       loadProfiles();
       TableProfile p = profiles.get(info.name());
+      if (p != null) {
+        return p;
+      }
+    }
+    TableProfile computed = computeProfile(info);
+    synchronized (profiles) {
+      TableProfile p = profiles.putIfAbsent(info.name(), computed);
       if (p == null) {
-        p = computeProfile(info);
-        profiles.put(info.name(), p);
         saveProfiles();
       }
-      return p;
+      return p == null ? computed : p;
     }
   }
 
   /** Profiles of every table (computing the missing ones). */
   public Map<String, TableProfile> profiles() {
+    computeMissingProfiles(1, (done, total) -> {});
     synchronized (profiles) {
-      loadProfiles();
-      boolean changed = false;
-      for (CatalogTable t : tables()) {
-        if (!profiles.containsKey(t.name())) {
-          profiles.put(t.name(), computeProfile(t));
-          changed = true;
-        }
-      }
-      if (changed) {
-        saveProfiles();
-      }
       return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(profiles));
     }
+  }
+
+  /**
+   * Computes the profiles the cache does not hold (tables added or changed since), {@code threads} tables at a
+   * time, and saves them once.
+   *
+   * @param progress told (tables done, tables to do) after each table
+   * @return the tables profiled now
+   */
+  List<String> computeMissingProfiles(int threads, java.util.function.BiConsumer<Integer, Integer> progress) {
+    List<CatalogTable> todo = new ArrayList<>();
+    synchronized (profiles) {
+      loadProfiles();
+      for (CatalogTable t : tables()) {
+        if (!profiles.containsKey(t.name())) {
+          todo.add(t);
+        }
+      }
+    }
+    progress.accept(0, todo.size());
+    if (todo.isEmpty()) {
+      return List.of();
+    }
+    java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+    Parallel.forEach(todo, threads, "lakerewrite-profile", t -> {
+      TableProfile p = computeProfile(t);
+      synchronized (profiles) {
+        profiles.putIfAbsent(t.name(), p);
+      }
+      progress.accept(done.incrementAndGet(), todo.size());
+    });
+    synchronized (profiles) {
+      saveProfiles();
+    }
+    return todo.stream().map(CatalogTable::name).toList();
+  }
+
+  /** The fingerprint of one table's content: its files' (from the manifest), else the whole lake's. */
+  String tableFingerprint(String table) {
+    Map<String, String> byName = manifestFingerprints;
+    if (byName == null) {
+      byName = new java.util.HashMap<>();
+      if (manifest != null) {
+        for (LakeLoader.ManifestTable t : manifest.tables()) {
+          byName.put(t.name(), t.fingerprint());
+        }
+      }
+      manifestFingerprints = byName;
+    }
+    return byName.getOrDefault(table, lake.fingerprint());
+  }
+
+  /** Every table's fingerprint, by name. */
+  Map<String, String> tableFingerprints() {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (CatalogTable t : tables()) {
+      out.put(t.name(), tableFingerprint(t.name()));
+    }
+    return out;
   }
 
   private List<CatalogTable> readTables() {
@@ -170,9 +230,14 @@ public final class LakeCatalog {
   /**
    * Profiles a table in one scan: every column cast to text and unpivoted (which drops NULLs), grouped per
    * column and value; distinct and non-null counts come from the groups, samples from the most frequent ones.
+   * Above {@link #SAMPLE_ROWS} rows the groups come from a reservoir sample, and the counts from a second,
+   * streaming scan of the whole table (exact non-null counts, HyperLogLog distinct counts).
    */
   private TableProfile computeProfile(CatalogTable table) {
-    String sql = "WITH u AS (UNPIVOT (SELECT COLUMNS(*)::VARCHAR FROM " + Sql.quoted(table.name()) + ") "
+    boolean large = table.rowCount() > SAMPLE_ROWS;
+    String from = Sql.quoted(table.name()) + (large ? " USING SAMPLE reservoir(" + SAMPLE_ROWS
+        + " ROWS) REPEATABLE (7)" : "");
+    String sql = "WITH u AS (UNPIVOT (SELECT COLUMNS(*)::VARCHAR FROM " + from + ") "
         + "ON COLUMNS(*) INTO NAME col VALUE v), "
         + "g AS (SELECT col, v, count(*) AS n FROM u GROUP BY ALL) "
         + "SELECT col, count(*) OVER (PARTITION BY col) AS distinct_count, "
@@ -190,6 +255,9 @@ public final class LakeCatalog {
     } catch (SQLException e) {
       throw new LakeRewriteException("cannot profile table " + table.name() + ": " + e.getMessage(), e);
     }
+    if (large && !table.columns().isEmpty()) {
+      wholeTableCounts(table, counts);
+    }
     long rows = table.rowCount();
     List<ColumnProfile> out = new ArrayList<>(table.columns().size());
     for (CatalogTable.Column col : table.columns()) {
@@ -205,11 +273,35 @@ public final class LakeCatalog {
     return new TableProfile(table.name(), rows, out);
   }
 
-  /** Bump when profiling or type-family inference changes, so cached profiles are recomputed. */
-  static final int PROFILE_VERSION = 3;
+  /** Exact non-null and approximate distinct counts of every column, in one streaming scan of the table. */
+  private void wholeTableCounts(CatalogTable table, Map<String, long[]> counts) {
+    StringBuilder sql = new StringBuilder("SELECT ");
+    List<CatalogTable.Column> cols = table.columns();
+    for (int i = 0; i < cols.size(); i++) {
+      String c = Sql.quoted(cols.get(i).name());
+      sql.append(i == 0 ? "" : ", ").append("count(").append(c).append("), approx_count_distinct(CAST(").append(c)
+          .append(" AS VARCHAR))");
+    }
+    sql.append(" FROM ").append(Sql.quoted(table.name()));
+    try (Connection c = privateConnection(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql.toString())) {
+      rs.next();
+      for (int i = 0; i < cols.size(); i++) {
+        long nonNull = rs.getLong(2 * i + 1);
+        counts.put(cols.get(i).name(), new long[] {Math.min(nonNull, rs.getLong(2 * i + 2)), nonNull});
+      }
+    } catch (SQLException e) {
+      throw new LakeRewriteException("cannot count the values of table " + table.name() + ": " + e.getMessage(), e);
+    }
+  }
 
-  /** On-disk form of the profile cache. */
-  record ProfileFile(int version, String fingerprint, Map<String, TableProfile> tables) {}
+  /** Bump when profiling or type-family inference changes, so cached profiles are recomputed. */
+  static final int PROFILE_VERSION = 4;
+
+  /** On-disk form of the profile cache: each table's profile with the fingerprint of the content it describes. */
+  record ProfileFile(int version, Map<String, ProfileEntry> tables) {}
+
+  record ProfileEntry(String fingerprint, TableProfile profile) {}
 
   private void loadProfiles() {
     if (profilesLoaded) {
@@ -222,10 +314,15 @@ public final class LakeCatalog {
     }
     try {
       ProfileFile pf = JSON.readValue(file.toFile(), new TypeReference<ProfileFile>() {});
-      if (pf.version() == PROFILE_VERSION && lake.fingerprint().equals(pf.fingerprint()) && pf.tables() != null) {
-        profiles.putAll(pf.tables());
+      if (pf.version() == PROFILE_VERSION && pf.tables() != null) {
+        Map<String, String> current = tableFingerprints();
+        pf.tables().forEach((name, entry) -> {
+          if (entry != null && entry.fingerprint() != null && entry.fingerprint().equals(current.get(name))) {
+            profiles.put(name, entry.profile());
+          }
+        });
       }
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       // A damaged cache only costs recomputation.
     }
   }
@@ -234,7 +331,9 @@ public final class LakeCatalog {
     Path file = lake.cacheDirectory().resolve(PROFILES_FILE);
     Path tmp = file.resolveSibling(PROFILES_FILE + "." + ProcessHandle.current().pid() + ".tmp");
     try {
-      JSON.writeValue(tmp.toFile(), new ProfileFile(PROFILE_VERSION, lake.fingerprint(), new TreeMap<>(profiles)));
+      Map<String, ProfileEntry> entries = new TreeMap<>();
+      profiles.forEach((name, p) -> entries.put(name, new ProfileEntry(tableFingerprint(name), p)));
+      JSON.writeValue(tmp.toFile(), new ProfileFile(PROFILE_VERSION, entries));
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       // The cache is an optimisation: profiles stay correct in memory.

@@ -114,7 +114,7 @@ final class LakeFiles {
     return Optional.empty();
   }
 
-  /** The file name without its table extension (and compression suffix): {@code Sales 2024.csv.gz} → {@code Sales 2024}. */
+  /** The file name without table extension and compression: {@code Sales 2024.csv.gz} → {@code Sales 2024}. */
   static String stem(Path file) {
     String name = file.getFileName().toString();
     String lower = name.toLowerCase(Locale.ROOT);

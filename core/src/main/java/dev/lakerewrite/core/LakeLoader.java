@@ -3,6 +3,7 @@ package dev.lakerewrite.core;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.lakerewrite.core.IndexStatus.TableChange;
 import dev.lakerewrite.core.LakeFiles.SourceTable;
 import dev.lakerewrite.sql.Sql;
 import java.io.IOException;
@@ -32,10 +33,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -71,7 +68,8 @@ final class LakeLoader {
    * @param database the folder (WikiDBs: database) it came from
    * @param partitioned whether it is a Hive-partitioned folder
    * @param files its files
-   * @param reader the reader call its view selects from
+   * @param reader the reader call its view selects from, file paths relative to the lake folder
+   *     ({@link TableReaders#resolve})
    * @param rows its row count
    * @param fingerprint identifies its content: layout, name, format and every file's path, size and time
    */
@@ -86,17 +84,6 @@ final class LakeLoader {
     }
   }
 
-  /** What changed in one table since the last load. */
-  enum ChangeKind { ADDED, CHANGED, REMOVED }
-
-  /**
-   * A table added, changed or removed since the last load, and why.
-   *
-   * @param table the table
-   * @param kind added, changed or removed
-   * @param reason in words ({@code "orders.csv changed (size 1200 → 1350 bytes)"})
-   */
-  record TableChange(String table, ChangeKind kind, String reason) {}
 
   /**
    * A loaded lake.
@@ -204,8 +191,10 @@ final class LakeLoader {
         }
         List<TableChange> changes = changes(plan, previous, realRoot);
         boolean sameStorage = old != null && storage.name().equals(old.storage());
-        if (changes.isEmpty() && sameStorage && Files.isRegularFile(lakeFile)
-            && old.tables().size() == plan.size()) {
+        // Views name their files: a lake folder moved (or copied with its cache) needs them written again.
+        boolean sameFolder = old != null && realRoot.toString().equals(old.source());
+        if (changes.isEmpty() && sameStorage && (sameFolder || storage == DataLake.Storage.COPY)
+            && Files.isRegularFile(lakeFile) && old.tables().size() == plan.size()) {
           return new Loaded(lakeFile, old, List.of(), false, scan.warnings());
         }
         return build(realRoot, layout, plan, changes, storage, old, lakeFile, manifestFile, skipUnreadable, threads,
@@ -220,7 +209,8 @@ final class LakeLoader {
   private record Planned(SourceTable table, List<ManifestFile> files, String fingerprint, ManifestTable current,
       ManifestTable previous) {}
 
-  private static List<TableChange> changes(List<Planned> plan, Map<String, ManifestTable> previous, Path realRoot) {
+  private static List<TableChange> changes(List<Planned> plan, Map<String, ManifestTable> previous,
+      Path realRoot) {
     List<TableChange> out = new ArrayList<>();
     Set<String> present = new LinkedHashSet<>();
     for (Planned p : plan) {
@@ -229,14 +219,15 @@ final class LakeLoader {
         continue;
       }
       if (p.previous() == null) {
-        out.add(new TableChange(p.table().table(), ChangeKind.ADDED, "new " + describe(realRoot, p.table())));
+        out.add(new TableChange(p.table().table(), TableChange.Kind.ADDED,
+            "new " + describe(realRoot, p.table())));
       } else {
-        out.add(new TableChange(p.table().table(), ChangeKind.CHANGED, difference(p.previous(), p)));
+        out.add(new TableChange(p.table().table(), TableChange.Kind.CHANGED, difference(p.previous(), p)));
       }
     }
     for (ManifestTable t : previous.values()) {
       if (!present.contains(t.name())) {
-        out.add(new TableChange(t.name(), ChangeKind.REMOVED, t.location() + " is gone"));
+        out.add(new TableChange(t.name(), TableChange.Kind.REMOVED, t.location() + " is gone"));
       }
     }
     return out;
@@ -356,35 +347,14 @@ final class LakeLoader {
         todo.add(p);
       }
     }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, todo.size())), r -> {
-      Thread t = new Thread(r, "lakerewrite-load");
-      t.setDaemon(true);
-      return t;
+    Parallel.forEach(todo, threads, "lakerewrite-load", p -> {
+      try (Connection d = duplicate(c)) {
+        TableReaders.Reader r = TableReaders.detect(d, p.table(), realRoot, layout == Layout.WIKIDBS);
+        entries.put(p, entry(realRoot, p, r.template(), r.rows()));
+      } catch (SQLException e) {
+        failures.put(p, firstLine(e));
+      }
     });
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (Planned p : todo) {
-        futures.add(pool.submit(() -> {
-          try (Connection d = duplicate(c)) {
-            TableReaders.Reader r = TableReaders.detect(d, p.table(), layout == Layout.WIKIDBS);
-            entries.put(p, entry(realRoot, p, r.sql(), r.rows()));
-          } catch (SQLException e) {
-            failures.put(p, firstLine(e));
-          }
-          return null;
-        }));
-      }
-      for (Future<?> f : futures) {
-        f.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LakeLoadException(realRoot, "interrupted while loading the lake");
-    } catch (ExecutionException e) {
-      throw new LakeLoadException(realRoot, "loading a table failed: " + e.getCause(), e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
     List<ManifestTable> out = new ArrayList<>();
     for (Planned p : plan) {
       ManifestTable t = entries.get(p);
@@ -392,7 +362,8 @@ final class LakeLoader {
         continue;
       }
       try {
-        execute(c, "CREATE VIEW " + Sql.quoted(t.name()) + " AS SELECT * FROM " + t.reader());
+        execute(c, "CREATE VIEW " + Sql.quoted(t.name()) + " AS SELECT * FROM "
+            + TableReaders.resolve(t.reader(), realRoot));
         out.add(t);
       } catch (SQLException e) {
         failures.put(p, firstLine(e));
@@ -429,17 +400,17 @@ final class LakeLoader {
       try {
         boolean wiki = layout == Layout.WIKIDBS;
         boolean whole = TableReaders.sniffWhole(p.table());
-        String reader = TableReaders.expression(c, p.table(), wiki, whole);
+        String reader = TableReaders.expression(c, p.table(), realRoot, wiki, whole);
         String create = "CREATE TABLE " + Sql.quoted(p.table().table()) + " AS SELECT * FROM ";
         try {
-          execute(c, create + reader);
+          execute(c, create + TableReaders.resolve(reader, realRoot));
         } catch (SQLException e) {
           if (whole) {
             throw e;
           }
           // A value beyond the sniffed sample: detect again over every row.
-          reader = TableReaders.expression(c, p.table(), wiki, true);
-          execute(c, create + reader);
+          reader = TableReaders.expression(c, p.table(), realRoot, wiki, true);
+          execute(c, create + TableReaders.resolve(reader, realRoot));
         }
         long rows;
         try (Statement st = c.createStatement();

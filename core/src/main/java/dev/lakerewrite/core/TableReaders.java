@@ -30,13 +30,21 @@ final class TableReaders {
   static final long FULL_SNIFF_BYTES = 64L * 1024 * 1024;
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** Stands for the lake folder (and a separator) in a reader template; NUL never occurs in SQL text. */
+  private static final String ROOT = "\u0000lake\u0000";
+
   /**
    * A table's reader and what one scan through it counted.
    *
-   * @param sql the table expression ({@code read_csv(...)})
+   * @param template the table expression ({@code read_csv(...)}) with file paths relative to the lake folder
    * @param rows rows of the table
    */
-  record Reader(String sql, long rows) {}
+  record Reader(String template, long rows) {}
+
+  /** The reader SQL of a template for the lake folder {@code root} (a real path). */
+  static String resolve(String template, Path root) {
+    return template.replace(ROOT, root.toString().replace("'", "''") + root.getFileSystem().getSeparator());
+  }
 
   private TableReaders() {}
 
@@ -46,21 +54,21 @@ final class TableReaders {
    * @param wikiDbsDialect read CSV with WikiDBs' fixed dialect (comma, double quotes) instead of detecting it
    * @throws SQLException when the files cannot be read as that format
    */
-  static Reader detect(Connection c, SourceTable t, boolean wikiDbsDialect) throws SQLException {
+  static Reader detect(Connection c, SourceTable t, Path root, boolean wikiDbsDialect) throws SQLException {
     boolean small = sniffWhole(t);
-    String sql = expression(c, t, wikiDbsDialect, small);
+    String template = expression(c, t, root, wikiDbsDialect, small);
     if (t.format() == Format.PARQUET) {
-      return new Reader(sql, count(c, sql, false));
+      return new Reader(template, count(c, resolve(template, root), false));
     }
     try {
-      return new Reader(sql, count(c, sql, true));
+      return new Reader(template, count(c, resolve(template, root), true));
     } catch (SQLException e) {
       if (small) {
         throw e;
       }
       // A value beyond the sample: detect again over every row.
-      String full = expression(c, t, wikiDbsDialect, true);
-      return new Reader(full, count(c, full, true));
+      String full = expression(c, t, root, wikiDbsDialect, true);
+      return new Reader(full, count(c, resolve(full, root), true));
     }
   }
 
@@ -69,16 +77,17 @@ final class TableReaders {
     return totalSize(t) < FULL_SNIFF_BYTES;
   }
 
-  /** The reader call without checking it (the copy checks it by copying). */
-  static String expression(Connection c, SourceTable t, boolean wikiDbsDialect, boolean fullSniff)
+  /** The reader template without checking it (the copy checks it by copying). */
+  static String expression(Connection c, SourceTable t, Path root, boolean wikiDbsDialect, boolean fullSniff)
       throws SQLException {
-    String files = files(t.files(), t.partitioned());
+    String files = files(t.files(), t.partitioned(), root);
+    String realFiles = resolve(files, root);
     String hive = ", hive_partitioning = " + t.partitioned();
     switch (t.format()) {
       case PARQUET:
         return "read_parquet(" + files + hive + (t.files().size() > 1 ? ", union_by_name = true" : "") + ")";
       case JSON:
-        return "read_json(" + files + ", columns = " + columns(describe(c, "read_json(" + files
+        return "read_json(" + files + ", columns = " + columns(describe(c, "read_json(" + realFiles
             + (fullSniff ? ", sample_size = -1" : "") + hive + ", hive_types_autocast = false)", t)) + hive + ")";
       case CSV:
         return csv(c, t, files, wikiDbsDialect, fullSniff);
@@ -93,7 +102,8 @@ final class TableReaders {
    */
   private static String csv(Connection c, SourceTable t, String files, boolean wikiDbsDialect, boolean fullSniff)
       throws SQLException {
-    String fixed = t.tabSeparated() ? ", delim = '\\t'" : wikiDbsDialect ? ", delim = ',', quote = '\"', escape = '\"'" : "";
+    String fixed = t.tabSeparated() ? ", delim = '\\t'"
+        : wikiDbsDialect ? ", delim = ',', quote = '\"', escape = '\"'" : "";
     String sniff = "SELECT Delimiter, Quote, Escape, NewLineDelimiter, Comment, SkipRows, DateFormat, TimestampFormat,"
         + " to_json(Columns)::VARCHAR FROM sniff_csv(" + Sql.literal(t.files().get(0).toString()) + ", header = true"
         + fixed + (fullSniff ? ", sample_size = -1" : "") + ")";
@@ -172,16 +182,20 @@ final class TableReaders {
     return sb.append('}').toString();
   }
 
-  /** One file as a string literal; several (or a partitioned table) as a list. */
-  static String files(List<Path> files, boolean asList) {
+  /** One file as a string literal; several (or a partitioned table) as a list; paths relative to {@code root}. */
+  private static String files(List<Path> files, boolean asList, Path root) {
     if (files.size() == 1 && !asList) {
-      return Sql.literal(files.get(0).toString());
+      return relative(files.get(0), root);
     }
     StringBuilder sb = new StringBuilder("[");
     for (Path f : files) {
-      sb.append(sb.length() > 1 ? ", " : "").append(Sql.literal(f.toString()));
+      sb.append(sb.length() > 1 ? ", " : "").append(relative(f, root));
     }
     return sb.append(']').toString();
+  }
+
+  private static String relative(Path file, Path root) {
+    return "'" + ROOT + root.relativize(file).toString().replace("'", "''") + "'";
   }
 
   /**
@@ -189,7 +203,8 @@ final class TableReaders {
    * convert every value (a plain {@code count(*)} may skip parsing).
    */
   private static long count(Connection c, String reader, boolean everyColumn) throws SQLException {
-    String select = everyColumn ? "SELECT count(*), count(COLUMNS(*)) FROM " + reader : "SELECT count(*) FROM " + reader;
+    String select = everyColumn ? "SELECT count(*), count(COLUMNS(*)) FROM " + reader
+        : "SELECT count(*) FROM " + reader;
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(select)) {
       rs.next();
       return rs.getLong(1);

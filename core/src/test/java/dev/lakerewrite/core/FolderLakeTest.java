@@ -93,7 +93,7 @@ class FolderLakeTest {
 
       // Views over the files: the lake file holds no data, and nothing was copied beside it.
       assertThat(Files.size(lake.databaseFile())).isLessThan(2L << 20);
-      assertThat(lake.changes()).hasSize(7).allMatch(c -> c.kind() == LakeLoader.ChangeKind.ADDED);
+      assertThat(lake.changes()).hasSize(7).allMatch(c -> c.kind() == IndexStatus.TableChange.Kind.ADDED);
       assertThat(lake.warnings()).isEmpty();
     }
   }

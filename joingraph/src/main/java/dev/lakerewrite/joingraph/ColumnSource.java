@@ -38,23 +38,39 @@ public interface ColumnSource {
   List<Table> tables();
 
   /**
+   * How many tables the source can read at once: with more than one, the builder calls {@link #readColumns} from
+   * that many threads, each for a different table. Default 1.
+   */
+  default int parallelism() {
+    return 1;
+  }
+
+  /**
    * Hands the values of every column of {@code table} to {@code sink}, in column order. The builder calls it from
-   * one thread, table after table, and iterates each column's {@link ColumnValues#values()} once, later, on one of
-   * its worker threads: values may be materialised (as the SQL source does, since a connection serves one thread)
-   * or generated lazily.
+   * one thread, table after table (or from {@link #parallelism()} threads, one table each), and iterates each
+   * column's {@link ColumnValues#values()} once, later, on one of its worker threads: values may be materialised
+   * (as the SQL source does, since a connection serves one thread) or generated lazily.
    *
    * @throws JoinGraphException when the values cannot be read
    */
   void readColumns(Table table, Consumer<ColumnValues> sink);
 
   /**
-   * Reads the base tables of the connection's current database from {@code duckdb_tables()} and
-   * {@code duckdb_columns()} (temporary tables excluded) and their values with {@code SELECT DISTINCT}, reading at
-   * most {@code maxScannedValues} distinct values per column. The connection may be read-only and sandboxed; it is
+   * Reads the tables and views of the connection's current database from {@code duckdb_columns()} (temporary ones
+   * excluded) and their distinct values, at most {@code maxScannedValues} per column; a table with more rows than
+   * that is read from a reservoir sample of that many rows. The connection may be read-only and sandboxed; it is
    * not closed.
    */
   static ColumnSource fromConnection(Connection connection, int maxScannedValues) {
-    return new SqlColumnSource(connection, maxScannedValues);
+    return new SqlColumnSource(List.of(connection), maxScannedValues);
+  }
+
+  /**
+   * {@link #fromConnection} over several connections to the same lake, reading as many tables at once. The
+   * connections are not closed.
+   */
+  static ColumnSource fromConnections(List<Connection> connections, int maxScannedValues) {
+    return new SqlColumnSource(connections, maxScannedValues);
   }
 
   /**

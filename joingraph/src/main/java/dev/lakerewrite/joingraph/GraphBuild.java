@@ -28,17 +28,34 @@ final class GraphBuild {
   /** Names per embedder call: large enough to batch well, small enough to log progress on big lakes. */
   private static final int EMBED_CHUNK = 2048;
 
-  /** What a build produces. */
-  record Result(List<GraphTable> tables, List<JoinEdge> edges, BuildStats stats) {}
+  /** What a build produces, and the tables it read (the others' sketches were loaded). */
+  record Result(List<GraphTable> tables, List<JoinEdge> edges, BuildStats stats, List<String> readTables) {}
 
   private final ColumnSource source;
   private final Embedder embedder;
   private final JoinGraphConfig config;
+  private final SketchStore store;
+  private final java.util.Map<String, String> fingerprints;
+  private final java.util.function.Consumer<JoinGraph.Progress> progress;
+  private final List<String> readTables = java.util.Collections.synchronizedList(new ArrayList<>());
 
   GraphBuild(ColumnSource source, Embedder embedder, JoinGraphConfig config) {
+    this(source, embedder, config, null, java.util.Map.of(), p -> {});
+  }
+
+  /**
+   * @param store where tables' sketches are kept between builds (null: none kept)
+   * @param fingerprints table name → content fingerprint; a table's stored sketches are used when its fingerprint
+   *     matches
+   */
+  GraphBuild(ColumnSource source, Embedder embedder, JoinGraphConfig config, SketchStore store,
+      java.util.Map<String, String> fingerprints, java.util.function.Consumer<JoinGraph.Progress> progress) {
     this.source = source;
     this.embedder = embedder;
     this.config = config;
+    this.store = store;
+    this.fingerprints = fingerprints;
+    this.progress = progress;
   }
 
   Result run() {
@@ -87,7 +104,16 @@ final class GraphBuild {
         pairSearch.scored.get(), evidence.size(), edges.size(), pairSearch.stopValuesSkipped.get(),
         millis(t1 - t0), millis(t2 - t1), millis(t3 - t2), millis(t4 - t3));
     LOG.info("join graph built: {}", stats);
-    return new Result(infos, edges, stats);
+    if (store != null) {
+      List<String[]> keep = new ArrayList<>();
+      for (ColumnSource.Table t : tables) {
+        keep.add(new String[] {t.name(), fingerprints.getOrDefault(t.name(), "")});
+      }
+      store.retainOnly(keep);
+    }
+    List<String> read = new ArrayList<>(readTables);
+    java.util.Collections.sort(read);
+    return new Result(infos, edges, stats, read);
   }
 
   private static long millis(long nanos) {
@@ -95,38 +121,107 @@ final class GraphBuild {
   }
 
   /**
-   * Reads tables one after the other on this thread while the pool profiles the columns already read; a
-   * semaphore bounds how many read-but-unprofiled columns are held in memory.
+   * Loads the stored sketches of unchanged tables and reads the others: one after the other on this thread while
+   * the pool profiles the columns already read (a semaphore bounds how many read-but-unprofiled columns are held in
+   * memory), or, when the source reads several tables at once, that many tables in parallel, each profiled as it
+   * is read. Newly read tables' sketches are stored.
    */
   private ColumnProfile[] profile(List<ColumnSource.Table> tables, ExecutorService pool, int threads) {
     ColumnProfiler profiler = new ColumnProfiler(config.valueCap());
-    Semaphore inFlight = new Semaphore(4 * threads);
-    List<Future<ColumnProfile>> futures = new ArrayList<>();
+    List<List<ColumnProfile>> perTable = new ArrayList<>();
+    List<Integer> toRead = new ArrayList<>();
     for (int t = 0; t < tables.size(); t++) {
       ColumnSource.Table table = tables.get(t);
-      int tableId = t;
-      int[] delivered = {0};
-      source.readColumns(table, values -> {
-        int index = delivered[0]++;
-        if (index >= table.columns().size() || !table.columns().get(index).name().equals(values.column())) {
-          throw new IllegalStateException("column source delivered column " + values.column() + " of table "
-              + table.name() + " out of its declared order " + table.columns());
-        }
-        inFlight.acquireUninterruptibly();
-        futures.add(pool.submit(() -> {
-          try {
-            return profiler.profile(tableId, values);
-          } finally {
-            inFlight.release();
-          }
-        }));
-      });
-      if (delivered[0] != table.columns().size()) {
-        throw new IllegalStateException("column source delivered " + delivered[0] + " of the "
-            + table.columns().size() + " columns of table " + table.name());
+      String fp = fingerprints.get(table.name());
+      java.util.Optional<List<ColumnProfile>> stored = store == null || fp == null ? java.util.Optional.empty()
+          : store.load(table.name(), fp, t).filter(cols -> sameColumns(cols, table));
+      perTable.add(stored.orElse(null));
+      if (stored.isEmpty()) {
+        toRead.add(t);
       }
     }
-    return Futures.getAll(futures, "profiling columns").toArray(new ColumnProfile[0]);
+    AtomicInteger done = new AtomicInteger();
+    progress.accept(new JoinGraph.Progress(0, toRead.size()));
+    int readers = Math.min(source.parallelism(), threads);
+    if (readers > 1) {
+      List<Future<List<ColumnProfile>>> futures = new ArrayList<>();
+      for (int t : toRead) {
+        ColumnSource.Table table = tables.get(t);
+        futures.add(pool.submit(() -> {
+          List<ColumnProfile> cols = new ArrayList<>();
+          readTable(table, values -> cols.add(profiler.profile(t, values)));
+          tableRead(table, cols, done, toRead.size());
+          return cols;
+        }));
+      }
+      List<List<ColumnProfile>> read = Futures.getAll(futures, "reading and profiling tables");
+      for (int i = 0; i < toRead.size(); i++) {
+        perTable.set(toRead.get(i), read.get(i));
+      }
+    } else {
+      Semaphore inFlight = new Semaphore(4 * threads);
+      for (int t : toRead) {
+        ColumnSource.Table table = tables.get(t);
+        int tableId = t;
+        List<Future<ColumnProfile>> futures = new ArrayList<>();
+        readTable(table, values -> {
+          inFlight.acquireUninterruptibly();
+          futures.add(pool.submit(() -> {
+            try {
+              return profiler.profile(tableId, values);
+            } finally {
+              inFlight.release();
+            }
+          }));
+        });
+        List<ColumnProfile> cols = Futures.getAll(futures, "profiling columns");
+        perTable.set(t, cols);
+        tableRead(table, cols, done, toRead.size());
+      }
+    }
+    List<ColumnProfile> all = new ArrayList<>();
+    perTable.forEach(all::addAll);
+    return all.toArray(new ColumnProfile[0]);
+  }
+
+  /** Reads one table's columns, checking the source delivers each declared column once, in order. */
+  private void readTable(ColumnSource.Table table, java.util.function.Consumer<ColumnValues> sink) {
+    int[] delivered = {0};
+    source.readColumns(table, values -> {
+      int index = delivered[0]++;
+      if (index >= table.columns().size() || !table.columns().get(index).name().equals(values.column())) {
+        throw new IllegalStateException("column source delivered column " + values.column() + " of table "
+            + table.name() + " out of its declared order " + table.columns());
+      }
+      sink.accept(values);
+    });
+    if (delivered[0] != table.columns().size()) {
+      throw new IllegalStateException("column source delivered " + delivered[0] + " of the "
+          + table.columns().size() + " columns of table " + table.name());
+    }
+  }
+
+  private void tableRead(ColumnSource.Table table, List<ColumnProfile> cols, AtomicInteger done, int total) {
+    readTables.add(table.name());
+    String fp = fingerprints.get(table.name());
+    if (store != null && fp != null) {
+      store.save(table.name(), fp, cols);
+    }
+    progress.accept(new JoinGraph.Progress(done.incrementAndGet(), total));
+  }
+
+  /** Stored sketches are used only while the table still has exactly those columns and types. */
+  private static boolean sameColumns(List<ColumnProfile> stored, ColumnSource.Table table) {
+    if (stored.size() != table.columns().size()) {
+      return false;
+    }
+    for (int i = 0; i < stored.size(); i++) {
+      ColumnSource.Column c = table.columns().get(i);
+      if (!stored.get(i).name.equals(c.name()) || !java.util.Objects.equals(stored.get(i).sqlType, c.sqlType())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -57,6 +57,8 @@ public final class JoinGraph {
   public static final String FILE_NAME = "join-graph.json";
   /** Directory inside the cache directory where column-name vectors are cached (unless the embedder caches). */
   public static final String EMBEDDINGS_DIRECTORY = "embeddings";
+  /** Directory inside the cache directory where each table's column sketches are kept between builds. */
+  public static final String SKETCHES_DIRECTORY = "sketches";
   static final int FORMAT_VERSION = 1;
 
   private final String fingerprint;
@@ -69,6 +71,13 @@ public final class JoinGraph {
   private final Connection connection;
   private final Map<String, GraphTable> byName;
   private final Graph<String, JoinEdge> graph;
+  private List<String> readTables = List.of();
+
+  /**
+   * How far a build has come: tables read and sketched of those to read (tables whose sketches are kept are not
+   * read).
+   */
+  public record Progress(int tablesRead, int tablesToRead) {}
 
   JoinGraph(String fingerprint, String buildKey, List<GraphTable> tables, List<JoinEdge> edges, BuildStats stats,
       JoinGraphConfig config, Connection connection) {
@@ -160,6 +169,15 @@ public final class JoinGraph {
   /** A read-only JGraphT view (vertices are table names) for callers who want other graph algorithms. */
   public Graph<String, JoinEdge> graph() {
     return graph;
+  }
+
+  /**
+   * The tables this instance read from the lake to build the graph: all for a first build, the new and changed
+   * ones (by {@link Builder#tableFingerprints}) when the sketches of the others were kept, none when the graph was
+   * loaded from its file. Not part of the graph's value ({@link #equals}).
+   */
+  public List<String> readTables() {
+    return readTables;
   }
 
   /** How the graph was built (a loaded graph reports the build that wrote the file). */
@@ -309,8 +327,37 @@ public final class JoinGraph {
     private Path cacheDirectory;
     private String fingerprint;
     private JoinGraphConfig config = JoinGraphConfig.defaults();
+    private Map<String, String> tableFingerprints = Map.of();
+    private List<Connection> moreConnections = List.of();
+    private java.util.function.Consumer<Progress> progress = p -> {};
 
     private Builder() {}
+
+    /**
+     * Identifies each table's content (table name → fingerprint). With a cache directory, every table's column
+     * sketches are kept there under its fingerprint, and a rebuild after a change reads only the tables whose
+     * fingerprint changed (or that are new); edges are then found again from all sketches, so the graph equals a
+     * full rebuild. Tables without an entry are keyed by the lake fingerprint.
+     */
+    public Builder tableFingerprints(Map<String, String> fingerprints) {
+      this.tableFingerprints = Map.copyOf(Objects.requireNonNull(fingerprints, "fingerprints"));
+      return this;
+    }
+
+    /**
+     * Further connections to the same lake: with them, tables are read in parallel, one table per connection at a
+     * time (up to {@link JoinGraphConfig#parallelism()}). They are not closed.
+     */
+    public Builder moreConnections(List<Connection> connections) {
+      this.moreConnections = List.copyOf(Objects.requireNonNull(connections, "connections"));
+      return this;
+    }
+
+    /** Told how far a build has come. Default: nothing. */
+    public Builder progress(java.util.function.Consumer<Progress> listener) {
+      this.progress = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
 
     /**
      * The lake: tables and values are read from it (unless {@link #columnSource} is given) and FIND_JOIN_PATH
@@ -391,18 +438,35 @@ public final class JoinGraph {
           LOG.warn("join graph in {} is unreadable ({}): rebuilding", file, e.getMessage());
         }
       }
+      List<Connection> connections = new ArrayList<>();
+      if (connection != null) {
+        connections.add(connection);
+        connections.addAll(moreConnections);
+      }
       ColumnSource reader = source != null ? source
-          : ColumnSource.fromConnection(connection, config.maxScannedValues());
+          : ColumnSource.fromConnections(connections, config.maxScannedValues());
+      SketchStore store = null;
+      Map<String, String> fingerprints = Map.of();
+      if (cacheDirectory != null) {
+        store = new SketchStore(cacheDirectory.resolve(SKETCHES_DIRECTORY), "valueCap=" + config.valueCap()
+            + ";maxScannedValues=" + config.maxScannedValues() + ";format=" + FORMAT_VERSION);
+        Map<String, String> fps = new java.util.HashMap<>();
+        for (ColumnSource.Table t : reader.tables()) {
+          fps.put(t.name(), tableFingerprints.getOrDefault(t.name(), print));
+        }
+        fingerprints = fps;
+      }
       GraphBuild.Result built;
       if (file != null && !(embedder instanceof CachingEmbedder)) {
         // Rebuilds after a lake change meet mostly the same column names: keep their vectors beside the graph.
         try (CachingEmbedder cached = CachingEmbedder.open(embedder, cacheDirectory.resolve(EMBEDDINGS_DIRECTORY))) {
-          built = new GraphBuild(reader, cached, config).run();
+          built = new GraphBuild(reader, cached, config, store, fingerprints, progress).run();
         }
       } else {
-        built = new GraphBuild(reader, embedder, config).run();
+        built = new GraphBuild(reader, embedder, config, store, fingerprints, progress).run();
       }
       JoinGraph graph = new JoinGraph(print, key, built.tables(), built.edges(), built.stats(), config, connection);
+      graph.readTables = built.readTables();
       if (file != null) {
         graph.write(file);
       }

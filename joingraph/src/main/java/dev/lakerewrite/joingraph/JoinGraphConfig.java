@@ -260,7 +260,10 @@ public final class JoinGraphConfig {
     return autoSketchColumns;
   }
 
-  /** Most distinct raw values read from one column of the lake. Default 1,000,000. */
+  /**
+   * Most distinct raw values read from one column of the lake; a table with more rows is read from a reservoir
+   * sample of this many rows (bounded time and memory on tables larger than memory). Default 1,000,000.
+   */
   public int maxScannedValues() {
     return maxScannedValues;
   }

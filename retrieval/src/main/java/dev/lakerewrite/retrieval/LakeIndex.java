@@ -88,7 +88,7 @@ public final class LakeIndex implements AutoCloseable {
   static final int EXAMPLE_COLUMNS = 8;
   /** BM25 candidates re-ranked by embeddings in a lake-wide value search. */
   static final int LAKE_VALUE_CANDIDATES = 300;
-  static final int FORMAT_VERSION = 2;
+  static final int FORMAT_VERSION = 3;
   /** Trigram Jaccard similarity from which a value counts as a {@link LiteralMatch#FUZZY} match. */
   static final double FUZZY_MIN_JACCARD = 0.4;
   private static final String MANIFEST = "manifest.json";
@@ -102,6 +102,7 @@ public final class LakeIndex implements AutoCloseable {
   private final TableScoring scoring;
   private final boolean built;
   private final long buildMillis;
+  private final List<String> rebuiltTables;
   private final List<LakeTable> tables;
   private final Map<String, LakeTable> byName;
   private final Map<String, Integer> ordinal;
@@ -112,16 +113,42 @@ public final class LakeIndex implements AutoCloseable {
   private final boolean ownsEmbedder;
   private final Cache<String, TableValues> values;
 
-  /** What is stored in {@code manifest.json}. */
+  /**
+   * What is stored in {@code manifest.json}: the build settings, and every table with the fingerprint of the
+   * content it was read from, so a later build reuses the tables whose fingerprint is unchanged.
+   */
   record Manifest(int formatVersion, String fingerprint, String modelId, int maxDistinctValuesPerColumn,
-      long maxRowsScannedPerTable, long buildMillis, List<LakeTable> tables) {}
+      long maxRowsScannedPerTable, long buildMillis, List<LakeTable> tables, Map<String, String> tableFingerprints) {}
 
-  private LakeIndex(Path directory, Manifest manifest, boolean built, TableScoring scoring, LuceneLake lucene,
-      CachingEmbedder embedder, boolean ownsEmbedder, long valueCacheCapacity) {
+  /**
+   * How far a build (or {@link #embedValues}) has come.
+   *
+   * @param phase reading tables, or embedding values
+   * @param done tables read (values embedded) so far
+   * @param total tables to read (values to embed)
+   */
+  public record Progress(Phase phase, long done, long total) {
+    /** What a build is doing. */
+    public enum Phase { READING_TABLES, EMBEDDING_VALUES }
+  }
+
+  /**
+   * What {@link #embedValues} did.
+   *
+   * @param embedded values embedded now
+   * @param cached values whose vectors the cache already held (or that repeat a value embedded now)
+   * @param deferred values left for their table's first SEARCH_VALUE (beyond the budget)
+   */
+  public record ValueEmbedding(long embedded, long cached, long deferred) {}
+
+  private LakeIndex(Path directory, Manifest manifest, boolean built, List<String> rebuiltTables,
+      TableScoring scoring, LuceneLake lucene, CachingEmbedder embedder, boolean ownsEmbedder,
+      long valueCacheCapacity) {
     this.directory = directory;
     this.fingerprint = manifest.fingerprint();
     this.scoring = scoring;
     this.built = built;
+    this.rebuiltTables = List.copyOf(rebuiltTables);
     this.buildMillis = manifest.buildMillis();
     this.tables = List.copyOf(manifest.tables());
     this.lucene = lucene;
@@ -204,6 +231,14 @@ public final class LakeIndex implements AutoCloseable {
   /** Whether this instance built the index (false: loaded from the cache directory). */
   public boolean wasBuilt() {
     return built;
+  }
+
+  /**
+   * The tables this instance read from the lake: all of them for a first build, those whose fingerprint changed
+   * (or that are new) for a refresh, none when the index was loaded. The others were taken from the previous index.
+   */
+  public List<String> rebuiltTables() {
+    return rebuiltTables;
   }
 
   /** How long building the stored index took, in milliseconds. */
@@ -579,6 +614,75 @@ public final class LakeIndex implements AutoCloseable {
     return new TableValues(vs, vectors);
   }
 
+  /**
+   * Embeds the string values that SEARCH_VALUE would otherwise embed at its first search of each table, so that
+   * no search pays for it later: columns with the fewest distinct values first (filter values are categories far
+   * more often than identifiers), until {@code budget} values have been taken; the rest stay for their table's
+   * first search. Values already in the embedding cache cost a lookup. Thread-safe; O(values · d).
+   *
+   * @param budget values to take at most (cached ones included)
+   * @param progress told (values taken, values to take) as batches finish
+   */
+  public ValueEmbedding embedValues(long budget, java.util.function.Consumer<Progress> progress) {
+    if (budget < 0) {
+      throw new IllegalArgumentException("budget must be at least 0, was " + budget);
+    }
+    Objects.requireNonNull(progress, "progress");
+    record Column(LakeTable table, int ordinal, int values) {}
+    List<Column> columns = new ArrayList<>();
+    for (LakeTable t : tables) {
+      for (int i = 0; i < t.columns().size(); i++) {
+        LakeColumn c = t.columns().get(i);
+        if (c.family() == TypeFamily.STRING && c.distinctValues() > 0) {
+          columns.add(new Column(t, i, c.distinctValues()));
+        }
+      }
+    }
+    columns.sort(Comparator.comparingInt(Column::values).thenComparing(c -> c.table().name())
+        .thenComparingInt(Column::ordinal));
+    Map<String, Set<Integer>> chosen = new LinkedHashMap<>();
+    long taken = 0;
+    long deferred = 0;
+    for (Column c : columns) {
+      if (taken + c.values() <= budget) {
+        chosen.computeIfAbsent(c.table().name(), k -> new HashSet<>()).add(c.ordinal());
+        taken += c.values();
+      } else {
+        deferred += c.values();
+      }
+    }
+    long misses = embedder.misses();
+    long done = 0;
+    progress.accept(new Progress(Progress.Phase.EMBEDDING_VALUES, 0, taken));
+    List<String> batch = new ArrayList<>();
+    for (Map.Entry<String, Set<Integer>> e : chosen.entrySet()) {
+      List<IndexedValue> values;
+      try {
+        values = lucene.values(e.getKey());
+      } catch (IOException ex) {
+        throw new RetrievalException("cannot read the values of " + e.getKey() + " from " + directory, ex);
+      }
+      for (IndexedValue v : values) {
+        if (e.getValue().contains(v.ordinal())) {
+          batch.add(v.value());
+        }
+      }
+      if (batch.size() >= 2048) {
+        embedder.embedAll(batch);
+        done += batch.size();
+        batch.clear();
+        progress.accept(new Progress(Progress.Phase.EMBEDDING_VALUES, done, taken));
+      }
+    }
+    if (!batch.isEmpty()) {
+      embedder.embedAll(batch);
+      done += batch.size();
+      progress.accept(new Progress(Progress.Phase.EMBEDDING_VALUES, done, taken));
+    }
+    long embedded = Math.min(done, embedder.misses() - misses);
+    return new ValueEmbedding(embedded, done - embedded, deferred);
+  }
+
   // ---------------------------------------------------------------------------------------------- UNION_SEARCH
 
   /**
@@ -702,8 +806,37 @@ public final class LakeIndex implements AutoCloseable {
     private TableScoring scoring = TableScoring.HYBRID;
     private boolean embedValuesEagerly;
     private long valueCacheCapacity = 500_000;
+    private Map<String, String> tableFingerprints = Map.of();
+    private List<Connection> moreConnections = List.of();
+    private java.util.function.Consumer<Progress> progress = p -> {};
 
     private Builder() {}
+
+    /**
+     * Identifies each table's content (table id → fingerprint, e.g. a digest of its files): a build after a change
+     * reads only the tables whose fingerprint changed (or that are new) and takes the others from the previous
+     * index of the same cache directory. Tables without an entry are current while their catalog entry and the
+     * lake's {@link #fingerprint} are unchanged.
+     */
+    public Builder tableFingerprints(Map<String, String> fingerprints) {
+      this.tableFingerprints = Map.copyOf(Objects.requireNonNull(fingerprints, "fingerprints"));
+      return this;
+    }
+
+    /**
+     * Further connections to the same lake: with them, tables are read in parallel, one table per connection at a
+     * time. They are not closed.
+     */
+    public Builder moreConnections(List<Connection> connections) {
+      this.moreConnections = List.copyOf(Objects.requireNonNull(connections, "connections"));
+      return this;
+    }
+
+    /** Told how far a build has come (tables read of tables to read). Default: nothing. */
+    public Builder progress(java.util.function.Consumer<Progress> listener) {
+      this.progress = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
 
     /** The sandboxed, read-only connection to the lake; used only while building. */
     public Builder connection(Connection connection) {
@@ -805,9 +938,16 @@ public final class LakeIndex implements AutoCloseable {
         throw new RetrievalException("cannot read the lake's catalog: " + e.getMessage(), e);
       }
       String fp = b.fingerprint != null ? b.fingerprint : LakeReader.fingerprint(catalog);
-      String key = sha256(FORMAT_VERSION + "\n" + fp + "\n" + embedder.modelId() + "\n" + b.maxDistinctValuesPerColumn
-          + "\n" + b.maxRowsScannedPerTable).substring(0, 16);
+      Map<String, String> tableFps = new LinkedHashMap<>();
+      for (CatalogTable ct : catalog) {
+        String given = b.tableFingerprints.get(ct.id());
+        // Without its own fingerprint a table is current while its catalog entry and the lake's fingerprint are.
+        tableFps.put(ct.id(), given != null ? given
+            : sha256((b.fingerprint == null ? "" : b.fingerprint) + "\n" + LakeReader.fingerprint(List.of(ct))));
+      }
+      String key = sha256(FORMAT_VERSION + "\n" + fp + "\n" + settings(embedder.modelId(), b)).substring(0, 16);
       Path dir = b.cacheDirectory.resolve(INDEX_PREFIX + key);
+      List<String> rebuilt = List.of();
       boolean built = false;
       Files.createDirectories(b.cacheDirectory);
       Path lockFile = b.cacheDirectory.resolve("lake-index.lock").toAbsolutePath().normalize();
@@ -815,7 +955,7 @@ public final class LakeIndex implements AutoCloseable {
         try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock lock = ch.lock()) {
           if (!Files.exists(dir.resolve(MANIFEST))) {
-            buildInto(b, catalog, fp, embedder, dir);
+            rebuilt = buildInto(b, catalog, fp, tableFps, embedder, dir, previous(b, embedder.modelId(), dir));
             built = true;
             removeStale(b.cacheDirectory, dir);
           }
@@ -828,7 +968,7 @@ public final class LakeIndex implements AutoCloseable {
       }
       LuceneLake lucene = LuceneLake.open(dir.resolve(LUCENE));
       try {
-        return new LakeIndex(dir, manifest, built, b.scoring, lucene, embedder, owns, b.valueCacheCapacity);
+        return new LakeIndex(dir, manifest, built, rebuilt, b.scoring, lucene, embedder, owns, b.valueCacheCapacity);
       } catch (RuntimeException e) {
         lucene.close();
         throw e;
@@ -847,60 +987,98 @@ public final class LakeIndex implements AutoCloseable {
     }
   }
 
-  private static void buildInto(Builder b, List<CatalogTable> catalog, String fingerprint, CachingEmbedder embedder,
-      Path dir) throws IOException {
+  /** The settings an index depends on besides the lake: model and value caps. */
+  private static String settings(String modelId, Builder b) {
+    return modelId + "\n" + b.maxDistinctValuesPerColumn + "\n" + b.maxRowsScannedPerTable;
+  }
+
+  /** A stored index of an earlier state of the lake, built with the same settings, whose tables may be reused. */
+  private record Previous(Path directory, Manifest manifest) {}
+
+  private static Previous previous(Builder b, String modelId, Path target) {
+    Previous best = null;
+    long newest = Long.MIN_VALUE;
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(b.cacheDirectory, INDEX_PREFIX + "*")) {
+      for (Path p : entries) {
+        Path manifestFile = p.resolve(MANIFEST);
+        if (p.equals(target) || !Files.isRegularFile(manifestFile)) {
+          continue;
+        }
+        try {
+          Manifest m = JSON.readValue(manifestFile.toFile(), Manifest.class);
+          long modified = Files.getLastModifiedTime(manifestFile).toMillis();
+          if (m.formatVersion() == FORMAT_VERSION && m.tableFingerprints() != null && m.modelId().equals(modelId)
+              && m.maxDistinctValuesPerColumn() == b.maxDistinctValuesPerColumn
+              && m.maxRowsScannedPerTable() == b.maxRowsScannedPerTable && modified > newest) {
+            best = new Previous(p, m);
+            newest = modified;
+          }
+        } catch (IOException | RuntimeException e) {
+          LOG.debug("ignoring the unreadable index {}: {}", p, e.getMessage());
+        }
+      }
+    } catch (IOException e) {
+      LOG.debug("cannot list earlier indexes in {}: {}", b.cacheDirectory, e.getMessage());
+    }
+    return best;
+  }
+
+  /** One table as read from the lake: its entry and its distinct values per indexed column. */
+  private record ReadTable(LakeTable table, List<List<LakeReader.ValueCount>> values, List<Integer> ordinals) {}
+
+  /**
+   * Builds the index into {@code dir}: tables whose fingerprint is unchanged since {@code previous} keep their
+   * entries and Lucene documents (the previous segments are linked, not copied, and their stale documents
+   * deleted); the others are read from the lake, in parallel over the builder's connections.
+   *
+   * @return the tables read from the lake
+   */
+  private static List<String> buildInto(Builder b, List<CatalogTable> catalog, String fingerprint,
+      Map<String, String> tableFps, CachingEmbedder embedder, Path dir, Previous previous) throws IOException {
     long start = System.nanoTime();
     Path tmp = dir.resolveSibling(dir.getFileName() + ".tmp-" + UUID.randomUUID());
     Files.createDirectories(tmp);
-    List<LakeTable> tables = new ArrayList<>();
-    List<String> stringValues = new ArrayList<>();
-    int valueCount = 0;
-    long sqlNanos = 0;
-    try {
-      try (LuceneLake.Writer writer = new LuceneLake.Writer(tmp.resolve(LUCENE))) {
-        for (CatalogTable ct : catalog) {
-          long sqlStart = System.nanoTime();
-          long rows = LakeReader.rowCount(b.connection, ct);
-          List<String> indexed = new ArrayList<>();
-          for (CatalogColumn cc : ct.columns()) {
-            if (LakeReader.indexesValues(cc.type())) {
-              indexed.add(cc.name());
-            }
-          }
-          List<DistinctValues> distinct = LakeReader.distinctValues(b.connection, ct, indexed, rows,
-              b.maxDistinctValuesPerColumn, b.maxRowsScannedPerTable);
-          sqlNanos += System.nanoTime() - sqlStart;
-          List<LakeColumn> columns = new ArrayList<>();
-          int next = 0;
-          for (int ordinal = 0; ordinal < ct.columns().size(); ordinal++) {
-            CatalogColumn cc = ct.columns().get(ordinal);
-            if (!LakeReader.indexesValues(cc.type())) {
-              columns.add(new LakeColumn(cc.name(), cc.type(), TypeFamily.fromSqlType(cc.type()), 0, false));
-              continue;
-            }
-            DistinctValues dv = distinct.get(next++);
-            List<String> sample = new ArrayList<>(dv.values().size());
-            for (LakeReader.ValueCount v : dv.values()) {
-              sample.add(v.value());
-              writer.addValue(ct.id(), ordinal, cc.name(), v.value(), v.count());
-            }
-            TypeFamily family = TypeFamily.infer(cc.type(), sample);
-            if (family == TypeFamily.STRING && b.embedValuesEagerly) {
-              stringValues.addAll(sample);
-            }
-            valueCount += sample.size();
-            columns.add(new LakeColumn(cc.name(), cc.type(), family, sample.size(), dv.capped()));
-          }
-          LakeTable table = new LakeTable(ct.id(), ct.schema(), ct.table(), rows, columns);
-          writer.addTable(table);
-          tables.add(table);
+    Map<String, LakeTable> reused = new HashMap<>();
+    if (previous != null) {
+      for (LakeTable t : previous.manifest().tables()) {
+        String fp = tableFps.get(t.name());
+        if (fp != null && fp.equals(previous.manifest().tableFingerprints().get(t.name()))) {
+          reused.put(t.name(), t);
         }
-      } catch (SQLException e) {
-        throw new RetrievalException("cannot read the lake while indexing it: " + e.getMessage(), e);
       }
-      long indexed = System.nanoTime();
-      LOG.debug("read and indexed the lake in {} ms, of which SQL {} ms", (indexed - start) / 1_000_000,
-          sqlNanos / 1_000_000);
+    }
+    List<CatalogTable> toRead = catalog.stream().filter(ct -> !reused.containsKey(ct.id())).toList();
+    Map<String, LakeTable> read = new java.util.concurrent.ConcurrentHashMap<>();
+    List<String> stringValues = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.concurrent.atomic.AtomicLong valueCount = new java.util.concurrent.atomic.AtomicLong();
+    try {
+      Path lucenePath = tmp.resolve(LUCENE);
+      boolean append = !reused.isEmpty();
+      if (append) {
+        linkFiles(previous.directory().resolve(LUCENE), lucenePath);
+      }
+      b.progress.accept(new Progress(Progress.Phase.READING_TABLES, 0, toRead.size()));
+      try (LuceneLake.Writer writer = new LuceneLake.Writer(lucenePath, append)) {
+        if (append) {
+          for (LakeTable t : previous.manifest().tables()) {
+            if (!reused.containsKey(t.name())) {
+              writer.deleteTable(t.name());
+            }
+          }
+        }
+        readTables(b, toRead, table -> {
+          try {
+            LakeTable t = writeTable(writer, table, b.embedValuesEagerly ? stringValues : null, valueCount);
+            read.put(t.name(), t);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+      }
+      List<LakeTable> tables = new ArrayList<>(catalog.size());
+      for (CatalogTable ct : catalog) {
+        tables.add(reused.containsKey(ct.id()) ? reused.get(ct.id()) : read.get(ct.id()));
+      }
       if (!stringValues.isEmpty()) {
         for (List<String> chunk : Embedder.batches(stringValues, 4096)) {
           embedder.embedAll(chunk);
@@ -908,16 +1086,145 @@ public final class LakeIndex implements AutoCloseable {
       }
       long millis = (System.nanoTime() - start) / 1_000_000;
       Manifest manifest = new Manifest(FORMAT_VERSION, fingerprint, embedder.modelId(), b.maxDistinctValuesPerColumn,
-          b.maxRowsScannedPerTable, millis, tables);
+          b.maxRowsScannedPerTable, millis, tables, tableFps);
       JSON.writeValue(tmp.resolve(MANIFEST).toFile(), manifest);
       try {
         Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(tmp, dir);
       }
-      LOG.info("indexed {} tables and {} distinct values in {} ms into {}", tables.size(), valueCount, millis, dir);
+      LOG.info("indexed {} tables ({} read, {} reused) and {} distinct values in {} ms into {}", tables.size(),
+          toRead.size(), reused.size(), valueCount.get(), millis, dir);
+      return toRead.stream().map(CatalogTable::id).toList();
     } finally {
       deleteRecursively(tmp);
+    }
+  }
+
+  /**
+   * Reads the tables' row counts and distinct values on the builder's connections, one table per connection at a
+   * time, handing each table to {@code sink} (called from several threads).
+   */
+  private static void readTables(Builder b, List<CatalogTable> tables, java.util.function.Consumer<ReadTable> sink)
+      throws IOException {
+    List<Connection> connections = new ArrayList<>();
+    connections.add(b.connection);
+    connections.addAll(b.moreConnections);
+    int threads = Math.min(connections.size(), Math.max(1, tables.size()));
+    java.util.concurrent.BlockingQueue<Connection> free = new java.util.concurrent.LinkedBlockingQueue<>(
+        connections.subList(0, threads));
+    java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "lake-index-read");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+      for (CatalogTable ct : tables) {
+        futures.add(pool.submit(() -> {
+          Connection c = free.take();
+          try {
+            sink.accept(readTable(c, ct, b));
+          } finally {
+            free.add(c);
+          }
+          b.progress.accept(new Progress(Progress.Phase.READING_TABLES, done.incrementAndGet(), tables.size()));
+          return null;
+        }));
+      }
+      for (java.util.concurrent.Future<?> f : futures) {
+        f.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RetrievalException("interrupted while reading the lake", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof UncheckedIOException u) {
+        throw u.getCause();
+      }
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new RetrievalException("cannot read the lake while indexing it: " + cause.getMessage(), cause);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static ReadTable readTable(Connection c, CatalogTable ct, Builder b) {
+    try {
+      long rows = LakeReader.rowCount(c, ct);
+      List<String> indexed = new ArrayList<>();
+      List<Integer> ordinals = new ArrayList<>();
+      for (int i = 0; i < ct.columns().size(); i++) {
+        CatalogColumn cc = ct.columns().get(i);
+        if (LakeReader.indexesValues(cc.type())) {
+          indexed.add(cc.name());
+          ordinals.add(i);
+        }
+      }
+      List<DistinctValues> distinct = LakeReader.distinctValues(c, ct, indexed, rows, b.maxDistinctValuesPerColumn,
+          b.maxRowsScannedPerTable);
+      List<List<LakeReader.ValueCount>> values = new ArrayList<>();
+      List<LakeColumn> columns = new ArrayList<>();
+      int next = 0;
+      for (int ordinal = 0; ordinal < ct.columns().size(); ordinal++) {
+        CatalogColumn cc = ct.columns().get(ordinal);
+        if (!LakeReader.indexesValues(cc.type())) {
+          columns.add(new LakeColumn(cc.name(), cc.type(), TypeFamily.fromSqlType(cc.type()), 0, false));
+          continue;
+        }
+        DistinctValues dv = distinct.get(next++);
+        List<String> sample = new ArrayList<>(dv.values().size());
+        for (LakeReader.ValueCount v : dv.values()) {
+          sample.add(v.value());
+        }
+        values.add(dv.values());
+        columns.add(new LakeColumn(cc.name(), cc.type(), TypeFamily.infer(cc.type(), sample), sample.size(),
+            dv.capped()));
+      }
+      return new ReadTable(new LakeTable(ct.id(), ct.schema(), ct.table(), rows, columns), values, ordinals);
+    } catch (SQLException e) {
+      throw new RetrievalException("cannot read table " + ct.id() + " while indexing the lake: " + e.getMessage(), e);
+    }
+  }
+
+  /** Adds a table's documents (one for the table, one per distinct value) to the index. */
+  private static LakeTable writeTable(LuceneLake.Writer writer, ReadTable r, List<String> stringValues,
+      java.util.concurrent.atomic.AtomicLong valueCount) throws IOException {
+    LakeTable table = r.table();
+    for (int i = 0; i < r.ordinals().size(); i++) {
+      int ordinal = r.ordinals().get(i);
+      LakeColumn column = table.columns().get(ordinal);
+      for (LakeReader.ValueCount v : r.values().get(i)) {
+        writer.addValue(table.name(), ordinal, column.name(), v.value(), v.count());
+        if (stringValues != null && column.family() == TypeFamily.STRING) {
+          stringValues.add(v.value());
+        }
+      }
+      valueCount.addAndGet(r.values().get(i).size());
+    }
+    writer.addTable(table);
+    return table;
+  }
+
+  /** Hard-links every file of a Lucene index into a new folder (Lucene never rewrites a file), copying if need be. */
+  private static void linkFiles(Path from, Path to) throws IOException {
+    Files.createDirectories(to);
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(from)) {
+      for (Path f : files) {
+        if (f.getFileName().toString().equals("write.lock")) {
+          continue;
+        }
+        Path target = to.resolve(f.getFileName().toString());
+        try {
+          Files.createLink(target, f);
+        } catch (IOException | UnsupportedOperationException e) {
+          Files.copy(f, target);
+        }
+      }
     }
   }
 

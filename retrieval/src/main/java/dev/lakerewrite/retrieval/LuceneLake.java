@@ -97,17 +97,31 @@ final class LuceneLake implements AutoCloseable {
     };
   }
 
-  /** Writes a fresh index of {@code tables} and their values at {@code path}. */
+  /**
+   * Writes an index of tables and their values at {@code path}: a fresh one, or (append) one that adds to and
+   * deletes from the index already there. Closing merges it into one segment, so its statistics (and hence BM25
+   * scores) are those of a fresh index of the same documents. Thread-safe.
+   */
   static final class Writer implements AutoCloseable {
     private final Directory directory;
     private final IndexWriter writer;
 
     Writer(Path path) throws IOException {
+      this(path, false);
+    }
+
+    Writer(Path path, boolean append) throws IOException {
       this.directory = FSDirectory.open(path);
       Analyzer analyzer = new PerFieldAnalyzerWrapper(words(), Map.of(GRAMS, trigrams()));
-      IndexWriterConfig config = new IndexWriterConfig(analyzer).setOpenMode(IndexWriterConfig.OpenMode.CREATE)
+      IndexWriterConfig config = new IndexWriterConfig(analyzer)
+          .setOpenMode(append ? IndexWriterConfig.OpenMode.APPEND : IndexWriterConfig.OpenMode.CREATE)
           .setRAMBufferSizeMB(64);
       this.writer = new IndexWriter(directory, config);
+    }
+
+    /** Deletes the table's document and those of its values. */
+    void deleteTable(String table) throws IOException {
+      writer.deleteDocuments(new Term(TABLE, table));
     }
 
     void addTable(LakeTable table) throws IOException {

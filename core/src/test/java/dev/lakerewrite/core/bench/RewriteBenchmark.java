@@ -39,7 +39,7 @@ public final class RewriteBenchmark {
     Path cache = Files.createTempDirectory("lakerewrite-rewrite-bench-");
     try (DataLake lake = DataLake.builder().cacheDirectory(cache).fromWikiDbs(folder)) {
       long t0 = System.nanoTime();
-      System.out.println("index: " + lake.index());
+      System.out.println("index: " + lake.index().summary());
       System.out.printf("index build (cold cache): %.1f s%n", (System.nanoTime() - t0) / 1e9);
       Rewriter rewriter = Rewriter.offline();
       for (String q : QUERIES) {

@@ -29,7 +29,7 @@ public final class RewriteThroughputBenchmark {
   public static void main(String[] args) throws Exception {
     DataLake lake = TestLakes.sample();
     long t0 = System.nanoTime();
-    System.out.println("index: " + lake.index() + " (" + (System.nanoTime() - t0) / 1_000_000 + " ms)");
+    System.out.println("index: " + lake.index().summary() + " (" + (System.nanoTime() - t0) / 1_000_000 + " ms)");
     Rewriter rewriter = Rewriter.offline();
     for (String q : LoadTest.QUERIES) {
       rewriter.rewrite(q, lake); // warm-up: caches, JIT

@@ -1,8 +1,13 @@
 package dev.lakerewrite.eval.cli;
 
 import dev.lakerewrite.core.DataLake;
+import dev.lakerewrite.core.IndexProgress;
+import dev.lakerewrite.core.IndexStatus;
 import dev.lakerewrite.eval.Lakes;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -14,8 +19,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code lakerewrite index}: builds a lake's indexes (or finds them up to date) before any rewrite needs them. */
 @Command(name = "index", sortOptions = false,
-    description = {"Loads a lake and builds (or refreshes, when its files changed) its DuckDB file, retrieval index "
-        + "and join graph in the cache, so that later rewrites start at once.",
+    description = {"Loads a lake and builds (or refreshes, when its files changed) everything rewrites need in the "
+        + "cache: the lake file, column profiles, the retrieval index, the join graph and value embeddings, so that "
+        + "later rewrites start at once. After files were added, changed or removed only their tables are built "
+        + "again; it says which and why. Progress goes to stderr.",
         "Exit code 0 when the lake is indexed, 2 for bad input (no such lake, unreadable files), 1 for internal "
             + "failures."})
 final class IndexCommand implements Callable<Integer> {
@@ -29,6 +36,9 @@ final class IndexCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the outcome as JSON.")
   boolean json;
 
+  @Option(names = "--quiet", description = "No progress bar.")
+  boolean quiet;
+
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   boolean help;
 
@@ -36,25 +46,58 @@ final class IndexCommand implements Callable<Integer> {
   public Integer call() {
     Lakes.Layout layout = lakeOptions.layout();
     long t0 = System.nanoTime();
+    PrintWriter err = spec.commandLine().getErr();
+    if (!quiet) {
+      err.println("loading the lake " + lakeOptions.lakePath() + " (" + layout.label() + ")");
+      err.flush();
+    }
     try (DataLake lake = lakeOptions.open(layout)) {
-      String summary = lake.index();
+      IndexProgress progress = quiet ? IndexProgress.NONE
+          : new IndexProgressBar(err, System.console() != null);
+      IndexStatus status = lake.index(progress);
       long ms = (System.nanoTime() - t0) / 1_000_000;
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("lake", lakeOptions.lakePath().toString());
         o.put("layout", layout.label());
-        o.put("tables", lake.catalog().tableNames().size());
-        o.put("summary", summary);
+        o.put("storage", lake.storage().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        o.put("tables", status.tables());
+        o.put("columns", status.columns());
+        o.put("join_edges", status.joinEdges());
+        o.put("up_to_date", status.upToDate());
+        List<Map<String, Object>> changes = new ArrayList<>();
+        for (IndexStatus.TableChange c : status.changes()) {
+          Map<String, Object> m = new LinkedHashMap<>();
+          m.put("table", c.table());
+          m.put("change", c.kind().name().toLowerCase(Locale.ROOT));
+          m.put("reason", c.reason());
+          changes.add(m);
+        }
+        o.put("changes", changes);
+        List<Map<String, Object>> stages = new ArrayList<>();
+        for (IndexStatus.Stage s : status.stages()) {
+          Map<String, Object> m = new LinkedHashMap<>();
+          m.put("stage", s.stage().name().toLowerCase(Locale.ROOT));
+          m.put("built", s.built());
+          m.put("reused", s.reused());
+          m.put("ms", s.time().toMillis());
+          m.put("detail", s.detail());
+          stages.add(m);
+        }
+        o.put("stages", stages);
+        o.put("summary", status.summary());
         o.put("cache", lake.cacheDirectory().toString());
         o.put("warnings", lake.warnings());
         o.put("elapsed_ms", ms);
         out.println(CliJson.write(o));
       } else {
-        out.println("lake " + lakeOptions.lakePath() + " (" + layout.label() + "): " + summary);
+        out.println("lake " + lakeOptions.lakePath() + " (" + layout.label() + ", "
+            + lake.storage().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")");
+        status.describe().forEach(out::println);
         out.println("cache: " + lake.cacheDirectory());
         lake.warnings().forEach(w -> out.println("warning: " + w));
-        out.println("done in " + ms + " ms");
+        out.println("done in " + ms + " ms (load included)");
       }
       out.flush();
       return LakeRewriteCli.OK;

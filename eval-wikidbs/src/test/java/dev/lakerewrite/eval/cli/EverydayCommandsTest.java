@@ -38,6 +38,45 @@ class EverydayCommandsTest {
   }
 
   @Test
+  void indexOfAFolderLakeSaysWhatItRebuiltAndWhy() throws Exception {
+    Path lake = Files.createDirectories(dir.resolve("lake"));
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+      st.execute("COPY (SELECT range AS id, 'item ' || range AS label FROM range(20)) TO '"
+          + lake.resolve("items.parquet") + "' (FORMAT parquet)");
+    }
+    Files.writeString(lake.resolve("orders.json"), "[{\"order\": 1, \"id\": 3}, {\"order\": 2, \"id\": 7}]");
+    String cacheDir = dir.resolve("cache").toString();
+    CliTest.Run first = cli("index", "--lake", lake.toString(), "--cache", cacheDir);
+    assertThat(first.code()).as(first.err()).isZero();
+    assertThat(first.out()).contains("(folder, in place)", "2 tables added, 0 changed, 0 removed",
+        "added items: new file items.parquet", "join graph  built 2, reused 0");
+    assertThat(first.err()).contains("]  join graph  2/2 tables");
+
+    Files.writeString(lake.resolve("orders.json"), "[{\"order\": 1, \"id\": 3}]");
+    Files.setLastModifiedTime(lake.resolve("orders.json"),
+        java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5_000));
+    CliTest.Run again = cli("index", "--lake", lake.toString(), "--cache", cacheDir, "--json");
+    assertThat(again.code()).as(again.err()).isZero();
+    JsonNode j = JSON.readTree(again.out());
+    assertThat(j.path("storage").asText()).isEqualTo("in-place");
+    assertThat(j.path("changes")).hasSize(1);
+    assertThat(j.path("changes").get(0).path("table").asText()).isEqualTo("orders");
+    assertThat(j.path("changes").get(0).path("reason").asText()).startsWith("orders.json changed");
+    for (JsonNode stage : j.path("stages")) {
+      if (!stage.path("stage").asText().equals("values")) {
+        assertThat(stage.path("built").asInt()).as(stage.toString()).isEqualTo(1);
+        assertThat(stage.path("reused").asInt()).as(stage.toString()).isEqualTo(1);
+      }
+    }
+    CliTest.Run copied = cli("index", "--lake", lake.toString(), "--cache", cacheDir, "--storage", "copy",
+        "--quiet");
+    assertThat(copied.code()).as(copied.err()).isZero();
+    assertThat(copied.out()).contains("(folder, copy)");
+    assertThat(copied.err()).doesNotContain("tables  0m");
+    assertThat(cli("index", "--lake", lake.toString(), "--storage", "elsewhere").code()).isEqualTo(2);
+  }
+
+  @Test
   void rewritePrintsTheSqlTheResultAndTheSteps() throws Exception {
     String sql = "SELECT name, population FROM nz_regions WHERE name = 'Northland'";
     CliTest.Run text = cli("rewrite", "--lake", sample(), "--cache", cache(), "--offline", "--sql", sql);

@@ -1,0 +1,107 @@
+package dev.lakerewrite.joingraph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 15, incremental refresh: with table fingerprints, a rebuild reads only the tables whose fingerprint changed
+ * (the others' sketches are kept beside the graph), and the graph equals a full build of the changed lake.
+ */
+class IncrementalBuildTest {
+
+  /** Customers, orders referencing them, products; {@code ordersOf} picks the customer ids orders use. */
+  private static Map<String, Map<String, List<String>>> lake(int customers, int ordersOf) {
+    Map<String, Map<String, List<String>>> tables = new LinkedHashMap<>();
+    List<String> ids = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < customers; i++) {
+      ids.add("C" + (1000 + i));
+      names.add("customer " + i);
+    }
+    tables.put("customers", Map.of("customer_id", ids, "name", names));
+    List<String> orderIds = new ArrayList<>();
+    List<String> buyers = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      orderIds.add("O" + i);
+      buyers.add("C" + (ordersOf + i % 20));
+    }
+    Map<String, List<String>> orders = new LinkedHashMap<>();
+    orders.put("order_id", orderIds);
+    orders.put("customer_id", buyers);
+    tables.put("orders", orders);
+    List<String> skus = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      skus.add("SKU-" + i);
+    }
+    tables.put("products", Map.of("sku", skus));
+    return tables;
+  }
+
+  private static JoinGraph build(Path cache, ColumnSource source, Map<String, String> fingerprints) {
+    return JoinGraph.builder().columnSource(source).embedder(TestEmbedders.miniLm()).cacheDirectory(cache)
+        .lakeFingerprint("lake-" + fingerprints.hashCode()).tableFingerprints(fingerprints).build();
+  }
+
+  @Test
+  void aChangedTableIsReadAgainAndTheGraphEqualsAFullBuild(@TempDir Path dir) throws Exception {
+    Map<String, String> v1 = new HashMap<>(Map.of("customers", "c1", "orders", "o1", "products", "p1"));
+    CountingSource first = new CountingSource(ColumnSource.inMemory(lake(40, 1000)));
+    JoinGraph before = build(dir.resolve("cache"), first, v1);
+    assertThat(first.tablesRead.get()).isEqualTo(3);
+    assertThat(before.readTables()).containsExactly("customers", "orders", "products");
+    assertThat(before.joinability("customers", "orders")).isPositive();
+    try (Stream<Path> sketches = Files.list(dir.resolve("cache").resolve(JoinGraph.SKETCHES_DIRECTORY))) {
+      assertThat(sketches.filter(p -> p.toString().endsWith(".sketch")).count()).isEqualTo(3);
+    }
+
+    // Orders now reference customers the lake does not have: the edge must go, and only orders is read.
+    Map<String, String> v2 = new HashMap<>(v1);
+    v2.put("orders", "o2");
+    CountingSource second = new CountingSource(ColumnSource.inMemory(lake(40, 5000)));
+    JoinGraph after = build(dir.resolve("cache"), second, v2);
+    assertThat(second.tablesRead.get()).as("only the changed table is read").isEqualTo(1);
+    assertThat(after.readTables()).containsExactly("orders");
+    assertThat(after.joinability("customers", "orders")).isZero();
+
+    JoinGraph full = build(dir.resolve("fresh"), ColumnSource.inMemory(lake(40, 5000)), v2);
+    assertThat(after.tables()).isEqualTo(full.tables());
+    assertThat(after.edges()).isEqualTo(full.edges());
+    try (Stream<Path> sketches = Files.list(dir.resolve("cache").resolve(JoinGraph.SKETCHES_DIRECTORY))) {
+      assertThat(sketches.filter(p -> p.toString().endsWith(".sketch")).count())
+          .as("the old orders sketch is removed").isEqualTo(3);
+    }
+
+    // Unchanged fingerprints: the graph file is current and nothing is read.
+    CountingSource third = new CountingSource(ColumnSource.inMemory(lake(40, 5000)));
+    JoinGraph loaded = build(dir.resolve("cache"), third, v2);
+    assertThat(third.tablesRead.get()).isZero();
+    assertThat(loaded.readTables()).isEmpty();
+    assertThat(loaded.edges()).isEqualTo(after.edges());
+  }
+
+  @Test
+  void aDamagedSketchFileOnlyCostsReadingItsTableAgain(@TempDir Path dir) throws Exception {
+    Map<String, String> v1 = Map.of("customers", "c1", "orders", "o1", "products", "p1");
+    JoinGraph built = build(dir, ColumnSource.inMemory(lake(40, 1000)), v1);
+    try (Stream<Path> sketches = Files.list(dir.resolve(JoinGraph.SKETCHES_DIRECTORY))) {
+      for (Path p : sketches.toList()) {
+        Files.write(p, new byte[] {1, 2, 3});
+      }
+    }
+    Files.delete(dir.resolve(JoinGraph.FILE_NAME));
+    CountingSource again = new CountingSource(ColumnSource.inMemory(lake(40, 1000)));
+    JoinGraph rebuilt = build(dir, again, v1);
+    assertThat(again.tablesRead.get()).isEqualTo(3);
+    assertThat(rebuilt.edges()).isEqualTo(built.edges());
+  }
+}
