@@ -37,7 +37,7 @@ final class DuckDbCatalog {
    * @throws EquivalenceInputException if a statement fails or the script creates no table
    */
   static Loaded load(String ddl) {
-    List<String> statements = StatementSplitter.split(ddl);
+    List<String> statements = StatementSplitter.statements(ddl);
     if (statements.isEmpty()) {
       throw new EquivalenceInputException(EquivalenceInputException.Part.SCHEMA, "the schema is empty: "
           + "give CREATE TABLE statements", -1);

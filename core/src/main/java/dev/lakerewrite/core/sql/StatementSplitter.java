@@ -4,53 +4,28 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Finds where the statements of a SQL text begin, skipping comments and honouring quoted strings,
- * identifiers and dollar-quoted bodies. Used to explain refusals ("found 2 statements: SELECT, DROP") and to run
- * schema scripts statement by statement (so an error names its statement): whether SQL is admitted is decided
- * by DuckDB's parser, never by this lexer. Linear in the text length.
+ * Finds the statements of a SQL text, skipping comments and honouring quoted strings, identifiers and
+ * dollar-quoted bodies: to explain refusals ("found 2 statements: SELECT, DROP") and to optimise a script
+ * statement by statement. Whether SQL is admitted is decided by DuckDB's parser, never by this lexer. Linear in
+ * the text length.
  */
 public final class StatementSplitter {
   private StatementSplitter() {}
 
   /**
-   * The statements of a script, in order, each from its first token to just before its terminating semicolon
-   * (or the end of the text); empty statements and comments between statements are dropped.
+   * The statements of a script, each from its first token to the semicolon that ends it (exclusive) or the end of
+   * the text, without surrounding whitespace; comment-only pieces are left out.
    */
-  public static List<String> split(String sql) {
+  public static List<String> statements(String sql) {
+    List<int[]> ranges = statementStarts(sql);
     List<String> out = new ArrayList<>();
-    int i = 0;
-    int n = sql.length();
-    int start = -1;
-    while (i < n) {
-      char c = sql.charAt(i);
-      if (Character.isWhitespace(c)) {
-        i++;
-      } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-        int nl = sql.indexOf('\n', i);
-        i = nl < 0 ? n : nl + 1;
-      } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-        int end = sql.indexOf("*/", i + 2);
-        i = end < 0 ? n : end + 2;
-      } else if (c == ';') {
-        if (start >= 0) {
-          out.add(sql.substring(start, i).strip());
-          start = -1;
-        }
-        i++;
-      } else {
-        if (start < 0) {
-          start = i;
-        }
-        i = skipToken(sql, i);
-      }
-    }
-    if (start >= 0) {
-      out.add(sql.substring(start).strip());
+    for (int[] r : ranges) {
+      out.add(sql.substring(r[0], r[1]).strip());
     }
     return out;
   }
 
-  /** Offsets ({@code [start]}) of the first token of each non-empty statement. */
+  /** Ranges ({@code [start, end)}) from the first token of each non-empty statement to its terminating semicolon. */
   static List<int[]> statementStarts(String sql) {
     List<int[]> out = new ArrayList<>();
     int i = 0;
@@ -67,11 +42,14 @@ public final class StatementSplitter {
         int end = sql.indexOf("*/", i + 2);
         i = end < 0 ? n : end + 2;
       } else if (c == ';') {
+        if (!atStatementStart) {
+          out.get(out.size() - 1)[1] = i;
+        }
         atStatementStart = true;
         i++;
       } else {
         if (atStatementStart) {
-          out.add(new int[] {i});
+          out.add(new int[] {i, n});
           atStatementStart = false;
         }
         i = skipToken(sql, i);
