@@ -56,7 +56,7 @@ public final class Counterexample {
     for (int r = 0; r < rows.size(); r++) {
       sb.append(r == 0 ? "\n  (" : ",\n  (");
       for (int c = 0; c < t.columns().size(); c++) {
-        sb.append(c == 0 ? "" : ", ").append(literal(rows.get(r).get(c), ValueType.of(t.columns().get(c).type())));
+        sb.append(c == 0 ? "" : ", ").append(literal(rows.get(r).get(c), ValueType.of(t.columns().get(c).valueType())));
       }
       sb.append(')');
     }

@@ -117,7 +117,7 @@ final class Domains {
     for (Schema.Table t : tables) {
       for (Schema.Column col : t.columns()) {
         QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), col.name());
-        ValueType type = ValueType.of(col.type());
+        ValueType type = ValueType.of(col.valueType());
         LinkedHashSet<String> pool = new LinkedHashSet<>(byClass.getOrDefault(facts.classOf(key), new LinkedHashSet<>()));
         pool.addAll(real.getOrDefault(key, List.of()));
         List<String> defaults = type.defaults();
@@ -129,7 +129,7 @@ final class Domains {
         }
         candidates.put(key, new ArrayList<>(pool));
         nullable.put(key, col.nullable());
-        types.put(key, col.type());
+        types.put(key, col.valueType());
       }
     }
     Map<QueryFacts.ColumnKey, List<String>> passingCandidates = new LinkedHashMap<>();

@@ -191,8 +191,8 @@ final class DuckDbWorkspace implements Workspace {
   }
 
   @Override
-  public Execution run(String sql, QueryLimits limits) {
-    return executor.execute(sql, limits);
+  public Result run(String sql, QueryLimits limits) {
+    return Result.of(executor.execute(sql, limits));
   }
 
   @Override
@@ -205,8 +205,8 @@ final class DuckDbWorkspace implements Workspace {
       }
 
       @Override
-      public Execution run(java.time.Duration timeout) {
-        return p.execute(timeout);
+      public Result run(java.time.Duration timeout) {
+        return Result.of(p.execute(timeout));
       }
 
       @Override

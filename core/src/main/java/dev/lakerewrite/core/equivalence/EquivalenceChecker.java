@@ -65,11 +65,14 @@ public final class EquivalenceChecker implements AutoCloseable {
   private final boolean minimize;
   private final int maxComparedRows;
   private final int maxMinimizeTests;
+  private final dev.lakerewrite.core.Engine engine;
   private final ConcurrentLinkedQueue<DuckDbWorkspace> pool = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Connection> scratchPool = new ConcurrentLinkedQueue<>();
   private final Map<QueryFacts.ColumnKey, List<String>> realValues = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  private EquivalenceChecker(Builder b, Schema schema, Database scriptRows) {
+  private EquivalenceChecker(Builder b, Schema schema, Database scriptRows, dev.lakerewrite.core.Engine engine) {
+    this.engine = engine;
     this.schema = schema;
     this.scriptRows = scriptRows;
     this.database = b.connection;
@@ -101,12 +104,40 @@ public final class EquivalenceChecker implements AutoCloseable {
       throw new IllegalStateException("the checker is closed");
     }
     long start = System.nanoTime();
+    if (engine == dev.lakerewrite.core.Engine.POSTGRESQL) {
+      Connection scratch = scratchPool.poll();
+      try {
+        if (scratch == null) {
+          scratch = DuckDbWorkspace.scratch();
+        }
+        Connection duck = scratch;
+        EquivalenceResult result = new Check(() -> PostgresWorkspace.create(database, schema), duck, left, right,
+            start).run();
+        if (!closed) {
+          scratchPool.add(scratch);
+          scratch = null;
+        }
+        return result;
+      } catch (SQLException e) {
+        throw new dev.lakerewrite.core.LakeRewriteException("cannot set up the PostgreSQL workspace for the check "
+            + "(temporary tables in a transaction that is rolled back): " + e.getMessage(), e);
+      } finally {
+        if (scratch != null) {
+          try {
+            scratch.close();
+          } catch (SQLException ignored) {
+            // In memory.
+          }
+        }
+      }
+    }
     DuckDbWorkspace ws = pool.poll();
     try {
       if (ws == null) {
         ws = DuckDbWorkspace.create(schema);
       }
-      EquivalenceResult result = new Check(ws, left, right, start).run();
+      DuckDbWorkspace mine = ws;
+      EquivalenceResult result = new Check(() -> mine, ws.connection(), left, right, start).run();
       if (!closed) {
         pool.add(ws);
         ws = null;
@@ -122,11 +153,23 @@ public final class EquivalenceChecker implements AutoCloseable {
     }
   }
 
+  /** Makes the workspace of one check (for PostgreSQL: after the database itself was read). */
+  private interface WorkspaceFactory {
+    Workspace open() throws SQLException;
+  }
+
   @Override
   public void close() {
     closed = true;
     for (DuckDbWorkspace ws; (ws = pool.poll()) != null; ) {
       ws.close();
+    }
+    for (Connection c; (c = scratchPool.poll()) != null; ) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // In memory.
+      }
     }
   }
 
@@ -137,7 +180,9 @@ public final class EquivalenceChecker implements AutoCloseable {
 
   /** One check: the state of comparing one pair. */
   private final class Check {
-    private final DuckDbWorkspace ws;
+    private final WorkspaceFactory factory;
+    private final Connection duck;
+    private Workspace ws;
     private final String leftSql;
     private final String rightSql;
     private final long start;
@@ -158,24 +203,51 @@ public final class EquivalenceChecker implements AutoCloseable {
     private Workspace.Query leftQuery;
     private Workspace.Query rightQuery;
 
-    Check(DuckDbWorkspace ws, String left, String right, long start) {
-      this.ws = ws;
+    Check(WorkspaceFactory factory, Connection duck, String left, String right, long start) {
+      this.factory = factory;
+      this.duck = duck;
       this.leftSql = strip(left);
       this.rightSql = strip(right);
       this.start = start;
       this.deadline = start + timeBudget.toNanos();
-      this.parser = SqlParser.on(ws.connection());
+      this.parser = SqlParser.on(duck);
+    }
+
+    private boolean postgres() {
+      return engine == dev.lakerewrite.core.Engine.POSTGRESQL;
     }
 
     EquivalenceResult run() throws SQLException {
       JsonNode leftTree = parse(leftSql, EquivalenceInputException.Part.LEFT);
       JsonNode rightTree = parse(rightSql, EquivalenceInputException.Part.RIGHT);
-      leftShape = OutputShape.of(leftSql, leftTree, parser);
-      rightShape = OutputShape.of(rightSql, rightTree, parser);
+      leftShape = postgres() ? OutputShape.asWritten(leftSql, leftTree, parser)
+          : OutputShape.of(leftSql, leftTree, parser);
+      rightShape = postgres() ? OutputShape.asWritten(rightSql, rightTree, parser)
+          : OutputShape.of(rightSql, rightTree, parser);
       QueryFacts facts = new QueryFacts(schema, parser);
-      facts.add(leftTree);
-      facts.add(rightTree);
-      List<Schema.Table> tables = schema.closure(facts.tables());
+      if (leftTree != null) {
+        facts.add(leftTree);
+      }
+      if (rightTree != null) {
+        facts.add(rightTree);
+      }
+      List<Schema.Table> tables = schema.closure(facts.tables().isEmpty()
+          ? schema.tables().stream().map(Schema.Table::name).toList() : facts.tables());
+      // PostgreSQL: the database itself is read before the workspace's temporary tables shadow it.
+      Map<QueryFacts.ColumnKey, List<String>> real = useData ? real(facts, tables) : Map.of();
+      Trial onDatabase = useData && postgres() ? onDatabase() : null;
+      ws = factory.open();
+      try {
+        return run(leftTree, rightTree, facts, tables, real, onDatabase);
+      } finally {
+        if (postgres()) {
+          ws.close();
+        }
+      }
+    }
+
+    private EquivalenceResult run(JsonNode leftTree, JsonNode rightTree, QueryFacts facts, List<Schema.Table> tables,
+        Map<QueryFacts.ColumnKey, List<String>> real, Trial onDatabase) throws SQLException {
 
       // The empty instance first: it also tells whether both queries bind.
       Database empty = new Database("every table empty", tables, Map.of());
@@ -183,7 +255,7 @@ public final class EquivalenceChecker implements AutoCloseable {
       bind(leftSql, leftTree, true, facts);
       bind(rightSql, rightTree, false, facts);
 
-      String leftForm = Normalizer.normalForm(leftTree);
+      String leftForm = leftTree == null || rightTree == null ? null : Normalizer.normalForm(leftTree);
       if (leftForm != null && leftForm.equals(Normalizer.normalForm(rightTree))) {
         return result(EquivalenceResult.Verdict.EQUIVALENT, true, null, null,
             "the two queries have the same normal form (aliases renamed, commutative parts sorted)", facts);
@@ -192,16 +264,20 @@ public final class EquivalenceChecker implements AutoCloseable {
       leftQuery = ws.prepare(leftShape.runnable(), maxComparedRows);
       rightQuery = ws.prepare(rightShape.runnable(), maxComparedRows);
       try {
-        return instances(facts, tables);
+        return instances(facts, tables, real, onDatabase);
       } finally {
         leftQuery.close();
         rightQuery.close();
       }
     }
 
-    private EquivalenceResult instances(QueryFacts facts, List<Schema.Table> tables) throws SQLException {
-      Map<QueryFacts.ColumnKey, List<String>> real = useData ? real(facts, tables) : Map.of();
-      Domains domains = Domains.build(facts, tables, ws.connection(), real);
+    /**
+     * Generated instances first (their differences shrink to small counterexamples), then the database itself
+     * (on PostgreSQL it was read before the workspace was made: {@code onDatabase}).
+     */
+    private EquivalenceResult instances(QueryFacts facts, List<Schema.Table> tables,
+        Map<QueryFacts.ColumnKey, List<String>> real, Trial onDatabase) throws SQLException {
+      Domains domains = Domains.build(facts, tables, duck, real);
       InstanceGenerator generator = new InstanceGenerator(tables, domains, seed, facts.largestLimit(),
           facts.columnComparisons());
       int generated = 0;
@@ -214,8 +290,8 @@ public final class EquivalenceChecker implements AutoCloseable {
           return difference(loaded, t, facts);
         }
       }
-      if (useData && System.nanoTime() < deadline + timeBudget.toNanos()) {
-        Trial t = onDatabase();
+      if (useData && (postgres() || System.nanoTime() < deadline + timeBudget.toNanos())) {
+        Trial t = postgres() ? onDatabase : onDatabase();
         if (t != null && t.outcome().kind() == OutputComparison.Kind.DIFFERENT) {
           return databaseDifference(t, facts);
         }
@@ -242,14 +318,24 @@ public final class EquivalenceChecker implements AutoCloseable {
           + " instance(s) where both ran" + (useData ? " (including the database itself)" : ""), facts);
     }
 
+    /**
+     * The query's syntax tree (DuckDB's parser); on PostgreSQL null when DuckDB's parser cannot read a PostgreSQL
+     * construct (the check then goes on without the syntactic pass and the query's constants).
+     */
     private JsonNode parse(String sql, EquivalenceInputException.Part part) {
-      Optional<QueryError> refused = SafeExecutor.on(ws.connection()).admission(sql);
+      Optional<QueryError> refused = postgres() ? PostgresWorkspace.admission(sql)
+          : SafeExecutor.on(duck).admission(sql);
       if (refused.isPresent()) {
         throw new EquivalenceInputException(part, refused.get().summary(), refused.get().position());
       }
       try {
         return parser.parse(sql).statement(0);
       } catch (SqlSyntaxException e) {
+        if (postgres() && !e.notAQuery()) {
+          notes.add("DuckDB's parser cannot read the " + part.name().toLowerCase(java.util.Locale.ROOT)
+              + " query (" + e.getMessage() + "): no syntactic pass, values from the schema alone");
+          return null;
+        }
         throw new EquivalenceInputException(part, e.getMessage(), e.position());
       }
     }
@@ -257,11 +343,11 @@ public final class EquivalenceChecker implements AutoCloseable {
     /** Runs a query on the empty instance: bad input when it does not bind; strict shape when hidden keys fail. */
     private void bind(String sql, JsonNode tree, boolean left, QueryFacts facts) {
       OutputShape shape = left ? leftShape : rightShape;
-      Execution e = ws.run(shape.runnable(), limits());
+      Workspace.Result e = ws.run(shape.runnable(), limits());
       if (e.isSuccess()) {
         return;
       }
-      Execution plain = shape.runnable().equals(sql) ? e : ws.run(sql, limits());
+      Workspace.Result plain = shape.runnable().equals(sql) ? e : ws.run(sql, limits());
       if (!plain.isSuccess()) {
         QueryError err = plain.error().orElseThrow();
         if (err.kind() == ErrorKind.BINDER || err.kind() == ErrorKind.PARSE || err.kind() == ErrorKind.REJECTED) {
@@ -277,7 +363,8 @@ public final class EquivalenceChecker implements AutoCloseable {
         }
         return; // a runtime failure on the empty instance: judged per instance
       }
-      OutputShape strict = shape.strictFallback(sql, tree, parser);
+      OutputShape strict = tree == null ? OutputShape.asWritten(sql, null, parser)
+          : shape.strictFallback(sql, tree, parser);
       if (left) {
         leftShape = strict;
       } else {
@@ -297,7 +384,7 @@ public final class EquivalenceChecker implements AutoCloseable {
       return compare(db.name(), leftQuery.run(queryTimeout), rightQuery.run(queryTimeout));
     }
 
-    private Trial compare(String name, Execution l, Execution r) {
+    private Trial compare(String name, Workspace.Result l, Workspace.Result r) {
       if (!l.isSuccess() || !r.isSuccess()) {
         String lf = l.error().map(QueryError::summary).orElse(null);
         String rf = r.error().map(QueryError::summary).orElse(null);
@@ -376,14 +463,14 @@ public final class EquivalenceChecker implements AutoCloseable {
 
     /** Both queries as written (with their LIMIT), on the loaded instance; falls back to the compared rows. */
     private ResultTable asWritten(String sql, ResultTable compared) {
-      Execution e = ws.run(sql, limits());
+      Workspace.Result e = ws.run(sql, limits());
       return e.isSuccess() ? e.table() : compared;
     }
 
     /** A trial that leaves no trace in the evidence (for minimisation). */
     private Trial quietly(Database db) {
-      Execution l = leftQuery.run(queryTimeout);
-      Execution r = rightQuery.run(queryTimeout);
+      Workspace.Result l = leftQuery.run(queryTimeout);
+      Workspace.Result r = rightQuery.run(queryTimeout);
       if (!l.isSuccess() || !r.isSuccess() || l.table().truncated() || r.table().truncated()) {
         return null;
       }
@@ -391,20 +478,22 @@ public final class EquivalenceChecker implements AutoCloseable {
           new OutputComparison.Run(r.table(), rightShape), DIFF_ROWS), l.table(), r.table());
     }
 
-    private Trial onDatabase() {
+    private Trial onDatabase() throws SQLException {
       instancesTried++;
+      if (postgres()) {
+        try (Workspace plain = PostgresWorkspace.plain(database)) {
+          return compare("the database itself", plain.run(leftShape.runnable(), limits()),
+              plain.run(rightShape.runnable(), limits()));
+        }
+      }
       SafeExecutor executor = SafeExecutor.on(database);
-      return compare("the database itself", executor.execute(leftShape.runnable(), limits()),
-          executor.execute(rightShape.runnable(), limits()));
+      return compare("the database itself", Workspace.Result.of(executor.execute(leftShape.runnable(), limits())),
+          Workspace.Result.of(executor.execute(rightShape.runnable(), limits())));
     }
 
     private EquivalenceResult databaseDifference(Trial t, QueryFacts facts) {
-      SafeExecutor executor = SafeExecutor.on(database);
-      Execution l = executor.execute(leftSql, limits());
-      Execution r = executor.execute(rightSql, limits());
       Counterexample ce = new Counterexample("the database itself (too large to shrink)",
-          new Database("the database itself", List.of(), Map.of()), l.isSuccess() ? l.table() : t.left(),
-          r.isSuccess() ? r.table() : t.right(), t.outcome().detail(), -1);
+          new Database("the database itself", List.of(), Map.of()), t.left(), t.right(), t.outcome().detail(), -1);
       return differenceResult(ce, facts, "the results differ on the database itself; no generated instance "
           + "showed it");
     }
@@ -424,9 +513,9 @@ public final class EquivalenceChecker implements AutoCloseable {
       if (c.isEmpty()) {
         return List.of();
       }
-      String sql = "SELECT DISTINCT CAST(" + Sql.identifier(c.get().name()) + " AS VARCHAR) FROM (SELECT "
-          + Sql.identifier(c.get().name()) + " FROM " + Sql.identifier(t.get().name()) + " LIMIT 2000) WHERE "
-          + Sql.identifier(c.get().name()) + " IS NOT NULL LIMIT 3";
+      String column = Sql.quoted(c.get().name());
+      String sql = "SELECT DISTINCT CAST(" + column + " AS VARCHAR) FROM (SELECT " + column + " FROM "
+          + Sql.quoted(t.get().name()) + " LIMIT 2000) AS sampled WHERE " + column + " IS NOT NULL LIMIT 3";
       List<String> out = new ArrayList<>();
       try (Statement st = database.createStatement(); ResultSet rs = st.executeQuery(sql)) {
         while (rs.next()) {
@@ -450,7 +539,7 @@ public final class EquivalenceChecker implements AutoCloseable {
           leftShape != null && leftShape.ordered(), leftShape != null && leftShape.hasWindow(), checks,
           instancesTried, rowsCompared, Duration.ofNanos(System.nanoTime() - start));
       return new EquivalenceResult(verdict, proved, ce, reason, explanation, new ArrayList<>(notes),
-          nondeterministic, evidence, ws.engine());
+          nondeterministic, evidence, engine.displayName());
     }
   }
 
@@ -577,15 +666,16 @@ public final class EquivalenceChecker implements AutoCloseable {
       }
       if (ddl != null) {
         DuckDbCatalog.Loaded loaded = DuckDbCatalog.load(ddl);
-        return new EquivalenceChecker(this, loaded.schema(), loaded.rows().orElse(null));
+        return new EquivalenceChecker(this, loaded.schema(), loaded.rows().orElse(null),
+            dev.lakerewrite.core.Engine.DUCKDB);
       }
       try {
-        String product = connection.getMetaData().getDatabaseProductName();
-        if (product == null || !product.toLowerCase(java.util.Locale.ROOT).contains("duckdb")) {
-          throw new EquivalenceInputException(EquivalenceInputException.Part.DATABASE, "the connection is to "
-              + product + "; the checker reads DuckDB connections", -1);
-        }
-        return new EquivalenceChecker(this, DuckDbCatalog.read(connection), null);
+        dev.lakerewrite.core.Engine engine = dev.lakerewrite.core.Engine.of(connection);
+        Schema schema = engine == dev.lakerewrite.core.Engine.POSTGRESQL ? PostgresCatalog.read(connection)
+            : DuckDbCatalog.read(connection);
+        return new EquivalenceChecker(this, schema, null, engine);
+      } catch (IllegalArgumentException e) {
+        throw new EquivalenceInputException(EquivalenceInputException.Part.DATABASE, e.getMessage(), -1);
       } catch (SQLException e) {
         throw new EquivalenceInputException(EquivalenceInputException.Part.DATABASE,
             "cannot read the database's catalog: " + e.getMessage(), -1);

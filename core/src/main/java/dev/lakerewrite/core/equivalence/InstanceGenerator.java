@@ -216,7 +216,7 @@ final class InstanceGenerator {
         cells[c] = null;
       } else if (keyColumn) {
         // Later attempts at a unique key take values no pool holds (a key must be unique even in small pools).
-        cells[c] = ValueType.of(col.type()).fresh(fresh * 31 + c);
+        cells[c] = ValueType.of(col.valueType()).fresh(fresh * 31 + c);
       } else if (pool.isEmpty()) {
         return null;
       } else {
@@ -254,8 +254,8 @@ final class InstanceGenerator {
         if (l < 0 || r < 0 || l == r || cells[l] == null || cells[r] == null || fixed[l] || fixed[r]) {
           continue;
         }
-        ValueType type = ValueType.of(t.columns().get(l).type());
-        if (!type.comparableWith(ValueType.of(t.columns().get(r).type()))) {
+        ValueType type = ValueType.of(t.columns().get(l).valueType());
+        if (!type.comparableWith(ValueType.of(t.columns().get(r).valueType()))) {
           continue;
         }
         Integer cmp = type.compare(cells[l], cells[r]);
@@ -274,7 +274,7 @@ final class InstanceGenerator {
         if (holds) {
           continue;
         }
-        if (c.operator().equals("=") && t.columns().get(l).type().equals(t.columns().get(r).type())) {
+        if (c.operator().equals("=") && t.columns().get(l).valueType().equals(t.columns().get(r).valueType())) {
           cells[r] = cells[l];
         } else if (!c.operator().equals("<>") && cmp != 0) {
           String x = cells[l];

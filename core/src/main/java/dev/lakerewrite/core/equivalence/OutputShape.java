@@ -188,6 +188,67 @@ final class OutputShape {
     return new OutputShape(parser.render(copy), toAppend.size(), keys, true, false, offset, limit, true, limitText);
   }
 
+  private static final java.util.regex.Pattern TRAILING_WINDOW = java.util.regex.Pattern.compile(
+      "(?is)^(.*?)\\s+(?:LIMIT\\s+\\d+(?:\\s+OFFSET\\s+\\d+(?:\\s+ROWS?)?)?|OFFSET\\s+\\d+(?:\\s+ROWS?)?"
+          + "(?:\\s+LIMIT\\s+\\d+)?|(?:OFFSET\\s+\\d+\\s+ROWS?\\s+)?FETCH\\s+(?:FIRST|NEXT)\\s+\\d+\\s+ROWS?"
+          + "\\s+ONLY)\\s*$");
+
+  /**
+   * The shape of a query that must run as written (another engine's dialect: PostgreSQL): keys only where they
+   * are output columns (else every row is its own tie group), and the window taken off the text only when it is
+   * a trailing {@code LIMIT n [OFFSET m]} (else the query runs with it and its rows are compared as they come).
+   *
+   * @param statement DuckDB's tree of the query, or null when DuckDB's parser cannot read it
+   */
+  static OutputShape asWritten(String sql, JsonNode statement, SqlParser parser) {
+    if (statement == null) {
+      boolean ordered = sql.toUpperCase(java.util.Locale.ROOT).contains("ORDER BY");
+      return new OutputShape(sql, 0, List.of(), ordered, ordered, 0, -1, false, "");
+    }
+    JsonNode node = statement.path("node");
+    JsonNode orderBy = null;
+    JsonNode limitModifier = null;
+    for (JsonNode m : node.path("modifiers")) {
+      String type = m.path("type").asText("");
+      if (type.equals("ORDER_MODIFIER")) {
+        orderBy = m;
+      } else if (type.equals("LIMIT_MODIFIER") || type.equals("LIMIT_PERCENT_MODIFIER")) {
+        limitModifier = m;
+      }
+    }
+    boolean ordered = orderBy != null && !orderBy.path("orders").isEmpty();
+    List<Integer> keys = new ArrayList<>();
+    boolean strict = false;
+    if (ordered) {
+      boolean star = hasStar(leftmostSelect(node));
+      List<String> names = star ? List.of() : outputNames(node, parser);
+      List<String> texts = star ? List.of() : outputTexts(node, parser);
+      for (JsonNode o : orderBy.path("orders")) {
+        int index = star ? -1 : resolve(o.path("expression"), names, texts, parser);
+        if (index < 0) {
+          strict = true;
+          keys.clear();
+          break;
+        }
+        keys.add(index);
+      }
+    }
+    if (limitModifier == null) {
+      return new OutputShape(sql, 0, keys, ordered, strict, 0, -1, true, "");
+    }
+    long limit = QueryFacts.constantLong(limitModifier.path("limit"));
+    long offset = limitModifier.path("offset").isObject() ? QueryFacts.constantLong(limitModifier.path("offset")) : 0;
+    java.util.regex.Matcher m = TRAILING_WINDOW.matcher(sql);
+    boolean constant = !limitModifier.path("type").asText("").equals("LIMIT_PERCENT_MODIFIER")
+        && (limit >= 0 || !limitModifier.path("limit").isObject()) && offset >= 0;
+    if (!constant || !m.matches()) {
+      return new OutputShape(sql, 0, keys, ordered, ordered, 0, -1, false, "");
+    }
+    String text = (limit >= 0 ? "LIMIT " + limit : "") + (offset > 0 ? (limit >= 0 ? " " : "") + "OFFSET " + offset
+        : "");
+    return new OutputShape(m.group(1), 0, keys, ordered, strict, offset, limit, true, text);
+  }
+
   /** This shape without its window (the whole ordered result). */
   static OutputShape unwindowed(OutputShape s) {
     return new OutputShape(s.runnable, s.hidden, s.keyColumns, s.ordered, s.strict, 0, -1, true, "");

@@ -169,7 +169,7 @@ final class QueryFacts {
   }
 
   Optional<ValueType> typeOf(ColumnKey key) {
-    return schema.table(key.table()).flatMap(t -> t.column(key.column())).map(c -> ValueType.of(c.type()));
+    return schema.table(key.table()).flatMap(t -> t.column(key.column())).map(c -> ValueType.of(c.valueType()));
   }
 
   // ---- scopes -------------------------------------------------------------------------------------------

@@ -18,7 +18,16 @@ import java.util.stream.Collectors;
  * matched case-insensitively, as DuckDB and PostgreSQL match unquoted names.
  */
 final class Schema {
-  record Column(String name, String type, boolean nullable) {}
+  /**
+   * A column: its type as the engine names it, whether it allows NULL, and the DuckDB type its values are
+   * generated and normalised in (the same for DuckDB; e.g. {@code DECIMAL(15,2)} for PostgreSQL's
+   * {@code numeric(15,2)}).
+   */
+  record Column(String name, String type, boolean nullable, String valueType) {
+    Column(String name, String type, boolean nullable) {
+      this(name, type, nullable, type);
+    }
+  }
 
   record ForeignKey(List<String> columns, String referencedTable, List<String> referencedColumns) {
     ForeignKey {

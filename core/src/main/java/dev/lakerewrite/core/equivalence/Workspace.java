@@ -1,7 +1,9 @@
 package dev.lakerewrite.core.equivalence;
 
 import dev.lakerewrite.core.Execution;
+import dev.lakerewrite.core.QueryError;
 import dev.lakerewrite.core.QueryLimits;
+import dev.lakerewrite.core.ResultTable;
 import java.sql.SQLException;
 
 /**
@@ -20,7 +22,22 @@ interface Workspace extends AutoCloseable {
   Database load(Database instance) throws SQLException;
 
   /** Runs one untrusted query under the limits (admission checked); failures come back as data. */
-  Execution run(String sql, QueryLimits limits);
+  Result run(String sql, QueryLimits limits);
+
+  /** What a query returned on the loaded instance, or why it failed. */
+  record Result(ResultTable table, QueryError failure) {
+    static Result of(Execution e) {
+      return e.isSuccess() ? new Result(e.table(), null) : new Result(null, e.error().orElseThrow());
+    }
+
+    boolean isSuccess() {
+      return table != null;
+    }
+
+    java.util.Optional<QueryError> error() {
+      return java.util.Optional.ofNullable(failure);
+    }
+  }
 
   /** Admits and prepares an untrusted query once, to run it on instance after instance. */
   Query prepare(String sql, int maxRows);
@@ -31,7 +48,7 @@ interface Workspace extends AutoCloseable {
     java.util.Optional<dev.lakerewrite.core.QueryError> error();
 
     /** Runs it on the instance loaded now. */
-    Execution run(java.time.Duration timeout);
+    Result run(java.time.Duration timeout);
 
     @Override
     void close();
