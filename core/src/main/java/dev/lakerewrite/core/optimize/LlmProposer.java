@@ -105,6 +105,9 @@ final class LlmProposer {
     String feedback = null;
     int failures = 0;
     for (int it = 1; it <= iterations; it++) {
+      if (session.budgetSpent()) {
+        return;
+      }
       boolean withKnowledge = config.knowledgeBase && (config.mode == Optimizer.Mode.ONE_SHOT || it > 1);
       List<ChatMessage> prompt = List.of(SystemMessage.from(SYSTEM),
           UserMessage.from(userPrompt(it, withKnowledge, feedback)));

@@ -64,6 +64,7 @@ public final class Optimizer {
   final boolean knowledgeBase;
   final Embedder embedder;
   final boolean confirmWinner;
+  final Duration budget;
 
   private Optimizer(Builder b) {
     this.gateway = b.gateway;
@@ -88,6 +89,7 @@ public final class Optimizer {
     this.knowledgeBase = b.knowledgeBase;
     this.embedder = b.embedder;
     this.confirmWinner = b.confirmWinner;
+    this.budget = b.budget;
   }
 
   public static Builder builder() {
@@ -149,7 +151,8 @@ public final class Optimizer {
   /**
    * Optimizer settings. Defaults: offline (rules and hints only), agentic mode with 5 iterations and a 1.5x target
    * when a model is set, minimum speedup 1.10x, 1 warm-up and 5 timed runs, 60 s per query, sample and generated
-   * instances on, a fresh in-memory demonstration pool, knowledge base on, winner re-timed before it is returned.
+   * instances on, a fresh in-memory demonstration pool, knowledge base on, winner re-timed before it is returned,
+   * 5 minutes for trying candidates.
    */
   public static final class Builder {
     private LlmGateway gateway;
@@ -174,6 +177,7 @@ public final class Optimizer {
     private boolean knowledgeBase = true;
     private Embedder embedder;
     private boolean confirmWinner = true;
+    private Duration budget = Duration.ofMinutes(5);
 
     private Builder() {}
 
@@ -361,6 +365,20 @@ public final class Optimizer {
     /** Whether the best candidate is timed once more against the original before it is returned (default true). */
     public Builder confirmWinner(boolean enabled) {
       this.confirmWinner = enabled;
+      return this;
+    }
+
+    /**
+     * Wall time for trying candidates, counted once the original has run and its plan is read (default 5 minutes).
+     * Once spent no further candidate is tried (the trace says so); the fastest verified one so far is still
+     * confirmed and returned.
+     */
+    public Builder budget(Duration budget) {
+      Objects.requireNonNull(budget, "budget");
+      if (budget.isNegative() || budget.isZero()) {
+        throw new IllegalArgumentException("budget must be positive, was " + budget);
+      }
+      this.budget = budget;
       return this;
     }
 

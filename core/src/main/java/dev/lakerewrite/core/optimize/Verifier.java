@@ -29,8 +29,15 @@ final class Verifier {
   private static final int DIFF_ROWS = 5;
   private static final String ADMISSION_PREFIX = "SELECT * FROM (\n";
 
-  /** Settings of verification and timing. */
-  record Settings(Duration queryTimeout, int maxComparedRows, int warmups, int runs) {}
+  /**
+   * Settings of verification and timing. {@code minSpeedup} lets timing stop early: once more than half the
+   * back-to-back pairs show the candidate below it, the median of the pairs cannot reach it any more.
+   */
+  record Settings(Duration queryTimeout, int maxComparedRows, int warmups, int runs, double minSpeedup) {
+    Settings(Duration queryTimeout, int maxComparedRows, int warmups, int runs) {
+      this(queryTimeout, maxComparedRows, warmups, runs, 1.0);
+    }
+  }
 
   /** The outcome of the executability check. */
   record Executability(boolean ok, Optional<QueryError> error, Optional<ExecutionPlan> plan) {}
@@ -50,25 +57,18 @@ final class Verifier {
      * so load that drifts over the measurement (other processes on the machine) cancels out.
      */
     double pairedSpeedup() {
-      int n = Math.min(original.runs().size(), candidate.runs().size());
+      double[] ratios = pairRatios();
+      int n = ratios.length;
       if (candidate.timedOut() || n == 0) {
         return 0;
       }
-      double[] ratios = new double[n];
-      for (int i = 0; i < n; i++) {
-        ratios[i] = (double) original.runs().get(i).toNanos() / Math.max(1, candidate.runs().get(i).toNanos());
-      }
-      java.util.Arrays.sort(ratios);
       return n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
     }
 
     /** The per-pair ratios original run i / candidate run i, sorted. */
     double[] pairRatios() {
-      int n = Math.min(original.runs().size(), candidate.runs().size());
-      double[] ratios = new double[n];
-      for (int i = 0; i < n; i++) {
-        ratios[i] = (double) original.runs().get(i).toNanos() / Math.max(1, candidate.runs().get(i).toNanos());
-      }
+      double[] ratios = ratios(original.runs(), candidate.runs()).stream().mapToDouble(Double::doubleValue)
+          .toArray();
       java.util.Arrays.sort(ratios);
       return ratios;
     }
@@ -81,7 +81,8 @@ final class Verifier {
 
   private final Trees trees;
   private final Instance target;
-  private final List<Instance> instances;
+  private final java.util.function.Supplier<List<Instance>> furtherInstances;
+  private List<Instance> instances;
   private final Settings settings;
   private final String original;
   private final String originalUnlimited;
@@ -91,10 +92,11 @@ final class Verifier {
   private Duration originalElapsed = Duration.ZERO;
   private boolean originalTimedOut;
 
-  Verifier(Trees trees, Instance target, List<Instance> furtherInstances, Settings settings, String original) {
+  Verifier(Trees trees, Instance target, java.util.function.Supplier<List<Instance>> furtherInstances,
+      Settings settings, String original) {
     this.trees = trees;
     this.target = target;
-    this.instances = List.copyOf(furtherInstances);
+    this.furtherInstances = furtherInstances;
     this.settings = settings;
     this.original = original;
     ObjectNode statement = trees.statement(original);
@@ -108,7 +110,7 @@ final class Verifier {
   private Verifier(Verifier base, ResultComparison.Order order) {
     this.trees = base.trees;
     this.target = base.target;
-    this.instances = base.instances;
+    this.furtherInstances = base.furtherInstances;
     this.settings = base.settings;
     this.original = base.original;
     this.originalUnlimited = base.originalUnlimited;
@@ -116,11 +118,21 @@ final class Verifier {
     this.order = order;
   }
 
-  /**
-   * Runs the original on the target (without LIMIT) and on every further instance, and works out how its rows are
-   * ordered. Returns the failure when the original itself fails on the target.
-   */
+  /** {@link #prepare(Trees, Instance, java.util.function.Supplier, Settings, String)} with instances built already. */
   static Prepared prepare(Trees trees, Instance target, List<Instance> further, Settings settings, String original) {
+    List<Instance> copy = List.copyOf(further);
+    return prepare(trees, target, () -> copy, settings, original);
+  }
+
+  /**
+   * Runs the original on the target (without LIMIT) and works out how its rows are ordered. The further instances
+   * are built (and the original run on them) only when the first candidate is checked for equivalence, or at once
+   * when the original runs past its limit on the target (they are then the only place to compare): most queries
+   * get no candidate that gets that far, and building a sample of a large database takes seconds. Returns the
+   * failure when the original itself fails on the target.
+   */
+  static Prepared prepare(Trees trees, Instance target, java.util.function.Supplier<List<Instance>> further,
+      Settings settings, String original) {
     Verifier v = new Verifier(trees, target, further, settings, original);
     Execution onTarget = target.executor().execute(v.originalUnlimited, limits(settings, settings.queryTimeout()));
     if (!onTarget.isSuccess() && onTarget.error().orElseThrow().kind() == ErrorKind.TIMEOUT) {
@@ -130,6 +142,7 @@ final class Verifier {
       timedOut.originalTimedOut = true;
       timedOut.originalElapsed = settings.queryTimeout();
       timedOut.originalResults.put(target.name(), onTarget);
+      timedOut.instances = List.copyOf(further.get());
       for (Instance i : timedOut.instances) {
         Execution e = i.execute(timedOut.originalUnlimited, limits(settings, settings.queryTimeout()));
         timedOut.originalResults.put(i.name(), e);
@@ -153,11 +166,18 @@ final class Verifier {
     Verifier ordered = new Verifier(v, v.orderOf(onTarget.table()));
     ordered.originalElapsed = onTarget.elapsed();
     ordered.originalResults.put(target.name(), onTarget);
-    for (Instance i : ordered.instances) {
-      ordered.originalResults.put(i.name(), i.execute(ordered.originalUnlimited,
-          limits(settings, settings.queryTimeout())));
-    }
     return new Prepared(ordered, null);
+  }
+
+  /** The further instances, built and the original run on each at the first call. */
+  private List<Instance> instances() {
+    if (instances == null) {
+      instances = List.copyOf(furtherInstances.get());
+      for (Instance i : instances) {
+        originalResults.put(i.name(), i.execute(originalUnlimited, limits(settings, settings.queryTimeout())));
+      }
+    }
+    return instances;
   }
 
   /** The prepared verifier, or why the original cannot be optimised. */
@@ -189,7 +209,10 @@ final class Verifier {
     return order.ordered();
   }
 
-  /** The instances the original ran on, with a note for those where it failed (they are skipped). */
+  /**
+   * The instances the original ran on so far (further instances only once a candidate was checked on them), with a
+   * note for those where it failed (they are skipped).
+   */
   List<String> instanceNotes() {
     List<String> out = new ArrayList<>();
     originalResults.forEach((name, e) -> out.add(name + ": " + (e.isSuccess()
@@ -256,20 +279,19 @@ final class Verifier {
           Optional.empty());
     }
     String unlimited = PostgresDialect.forTarget(target.executor().engine(), trees.render(statement));
-    Duration candidateLimitTime = candidateTimeout();
     List<Instance> all = new ArrayList<>();
     all.add(target);
-    all.addAll(instances);
+    all.addAll(instances());
     for (Instance instance : all) {
       Execution mine = originalResults.get(instance.name());
       if (mine == null || !mine.isSuccess()) {
         continue;
       }
-      Duration limit = instance == target ? candidateLimitTime : settings.queryTimeout();
+      Duration limit = instance == target ? candidateTimeout() : timeoutAfter(mine.elapsed());
       Execution theirs = instance.execute(unlimited, limits(settings, limit));
       if (!theirs.isSuccess()) {
         QueryError e = theirs.error().orElseThrow();
-        if (instance == target && e.kind() == ErrorKind.TIMEOUT) {
+        if (e.kind() == ErrorKind.TIMEOUT) {
           checks.add(new InstanceCheck(instance.name(), false, "ran past the time limit of " + limit.toMillis()
               + " ms", mine.table().rowCount(), -1, List.of(), List.of()));
           return new Equivalence(new EquivalenceEvidence(false, order.ordered(), limitRemoved, checks), true,
@@ -306,20 +328,54 @@ final class Verifier {
 
   /** A candidate gets a few times the original's run time (at least two seconds), within the query timeout. */
   Duration candidateTimeout() {
-    Duration generous = originalElapsed.multipliedBy(5).plusSeconds(2);
+    return timeoutAfter(originalElapsed);
+  }
+
+  /** Five times this time of the original's, plus two seconds, within the query timeout. */
+  private Duration timeoutAfter(Duration original) {
+    Duration generous = original.multipliedBy(5).plusSeconds(2);
     return generous.compareTo(settings.queryTimeout()) < 0 ? generous : settings.queryTimeout();
   }
 
   /**
    * Times the candidate against the original, alternating (ABBA) after one warm-up each, with the LIMITs in place;
-   * stops early if the candidate runs past its time limit.
+   * stops early if the candidate runs past its time limit, or once more than half the pairs show it below the
+   * minimum speedup (the median of the pairs, which the decision rests on, cannot reach it any more).
    */
   TimedPair time(String candidate) {
-    return time(candidate, settings.runs());
+    return time(candidate, settings.runs(), StopRule.below(settings.minSpeedup(), 0.5));
   }
 
-  /** {@link #time(String)} with a given number of timed runs per side. */
-  TimedPair time(String candidate, int runs) {
+  /**
+   * When timing may stop before its last run: the outcome is decided by the pairs measured so far (each ratio is
+   * original time over candidate time, back to back).
+   */
+  interface StopRule {
+    /** Never stops early. */
+    StopRule NEVER = (ratios, runs) -> false;
+
+    boolean decided(List<Double> ratios, int runs);
+
+    /** Decided once more than {@code share} of the {@code runs} planned pairs have the candidate below {@code ratio}. */
+    static StopRule below(double ratio, double share) {
+      return (ratios, runs) -> ratios.stream().filter(r -> r < ratio).count() > share * runs;
+    }
+
+    default StopRule or(StopRule other) {
+      return (ratios, runs) -> decided(ratios, runs) || other.decided(ratios, runs);
+    }
+  }
+
+  private static List<Double> ratios(List<Duration> original, List<Duration> candidate) {
+    List<Double> out = new ArrayList<>();
+    for (int i = 0; i < Math.min(original.size(), candidate.size()); i++) {
+      out.add((double) original.get(i).toNanos() / Math.max(1, candidate.get(i).toNanos()));
+    }
+    return out;
+  }
+
+  /** {@link #time(String)} with a given number of timed runs per side, stopping early by the given rule. */
+  TimedPair time(String candidate, int runs, StopRule stop) {
     QueryLimits originalLimits = new QueryLimits(settings.queryTimeout(), settings.maxComparedRows());
     QueryLimits candidateLimits = new QueryLimits(candidateTimeout(), settings.maxComparedRows());
     List<Duration> o = new ArrayList<>();
@@ -349,7 +405,7 @@ final class Verifier {
         return new TimedPair(Timing.of(o, false), Timing.of(List.of(candidateLimits.timeout()), true));
       }
     }
-    for (int r = 0; r < runs; r++) {
+    for (int r = 0; r < runs && !stop.decided(ratios(o, c), runs); r++) {
       boolean originalFirst = r % 2 == 0;
       if (originalFirst) {
         o.add(orTimeout(run(original, originalLimits), originalLimits));
