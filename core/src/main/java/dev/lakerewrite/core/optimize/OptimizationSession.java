@@ -24,7 +24,7 @@ import java.util.Optional;
  * selects — never returning anything slower or different from the original.
  */
 final class OptimizationSession {
-  private final Optimizer config;
+  private final QueryOptimizer config;
   private final String sql;
   private final Connection connection;
   private final long start = System.nanoTime();
@@ -47,14 +47,14 @@ final class OptimizationSession {
   BlockMap blockMap;
   EditOperations operations;
 
-  OptimizationSession(Optimizer config, String sql, Connection connection) {
+  OptimizationSession(QueryOptimizer config, String sql, Connection connection) {
     this.config = config;
     this.sql = Verifier.stripSemicolons(sql);
     this.connection = connection;
     this.gateway = config.gatewayForCall();
   }
 
-  Optimizer config() {
+  QueryOptimizer config() {
     return config;
   }
 

@@ -52,7 +52,7 @@ class LlmOptimizerTest {
     ScriptedChatModel model = ScriptedChatModel.create()
         .answer("```json\n{\"sql\": \"" + json(FAST) + "\", \"explanation\": \"split the OR join into two hash"
             + " joins\", \"semantic_warnings\": []}\n```", 1200, 80);
-    Optimizer optimizer = offlineRulesOff().chatModel(model).mode(Optimizer.Mode.ONE_SHOT).build();
+    QueryOptimizer optimizer = offlineRulesOff().chatModel(model).mode(Optimizer.Mode.ONE_SHOT).build();
     OptimizeResult r = optimizer.optimize(SLOW, c);
 
     assertThat(r.verdict()).as(r.summary()).isEqualTo(OptimizeVerdict.IMPROVED);
@@ -163,7 +163,7 @@ class LlmOptimizerTest {
 
   @Test
   void feedbackFollowsThePromptDesign() {
-    Optimizer config = Optimizer.builder().build();
+    QueryOptimizer config = Optimizer.builder().build();
     OptimizationCandidate slower = new OptimizationCandidate(1, CandidateSource.LLM, "x", "", "SELECT 1", CandidateVerdict.SLOWER, "0.87x",
         java.util.Optional.empty(), java.util.Optional.empty(), java.util.Optional.empty(), 0.87);
     assertThat(LlmProposer.feedback(slower, config)).contains("Speedup: 0.87x").contains("SLOWER")

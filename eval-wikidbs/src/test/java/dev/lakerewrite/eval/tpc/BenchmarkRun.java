@@ -4,6 +4,7 @@ import dev.lakerewrite.core.Engine;
 import dev.lakerewrite.core.optimize.OptimizationCandidate;
 import dev.lakerewrite.core.optimize.OptimizeResult;
 import dev.lakerewrite.core.optimize.Optimizer;
+import dev.lakerewrite.core.optimize.QueryOptimizer;
 import dev.lakerewrite.core.testing.PostgresServer;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -38,14 +39,14 @@ final class BenchmarkRun {
   private static final double REGRESSION = 0.95;
 
   private final Connection connection;
-  private final Optimizer optimizer;
+  private final QueryOptimizer optimizer;
   private final Duration limit;
   private final int runs;
   private final StringBuilder details = new StringBuilder();
   private Connection reference;
   private Engine referenceEngine;
 
-  BenchmarkRun(Connection connection, Optimizer optimizer, Duration limit, int runs) {
+  BenchmarkRun(Connection connection, QueryOptimizer optimizer, Duration limit, int runs) {
     this.connection = connection;
     this.optimizer = optimizer;
     this.limit = limit;
@@ -77,7 +78,7 @@ final class BenchmarkRun {
     String tag = benchmark.name().toLowerCase(Locale.ROOT) + "-" + engine.name().toLowerCase(Locale.ROOT) + "-sf"
         + TpcBenchmark.format(sf);
     Path report = Path.of("target", "bench", tag + ".txt");
-    Optimizer optimizer = Optimizer.builder().queryTimeout(limit).timedRuns(Integer.getInteger("optimizerRuns", 5))
+    QueryOptimizer optimizer = Optimizer.builder().queryTimeout(limit).timedRuns(Integer.getInteger("optimizerRuns", 5))
         .build();
     long t0 = System.nanoTime();
     List<TpcQuery> queries = select(benchmark.queries(engine));

@@ -10,6 +10,7 @@ import dev.lakerewrite.core.optimize.CandidateVerdict;
 import dev.lakerewrite.core.optimize.OptimizeResult;
 import dev.lakerewrite.core.optimize.OptimizeVerdict;
 import dev.lakerewrite.core.optimize.Optimizer;
+import dev.lakerewrite.core.optimize.QueryOptimizer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -77,7 +78,7 @@ class TpchOptimizerTest {
 
   @Test
   void badInputIsAResultNotAnException() {
-    Optimizer o = Optimizer.builder().furtherInstances(false).build();
+    QueryOptimizer o = Optimizer.builder().furtherInstances(false).build();
     OptimizeResult typo = o.optimize("SELECT l_quantity FROM lineitems", tpch);
     assertThat(typo.verdict()).isEqualTo(OptimizeVerdict.ORIGINAL_FAILED);
     assertThat(typo.failure().orElseThrow()).contains("lineitems");
