@@ -520,6 +520,117 @@ final class RuleProposer {
   }
 
   /**
+   * {@code correlated-aggregate-to-window} (WinMagic, Zuzarte et al., SIGMOD 2003): a WHERE comparison with a
+   * correlated scalar aggregate subquery that reads the same relation as one of the block's FROM items, correlated
+   * only by equalities of the same columns ({@code inner.c = outer.c}), no other filter, becomes a window aggregate
+   * over that relation partitioned by those columns, computed in one scan beside each row: {@code FROM (SELECT *,
+   * agg(..) OVER (PARTITION BY c) AS w FROM r) AS outer ... WHERE x op outer.w AND outer.c IS NOT NULL}. The outer
+   * row is itself in its partition, so the aggregate never runs over an empty input (COUNT included); a NULL key
+   * matches nothing in the subquery (the comparison is then NULL), hence {@code IS NOT NULL}. Linear in the size
+   * of the block.
+   */
+  String aggregateToWindow(ObjectNode node, Context ctx) {
+    if (!isSelect(node)) {
+      return null;
+    }
+    List<JsonNode> conjuncts = Trees.conjuncts(node.get("where_clause"));
+    Scope outer = ctx.scope(node);
+    for (int idx = 0; idx < conjuncts.size(); idx++) {
+      JsonNode c = conjuncts.get(idx);
+      if (!"COMPARISON".equals(c.path("class").asText())) {
+        continue;
+      }
+      boolean subOnLeft = isScalarSubquery(c.path("left"));
+      if (!subOnLeft && !isScalarSubquery(c.path("right"))) {
+        continue;
+      }
+      JsonNode other = subOnLeft ? c.path("right") : c.path("left");
+      JsonNode sub = (subOnLeft ? c.path("left") : c.path("right")).path("subquery").path("node");
+      if (Trees.hasSubquery(other) || !plainSubquery(sub) || sub.path("select_list").size() != 1
+          || !sub.path("group_expressions").isEmpty() || !sub.path("having").isNull()
+          || !sub.path("qualify").isNull()) {
+        continue;
+      }
+      JsonNode item = sub.path("select_list").get(0);
+      List<JsonNode> innerFrom = Trees.fromItems(sub.path("from_table"));
+      if (innerFrom.size() != 1 || !"BASE_TABLE".equals(innerFrom.get(0).path("type").asText())
+          || !Trees.hasAggregate(item) || hasWindow(item) || Trees.hasSubquery(item)
+          || item.findValues("distinct").stream().anyMatch(JsonNode::asBoolean)) {
+        continue;
+      }
+      String table = innerFrom.get(0).path("table_name").asText();
+      Scope inner = ctx.scope(sub);
+      if (inner.owners(item) == null) {
+        continue;
+      }
+      Scope.Item outerItem = null;
+      List<String[]> keys = new ArrayList<>();
+      boolean ok = !Trees.conjuncts(sub.get("where_clause")).isEmpty();
+      for (JsonNode sc : Trees.conjuncts(sub.get("where_clause"))) {
+        String[] pair = Trees.hasSubquery(sc) ? null : correlationPair(sc, inner, outer);
+        if (pair == null) {
+          ok = false;
+          break;
+        }
+        JsonNode innerColumn = trees.parseExpression(pair[0]);
+        JsonNode outerColumn = trees.parseExpression(pair[1]);
+        List<String> innerParts = parts(innerColumn);
+        List<String> outerParts = parts(outerColumn);
+        Scope.Item owner = outer.resolve(outerParts).item();
+        if (owner == null || !"BASE_TABLE".equals(owner.node().path("type").asText())
+            || !owner.node().path("table_name").asText().equalsIgnoreCase(table)
+            || !innerParts.get(innerParts.size() - 1).equalsIgnoreCase(outerParts.get(outerParts.size() - 1))
+            || outerItem != null && outerItem != owner) {
+          ok = false;
+          break;
+        }
+        outerItem = owner;
+        keys.add(pair);
+      }
+      if (!ok || outerItem == null) {
+        continue;
+      }
+      String partition = String.join(", ", keys.stream().map(k -> k[0]).toList());
+      ObjectNode windowed = item.deepCopy();
+      windowed.put("alias", "");
+      List<ObjectNode> aggregates = new ArrayList<>();
+      Trees.visitShallow(windowed, n -> {
+        if ("FUNCTION".equals(n.path("class").asText())
+            && dev.lakerewrite.core.sql.SqlAnalyzer.isAggregate(n.path("function_name").asText())) {
+          aggregates.add((ObjectNode) n);
+        }
+      });
+      for (ObjectNode a : aggregates) {
+        replace(a, trees.parseExpression(trees.expression(a) + " OVER (PARTITION BY " + partition + ")"));
+      }
+      String innerAlias = Trees.referenceName(innerFrom.get(0));
+      String column = ctx.fresh("lr_w");
+      String name = outerItem.name();
+      ObjectNode derived = trees.parseFrom("(SELECT *, " + trees.expression(windowed) + " AS " + column + " FROM "
+          + Sql.identifier(table) + " AS " + Sql.identifier(innerAlias) + ") AS " + Sql.identifier(name));
+      ObjectNode target = (ObjectNode) outerItem.node();
+      target.put("alias", name);
+      replace(target, derived);
+      List<String> newConjuncts = new ArrayList<>();
+      for (int i = 0; i < conjuncts.size(); i++) {
+        if (i == idx) {
+          newConjuncts.add(trees.expression(other) + " " + comparisonOp(c, subOnLeft) + " "
+              + Sql.identifier(name) + "." + column);
+          for (String[] k : keys) {
+            newConjuncts.add(k[1] + " IS NOT NULL");
+          }
+        } else {
+          newConjuncts.add(trees.expression(conjuncts.get(i)));
+        }
+      }
+      setWhere(node, newConjuncts);
+      return "the correlated aggregate over " + table + " in WHERE (" + abbreviate(trees.expression(c))
+          + ") becomes a window aggregate partitioned by " + partition + " in one scan of " + table;
+    }
+    return null;
+  }
+
+  /**
    * {@code inner_key IN (SELECT outer_key FROM outer_table WHERE ...)} from the outer WHERE conjuncts that read only
    * the outer table owning the single correlation column (not the subquery's own conjunct); null without such.
    */

@@ -72,6 +72,32 @@ class RuleProposerTest {
   }
 
   @Test
+  void aCorrelatedAggregateOverTheSameRelationBecomesAWindowAggregate() throws SQLException {
+    String q = "SELECT i.i_id FROM item i, part p WHERE i.p_id = p.p_id AND p.brand = 'B1'"
+        + " AND i.qty > (SELECT avg(i2.qty) * 1.2 FROM item i2 WHERE i2.p_id = i.p_id)";
+    List<RuleProposer.Proposal> ps = h.propose(q, "correlated-aggregate-to-window");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("(avg(i2.qty) OVER (PARTITION BY i2.p_id) * 1.2) AS lr_w1 FROM item AS i2)"
+        + " AS i").contains("(i.qty > i.lr_w1)").contains("(i.p_id IS NOT NULL)").doesNotContain("WHERE (i2.p_id = i.p_id)");
+    assertEquivalent(q, ps.get(0));
+
+    // Over a CTE, keyed by a column that may be NULL (the generated instance has NULL modes), counting included.
+    String cte = "WITH t AS (SELECT mode, p_id, sum(qty) AS q FROM item GROUP BY mode, p_id)"
+        + " SELECT t1.p_id, t1.mode FROM t t1 WHERE t1.q > (SELECT sum(q) / count(*) FROM t t2 WHERE t2.mode = t1.mode)";
+    List<RuleProposer.Proposal> overCte = h.propose(cte, "correlated-aggregate-to-window");
+    assertThat(overCte).hasSize(1);
+    assertEquivalent(cte, overCte.get(0));
+
+    // A filter of its own, another relation, or another column than the outer one's: not the same rows.
+    assertThat(h.propose("SELECT i.i_id FROM item i WHERE i.qty > (SELECT avg(i2.qty) FROM item i2"
+        + " WHERE i2.p_id = i.p_id AND i2.mode = 'AIR')", "correlated-aggregate-to-window")).isEmpty();
+    assertThat(h.propose("SELECT p.p_id FROM part p WHERE p.size > (SELECT avg(i.qty) FROM item i"
+        + " WHERE i.p_id = p.p_id)", "correlated-aggregate-to-window")).isEmpty();
+    assertThat(h.propose("SELECT i.i_id FROM item i WHERE i.qty > (SELECT avg(i2.qty) FROM item i2"
+        + " WHERE i2.qty = i.p_id)", "correlated-aggregate-to-window")).isEmpty();
+  }
+
+  @Test
   void mergesSubqueriesThatRepeatOneJoinWithDifferentFiltersIntoOnePass() throws SQLException {
     // Scalar subqueries (TPC-DS q9's buckets), including a CASE around them and an empty bucket.
     String scalars = "SELECT CASE WHEN (SELECT count(*) FROM item WHERE qty BETWEEN 1 AND 10) > 100"
