@@ -1425,6 +1425,185 @@ final class RuleProposer {
   }
 
   // ---------------------------------------------------------------------------------------------------------
+  // self-join-to-grouping
+
+  /**
+   * {@code self-join-to-grouping}: a CTE that pairs rows of one table with the same key and a different value
+   * ({@code FROM t a, t b WHERE a.k = b.k AND a.c <> b.c}) and is only ever read as a set of keys (every reference
+   * sits in the FROM of an {@code IN} or {@code EXISTS} subquery that reads none of its other columns) becomes a
+   * grouping: {@code SELECT k FROM t WHERE k IS NOT NULL GROUP BY k HAVING min(c) < max(c)}. The keys with two
+   * different non-NULL values are exactly those whose smallest value is below their largest; the self-join's row
+   * count, quadratic in the rows per key, no longer matters. Linear in the size of the statement.
+   */
+  List<Proposal> selfJoinToGrouping(String sql, String label) {
+    ObjectNode statement = trees.statement(sql);
+    List<Proposal> out = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    for (ObjectNode entry : Trees.ctes(statement.get("node"))) {
+      ObjectNode copy = statement.deepCopy();
+      String name = entry.path("key").asText();
+      ObjectNode body = cteBody(copy, name);
+      String grouping = body == null ? null : groupingOfSelfJoin(body);
+      if (grouping == null || !readAsKeySetOnly(copy, name, body)) {
+        continue;
+      }
+      replace(body, trees.node(grouping));
+      add(out, seen, new Proposal(CandidateSource.RULE, label, "the self-join CTE " + name + " is only read as a set"
+          + " of keys: one grouping with HAVING min(..) < max(..) instead", trees.render(copy)));
+    }
+    return out;
+  }
+
+  /** The grouping that yields the keys of a {@code t a, t b, a.k = b.k, a.c <> b.c} self-join; null for others. */
+  private String groupingOfSelfJoin(ObjectNode body) {
+    if (!isSelect(body) || !body.path("modifiers").isEmpty() || !body.path("group_expressions").isEmpty()
+        || !body.path("having").isNull() || !body.path("qualify").isNull()
+        || !body.path("cte_map").path("map").isEmpty() || Trees.hasSubquery(body.path("select_list"))) {
+      return null;
+    }
+    List<JsonNode> from = Trees.fromItems(body.path("from_table"));
+    if (from.size() != 2 || !"BASE_TABLE".equals(from.get(0).path("type").asText())
+        || !"BASE_TABLE".equals(from.get(1).path("type").asText())
+        || !from.get(0).path("table_name").asText().equalsIgnoreCase(from.get(1).path("table_name").asText())
+        || "JOIN".equals(body.path("from_table").path("type").asText())
+        && body.path("from_table").path("condition").isObject()) {
+      return null;
+    }
+    String a = Trees.referenceName(from.get(0)).toLowerCase(Locale.ROOT);
+    String b = Trees.referenceName(from.get(1)).toLowerCase(Locale.ROOT);
+    if (a.equals(b)) {
+      return null;
+    }
+    List<String> keys = new ArrayList<>();
+    String differing = null;
+    for (JsonNode c : Trees.conjuncts(body.get("where_clause"))) {
+      String type = c.path("type").asText();
+      String[] columns = pairedColumns(c, a, b);
+      if (columns == null) {
+        return null;
+      }
+      if (type.equals("COMPARE_EQUAL")) {
+        keys.add(columns[0]);
+      } else if (type.equals("COMPARE_NOTEQUAL") && differing == null) {
+        differing = columns[0];
+      } else {
+        return null;
+      }
+    }
+    if (keys.isEmpty() || differing == null) {
+      return null;
+    }
+    List<String> items = new ArrayList<>();
+    for (JsonNode item : body.path("select_list")) {
+      List<String> p = "COLUMN_REF".equals(item.path("class").asText()) ? parts(item) : List.of();
+      if (p.size() != 2) {
+        return null;
+      }
+      String column = p.get(1);
+      if (!keys.contains(column.toLowerCase(Locale.ROOT))) {
+        continue; // a non-key column: the references may not read it (checked by the caller)
+      }
+      String output = item.path("alias").asText("").isEmpty() ? column : item.path("alias").asText();
+      items.add(Sql.identifier(column) + " AS " + Sql.identifier(output));
+    }
+    if (items.isEmpty()) {
+      return null;
+    }
+    String table = Sql.identifier(from.get(0).path("table_name").asText());
+    List<String> notNull = keys.stream().map(k -> Sql.identifier(k) + " IS NOT NULL").toList();
+    return "SELECT " + String.join(", ", items) + " FROM " + table + " WHERE " + String.join(" AND ", notNull)
+        + " GROUP BY " + String.join(", ", keys.stream().map(Sql::identifier).toList()) + " HAVING min("
+        + Sql.identifier(differing) + ") < max(" + Sql.identifier(differing) + ")";
+  }
+
+  /** The lower-cased column name of {@code a.col op b.col} (either order), or null. */
+  private static String[] pairedColumns(JsonNode comparison, String a, String b) {
+    JsonNode l = comparison.path("left");
+    JsonNode r = comparison.path("right");
+    if (!"COMPARISON".equals(comparison.path("class").asText()) || !"COLUMN_REF".equals(l.path("class").asText())
+        || !"COLUMN_REF".equals(r.path("class").asText())) {
+      return null;
+    }
+    List<String> lp = parts(l);
+    List<String> rp = parts(r);
+    if (lp.size() != 2 || rp.size() != 2 || !lp.get(1).equalsIgnoreCase(rp.get(1))) {
+      return null;
+    }
+    Set<String> qualifiers = Set.of(lp.get(0).toLowerCase(Locale.ROOT), rp.get(0).toLowerCase(Locale.ROOT));
+    return qualifiers.equals(Set.of(a, b)) ? new String[] {lp.get(1).toLowerCase(Locale.ROOT)} : null;
+  }
+
+  /**
+   * Whether every reference to the CTE is a FROM item of an IN or EXISTS subquery's own block (where only the set
+   * of its rows matters: no aggregate, grouping, DISTINCT, window or LIMIT) that names none of the CTE's non-key
+   * output columns and does not select *.
+   */
+  private boolean readAsKeySetOnly(ObjectNode statement, String cte, ObjectNode body) {
+    java.util.Set<JsonNode> setSubqueries = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    Trees.visit(statement, n -> {
+      String type = n.path("subquery_type").asText();
+      if ("SUBQUERY".equals(n.path("class").asText()) && (type.equals("ANY") || type.equals("EXISTS"))) {
+        setSubqueries.add(n.path("subquery").path("node"));
+      }
+    });
+    Set<String> nonKeyOutputs = new LinkedHashSet<>();
+    for (JsonNode item : body.path("select_list")) {
+      String alias = item.path("alias").asText("");
+      List<String> p = parts(item);
+      String output = (alias.isEmpty() ? p.get(p.size() - 1) : alias).toLowerCase(Locale.ROOT);
+      if (!isKeyOutput(body, output)) {
+        nonKeyOutputs.add(output);
+      }
+    }
+    int[] found = {0};
+    boolean[] ok = {true};
+    Trees.selectNodes(statement, select -> {
+      boolean reads = Trees.fromItems(select.path("from_table")).stream().anyMatch(i ->
+          "BASE_TABLE".equals(i.path("type").asText()) && i.path("table_name").asText().equalsIgnoreCase(cte));
+      if (!reads || select == body) {
+        return;
+      }
+      found[0]++;
+      boolean plain = setSubqueries.contains(select) && select.path("modifiers").isEmpty()
+          && select.path("group_expressions").isEmpty() && select.path("having").isNull()
+          && select.path("qualify").isNull() && !Trees.hasAggregate(select.path("select_list"))
+          && !hasWindow(select.path("select_list"))
+          && select.path("select_list").findValues("class").stream().noneMatch(c -> c.asText().equals("STAR"));
+      if (!plain) {
+        ok[0] = false;
+        return;
+      }
+      for (List<String> ref : Trees.columnRefs(select)) {
+        if (nonKeyOutputs.contains(ref.get(ref.size() - 1).toLowerCase(Locale.ROOT))) {
+          ok[0] = false;
+        }
+      }
+    });
+    long references = Trees.baseTables(statement).stream().filter(t -> t.equalsIgnoreCase(cte)).count();
+    return ok[0] && found[0] > 0 && found[0] == references;
+  }
+
+  /** Whether the output column of this self-join body is one of its key columns. */
+  private static boolean isKeyOutput(ObjectNode body, String output) {
+    Set<String> keys = new LinkedHashSet<>();
+    for (JsonNode c : Trees.conjuncts(body.get("where_clause"))) {
+      if ("COMPARE_EQUAL".equals(c.path("type").asText())) {
+        List<String> p = parts(c.path("left"));
+        keys.add(p.get(p.size() - 1).toLowerCase(Locale.ROOT));
+      }
+    }
+    for (JsonNode item : body.path("select_list")) {
+      List<String> p = parts(item);
+      String alias = item.path("alias").asText("");
+      String name = (alias.isEmpty() ? p.get(p.size() - 1) : alias).toLowerCase(Locale.ROOT);
+      if (name.equals(output)) {
+        return keys.contains(p.get(p.size() - 1).toLowerCase(Locale.ROOT));
+      }
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
   // CTE materialisation hints
 
   /**

@@ -98,6 +98,26 @@ class RuleProposerTest {
   }
 
   @Test
+  void aSelfJoinOnSameKeyDifferentValueReadAsKeysBecomesAGrouping() throws SQLException {
+    String multi = "WITH multi AS (SELECT a.p_id, a.mode AS m1, b.mode AS m2 FROM item a, item b"
+        + " WHERE a.p_id = b.p_id AND a.mode <> b.mode) ";
+    String q = multi + "SELECT count(*), sum(size) FROM part WHERE p_id IN (SELECT p_id FROM multi)"
+        + " AND p_id IN (SELECT s.s_id FROM supplier s, multi WHERE s.s_id = multi.p_id)";
+    List<RuleProposer.Proposal> ps = h.propose(q, "self-join-to-grouping");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("SELECT p_id AS p_id FROM item WHERE (p_id IS NOT NULL) GROUP BY p_id"
+        + " HAVING (min(\"mode\") < max(\"mode\"))");
+    assertEquivalent(q, ps.get(0));
+
+    // Read as rows (counted), or a non-key column read: the pairs matter, not only the keys.
+    assertThat(h.propose(multi + "SELECT count(*) FROM multi", "self-join-to-grouping")).isEmpty();
+    assertThat(h.propose(multi + "SELECT count(*) FROM part WHERE p_id IN (SELECT p_id FROM multi WHERE m1 = 'AIR')",
+        "self-join-to-grouping")).isEmpty();
+    assertThat(h.propose("WITH multi AS (SELECT a.p_id FROM item a, item b WHERE a.p_id = b.p_id AND a.qty < b.qty)"
+        + " SELECT count(*) FROM part WHERE p_id IN (SELECT p_id FROM multi)", "self-join-to-grouping")).isEmpty();
+  }
+
+  @Test
   void mergesSubqueriesThatRepeatOneJoinWithDifferentFiltersIntoOnePass() throws SQLException {
     // Scalar subqueries (TPC-DS q9's buckets), including a CASE around them and an empty bucket.
     String scalars = "SELECT CASE WHEN (SELECT count(*) FROM item WHERE qty BETWEEN 1 AND 10) > 100"
