@@ -1425,6 +1425,238 @@ final class RuleProposer {
   }
 
   // ---------------------------------------------------------------------------------------------------------
+  // push-filters-into-shared-cte
+
+  /**
+   * {@code push-filters-into-shared-cte}: a CTE read several times, each read filtering it differently (a year, a
+   * channel), computes every row although only those some read keeps are used. Each read's own conjuncts (only its
+   * columns, no subquery, on CTE columns that are plain or grouping columns in every UNION branch) are ANDed, the
+   * reads' conjunctions ORed, and the disjunction is added to every branch's WHERE in terms of the branch's own
+   * expressions; the reads keep their filters. Not when a read has no such filter (it needs every row), sits in an
+   * outer join, or a branch has a window, LIMIT, DISTINCT or grouping sets (a filter would change their rows).
+   * Linear in the size of the statement.
+   */
+  List<Proposal> pushFiltersIntoSharedCte(String sql, String label) {
+    ObjectNode statement = trees.statement(sql);
+    List<Proposal> out = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    Map<String, Integer> references = cteReferenceCounts(statement);
+    for (ObjectNode entry : Trees.ctes(statement.get("node"))) {
+      String name = entry.path("key").asText();
+      if (references.getOrDefault(name.toLowerCase(Locale.ROOT), 0) < 2) {
+        continue;
+      }
+      ObjectNode copy = statement.deepCopy();
+      Map<String, List<String>> cteColumns = Scope.cteColumns(copy.get("node"));
+      List<String> columns = cteColumns.get(name.toLowerCase(Locale.ROOT));
+      ObjectNode body = cteBody(copy, name);
+      List<ObjectNode> branches = body == null ? null : unionBranches(body);
+      if (columns == null || branches == null || branches.stream().anyMatch(b -> !filterable(b, columns.size()))) {
+        continue;
+      }
+      List<List<JsonNode>> reads = readFilters(copy, name, columns, branches, cteColumns);
+      if (reads == null || reads.size() != references.get(name.toLowerCase(Locale.ROOT))) {
+        continue;
+      }
+      String shown = null;
+      boolean changed = false;
+      for (ObjectNode branch : branches) {
+        Set<String> alternatives = new LinkedHashSet<>();
+        for (List<JsonNode> read : reads) {
+          List<String> conjunction = new ArrayList<>();
+          boolean never = false;
+          for (JsonNode c : read) {
+            ObjectNode substituted = substituteColumns(c, columns, branch);
+            Boolean constant = literalEquality(substituted);
+            if (constant == null) {
+              conjunction.add(trees.expression(substituted));
+            } else if (!constant) {
+              never = true; // e.g. channel 'w' asked of the 's' branch: this read needs no row of the branch
+            }
+          }
+          if (!never) {
+            alternatives.add(conjunction.isEmpty() ? "true" : Trees.and(conjunction));
+          }
+        }
+        String predicate = alternatives.isEmpty() ? "false" : alternatives.contains("true") ? null
+            : alternatives.size() == 1 ? alternatives.iterator().next()
+            : "(" + String.join(") OR (", alternatives) + ")";
+        if (predicate == null) {
+          continue;
+        }
+        List<String> where = rendered(Trees.conjuncts(branch.get("where_clause")));
+        where.add(predicate);
+        setWhere(branch, where);
+        shown = shown == null ? predicate : shown;
+        changed = true;
+      }
+      if (!changed) {
+        continue;
+      }
+      add(out, seen, new Proposal(CandidateSource.RULE, label, "each of the " + reads.size() + " reads of " + name
+          + " keeps only some rows: their filters, ORed, are applied inside it (" + abbreviate(shown) + ")",
+          trees.render(copy)));
+    }
+    return out;
+  }
+
+  /** The SELECT branches of a query node joined by UNION [ALL] (the node itself when it is a SELECT); else null. */
+  private static List<ObjectNode> unionBranches(ObjectNode node) {
+    List<ObjectNode> out = new ArrayList<>();
+    if (isSelect(node)) {
+      out.add(node);
+      return out;
+    }
+    if (!"SET_OPERATION_NODE".equals(node.path("type").asText()) || !"UNION".equals(node.path("setop_type").asText())
+        || !node.path("modifiers").isEmpty()) {
+      return null;
+    }
+    List<JsonNode> children = new ArrayList<>();
+    node.path("children").forEach(children::add);
+    for (String side : List.of("left", "right")) {
+      if (node.path(side).isObject()) {
+        children.add(node.get(side));
+      }
+    }
+    for (JsonNode child : children) {
+      List<ObjectNode> sub = unionBranches((ObjectNode) child);
+      if (sub == null) {
+        return null;
+      }
+      out.addAll(sub);
+    }
+    return out.isEmpty() ? null : out;
+  }
+
+  /** Whether a filter on the output of this branch can be applied to its input instead. */
+  private static boolean filterable(ObjectNode branch, int columns) {
+    return branch.path("select_list").size() == columns && branch.path("modifiers").isEmpty()
+        && branch.path("qualify").isNull() && branch.path("group_sets").size() <= 1
+        && !hasWindow(branch.path("select_list")) && branch.path("cte_map").path("map").isEmpty();
+  }
+
+  /**
+   * For each read of the CTE (a FROM item of some block), its pushable WHERE conjuncts; null when a read has none,
+   * sits in an outer join or where a read cannot be told apart.
+   */
+  private List<List<JsonNode>> readFilters(ObjectNode statement, String cte, List<String> columns,
+      List<ObjectNode> branches, Map<String, List<String>> cteColumns) {
+    List<List<JsonNode>> reads = new ArrayList<>();
+    boolean[] ok = {true};
+    Trees.selectNodes(statement, block -> {
+      List<JsonNode> items = Trees.fromItems(block.path("from_table")).stream().filter(i ->
+          "BASE_TABLE".equals(i.path("type").asText()) && i.path("table_name").asText().equalsIgnoreCase(cte))
+          .toList();
+      if (items.isEmpty() || !ok[0]) {
+        return;
+      }
+      boolean[] outer = {false};
+      Trees.visitShallow(block.path("from_table"), n -> {
+        if ("JOIN".equals(n.path("type").asText()) && !"INNER".equals(n.path("join_type").asText("INNER"))) {
+          outer[0] = true;
+        }
+      });
+      Scope scope = Scope.of(block, catalog, cteColumns);
+      for (JsonNode i : items) {
+        Scope.Item item = scope.item(Trees.referenceName(i)).orElse(null);
+        List<JsonNode> mine = new ArrayList<>();
+        for (JsonNode c : Trees.conjuncts(block.get("where_clause"))) {
+          List<Scope.Item> owners = Trees.hasSubquery(c) ? null : scope.owners(c);
+          if (owners != null && owners.size() == 1 && owners.get(0) == item
+              && Trees.columnRefs(c).stream().allMatch(ref -> pushable(ref, columns, branches))) {
+            mine.add(c);
+          }
+        }
+        if (item == null || mine.isEmpty() || outer[0]) {
+          ok[0] = false;
+          return;
+        }
+        reads.add(mine);
+      }
+    });
+    return ok[0] ? reads : null;
+  }
+
+  /**
+   * The value of a comparison of two literals by equality or inequality ({@code 's' = 'w'}, which a UNION branch's
+   * constant column gives), null for anything else.
+   */
+  private Boolean literalEquality(JsonNode e) {
+    String type = e.path("type").asText();
+    if (!"COMPARISON".equals(e.path("class").asText())
+        || !type.equals("COMPARE_EQUAL") && !type.equals("COMPARE_NOTEQUAL")
+        || !"CONSTANT".equals(e.path("left").path("class").asText())
+        || !"CONSTANT".equals(e.path("right").path("class").asText())) {
+      return null;
+    }
+    // Only string literals: their text is their value ('s' = 's'); numbers may be spelled differently (1 = 1.0).
+    String left = trees.expression(e.path("left"));
+    String right = trees.expression(e.path("right"));
+    if (!left.startsWith("'") || !right.startsWith("'")) {
+      return null;
+    }
+    return type.equals("COMPARE_EQUAL") == left.equals(right);
+  }
+
+  /** Whether the CTE column a reference names is, in every branch, a plain expression or a grouping key. */
+  private boolean pushable(List<String> ref, List<String> columns, List<ObjectNode> branches) {
+    int index = indexOfIgnoreCase(columns, ref.get(ref.size() - 1));
+    if (index < 0) {
+      return false;
+    }
+    for (ObjectNode branch : branches) {
+      JsonNode source = branch.path("select_list").get(index);
+      if (Trees.hasAggregate(source) || hasWindow(source) || Trees.hasSubquery(source)) {
+        return false;
+      }
+      boolean grouped = !branch.path("group_expressions").isEmpty() || Trees.hasAggregate(branch.path("select_list"));
+      if (grouped && !Trees.columnRefs(source).isEmpty()) {
+        String text = trees.expression(source);
+        String alias = source.path("alias").asText("");
+        boolean key = false;
+        for (JsonNode g : branch.path("group_expressions")) {
+          List<String> gp = "COLUMN_REF".equals(g.path("class").asText()) ? parts(g) : List.of();
+          key |= trees.expression(g).equals(text) || gp.size() == 1 && gp.get(0).equalsIgnoreCase(alias);
+        }
+        if (!key) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static int indexOfIgnoreCase(List<String> names, String name) {
+    for (int i = 0; i < names.size(); i++) {
+      if (names.get(i).equalsIgnoreCase(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** A copy of the conjunct with each CTE column replaced by the branch's expression for it. */
+  private static ObjectNode substituteColumns(JsonNode conjunct, List<String> columns, ObjectNode branch) {
+    ObjectNode copy = conjunct.deepCopy();
+    List<ObjectNode> refs = new ArrayList<>();
+    Trees.visitShallow(copy, n -> {
+      if ("COLUMN_REF".equals(n.path("class").asText())) {
+        refs.add((ObjectNode) n);
+      }
+    });
+    if ("COLUMN_REF".equals(copy.path("class").asText()) && !refs.contains(copy)) {
+      refs.add(copy);
+    }
+    for (ObjectNode n : refs) {
+      List<String> p = parts(n);
+      ObjectNode source = branch.path("select_list").get(indexOfIgnoreCase(columns, p.get(p.size() - 1))).deepCopy();
+      source.put("alias", "");
+      replace(n, source);
+    }
+    return copy;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
   // self-join-to-grouping
 
   /**

@@ -118,6 +118,30 @@ class RuleProposerTest {
   }
 
   @Test
+  void theFiltersOfEveryReadOfASharedCteArePushedIntoItsBranchesAsOneDisjunction() throws SQLException {
+    String totals = "WITH t AS (SELECT i.p_id AS pid, p.size AS sz, sum(i.qty) AS total, 'i' AS kind FROM item i, part p"
+        + " WHERE i.p_id = p.p_id GROUP BY i.p_id, p.size UNION ALL SELECT p_id, size, count(*), 'p' FROM part"
+        + " GROUP BY p_id, size) ";
+    String q = totals + "SELECT a.pid, a.total, b.total FROM t a, t b WHERE a.pid = b.pid AND a.kind = 'i' AND a.sz = 3"
+        + " AND b.kind = 'p' AND b.sz < 5 AND a.total > 10";
+    List<RuleProposer.Proposal> ps = h.propose(q, "push-filters-into-shared-cte");
+    assertThat(ps).hasSize(1);
+    String sql = flat(ps.get(0).sql());
+    // Each branch gets the disjunction in its own expressions, the reads of the other branch's constant dropped;
+    // the aggregate's filter (total > 10) stays outside.
+    assertThat(sql).contains("WHERE ((i.p_id = p.p_id) AND (p.size = 3)) GROUP BY i.p_id, p.size")
+        .contains("FROM part WHERE (size < 5) GROUP BY p_id, size").contains("(a.total > 10)")
+        .doesNotContain("'i' = 'p'");
+    assertEquivalent(q, ps.get(0));
+
+    // A read without a filter of its own needs every row; a filter on an aggregate cannot move below it.
+    assertThat(h.propose(totals + "SELECT a.pid FROM t a, t b WHERE a.pid = b.pid AND a.sz = 3",
+        "push-filters-into-shared-cte")).isEmpty();
+    assertThat(h.propose(totals + "SELECT a.pid FROM t a, t b WHERE a.pid = b.pid AND a.total > 3 AND b.total < 9",
+        "push-filters-into-shared-cte")).isEmpty();
+  }
+
+  @Test
   void mergesSubqueriesThatRepeatOneJoinWithDifferentFiltersIntoOnePass() throws SQLException {
     // Scalar subqueries (TPC-DS q9's buckets), including a CASE around them and an empty bucket.
     String scalars = "SELECT CASE WHEN (SELECT count(*) FROM item WHERE qty BETWEEN 1 AND 10) > 100"
