@@ -3,6 +3,7 @@ package dev.lakerewrite.core.optimize;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lakerewrite.core.equivalence.InstanceCheck;
 import dev.lakerewrite.core.llm.ScriptedChatModel;
 import java.sql.Connection;
 import java.sql.DriverManager;
