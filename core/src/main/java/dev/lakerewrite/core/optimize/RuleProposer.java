@@ -407,6 +407,37 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // decorrelate-scalar-aggregate
 
+  /**
+   * A WHERE conjunct {@code x op (SELECT agg(..) FROM .. WHERE ..)}: the comparison, which side the subquery is on,
+   * the other side, the subquery's block and its one select item (an aggregate, no window, no nested subquery).
+   */
+  private record AggregateComparison(JsonNode comparison, boolean subOnLeft, JsonNode other, JsonNode sub,
+      JsonNode item) {}
+
+  /** The conjunct as an {@link AggregateComparison}, or null when it is none (grouped or limited subqueries too). */
+  private static AggregateComparison aggregateComparison(JsonNode c) {
+    if (!"COMPARISON".equals(c.path("class").asText())) {
+      return null;
+    }
+    boolean subOnLeft = isScalarSubquery(c.path("left"));
+    if (!subOnLeft && !isScalarSubquery(c.path("right"))) {
+      return null;
+    }
+    JsonNode other = subOnLeft ? c.path("right") : c.path("left");
+    JsonNode sub = (subOnLeft ? c.path("left") : c.path("right")).path("subquery").path("node");
+    if (Trees.hasSubquery(other) || !plainSubquery(sub) || sub.path("select_list").size() != 1
+        || !sub.path("group_expressions").isEmpty() || !sub.path("having").isNull()
+        || !sub.path("qualify").isNull()) {
+      return null;
+    }
+    JsonNode item = sub.path("select_list").get(0);
+    if (!Trees.hasAggregate(item) || hasWindow(item) || Trees.hasSubquery(item)) {
+      return null;
+    }
+    return new AggregateComparison(c, subOnLeft, other, sub, item);
+  }
+
+
   String decorrelate(ObjectNode node, Context ctx) {
     return decorrelate(node, ctx, false);
   }
@@ -430,27 +461,14 @@ final class RuleProposer {
     Scope outer = ctx.scope(node);
     for (int idx = 0; idx < conjuncts.size(); idx++) {
       JsonNode c = conjuncts.get(idx);
-      if (!"COMPARISON".equals(c.path("class").asText())) {
+      AggregateComparison ac = aggregateComparison(c);
+      if (ac == null || containsFunction(ac.item(), Set.of("count", "count_star", "count_if", "countif"))) {
         continue;
       }
-      boolean subOnLeft = isScalarSubquery(c.path("left"));
-      if (!subOnLeft && !isScalarSubquery(c.path("right"))) {
-        continue;
-      }
-      JsonNode other = subOnLeft ? c.path("right") : c.path("left");
-      if (Trees.hasSubquery(other)) {
-        continue;
-      }
-      JsonNode sub = (subOnLeft ? c.path("left") : c.path("right")).path("subquery").path("node");
-      if (!plainSubquery(sub) || sub.path("select_list").size() != 1 || !sub.path("group_expressions").isEmpty()
-          || !sub.path("having").isNull() || !sub.path("qualify").isNull()) {
-        continue;
-      }
-      JsonNode item = sub.path("select_list").get(0);
-      if (!Trees.hasAggregate(item) || hasWindow(item) || Trees.hasSubquery(item)
-          || containsFunction(item, Set.of("count", "count_star", "count_if", "countif"))) {
-        continue;
-      }
+      boolean subOnLeft = ac.subOnLeft();
+      JsonNode other = ac.other();
+      JsonNode sub = ac.sub();
+      JsonNode item = ac.item();
       Scope inner = ctx.scope(sub);
       if (inner.owners(item) == null) {
         continue;
@@ -537,24 +555,16 @@ final class RuleProposer {
     Scope outer = ctx.scope(node);
     for (int idx = 0; idx < conjuncts.size(); idx++) {
       JsonNode c = conjuncts.get(idx);
-      if (!"COMPARISON".equals(c.path("class").asText())) {
+      AggregateComparison ac = aggregateComparison(c);
+      if (ac == null) {
         continue;
       }
-      boolean subOnLeft = isScalarSubquery(c.path("left"));
-      if (!subOnLeft && !isScalarSubquery(c.path("right"))) {
-        continue;
-      }
-      JsonNode other = subOnLeft ? c.path("right") : c.path("left");
-      JsonNode sub = (subOnLeft ? c.path("left") : c.path("right")).path("subquery").path("node");
-      if (Trees.hasSubquery(other) || !plainSubquery(sub) || sub.path("select_list").size() != 1
-          || !sub.path("group_expressions").isEmpty() || !sub.path("having").isNull()
-          || !sub.path("qualify").isNull()) {
-        continue;
-      }
-      JsonNode item = sub.path("select_list").get(0);
+      boolean subOnLeft = ac.subOnLeft();
+      JsonNode other = ac.other();
+      JsonNode sub = ac.sub();
+      JsonNode item = ac.item();
       List<JsonNode> innerFrom = Trees.fromItems(sub.path("from_table"));
       if (innerFrom.size() != 1 || !"BASE_TABLE".equals(innerFrom.get(0).path("type").asText())
-          || !Trees.hasAggregate(item) || hasWindow(item) || Trees.hasSubquery(item)
           || item.findValues("distinct").stream().anyMatch(JsonNode::asBoolean)) {
         continue;
       }

@@ -28,11 +28,17 @@ class LlmOptimizerTest {
 
   @BeforeAll
   static void setUp() throws SQLException {
-    c = DriverManager.getConnection("jdbc:duckdb:");
-    try (Statement st = c.createStatement()) {
+    c = fiveThousandRows();
+  }
+
+  /** An in-memory database with one table t of 5,000 rows (id unique, g in 0..9), where SLOW is slow. */
+  static Connection fiveThousandRows() throws SQLException {
+    Connection db = DriverManager.getConnection("jdbc:duckdb:");
+    try (Statement st = db.createStatement()) {
       st.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, g INTEGER NOT NULL, v DOUBLE)");
       st.execute("INSERT INTO t SELECT i, i % 10, i * 0.5 FROM range(1, 5001) r(i)");
     }
+    return db;
   }
 
   @AfterAll

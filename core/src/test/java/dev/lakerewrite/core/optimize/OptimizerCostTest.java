@@ -6,9 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lakerewrite.core.equivalence.InstanceCheck;
 import dev.lakerewrite.core.llm.ScriptedChatModel;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -31,11 +29,7 @@ class OptimizerCostTest {
 
   @BeforeAll
   static void setUp() throws SQLException {
-    c = DriverManager.getConnection("jdbc:duckdb:");
-    try (Statement st = c.createStatement()) {
-      st.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, g INTEGER NOT NULL, v DOUBLE)");
-      st.execute("INSERT INTO t SELECT i, i % 10, i * 0.5 FROM range(1, 5001) r(i)");
-    }
+    c = LlmOptimizerTest.fiveThousandRows();
   }
 
   @AfterAll
