@@ -1667,6 +1667,253 @@ final class RuleProposer {
   }
 
   // ---------------------------------------------------------------------------------------------------------
+  // self-join-to-lag-lead
+
+  /**
+   * {@code self-join-to-lag-lead}: a block that joins a CTE numbered by {@code rank() OVER (PARTITION BY p ORDER BY
+   * o) AS rn} to itself to read the previous and the next row ({@code v.p = w.p AND v.rn = w.rn + 1}, {@code - 1})
+   * reads them with {@code lag} / {@code lead} over the same partition, ordered by rn, in one scan:
+   * {@code FROM (SELECT *, lag(c) OVER (PARTITION BY p ORDER BY rn) AS lr_lag_c, ..., count(*) OVER (PARTITION
+   * BY p) AS lr_n FROM v) AS v WHERE v.rn > 1 AND v.rn < v.lr_n AND v.p IS NOT NULL}. Exact only when rn numbers
+   * each partition 1, 2, 3, ... without ties: the CTE groups by exactly p and o (so each (p, o) is one row) or
+   * uses row_number over such rows; the join must equate every partition column and nothing else. Linear in the
+   * size of the block.
+   */
+  String selfJoinToLagLead(ObjectNode node, Context ctx) {
+    if (!isSelect(node) || !crossJoinsOnly(node.path("from_table"))) {
+      return null;
+    }
+    List<JsonNode> items = Trees.fromItems(node.path("from_table"));
+    for (JsonNode base : items) {
+      if (!"BASE_TABLE".equals(base.path("type").asText())) {
+        continue;
+      }
+      String cte = base.path("table_name").asText();
+      ObjectNode body = cteBody(ctx.statement(), cte);
+      Numbering numbering = body == null ? null : numbering(body);
+      if (numbering == null) {
+        continue;
+      }
+      String x = Trees.referenceName(base);
+      Map<String, Integer> offsets = new java.util.LinkedHashMap<>();
+      Map<String, Set<String>> equated = new java.util.LinkedHashMap<>();
+      List<JsonNode> conjuncts = Trees.conjuncts(node.get("where_clause"));
+      Set<Integer> used = new java.util.HashSet<>();
+      for (int i = 0; i < conjuncts.size(); i++) {
+        JsonNode c = conjuncts.get(i);
+        if (!"COMPARE_EQUAL".equals(c.path("type").asText())) {
+          continue;
+        }
+        Object[] step = rnStep(c, x, numbering.rn());
+        if (step != null && isItemOf(items, (String) step[0], cte) && !offsets.containsKey((String) step[0])) {
+          offsets.put((String) step[0], (Integer) step[1]);
+          used.add(i);
+          continue;
+        }
+        String[] pair = equatedColumn(c, x);
+        if (pair != null && isItemOf(items, pair[0], cte) && numbering.partition().contains(pair[1])) {
+          equated.computeIfAbsent(pair[0], k -> new LinkedHashSet<>()).add(pair[1]);
+          used.add(i);
+        }
+      }
+      offsets.keySet().removeIf(y -> !equated.getOrDefault(y, Set.of()).equals(new LinkedHashSet<>(numbering.partition())));
+      if (offsets.isEmpty() || !equated.keySet().equals(offsets.keySet())) {
+        continue;
+      }
+      // Everything the block reads of the neighbours, as columns of the numbered row.
+      String partition = String.join(", ", numbering.partition().stream().map(Sql::identifier).toList());
+      Map<String, String> replacements = new java.util.LinkedHashMap<>();
+      List<String> windows = new ArrayList<>();
+      ObjectNode edited = node.deepCopy();
+      List<JsonNode> kept = new ArrayList<>();
+      List<JsonNode> editedConjuncts = Trees.conjuncts(edited.get("where_clause"));
+      for (int i = 0; i < editedConjuncts.size(); i++) {
+        if (!used.contains(i)) {
+          kept.add(editedConjuncts.get(i));
+        }
+      }
+      edited.set("where_clause", Trees.JSON.nullNode());
+      ObjectNode probe = edited.deepCopy();
+      boolean[] ok = {true};
+      java.util.function.Consumer<JsonNode> rewrite = tree -> Trees.visit(tree, n -> {
+        if (!"COLUMN_REF".equals(n.path("class").asText())) {
+          return;
+        }
+        List<String> p = parts(n);
+        String qualifier = p.size() == 2 ? p.get(0) : null;
+        String y = qualifier == null ? null : offsets.keySet().stream().filter(k -> k.equalsIgnoreCase(qualifier))
+            .findFirst().orElse(null);
+        if (y == null) {
+          if (p.size() == 1 && offsets.keySet().stream().anyMatch(k -> k.equalsIgnoreCase(p.get(0)))) {
+            ok[0] = false; // a neighbour used as a whole row
+          }
+          return;
+        }
+        String fn = offsets.get(y) < 0 ? "lag" : "lead";
+        String column = ctx.fresh("lr_" + fn + "_");
+        String key = y.toLowerCase(Locale.ROOT) + "." + p.get(1).toLowerCase(Locale.ROOT);
+        if (!replacements.containsKey(key)) {
+          replacements.put(key, column);
+          windows.add(fn + "(" + Sql.identifier(p.get(1)) + ") OVER (PARTITION BY " + partition + " ORDER BY "
+              + Sql.identifier(numbering.rn()) + ") AS " + column);
+        }
+        Trees.setColumn((ObjectNode) n, x, replacements.get(key));
+      });
+      rewrite.accept(probe);
+      for (JsonNode c : kept) {
+        rewrite.accept(c);
+      }
+      if (!ok[0]) {
+        continue;
+      }
+      List<String> where = new ArrayList<>(rendered(kept));
+      String rn = Sql.identifier(x) + "." + Sql.identifier(numbering.rn());
+      if (offsets.containsValue(-1)) {
+        where.add(rn + " > 1");
+      }
+      if (offsets.containsValue(1)) {
+        windows.add("count(*) OVER (PARTITION BY " + partition + ") AS lr_n");
+        where.add(rn + " < " + Sql.identifier(x) + ".lr_n");
+      }
+      for (String col : numbering.partition()) {
+        where.add(Sql.identifier(x) + "." + Sql.identifier(col) + " IS NOT NULL");
+      }
+      List<String> from = new ArrayList<>();
+      for (JsonNode item : Trees.fromItems(probe.path("from_table"))) {
+        String name = Trees.referenceName(item);
+        if (offsets.keySet().stream().anyMatch(name::equalsIgnoreCase)) {
+          continue;
+        }
+        from.add(name.equalsIgnoreCase(x) ? "(SELECT *, " + String.join(", ", windows) + " FROM "
+            + Sql.identifier(cte) + ") AS " + Sql.identifier(x) : trees.renderFrom(item));
+      }
+      probe.set("from_table", trees.parseFrom(String.join(", ", from)));
+      setWhere(probe, where);
+      replace(node, probe);
+      return "the self-joins of " + cte + " on " + numbering.rn() + " +/- 1 read the neighbouring rows with "
+          + (offsets.containsValue(-1) ? "lag" : "") + (offsets.size() > 1 ? " and " : "")
+          + (offsets.containsValue(1) ? "lead" : "") + " over (PARTITION BY " + partition + ")";
+    }
+    return null;
+  }
+
+  /** A CTE's consecutive numbering: the output name of the number and the partition's output names. */
+  private record Numbering(String rn, List<String> partition) {}
+
+  /**
+   * The numbering a CTE body defines, when each partition is numbered 1, 2, 3, ... without ties: a rank(),
+   * dense_rank() or row_number() over plain output columns, in a block grouped by exactly its partition and order
+   * columns. Null otherwise.
+   */
+  private Numbering numbering(ObjectNode body) {
+    if (!isSelect(body) || !body.path("modifiers").isEmpty() || body.path("group_sets").size() > 1) {
+      return null;
+    }
+    Set<String> groups = new LinkedHashSet<>();
+    body.path("group_expressions").forEach(g -> groups.add(trees.expression(g).toLowerCase(Locale.ROOT)));
+    Map<String, String> outputs = new java.util.LinkedHashMap<>();
+    for (JsonNode item : body.path("select_list")) {
+      if ("COLUMN_REF".equals(item.path("class").asText())) {
+        List<String> p = parts(item);
+        String alias = item.path("alias").asText("");
+        outputs.putIfAbsent(trees.expression(item).toLowerCase(Locale.ROOT), alias.isEmpty() ? p.get(p.size() - 1) : alias);
+      }
+    }
+    for (JsonNode item : body.path("select_list")) {
+      String fn = item.path("function_name").asText("").toLowerCase(Locale.ROOT);
+      String alias = item.path("alias").asText("");
+      if (!"WINDOW".equals(item.path("class").asText()) || alias.isEmpty()
+          || !Set.of("rank", "dense_rank", "row_number").contains(fn)) {
+        continue;
+      }
+      Set<String> keys = new LinkedHashSet<>();
+      List<String> partition = new ArrayList<>();
+      boolean plain = true;
+      for (JsonNode e : item.path("partitions")) {
+        String text = trees.expression(e).toLowerCase(Locale.ROOT);
+        plain &= outputs.containsKey(text);
+        keys.add(text);
+        partition.add(outputs.get(text));
+      }
+      for (JsonNode o : item.path("orders")) {
+        keys.add(trees.expression(o.path("expression")).toLowerCase(Locale.ROOT));
+      }
+      if (plain && !partition.isEmpty() && keys.equals(groups)) {
+        return new Numbering(alias, partition);
+      }
+    }
+    return null;
+  }
+
+  /** {yName, -1} for {@code x.rn = y.rn + 1} (y precedes x), {yName, +1} for {@code x.rn = y.rn - 1}; else null. */
+  private static Object[] rnStep(JsonNode c, String x, String rn) {
+    for (boolean flipped : new boolean[] {false, true}) {
+      JsonNode plain = flipped ? c.path("right") : c.path("left");
+      JsonNode shifted = flipped ? c.path("left") : c.path("right");
+      if (!isColumn(plain, x, rn) || !"FUNCTION".equals(shifted.path("class").asText())) {
+        continue;
+      }
+      String op = shifted.path("function_name").asText();
+      JsonNode args = shifted.path("arguments");
+      if (args.size() != 2 || !op.equals("+") && !op.equals("-")) {
+        continue;
+      }
+      JsonNode column = args.get(0).path("expression");
+      JsonNode one = args.get(1).path("expression");
+      List<String> p = "COLUMN_REF".equals(column.path("class").asText()) ? parts(column) : List.of();
+      if (p.size() != 2 || !p.get(1).equalsIgnoreCase(rn) || p.get(0).equalsIgnoreCase(x)
+          || !"CONSTANT".equals(one.path("class").asText()) || !"1".equals(one.path("literal").path("text").asText())) {
+        continue;
+      }
+      return new Object[] {p.get(0), op.equals("+") ? -1 : 1};
+    }
+    return null;
+  }
+
+  /** {yName, column} for {@code x.col = y.col} (either order, the same column); else null. */
+  private static String[] equatedColumn(JsonNode c, String x) {
+    JsonNode l = c.path("left");
+    JsonNode r = c.path("right");
+    if (!"COLUMN_REF".equals(l.path("class").asText()) || !"COLUMN_REF".equals(r.path("class").asText())) {
+      return null;
+    }
+    List<String> lp = parts(l);
+    List<String> rp = parts(r);
+    if (lp.size() != 2 || rp.size() != 2 || !lp.get(1).equalsIgnoreCase(rp.get(1))) {
+      return null;
+    }
+    if (lp.get(0).equalsIgnoreCase(x) && !rp.get(0).equalsIgnoreCase(x)) {
+      return new String[] {rp.get(0), lp.get(1)};
+    }
+    if (rp.get(0).equalsIgnoreCase(x) && !lp.get(0).equalsIgnoreCase(x)) {
+      return new String[] {lp.get(0), rp.get(1)};
+    }
+    return null;
+  }
+
+  private static boolean isColumn(JsonNode e, String qualifier, String column) {
+    List<String> p = "COLUMN_REF".equals(e.path("class").asText()) ? parts(e) : List.of();
+    return p.size() == 2 && p.get(0).equalsIgnoreCase(qualifier) && p.get(1).equalsIgnoreCase(column);
+  }
+
+  private static boolean isItemOf(List<JsonNode> items, String name, String cte) {
+    return items.stream().anyMatch(i -> "BASE_TABLE".equals(i.path("type").asText())
+        && Trees.referenceName(i).equalsIgnoreCase(name) && i.path("table_name").asText().equalsIgnoreCase(cte));
+  }
+
+  /** Whether a FROM tree joins only by commas or inner joins without ON conditions. */
+  private static boolean crossJoinsOnly(JsonNode from) {
+    boolean[] ok = {true};
+    Trees.visitShallow(from, n -> {
+      if ("JOIN".equals(n.path("type").asText()) && (!"INNER".equals(n.path("join_type").asText("INNER"))
+          || n.path("condition").isObject() || !n.path("using_columns").isEmpty())) {
+        ok[0] = false;
+      }
+    });
+    return ok[0];
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
   // self-join-to-grouping
 
   /**

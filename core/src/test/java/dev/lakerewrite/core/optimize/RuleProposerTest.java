@@ -143,6 +143,28 @@ class RuleProposerTest {
   }
 
   @Test
+  void selfJoinsOnTheNextAndPreviousNumberBecomeLagAndLead() throws SQLException {
+    String q = "WITH v AS (SELECT p_id, qty, sum(price) AS total, rank() OVER (PARTITION BY p_id ORDER BY qty) AS rn"
+        + " FROM item GROUP BY p_id, qty) SELECT v.p_id, v.qty, v.total, vp.total AS prev, vn.total AS next"
+        + " FROM v, v vp, v vn WHERE v.p_id = vp.p_id AND v.p_id = vn.p_id AND v.rn = vp.rn + 1"
+        + " AND vn.rn - 1 = v.rn AND v.total > vp.total";
+    List<RuleProposer.Proposal> ps = h.propose(q, "self-join-to-lag-lead");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("lag(total) OVER (PARTITION BY p_id ORDER BY rn)")
+        .contains("lead(total) OVER (PARTITION BY p_id ORDER BY rn)").contains("(v.rn > 1)")
+        .contains("(v.rn < v.lr_n)").contains("(v.p_id IS NOT NULL)").doesNotContain("vp.");
+    assertEquivalent(q, ps.get(0));
+
+    // Ties in the numbering (grouped by more than the partition and the order), or a join on another column.
+    assertThat(h.propose("WITH v AS (SELECT p_id, qty, mode, sum(price) AS total, rank() OVER (PARTITION BY p_id"
+        + " ORDER BY qty) AS rn FROM item GROUP BY p_id, qty, mode) SELECT v.total, vp.total FROM v, v vp"
+        + " WHERE v.p_id = vp.p_id AND v.rn = vp.rn + 1", "self-join-to-lag-lead")).isEmpty();
+    assertThat(h.propose("WITH v AS (SELECT p_id, qty, sum(price) AS total, rank() OVER (PARTITION BY p_id"
+        + " ORDER BY qty) AS rn FROM item GROUP BY p_id, qty) SELECT v.total, vp.total FROM v, v vp"
+        + " WHERE v.qty = vp.qty AND v.rn = vp.rn + 1", "self-join-to-lag-lead")).isEmpty();
+  }
+
+  @Test
   void mergesSubqueriesThatRepeatOneJoinWithDifferentFiltersIntoOnePass() throws SQLException {
     // Scalar subqueries (TPC-DS q9's buckets), including a CASE around them and an empty bucket.
     String scalars = "SELECT CASE WHEN (SELECT count(*) FROM item WHERE qty BETWEEN 1 AND 10) > 100"
