@@ -995,19 +995,13 @@ final class RuleProposer {
       return null;
     }
     JsonNode having = node.get("having");
-    if (!"COMPARISON".equals(having.path("class").asText())) {
+    AggregateComparison ac = aggregateComparison(having);
+    if (ac == null) {
       return null;
     }
-    boolean subOnLeft = isScalarSubquery(having.path("left"));
-    if (!subOnLeft && !isScalarSubquery(having.path("right"))) {
-      return null;
-    }
-    JsonNode other = subOnLeft ? having.path("right") : having.path("left");
-    JsonNode sub = (subOnLeft ? having.path("left") : having.path("right")).path("subquery").path("node");
-    if (!plainSubquery(sub) || sub.path("select_list").size() != 1 || !sub.path("group_expressions").isEmpty()
-        || !sub.path("having").isNull() || Trees.hasSubquery(other)) {
-      return null;
-    }
+    boolean subOnLeft = ac.subOnLeft();
+    JsonNode other = ac.other();
+    JsonNode sub = ac.sub();
     String from = trees.renderFrom(node.get("from_table"));
     if (!from.equals(trees.renderFrom(sub.get("from_table")))) {
       return null;
