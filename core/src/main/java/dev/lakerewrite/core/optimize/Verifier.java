@@ -2,6 +2,7 @@ package dev.lakerewrite.core.optimize;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.Engine;
 import dev.lakerewrite.core.ErrorKind;
 import dev.lakerewrite.core.Execution;
 import dev.lakerewrite.core.QueryError;
@@ -312,6 +313,10 @@ final class Verifier {
             Optional.empty());
       }
       ResultComparison.Outcome outcome = ResultComparison.compare(mine.table(), theirs.table(), order, DIFF_ROWS);
+      if (!outcome.equal() && order.ordered() && order.keyColumns().isEmpty()
+          && outcome.detail().startsWith("same rows in a different order")) {
+        outcome = compareWithSortKeys(instance, statement, limit).orElse(outcome);
+      }
       checks.add(new InstanceCheck(instance.name(), outcome.equal(), outcome.detail(), mine.table().rowCount(),
           theirs.table().rowCount(), outcome.onlyInFirst(), outcome.onlyInSecond()));
       if (!outcome.equal()) {
@@ -327,6 +332,84 @@ final class Verifier {
     }
     return new Equivalence(new EquivalenceEvidence(true, order.ordered(), limitRemoved, checks), false,
         Optional.empty());
+  }
+
+  /**
+   * The original orders by expressions that are not output columns, so its ties cannot be told from its rows:
+   * both queries run again with those expressions appended as output columns (the candidate must order by the
+   * same expressions), and are compared ordered by them, ties in any order. Each row then carries its sort keys,
+   * so equal results are equally sorted. Empty when that cannot be done (DISTINCT, another ORDER BY, a failure).
+   */
+  private Optional<ResultComparison.Outcome> compareWithSortKeys(Instance instance, ObjectNode candidate,
+      Duration limit) {
+    try {
+      ObjectNode originalStatement = trees.statement(original);
+      Trees.removeLimit((ObjectNode) originalStatement.get("node"));
+      ObjectNode candidateStatement = candidate.deepCopy();
+      List<Integer> keys = new ArrayList<>();
+      if (!appendSortKeys((ObjectNode) originalStatement.get("node"), keys)
+          || !appendSortKeys((ObjectNode) candidateStatement.get("node"), new ArrayList<>())
+          || !orderTexts(originalStatement.get("node")).equals(orderTexts(candidateStatement.get("node")))) {
+        return Optional.empty();
+      }
+      Engine engine = target.executor().engine();
+      Execution mine = instance.execute(PostgresDialect.forTarget(engine, trees.render(originalStatement)),
+          limits(settings, settings.queryTimeout()));
+      Execution theirs = instance.execute(PostgresDialect.forTarget(engine, trees.render(candidateStatement)),
+          limits(settings, limit));
+      if (!mine.isSuccess() || !theirs.isSuccess() || mine.table().truncated() || theirs.table().truncated()) {
+        return Optional.empty();
+      }
+      // Appended keys (marked negative: -1 is the first) are the last columns; a star hides how many come before.
+      int columns = mine.table().columnCount();
+      int appended = (int) keys.stream().filter(k -> k < 0).count();
+      List<Integer> indexes = keys.stream().map(k -> k >= 0 ? k : columns - appended + (-k - 1)).toList();
+      ResultComparison.Outcome keyed = ResultComparison.compare(mine.table(), theirs.table(),
+          ResultComparison.Order.byKeys(indexes), DIFF_ROWS);
+      return Optional.of(keyed.equal() ? new ResultComparison.Outcome(true, "same rows, sorted alike (compared"
+          + " with the ORDER BY expressions as columns; ties in another order)", List.of(), List.of()) : keyed);
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Appends the ORDER BY expressions of a plain SELECT as output columns; {@code keys} gets each ORDER BY item's
+   * output column (a position) or, for an appended one, -1, -2, ... in order. False for other shapes.
+   */
+  private static boolean appendSortKeys(ObjectNode node, List<Integer> keys) {
+    JsonNode orderBy = Trees.orderModifier(node);
+    if (!"SELECT_NODE".equals(node.path("type").asText()) || orderBy == null
+        || node.path("modifiers").findValues("type").stream().anyMatch(t -> t.asText().contains("DISTINCT"))) {
+      return false;
+    }
+    com.fasterxml.jackson.databind.node.ArrayNode list = (com.fasterxml.jackson.databind.node.ArrayNode)
+        node.get("select_list");
+    int k = 0;
+    for (JsonNode o : orderBy.path("orders")) {
+      JsonNode e = o.path("expression");
+      if ("CONSTANT".equals(e.path("class").asText())) {
+        try {
+          keys.add(Integer.parseInt(e.path("literal").path("text").asText()) - 1);
+          continue;
+        } catch (NumberFormatException notAPosition) {
+          return false;
+        }
+      }
+      ObjectNode copy = e.deepCopy();
+      copy.put("alias", "lr_sort_key" + (++k));
+      list.add(copy);
+      keys.add(-k);
+    }
+    return true;
+  }
+
+  private List<String> orderTexts(JsonNode node) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode o : Trees.orderModifier(node).path("orders")) {
+      out.add(o.path("type").asText() + " " + trees.expression(o.path("expression")));
+    }
+    return out;
   }
 
   /** A candidate gets a few times the original's run time (at least two seconds), within the query timeout. */
