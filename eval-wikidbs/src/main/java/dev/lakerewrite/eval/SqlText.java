@@ -1,5 +1,6 @@
 package dev.lakerewrite.eval;
 
+import dev.lakerewrite.sql.SqlSpans;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -76,31 +77,20 @@ public final class SqlText {
       char c = sql.charAt(i);
       if (Character.isWhitespace(c)) {
         i++;
-      } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-        while (i < n && sql.charAt(i) != '\n') {
-          i++;
-        }
-      } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-        int end = sql.indexOf("*/", i + 2);
-        i = end < 0 ? n : end + 2;
+      } else if (SqlSpans.endOfComment(sql, i) > i) {
+        i = SqlSpans.endOfComment(sql, i);
       } else if (c == '\'' || c == '"') {
-        StringBuilder b = new StringBuilder();
-        int j = i + 1;
-        while (j < n) {
-          char d = sql.charAt(j);
-          if (d == c) {
-            if (j + 1 < n && sql.charAt(j + 1) == c) {
-              b.append(c);
-              j += 2;
-              continue;
-            }
-            break;
-          }
-          b.append(d);
-          j++;
+        int end = SqlSpans.endOfQuoted(sql, i);
+        // Escapes come in pairs, so an odd run of quotes at the end is the closing quote; an even one (or none)
+        // means the text ended before the quote closed.
+        int run = 0;
+        while (end - 1 - run > i && sql.charAt(end - 1 - run) == c) {
+          run++;
         }
-        out.add(new Token(c == '\'' ? Kind.STRING : Kind.QUOTED, b.toString()));
-        i = j + 1;
+        String body = sql.substring(i + 1, run % 2 == 1 ? end - 1 : end);
+        String quote = String.valueOf(c);
+        out.add(new Token(c == '\'' ? Kind.STRING : Kind.QUOTED, body.replace(quote + quote, quote)));
+        i = end;
       } else if (Character.isLetter(c) || c == '_') {
         int j = i;
         while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_' || sql.charAt(j) == '$')) {
@@ -139,19 +129,12 @@ public final class SqlText {
     int n = script.length();
     while (i < n) {
       char c = script.charAt(i);
-      if (c == '-' && i + 1 < n && script.charAt(i + 1) == '-') {
-        while (i < n && script.charAt(i) != '\n') {
-          i++;
-        }
-      } else if (c == '/' && i + 1 < n && script.charAt(i + 1) == '*') {
-        int end = script.indexOf("*/", i + 2);
-        i = end < 0 ? n : end + 2;
-      } else if (c == '\'' || c == '"') {
-        int j = i + 1;
-        while (j < n && !(script.charAt(j) == c && (j + 1 >= n || script.charAt(j + 1) != c))) {
-          j += script.charAt(j) == c ? 2 : 1;
-        }
-        i = j + 1;
+      int end = SqlSpans.endOfQuoted(script, i);
+      if (end == i) {
+        end = SqlSpans.endOfComment(script, i);
+      }
+      if (end > i) {
+        i = end;
       } else if (c == ';') {
         out.add(script.substring(start, i));
         start = ++i;

@@ -6,6 +6,8 @@
  * <ul>
  *   <li>{@link dev.lakerewrite.sql.Sql}: identifier and string-literal quoting for DuckDB (keywords, NUL,
  *       {@code null}).
+ *   <li>{@link dev.lakerewrite.sql.SqlSpans}: where string literals, quoted identifiers, comments and
+ *       dollar-quoted bodies end, for every hand-written scanner.
  *   <li>{@link dev.lakerewrite.sql.DidYouMean}: "did you mean" suggestions and their one message format.
  *   <li>{@link dev.lakerewrite.sql.DuckDbParser}: DuckDB's parser on a connection, SQL text to JSON syntax trees
  *       and back.

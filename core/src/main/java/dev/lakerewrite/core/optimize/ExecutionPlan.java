@@ -185,6 +185,31 @@ final class ExecutionPlan {
     op.children().forEach(c -> collect(c, out));
   }
 
+  /**
+   * The plan's shape: operator types, their details (tables, conditions, filters, groups) and nesting, without
+   * cardinalities or timings. Two queries with the same shape run the same physical plan, so one cannot be faster
+   * than the other by more than noise: a candidate planned like the original needs no timing.
+   */
+  String shape() {
+    StringBuilder sb = new StringBuilder();
+    shape(root, sb);
+    return sb.toString();
+  }
+
+  private static void shape(Operator op, StringBuilder sb) {
+    sb.append(op.type()).append('[');
+    op.info().forEach((k, v) -> {
+      if (!k.equals("Loops") && !k.contains("Timing") && !k.contains("Time")) {
+        sb.append(k).append('=').append(v).append(';');
+      }
+    });
+    sb.append("](");
+    for (Operator c : op.children()) {
+      shape(c, sb);
+    }
+    sb.append(')');
+  }
+
   /** How many operators of this type the plan has. */
   long count(String type) {
     return operators().stream().filter(o -> o.type().equals(type)).count();

@@ -101,11 +101,14 @@ final class LlmProposer {
       session.trace("REASONING", "llm-skipped", "the gateway has no model for the OPTIMIZER role");
       return;
     }
-    Optimizer config = session.config();
+    QueryOptimizer config = session.config();
     int iterations = config.mode == Optimizer.Mode.ONE_SHOT ? 1 : config.maxIterations;
     String feedback = null;
     int failures = 0;
     for (int it = 1; it <= iterations; it++) {
+      if (session.budgetSpent()) {
+        return;
+      }
       boolean withKnowledge = config.knowledgeBase && (config.mode == Optimizer.Mode.ONE_SHOT || it > 1);
       List<ChatMessage> prompt = List.of(SystemMessage.from(SYSTEM),
           UserMessage.from(userPrompt(it, withKnowledge, feedback)));
@@ -165,7 +168,7 @@ final class LlmProposer {
   }
 
   /** The prompt design's feedback for one verified candidate. */
-  static String feedback(OptimizationCandidate c, Optimizer config) {
+  static String feedback(OptimizationCandidate c, QueryOptimizer config) {
     switch (c.verdict()) {
       case NOT_EXECUTABLE:
         return "Your rewrite does not run: " + c.reason() + "\nFix the error; keep the rewrite's intent.";

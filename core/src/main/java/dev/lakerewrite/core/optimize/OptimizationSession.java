@@ -25,7 +25,7 @@ import java.util.Optional;
  * selects — never returning anything slower or different from the original.
  */
 final class OptimizationSession {
-  private final Optimizer config;
+  private final QueryOptimizer config;
   private final String sql;
   private final Connection connection;
   private final long start = System.nanoTime();
@@ -33,7 +33,6 @@ final class OptimizationSession {
   private final List<OptimizationCandidate> candidates = new ArrayList<>();
   private final Map<String, OptimizationCandidate> bySql = new LinkedHashMap<>();
   private final List<Instance> owned = new ArrayList<>();
-  private final List<String> instanceNotes = new ArrayList<>();
   private final dev.lakerewrite.core.llm.LlmGateway gateway;
 
   Trees trees;
@@ -42,17 +41,21 @@ final class OptimizationSession {
   Verifier verifier;
   QueryAnalysis analysis;
   ExecutionPlan plan;
+  private String originalShape;
+  private long candidatesStart;
+  private boolean budgetTraced;
+  private final Map<String, OptimizationCandidate> byShape = new LinkedHashMap<>();
   BlockMap blockMap;
   EditOperations operations;
 
-  OptimizationSession(Optimizer config, String sql, Connection connection) {
+  OptimizationSession(QueryOptimizer config, String sql, Connection connection) {
     this.config = config;
     this.sql = Verifier.stripSemicolons(sql);
     this.connection = connection;
     this.gateway = config.gatewayForCall();
   }
 
-  Optimizer config() {
+  QueryOptimizer config() {
     return config;
   }
 
@@ -75,6 +78,7 @@ final class OptimizationSession {
         trace("TERMINATION", "original-failed", failure.get());
         return result(OptimizeVerdict.ORIGINAL_FAILED, null, failure);
       }
+      candidatesStart = System.nanoTime();
       proposeDemonstrations();
       if (config.rules) {
         proposeRules();
@@ -136,24 +140,13 @@ final class OptimizationSession {
     }
     operations = new EditOperations(trees, name -> catalog.hasTable(name) || isView(name));
     Instance target = new Instance("target", "the database the query runs on", connection, false);
-    List<Instance> further = new ArrayList<>();
-    if (config.furtherInstances && engine == Engine.POSTGRESQL) {
-      addPostgresSample(further);
-    } else if (config.furtherInstances) {
-      InstanceBuilder builder = new InstanceBuilder(connection, catalog, analysis);
-      if (!builder.tables().isEmpty()) {
-        addInstance("sample", further, () -> builder.sample(config.sampleRows, config.seed));
-        addInstance("generated", further, () -> builder.generated(config.generatedRows, config.seed));
-      }
-    }
     Verifier.Settings settings = new Verifier.Settings(config.queryTimeout, config.maxComparedRows, config.warmups,
-        config.timedRuns);
-    Verifier.Prepared prepared = Verifier.prepare(trees, target, further, settings, sql);
+        config.timedRuns, config.minSpeedup);
+    Verifier.Prepared prepared = Verifier.prepare(trees, target, this::furtherInstances, settings, sql);
     if (prepared.verifier() == null) {
       return Optional.of(prepared.failure());
     }
     verifier = prepared.verifier();
-    instanceNotes.addAll(verifier.instanceNotes());
     if (verifier.originalTimedOut()) {
       trace("CONTEXT", "original", "the original runs past its limit of " + verifier.originalElapsed().toMillis()
           + " ms (a lower bound of its time; speedups against it are lower bounds too); it returns "
@@ -168,6 +161,10 @@ final class OptimizationSession {
     if (plan != null) {
       trace("CONTEXT", "execution-hint", plan.linearize());
     }
+    // The shape of the plan the engine chooses for the original (EXPLAIN, as for every candidate): a candidate
+    // planned the same way runs the same operators and needs no timing.
+    originalShape = (verifier.originalTimedOut() ? Optional.ofNullable(plan) : verifier.estimatedPlan(sql))
+        .map(ExecutionPlan::shape).orElse(null);
     try {
       blockMap = BlockMap.of(trees, sql);
       trace("CONTEXT", "block-map", blockMap.format());
@@ -175,6 +172,24 @@ final class OptimizationSession {
       trace("CONTEXT", "block-map-failed", String.valueOf(e.getMessage()));
     }
     return Optional.empty();
+  }
+
+  /**
+   * The further instances candidates must agree on, built when the verifier first needs them (on PostgreSQL a
+   * sampled view of the database itself, on DuckDB a sample and a generated instance in memory).
+   */
+  private List<Instance> furtherInstances() {
+    List<Instance> further = new ArrayList<>();
+    if (config.furtherInstances && engine == Engine.POSTGRESQL) {
+      addPostgresSample(further);
+    } else if (config.furtherInstances) {
+      InstanceBuilder builder = new InstanceBuilder(connection, catalog, analysis);
+      if (!builder.tables().isEmpty()) {
+        addInstance("sample", further, () -> builder.sample(config.sampleRows, config.seed));
+        addInstance("generated", further, () -> builder.generated(config.generatedRows, config.seed));
+      }
+    }
+    return further;
   }
 
   /**
@@ -291,6 +306,9 @@ final class OptimizationSession {
         continue;
       }
       for (RuleProposer.Proposal p : proposals) {
+        if (budgetSpent()) {
+          return;
+        }
         if (proposed++ >= config.maxRuleCandidates) {
           trace("REASONING", "rules-capped", "more candidates than maxRuleCandidates ("
               + config.maxRuleCandidates + "): the rest are not tried");
@@ -300,6 +318,27 @@ final class OptimizationSession {
       }
     }
   }
+
+  /**
+   * Whether the time budget for trying candidates is spent (counted from the end of the preparation); traced once.
+   * Candidates not tried then are not recorded; the best verified one is still confirmed and returned.
+   */
+  boolean budgetSpent() {
+    if (candidatesStart == 0 || System.nanoTime() - candidatesStart < config.budget.toNanos()) {
+      return false;
+    }
+    if (!budgetTraced) {
+      budgetTraced = true;
+      trace("REASONING", "budget-spent", "the budget of " + config.budget.toSeconds() + " s for trying candidates"
+          + " is spent: no further candidate is tried");
+    }
+    return true;
+  }
+
+  /** The reason of a candidate that was not run because it plans like the original or an earlier candidate. */
+  static final String SAME_PLAN = "same plan as ";
+  /** The reason of a candidate that is the same query as an earlier one. */
+  static final String SAME_QUERY = "same query as ";
 
   static String normalize(String s) {
     return s.replaceAll("\\s+", " ").strip().toLowerCase(Locale.ROOT);
@@ -313,7 +352,7 @@ final class OptimizationSession {
     OptimizationCandidate earlier = bySql.get(key);
     if (earlier != null) {
       OptimizationCandidate c = new OptimizationCandidate(id, source, label, explanation, text, earlier.verdict(),
-          "same query as candidate #" + earlier.id() + ": " + earlier.reason(), earlier.equivalence(),
+          SAME_QUERY + "candidate #" + earlier.id() + ": " + earlier.reason(), earlier.equivalence(),
           earlier.originalTiming(), earlier.timing(), earlier.speedup());
       return record(c);
     }
@@ -332,6 +371,31 @@ final class OptimizationSession {
       return record(new OptimizationCandidate(id, source, label, explanation, text, CandidateVerdict.NOT_EXECUTABLE, why,
           Optional.empty(), Optional.empty(), Optional.empty(), 0));
     }
+    // Cheap rejection before any check that runs the candidate: the engine plans it exactly as the original (or as
+    // an earlier candidate), so it runs the same operators and cannot be faster (DuckDB's optimizer undoes many
+    // rewrites: it already materialises a CTE that is used twice, inlines one used once, decorrelates).
+    String shape = exec.plan().map(ExecutionPlan::shape).orElse(null);
+    if (shape != null && shape.equals(originalShape)) {
+      return record(new OptimizationCandidate(id, source, label, explanation, text, CandidateVerdict.NEGLIGIBLE,
+          SAME_PLAN + "the original: the engine runs the same operators", Optional.empty(), Optional.empty(),
+          Optional.empty(), 1.0));
+    }
+    OptimizationCandidate samePlan = shape == null ? null : byShape.get(shape);
+    if (samePlan != null) {
+      return record(new OptimizationCandidate(id, source, label, explanation, text, samePlan.verdict(),
+          SAME_PLAN + "candidate #" + samePlan.id() + ": " + samePlan.reason(), samePlan.equivalence(),
+          samePlan.originalTiming(), samePlan.timing(), samePlan.speedup()));
+    }
+    OptimizationCandidate verified = verify(id, source, label, explanation, text);
+    if (shape != null) {
+      byShape.putIfAbsent(shape, verified);
+    }
+    return verified;
+  }
+
+  /** The check that runs the candidate: equivalence on every instance, then timing against the original. */
+  private OptimizationCandidate verify(int id, CandidateSource source, String label, String explanation,
+      String text) {
     Verifier.Equivalence eq = verifier.equivalent(text);
     if (eq.timedOut()) {
       return record(new OptimizationCandidate(id, source, label, explanation, text, CandidateVerdict.SLOWER,
@@ -395,7 +459,8 @@ final class OptimizationSession {
    */
   private OptimizationCandidate select() {
     List<OptimizationCandidate> faster = new ArrayList<>(candidates.stream()
-        .filter(c -> c.verdict() == CandidateVerdict.FASTER && !c.reason().startsWith("same query as")).toList());
+        .filter(c -> c.verdict() == CandidateVerdict.FASTER && !c.reason().startsWith(SAME_QUERY)
+            && !c.reason().startsWith(SAME_PLAN)).toList());
     faster.sort(Comparator.comparingDouble(OptimizationCandidate::speedup).reversed());
     for (OptimizationCandidate best : faster) {
       if (!config.confirmWinner) {
@@ -403,7 +468,10 @@ final class OptimizationSession {
       }
       // Twice as many fresh runs; the candidate must win the large majority of back-to-back pairs, so that a
       // gain measured while other processes loaded the machine is not mistaken for a real one.
-      Verifier.TimedPair again = verifier.time(best.sql(), 2 * config.timedRuns);
+      // Timing stops as soon as either condition below cannot hold any more.
+      int runs = 2 * config.timedRuns;
+      Verifier.TimedPair again = verifier.time(best.sql(), runs, Verifier.StopRule.below(1.0, 0.25)
+          .or(Verifier.StopRule.below(config.minSpeedup, 0.5)));
       double[] ratios = again.pairRatios();
       double lowerQuartile = ratios.length == 0 ? 0 : ratios[ratios.length / 4];
       double confirmed = Math.min(best.speedup(), again.speedup());
@@ -433,7 +501,8 @@ final class OptimizationSession {
         : candidates.stream().map(OptimizationCandidate::originalTiming).flatMap(Optional::stream).findFirst();
     LlmUsage usage = gateway == null ? LlmUsage.NONE : gateway.usage();
     return new OptimizeResult(sql, chosen != null ? chosen.sql() : sql, verdict, chosen != null ? chosen.speedup() : 1.0,
-        Optional.ofNullable(chosen), candidates, originalTime, instanceNotes, failure, usage, trace,
+        Optional.ofNullable(chosen), candidates, originalTime,
+        verifier == null ? List.of() : verifier.instanceNotes(), failure, usage, trace,
         Duration.ofNanos(System.nanoTime() - start));
   }
 }

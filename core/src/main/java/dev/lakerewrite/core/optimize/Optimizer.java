@@ -25,13 +25,13 @@ import java.util.Set;
  * {@link Builder#minSpeedup(double) minSpeedup} faster is returned; otherwise the original.
  *
  * <pre>{@code
- * OptimizeResult r = Optimizer.builder().build().optimize(sql, connection);
- * r.sql(); r.speedup(); r.verdict(); r.candidates(); r.trace();
+ * OptimizeResult r = Optimizer.optimize(sql, connection);   // r.sql(), r.speedup(), r.verdict(), r.trace()
+ * QueryOptimizer o = Optimizer.builder().chatModel(model).queryTimeout(Duration.ofMinutes(5)).build();
+ * OptimizeResult r2 = o.optimize(sql, connection);
  * }</pre>
  *
- * <p>Immutable and thread-safe; each {@link #optimize} call uses its connection from the calling thread only
- * (one connection per thread, as DuckDB's JDBC driver requires). The connection's settings are the caller's;
- * every untrusted query (the input and each candidate) still passes the safe executor's admission check.
+ * <p>As {@code Rewriter} for the data-lake pipeline, this class offers the default ({@link #optimize}: offline,
+ * default settings) and the one {@link Builder}, which builds a configured, immutable {@link QueryOptimizer}.
  */
 public final class Optimizer {
   /** How the language model is used when one is configured. */
@@ -42,138 +42,66 @@ public final class Optimizer {
     AGENTIC
   }
 
-  private final LlmGateway gateway;
-  private final ChatModel chatModel;
-  final Mode mode;
-  final int maxIterations;
-  final double targetSpeedup;
-  final double minSpeedup;
-  final int warmups;
-  final int timedRuns;
-  final Duration queryTimeout;
-  final boolean rules;
-  final Set<String> recipes;
-  final int maxRuleCandidates;
-  final boolean furtherInstances;
-  final int sampleRows;
-  final int generatedRows;
-  final long seed;
-  final int maxComparedRows;
-  final DemonstrationPool demonstrations;
-  final double demonstrationSpeedup;
-  final boolean knowledgeBase;
-  final Embedder embedder;
-  final boolean confirmWinner;
-
-  private Optimizer(Builder b) {
-    this.gateway = b.gateway;
-    this.chatModel = b.chatModel;
-    this.mode = b.mode;
-    this.maxIterations = b.maxIterations;
-    this.targetSpeedup = b.targetSpeedup;
-    this.minSpeedup = b.minSpeedup;
-    this.warmups = b.warmups;
-    this.timedRuns = b.timedRuns;
-    this.queryTimeout = b.queryTimeout;
-    this.rules = b.rules;
-    this.recipes = Set.copyOf(b.recipes);
-    this.maxRuleCandidates = b.maxRuleCandidates;
-    this.furtherInstances = b.furtherInstances;
-    this.sampleRows = b.sampleRows;
-    this.generatedRows = b.generatedRows;
-    this.seed = b.seed;
-    this.maxComparedRows = b.maxComparedRows;
-    this.demonstrations = b.demonstrations != null ? b.demonstrations : DemonstrationPool.inMemory();
-    this.demonstrationSpeedup = b.demonstrationSpeedup;
-    this.knowledgeBase = b.knowledgeBase;
-    this.embedder = b.embedder;
-    this.confirmWinner = b.confirmWinner;
-  }
-
-  public static Builder builder() {
-    return new Builder();
-  }
+  private Optimizer() {}
 
   /**
-   * Optimises one query on a DuckDB or PostgreSQL connection.
+   * Optimises one query on a DuckDB or PostgreSQL connection, offline (rules and hints) with default settings and
+   * nothing remembered between calls.
    *
    * @param sql one SELECT/WITH query
    * @param connection the database the query runs on (used from the calling thread only)
    * @return the result; bad SQL or a failing original give {@link OptimizeVerdict#ORIGINAL_FAILED}, never an
    *     exception
+   * @throws NullPointerException if an argument is null
    */
-  public OptimizeResult optimize(String sql, Connection connection) {
-    Objects.requireNonNull(sql, "sql");
-    Objects.requireNonNull(connection, "connection");
-    return new OptimizationSession(this, sql, connection).run();
+  public static OptimizeResult optimize(String sql, Connection connection) {
+    return builder().build().optimize(sql, connection);
   }
 
   /**
-   * Optimises a script statement by statement: each statement (split at the semicolons that end statements, not
-   * those inside literals or comments) is optimised on its own, as {@link #optimize} does.
+   * Optimises a script statement by statement, as {@link #optimize(String, Connection)} does each statement.
    *
    * @return one result per statement, in order (empty for a script without statements)
    */
-  public java.util.List<OptimizeResult> optimizeScript(String script, Connection connection) {
-    Objects.requireNonNull(script, "script");
-    Objects.requireNonNull(connection, "connection");
-    java.util.List<OptimizeResult> out = new java.util.ArrayList<>();
-    for (String statement : dev.lakerewrite.core.sql.StatementSplitter.statements(script)) {
-      out.add(optimize(statement, connection));
-    }
-    return out;
+  public static java.util.List<OptimizeResult> optimizeScript(String script, Connection connection) {
+    return builder().build().optimizeScript(script, connection);
   }
 
-  /** The demonstration pool this optimizer reads and adds verified rewrites to. */
-  public DemonstrationPool demonstrations() {
-    return demonstrations;
-  }
-
-  /** Whether a language model is configured. */
-  public boolean usesLlm() {
-    return gateway != null || chatModel != null;
-  }
-
-  /**
-   * The gateway for one optimisation: the configured one (usage accumulates there), or a fresh one around the
-   * configured model, so that each result reports its own usage. Null offline.
-   */
-  LlmGateway gatewayForCall() {
-    if (gateway != null) {
-      return gateway;
-    }
-    return chatModel == null ? null
-        : LlmGateway.builder().model(dev.lakerewrite.core.llm.Role.OPTIMIZER, chatModel, "unknown").build();
+  /** A builder for a configured {@link QueryOptimizer}; every setting has a default. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /**
    * Optimizer settings. Defaults: offline (rules and hints only), agentic mode with 5 iterations and a 1.5x target
    * when a model is set, minimum speedup 1.10x, 1 warm-up and 5 timed runs, 60 s per query, sample and generated
-   * instances on, a fresh in-memory demonstration pool, knowledge base on, winner re-timed before it is returned.
+   * instances on, a fresh in-memory demonstration pool, knowledge base on, winner re-timed before it is returned,
+   * 5 minutes for trying candidates.
    */
   public static final class Builder {
-    private LlmGateway gateway;
-    private ChatModel chatModel;
-    private Mode mode = Mode.AGENTIC;
-    private int maxIterations = 5;
-    private double targetSpeedup = 1.5;
-    private double minSpeedup = 1.10;
-    private int warmups = 1;
-    private int timedRuns = 5;
-    private Duration queryTimeout = Duration.ofSeconds(60);
-    private boolean rules = true;
-    private final Set<String> recipes = new LinkedHashSet<>(RuleProposer.RECIPES);
-    private int maxRuleCandidates = 12;
-    private boolean furtherInstances = true;
-    private int sampleRows = 2_000;
-    private int generatedRows = 40;
-    private long seed = 42;
-    private int maxComparedRows = Verifier.DEFAULT_MAX_COMPARED_ROWS;
-    private DemonstrationPool demonstrations;
-    private double demonstrationSpeedup = 1.5;
-    private boolean knowledgeBase = true;
-    private Embedder embedder;
-    private boolean confirmWinner = true;
+    LlmGateway gateway;
+    ChatModel chatModel;
+    Mode mode = Mode.AGENTIC;
+    int maxIterations = 5;
+    double targetSpeedup = 1.5;
+    double minSpeedup = 1.10;
+    int warmups = 1;
+    int timedRuns = 5;
+    Duration queryTimeout = Duration.ofSeconds(60);
+    boolean rules = true;
+    final Set<String> recipes = new LinkedHashSet<>(RuleProposer.RECIPES);
+    int maxRuleCandidates = 12;
+    boolean furtherInstances = true;
+    int sampleRows = 2_000;
+    int generatedRows = 40;
+    long seed = 42;
+    int maxComparedRows = Verifier.DEFAULT_MAX_COMPARED_ROWS;
+    DemonstrationPool demonstrations;
+    double demonstrationSpeedup = 1.5;
+    boolean knowledgeBase = true;
+    Embedder embedder;
+    boolean confirmWinner = true;
+    Duration budget = Duration.ofMinutes(5);
 
     private Builder() {}
 
@@ -364,8 +292,22 @@ public final class Optimizer {
       return this;
     }
 
-    public Optimizer build() {
-      return new Optimizer(this);
+    /**
+     * Wall time for trying candidates, counted once the original has run and its plan is read (default 5 minutes).
+     * Once spent no further candidate is tried (the trace says so); the fastest verified one so far is still
+     * confirmed and returned.
+     */
+    public Builder budget(Duration budget) {
+      Objects.requireNonNull(budget, "budget");
+      if (budget.isNegative() || budget.isZero()) {
+        throw new IllegalArgumentException("budget must be positive, was " + budget);
+      }
+      this.budget = budget;
+      return this;
+    }
+
+    public QueryOptimizer build() {
+      return new QueryOptimizer(this);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.lakerewrite.core.optimize;
 
+import dev.lakerewrite.sql.SqlSpans;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,8 +32,8 @@ final class PostgresDialect {
     int i = 0;
     while (i < sql.length()) {
       char ch = sql.charAt(i);
-      if (ch == '\'' || ch == '"') {
-        int end = endOfQuoted(sql, i);
+      int end = SqlSpans.endOfQuoted(sql, i);
+      if (end > i) {
         out.append(sql, i, end);
         i = end;
         continue;
@@ -82,31 +83,15 @@ final class PostgresDialect {
     return sql.regionMatches(true, i, word, 0, word.length());
   }
 
-  /** The index just past the literal or quoted identifier starting at {@code start} (doubled quotes escape). */
-  private static int endOfQuoted(String sql, int start) {
-    char q = sql.charAt(start);
-    int i = start + 1;
-    while (i < sql.length()) {
-      if (sql.charAt(i) == q) {
-        if (i + 1 < sql.length() && sql.charAt(i + 1) == q) {
-          i += 2;
-          continue;
-        }
-        return i + 1;
-      }
-      i++;
-    }
-    return sql.length();
-  }
-
   /** The index of the parenthesis closing the one at {@code open}, or -1. */
   private static int matchingParen(String sql, int open) {
     int depth = 0;
     int i = open;
     while (i < sql.length()) {
       char ch = sql.charAt(i);
-      if (ch == '\'' || ch == '"') {
-        i = endOfQuoted(sql, i);
+      int end = SqlSpans.endOfQuoted(sql, i);
+      if (end > i) {
+        i = end;
         continue;
       }
       if (ch == '(') {

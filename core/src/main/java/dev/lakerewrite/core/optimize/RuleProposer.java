@@ -407,6 +407,37 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // decorrelate-scalar-aggregate
 
+  /**
+   * A WHERE conjunct {@code x op (SELECT agg(..) FROM .. WHERE ..)}: the comparison, which side the subquery is on,
+   * the other side, the subquery's block and its one select item (an aggregate, no window, no nested subquery).
+   */
+  private record AggregateComparison(JsonNode comparison, boolean subOnLeft, JsonNode other, JsonNode sub,
+      JsonNode item) {}
+
+  /** The conjunct as an {@link AggregateComparison}, or null when it is none (grouped or limited subqueries too). */
+  private static AggregateComparison aggregateComparison(JsonNode c) {
+    if (!"COMPARISON".equals(c.path("class").asText())) {
+      return null;
+    }
+    boolean subOnLeft = isScalarSubquery(c.path("left"));
+    if (!subOnLeft && !isScalarSubquery(c.path("right"))) {
+      return null;
+    }
+    JsonNode other = subOnLeft ? c.path("right") : c.path("left");
+    JsonNode sub = (subOnLeft ? c.path("left") : c.path("right")).path("subquery").path("node");
+    if (Trees.hasSubquery(other) || !plainSubquery(sub) || sub.path("select_list").size() != 1
+        || !sub.path("group_expressions").isEmpty() || !sub.path("having").isNull()
+        || !sub.path("qualify").isNull()) {
+      return null;
+    }
+    JsonNode item = sub.path("select_list").get(0);
+    if (!Trees.hasAggregate(item) || hasWindow(item) || Trees.hasSubquery(item)) {
+      return null;
+    }
+    return new AggregateComparison(c, subOnLeft, other, sub, item);
+  }
+
+
   String decorrelate(ObjectNode node, Context ctx) {
     return decorrelate(node, ctx, false);
   }
@@ -430,27 +461,14 @@ final class RuleProposer {
     Scope outer = ctx.scope(node);
     for (int idx = 0; idx < conjuncts.size(); idx++) {
       JsonNode c = conjuncts.get(idx);
-      if (!"COMPARISON".equals(c.path("class").asText())) {
+      AggregateComparison ac = aggregateComparison(c);
+      if (ac == null || containsFunction(ac.item(), Set.of("count", "count_star", "count_if", "countif"))) {
         continue;
       }
-      boolean subOnLeft = isScalarSubquery(c.path("left"));
-      if (!subOnLeft && !isScalarSubquery(c.path("right"))) {
-        continue;
-      }
-      JsonNode other = subOnLeft ? c.path("right") : c.path("left");
-      if (Trees.hasSubquery(other)) {
-        continue;
-      }
-      JsonNode sub = (subOnLeft ? c.path("left") : c.path("right")).path("subquery").path("node");
-      if (!plainSubquery(sub) || sub.path("select_list").size() != 1 || !sub.path("group_expressions").isEmpty()
-          || !sub.path("having").isNull() || !sub.path("qualify").isNull()) {
-        continue;
-      }
-      JsonNode item = sub.path("select_list").get(0);
-      if (!Trees.hasAggregate(item) || hasWindow(item) || Trees.hasSubquery(item)
-          || containsFunction(item, Set.of("count", "count_star", "count_if", "countif"))) {
-        continue;
-      }
+      boolean subOnLeft = ac.subOnLeft();
+      JsonNode other = ac.other();
+      JsonNode sub = ac.sub();
+      JsonNode item = ac.item();
       Scope inner = ctx.scope(sub);
       if (inner.owners(item) == null) {
         continue;
@@ -515,6 +533,109 @@ final class RuleProposer {
       return "the correlated aggregate subquery in " + "WHERE (" + abbreviate(trees.expression(c))
           + ") becomes a join with the aggregate grouped by " + String.join(", ", keys)
           + (restriction == null ? "" : ", computed only for the keys " + abbreviate(restriction));
+    }
+    return null;
+  }
+
+  /**
+   * {@code correlated-aggregate-to-window} (WinMagic, Zuzarte et al., SIGMOD 2003): a WHERE comparison with a
+   * correlated scalar aggregate subquery that reads the same relation as one of the block's FROM items, correlated
+   * only by equalities of the same columns ({@code inner.c = outer.c}), no other filter, becomes a window aggregate
+   * over that relation partitioned by those columns, computed in one scan beside each row: {@code FROM (SELECT *,
+   * agg(..) OVER (PARTITION BY c) AS w FROM r) AS outer ... WHERE x op outer.w AND outer.c IS NOT NULL}. The outer
+   * row is itself in its partition, so the aggregate never runs over an empty input (COUNT included); a NULL key
+   * matches nothing in the subquery (the comparison is then NULL), hence {@code IS NOT NULL}. Linear in the size
+   * of the block.
+   */
+  String aggregateToWindow(ObjectNode node, Context ctx) {
+    if (!isSelect(node)) {
+      return null;
+    }
+    List<JsonNode> conjuncts = Trees.conjuncts(node.get("where_clause"));
+    Scope outer = ctx.scope(node);
+    for (int idx = 0; idx < conjuncts.size(); idx++) {
+      JsonNode c = conjuncts.get(idx);
+      AggregateComparison ac = aggregateComparison(c);
+      if (ac == null) {
+        continue;
+      }
+      boolean subOnLeft = ac.subOnLeft();
+      JsonNode other = ac.other();
+      JsonNode sub = ac.sub();
+      JsonNode item = ac.item();
+      List<JsonNode> innerFrom = Trees.fromItems(sub.path("from_table"));
+      if (innerFrom.size() != 1 || !"BASE_TABLE".equals(innerFrom.get(0).path("type").asText())
+          || item.findValues("distinct").stream().anyMatch(JsonNode::asBoolean)) {
+        continue;
+      }
+      String table = innerFrom.get(0).path("table_name").asText();
+      Scope inner = ctx.scope(sub);
+      if (inner.owners(item) == null) {
+        continue;
+      }
+      Scope.Item outerItem = null;
+      List<String[]> keys = new ArrayList<>();
+      boolean ok = !Trees.conjuncts(sub.get("where_clause")).isEmpty();
+      for (JsonNode sc : Trees.conjuncts(sub.get("where_clause"))) {
+        String[] pair = Trees.hasSubquery(sc) ? null : correlationPair(sc, inner, outer);
+        if (pair == null) {
+          ok = false;
+          break;
+        }
+        JsonNode innerColumn = trees.parseExpression(pair[0]);
+        JsonNode outerColumn = trees.parseExpression(pair[1]);
+        List<String> innerParts = parts(innerColumn);
+        List<String> outerParts = parts(outerColumn);
+        Scope.Item owner = outer.resolve(outerParts).item();
+        if (owner == null || !"BASE_TABLE".equals(owner.node().path("type").asText())
+            || !owner.node().path("table_name").asText().equalsIgnoreCase(table)
+            || !innerParts.get(innerParts.size() - 1).equalsIgnoreCase(outerParts.get(outerParts.size() - 1))
+            || outerItem != null && outerItem != owner) {
+          ok = false;
+          break;
+        }
+        outerItem = owner;
+        keys.add(pair);
+      }
+      if (!ok || outerItem == null) {
+        continue;
+      }
+      String partition = String.join(", ", keys.stream().map(k -> k[0]).toList());
+      ObjectNode windowed = item.deepCopy();
+      windowed.put("alias", "");
+      List<ObjectNode> aggregates = new ArrayList<>();
+      Trees.visitShallow(windowed, n -> {
+        if ("FUNCTION".equals(n.path("class").asText())
+            && dev.lakerewrite.core.sql.SqlAnalyzer.isAggregate(n.path("function_name").asText())) {
+          aggregates.add((ObjectNode) n);
+        }
+      });
+      for (ObjectNode a : aggregates) {
+        replace(a, trees.parseExpression(trees.expression(a) + " OVER (PARTITION BY " + partition + ")"));
+      }
+      String innerAlias = Trees.referenceName(innerFrom.get(0));
+      String column = ctx.fresh("lr_w");
+      String name = outerItem.name();
+      ObjectNode derived = trees.parseFrom("(SELECT *, " + trees.expression(windowed) + " AS " + column + " FROM "
+          + Sql.identifier(table) + " AS " + Sql.identifier(innerAlias) + ") AS " + Sql.identifier(name));
+      ObjectNode target = (ObjectNode) outerItem.node();
+      target.put("alias", name);
+      replace(target, derived);
+      List<String> newConjuncts = new ArrayList<>();
+      for (int i = 0; i < conjuncts.size(); i++) {
+        if (i == idx) {
+          newConjuncts.add(trees.expression(other) + " " + comparisonOp(c, subOnLeft) + " "
+              + Sql.identifier(name) + "." + column);
+          for (String[] k : keys) {
+            newConjuncts.add(k[1] + " IS NOT NULL");
+          }
+        } else {
+          newConjuncts.add(trees.expression(conjuncts.get(i)));
+        }
+      }
+      setWhere(node, newConjuncts);
+      return "the correlated aggregate over " + table + " in WHERE (" + abbreviate(trees.expression(c))
+          + ") becomes a window aggregate partitioned by " + partition + " in one scan of " + table;
     }
     return null;
   }
@@ -874,19 +995,13 @@ final class RuleProposer {
       return null;
     }
     JsonNode having = node.get("having");
-    if (!"COMPARISON".equals(having.path("class").asText())) {
+    AggregateComparison ac = aggregateComparison(having);
+    if (ac == null) {
       return null;
     }
-    boolean subOnLeft = isScalarSubquery(having.path("left"));
-    if (!subOnLeft && !isScalarSubquery(having.path("right"))) {
-      return null;
-    }
-    JsonNode other = subOnLeft ? having.path("right") : having.path("left");
-    JsonNode sub = (subOnLeft ? having.path("left") : having.path("right")).path("subquery").path("node");
-    if (!plainSubquery(sub) || sub.path("select_list").size() != 1 || !sub.path("group_expressions").isEmpty()
-        || !sub.path("having").isNull() || Trees.hasSubquery(other)) {
-      return null;
-    }
+    boolean subOnLeft = ac.subOnLeft();
+    JsonNode other = ac.other();
+    JsonNode sub = ac.sub();
     String from = trees.renderFrom(node.get("from_table"));
     if (!from.equals(trees.renderFrom(sub.get("from_table")))) {
       return null;
@@ -1311,6 +1426,664 @@ final class RuleProposer {
       counts.computeIfPresent(t, (k, v) -> v + 1);
     }
     return counts;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // push-filters-into-shared-cte
+
+  /**
+   * {@code push-filters-into-shared-cte}: a CTE read several times, each read filtering it differently (a year, a
+   * channel), computes every row although only those some read keeps are used. Each read's own conjuncts (only its
+   * columns, no subquery, on CTE columns that are plain or grouping columns in every UNION branch) are ANDed, the
+   * reads' conjunctions ORed, and the disjunction is added to every branch's WHERE in terms of the branch's own
+   * expressions; the reads keep their filters. Not when a read has no such filter (it needs every row), sits in an
+   * outer join, or a branch has a window, LIMIT, DISTINCT or grouping sets (a filter would change their rows).
+   * Linear in the size of the statement.
+   */
+  List<Proposal> pushFiltersIntoSharedCte(String sql, String label) {
+    ObjectNode statement = trees.statement(sql);
+    List<Proposal> out = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    Map<String, Integer> references = cteReferenceCounts(statement);
+    for (ObjectNode entry : Trees.ctes(statement.get("node"))) {
+      String name = entry.path("key").asText();
+      if (references.getOrDefault(name.toLowerCase(Locale.ROOT), 0) < 2) {
+        continue;
+      }
+      ObjectNode copy = statement.deepCopy();
+      Map<String, List<String>> cteColumns = Scope.cteColumns(copy.get("node"));
+      List<String> columns = cteColumns.get(name.toLowerCase(Locale.ROOT));
+      ObjectNode body = cteBody(copy, name);
+      List<ObjectNode> branches = body == null ? null : unionBranches(body);
+      if (columns == null || branches == null || branches.stream().anyMatch(b -> !filterable(b, columns.size()))) {
+        continue;
+      }
+      List<List<JsonNode>> reads = readFilters(copy, name, columns, branches, cteColumns);
+      if (reads == null || reads.size() != references.get(name.toLowerCase(Locale.ROOT))) {
+        continue;
+      }
+      String shown = null;
+      boolean changed = false;
+      for (ObjectNode branch : branches) {
+        Set<String> alternatives = new LinkedHashSet<>();
+        for (List<JsonNode> read : reads) {
+          List<String> conjunction = new ArrayList<>();
+          boolean never = false;
+          for (JsonNode c : read) {
+            ObjectNode substituted = substituteColumns(c, columns, branch);
+            Boolean constant = literalEquality(substituted);
+            if (constant == null) {
+              conjunction.add(trees.expression(substituted));
+            } else if (!constant) {
+              never = true; // e.g. channel 'w' asked of the 's' branch: this read needs no row of the branch
+            }
+          }
+          if (!never) {
+            alternatives.add(conjunction.isEmpty() ? "true" : Trees.and(conjunction));
+          }
+        }
+        String predicate = alternatives.isEmpty() ? "false" : alternatives.contains("true") ? null
+            : alternatives.size() == 1 ? alternatives.iterator().next()
+            : "(" + String.join(") OR (", alternatives) + ")";
+        if (predicate == null) {
+          continue;
+        }
+        List<String> where = rendered(Trees.conjuncts(branch.get("where_clause")));
+        where.add(predicate);
+        setWhere(branch, where);
+        shown = shown == null ? predicate : shown;
+        changed = true;
+      }
+      if (!changed) {
+        continue;
+      }
+      add(out, seen, new Proposal(CandidateSource.RULE, label, "each of the " + reads.size() + " reads of " + name
+          + " keeps only some rows: their filters, ORed, are applied inside it (" + abbreviate(shown) + ")",
+          trees.render(copy)));
+    }
+    return out;
+  }
+
+  /** The SELECT branches of a query node joined by UNION [ALL] (the node itself when it is a SELECT); else null. */
+  private static List<ObjectNode> unionBranches(ObjectNode node) {
+    List<ObjectNode> out = new ArrayList<>();
+    if (isSelect(node)) {
+      out.add(node);
+      return out;
+    }
+    if (!"SET_OPERATION_NODE".equals(node.path("type").asText()) || !"UNION".equals(node.path("setop_type").asText())
+        || !node.path("modifiers").isEmpty()) {
+      return null;
+    }
+    List<JsonNode> children = new ArrayList<>();
+    node.path("children").forEach(children::add);
+    for (String side : List.of("left", "right")) {
+      if (node.path(side).isObject()) {
+        children.add(node.get(side));
+      }
+    }
+    for (JsonNode child : children) {
+      List<ObjectNode> sub = unionBranches((ObjectNode) child);
+      if (sub == null) {
+        return null;
+      }
+      out.addAll(sub);
+    }
+    return out.isEmpty() ? null : out;
+  }
+
+  /** Whether a filter on the output of this branch can be applied to its input instead. */
+  private static boolean filterable(ObjectNode branch, int columns) {
+    return branch.path("select_list").size() == columns && branch.path("modifiers").isEmpty()
+        && branch.path("qualify").isNull() && branch.path("group_sets").size() <= 1
+        && !hasWindow(branch.path("select_list")) && branch.path("cte_map").path("map").isEmpty();
+  }
+
+  /**
+   * For each read of the CTE (a FROM item of some block), its pushable WHERE conjuncts; null when a read has none,
+   * sits in an outer join or where a read cannot be told apart.
+   */
+  private List<List<JsonNode>> readFilters(ObjectNode statement, String cte, List<String> columns,
+      List<ObjectNode> branches, Map<String, List<String>> cteColumns) {
+    List<List<JsonNode>> reads = new ArrayList<>();
+    boolean[] ok = {true};
+    Trees.selectNodes(statement, block -> {
+      List<JsonNode> items = Trees.fromItems(block.path("from_table")).stream().filter(i ->
+          "BASE_TABLE".equals(i.path("type").asText()) && i.path("table_name").asText().equalsIgnoreCase(cte))
+          .toList();
+      if (items.isEmpty() || !ok[0]) {
+        return;
+      }
+      boolean[] outer = {false};
+      Trees.visitShallow(block.path("from_table"), n -> {
+        if ("JOIN".equals(n.path("type").asText()) && !"INNER".equals(n.path("join_type").asText("INNER"))) {
+          outer[0] = true;
+        }
+      });
+      Scope scope = Scope.of(block, catalog, cteColumns);
+      for (JsonNode i : items) {
+        Scope.Item item = scope.item(Trees.referenceName(i)).orElse(null);
+        List<JsonNode> mine = new ArrayList<>();
+        for (JsonNode c : Trees.conjuncts(block.get("where_clause"))) {
+          List<Scope.Item> owners = Trees.hasSubquery(c) ? null : scope.owners(c);
+          if (owners != null && owners.size() == 1 && owners.get(0) == item
+              && Trees.columnRefs(c).stream().allMatch(ref -> pushable(ref, columns, branches))) {
+            mine.add(c);
+          }
+        }
+        if (item == null || mine.isEmpty() || outer[0]) {
+          ok[0] = false;
+          return;
+        }
+        reads.add(mine);
+      }
+    });
+    return ok[0] ? reads : null;
+  }
+
+  /**
+   * The value of a comparison of two literals by equality or inequality ({@code 's' = 'w'}, which a UNION branch's
+   * constant column gives), null for anything else.
+   */
+  private Boolean literalEquality(JsonNode e) {
+    String type = e.path("type").asText();
+    if (!"COMPARISON".equals(e.path("class").asText())
+        || !type.equals("COMPARE_EQUAL") && !type.equals("COMPARE_NOTEQUAL")
+        || !"CONSTANT".equals(e.path("left").path("class").asText())
+        || !"CONSTANT".equals(e.path("right").path("class").asText())) {
+      return null;
+    }
+    // Only string literals: their text is their value ('s' = 's'); numbers may be spelled differently (1 = 1.0).
+    String left = trees.expression(e.path("left"));
+    String right = trees.expression(e.path("right"));
+    if (!left.startsWith("'") || !right.startsWith("'")) {
+      return null;
+    }
+    return type.equals("COMPARE_EQUAL") == left.equals(right);
+  }
+
+  /** Whether the CTE column a reference names is, in every branch, a plain expression or a grouping key. */
+  private boolean pushable(List<String> ref, List<String> columns, List<ObjectNode> branches) {
+    int index = indexOfIgnoreCase(columns, ref.get(ref.size() - 1));
+    if (index < 0) {
+      return false;
+    }
+    for (ObjectNode branch : branches) {
+      JsonNode source = branch.path("select_list").get(index);
+      if (Trees.hasAggregate(source) || hasWindow(source) || Trees.hasSubquery(source)) {
+        return false;
+      }
+      boolean grouped = !branch.path("group_expressions").isEmpty() || Trees.hasAggregate(branch.path("select_list"));
+      if (grouped && !Trees.columnRefs(source).isEmpty()) {
+        String text = trees.expression(source);
+        String alias = source.path("alias").asText("");
+        boolean key = false;
+        for (JsonNode g : branch.path("group_expressions")) {
+          List<String> gp = "COLUMN_REF".equals(g.path("class").asText()) ? parts(g) : List.of();
+          key |= trees.expression(g).equals(text) || gp.size() == 1 && gp.get(0).equalsIgnoreCase(alias);
+        }
+        if (!key) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static int indexOfIgnoreCase(List<String> names, String name) {
+    for (int i = 0; i < names.size(); i++) {
+      if (names.get(i).equalsIgnoreCase(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** A copy of the conjunct with each CTE column replaced by the branch's expression for it. */
+  private static ObjectNode substituteColumns(JsonNode conjunct, List<String> columns, ObjectNode branch) {
+    ObjectNode copy = conjunct.deepCopy();
+    List<ObjectNode> refs = new ArrayList<>();
+    Trees.visitShallow(copy, n -> {
+      if ("COLUMN_REF".equals(n.path("class").asText())) {
+        refs.add((ObjectNode) n);
+      }
+    });
+    if ("COLUMN_REF".equals(copy.path("class").asText()) && !refs.contains(copy)) {
+      refs.add(copy);
+    }
+    for (ObjectNode n : refs) {
+      List<String> p = parts(n);
+      ObjectNode source = branch.path("select_list").get(indexOfIgnoreCase(columns, p.get(p.size() - 1))).deepCopy();
+      source.put("alias", "");
+      replace(n, source);
+    }
+    return copy;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // self-join-to-lag-lead
+
+  /**
+   * {@code self-join-to-lag-lead}: a block that joins a CTE numbered by {@code rank() OVER (PARTITION BY p ORDER BY
+   * o) AS rn} to itself to read the previous and the next row ({@code v.p = w.p AND v.rn = w.rn + 1}, {@code - 1})
+   * reads them with {@code lag} / {@code lead} over the same partition, ordered by rn, in one scan:
+   * {@code FROM (SELECT *, lag(c) OVER (PARTITION BY p ORDER BY rn) AS lr_lag_c, ..., count(*) OVER (PARTITION
+   * BY p) AS lr_n FROM v) AS v WHERE v.rn > 1 AND v.rn < v.lr_n AND v.p IS NOT NULL}. Exact only when rn numbers
+   * each partition 1, 2, 3, ... without ties: the CTE groups by exactly p and o (so each (p, o) is one row) or
+   * uses row_number over such rows; the join must equate every partition column and nothing else. Linear in the
+   * size of the block.
+   */
+  String selfJoinToLagLead(ObjectNode node, Context ctx) {
+    if (!isSelect(node) || !crossJoinsOnly(node.path("from_table"))) {
+      return null;
+    }
+    List<JsonNode> items = Trees.fromItems(node.path("from_table"));
+    for (JsonNode base : items) {
+      if (!"BASE_TABLE".equals(base.path("type").asText())) {
+        continue;
+      }
+      String cte = base.path("table_name").asText();
+      ObjectNode body = cteBody(ctx.statement(), cte);
+      Numbering numbering = body == null ? null : numbering(body);
+      if (numbering == null) {
+        continue;
+      }
+      String x = Trees.referenceName(base);
+      Map<String, Integer> offsets = new java.util.LinkedHashMap<>();
+      Map<String, Set<String>> equated = new java.util.LinkedHashMap<>();
+      List<JsonNode> conjuncts = Trees.conjuncts(node.get("where_clause"));
+      Set<Integer> used = new java.util.HashSet<>();
+      for (int i = 0; i < conjuncts.size(); i++) {
+        JsonNode c = conjuncts.get(i);
+        if (!"COMPARE_EQUAL".equals(c.path("type").asText())) {
+          continue;
+        }
+        Object[] step = rnStep(c, x, numbering.rn());
+        if (step != null && isItemOf(items, (String) step[0], cte) && !offsets.containsKey((String) step[0])) {
+          offsets.put((String) step[0], (Integer) step[1]);
+          used.add(i);
+          continue;
+        }
+        String[] pair = equatedColumn(c, x);
+        if (pair != null && isItemOf(items, pair[0], cte) && numbering.partition().contains(pair[1])) {
+          equated.computeIfAbsent(pair[0], k -> new LinkedHashSet<>()).add(pair[1]);
+          used.add(i);
+        }
+      }
+      offsets.keySet().removeIf(y -> !equated.getOrDefault(y, Set.of()).equals(new LinkedHashSet<>(numbering.partition())));
+      if (offsets.isEmpty() || !equated.keySet().equals(offsets.keySet())) {
+        continue;
+      }
+      // Everything the block reads of the neighbours, as columns of the numbered row.
+      String partition = String.join(", ", numbering.partition().stream().map(Sql::identifier).toList());
+      Map<String, String> replacements = new java.util.LinkedHashMap<>();
+      List<String> windows = new ArrayList<>();
+      ObjectNode edited = node.deepCopy();
+      List<JsonNode> kept = new ArrayList<>();
+      List<JsonNode> editedConjuncts = Trees.conjuncts(edited.get("where_clause"));
+      for (int i = 0; i < editedConjuncts.size(); i++) {
+        if (!used.contains(i)) {
+          kept.add(editedConjuncts.get(i));
+        }
+      }
+      edited.set("where_clause", Trees.JSON.nullNode());
+      ObjectNode probe = edited.deepCopy();
+      boolean[] ok = {true};
+      java.util.function.Consumer<JsonNode> rewrite = tree -> Trees.visit(tree, n -> {
+        if (!"COLUMN_REF".equals(n.path("class").asText())) {
+          return;
+        }
+        List<String> p = parts(n);
+        String qualifier = p.size() == 2 ? p.get(0) : null;
+        String y = qualifier == null ? null : offsets.keySet().stream().filter(k -> k.equalsIgnoreCase(qualifier))
+            .findFirst().orElse(null);
+        if (y == null) {
+          if (p.size() == 1 && offsets.keySet().stream().anyMatch(k -> k.equalsIgnoreCase(p.get(0)))) {
+            ok[0] = false; // a neighbour used as a whole row
+          }
+          return;
+        }
+        String fn = offsets.get(y) < 0 ? "lag" : "lead";
+        String column = ctx.fresh("lr_" + fn + "_");
+        String key = y.toLowerCase(Locale.ROOT) + "." + p.get(1).toLowerCase(Locale.ROOT);
+        if (!replacements.containsKey(key)) {
+          replacements.put(key, column);
+          windows.add(fn + "(" + Sql.identifier(p.get(1)) + ") OVER (PARTITION BY " + partition + " ORDER BY "
+              + Sql.identifier(numbering.rn()) + ") AS " + column);
+        }
+        Trees.setColumn((ObjectNode) n, x, replacements.get(key));
+      });
+      rewrite.accept(probe);
+      for (JsonNode c : kept) {
+        rewrite.accept(c);
+      }
+      if (!ok[0]) {
+        continue;
+      }
+      List<String> where = new ArrayList<>(rendered(kept));
+      String rn = Sql.identifier(x) + "." + Sql.identifier(numbering.rn());
+      if (offsets.containsValue(-1)) {
+        where.add(rn + " > 1");
+      }
+      if (offsets.containsValue(1)) {
+        windows.add("count(*) OVER (PARTITION BY " + partition + ") AS lr_n");
+        where.add(rn + " < " + Sql.identifier(x) + ".lr_n");
+      }
+      for (String col : numbering.partition()) {
+        where.add(Sql.identifier(x) + "." + Sql.identifier(col) + " IS NOT NULL");
+      }
+      List<String> from = new ArrayList<>();
+      for (JsonNode item : Trees.fromItems(probe.path("from_table"))) {
+        String name = Trees.referenceName(item);
+        if (offsets.keySet().stream().anyMatch(name::equalsIgnoreCase)) {
+          continue;
+        }
+        from.add(name.equalsIgnoreCase(x) ? "(SELECT *, " + String.join(", ", windows) + " FROM "
+            + Sql.identifier(cte) + ") AS " + Sql.identifier(x) : trees.renderFrom(item));
+      }
+      probe.set("from_table", trees.parseFrom(String.join(", ", from)));
+      setWhere(probe, where);
+      replace(node, probe);
+      return "the self-joins of " + cte + " on " + numbering.rn() + " +/- 1 read the neighbouring rows with "
+          + (offsets.containsValue(-1) ? "lag" : "") + (offsets.size() > 1 ? " and " : "")
+          + (offsets.containsValue(1) ? "lead" : "") + " over (PARTITION BY " + partition + ")";
+    }
+    return null;
+  }
+
+  /** A CTE's consecutive numbering: the output name of the number and the partition's output names. */
+  private record Numbering(String rn, List<String> partition) {}
+
+  /**
+   * The numbering a CTE body defines, when each partition is numbered 1, 2, 3, ... without ties: a rank(),
+   * dense_rank() or row_number() over plain output columns, in a block grouped by exactly its partition and order
+   * columns. Null otherwise.
+   */
+  private Numbering numbering(ObjectNode body) {
+    if (!isSelect(body) || !body.path("modifiers").isEmpty() || body.path("group_sets").size() > 1) {
+      return null;
+    }
+    Set<String> groups = new LinkedHashSet<>();
+    body.path("group_expressions").forEach(g -> groups.add(trees.expression(g).toLowerCase(Locale.ROOT)));
+    Map<String, String> outputs = new java.util.LinkedHashMap<>();
+    for (JsonNode item : body.path("select_list")) {
+      if ("COLUMN_REF".equals(item.path("class").asText())) {
+        List<String> p = parts(item);
+        String alias = item.path("alias").asText("");
+        outputs.putIfAbsent(trees.expression(item).toLowerCase(Locale.ROOT), alias.isEmpty() ? p.get(p.size() - 1) : alias);
+      }
+    }
+    for (JsonNode item : body.path("select_list")) {
+      String fn = item.path("function_name").asText("").toLowerCase(Locale.ROOT);
+      String alias = item.path("alias").asText("");
+      if (!"WINDOW".equals(item.path("class").asText()) || alias.isEmpty()
+          || !Set.of("rank", "dense_rank", "row_number").contains(fn)) {
+        continue;
+      }
+      Set<String> keys = new LinkedHashSet<>();
+      List<String> partition = new ArrayList<>();
+      boolean plain = true;
+      for (JsonNode e : item.path("partitions")) {
+        String text = trees.expression(e).toLowerCase(Locale.ROOT);
+        plain &= outputs.containsKey(text);
+        keys.add(text);
+        partition.add(outputs.get(text));
+      }
+      for (JsonNode o : item.path("orders")) {
+        keys.add(trees.expression(o.path("expression")).toLowerCase(Locale.ROOT));
+      }
+      if (plain && !partition.isEmpty() && keys.equals(groups)) {
+        return new Numbering(alias, partition);
+      }
+    }
+    return null;
+  }
+
+  /** {yName, -1} for {@code x.rn = y.rn + 1} (y precedes x), {yName, +1} for {@code x.rn = y.rn - 1}; else null. */
+  private static Object[] rnStep(JsonNode c, String x, String rn) {
+    for (boolean flipped : new boolean[] {false, true}) {
+      JsonNode plain = flipped ? c.path("right") : c.path("left");
+      JsonNode shifted = flipped ? c.path("left") : c.path("right");
+      if (!isColumn(plain, x, rn) || !"FUNCTION".equals(shifted.path("class").asText())) {
+        continue;
+      }
+      String op = shifted.path("function_name").asText();
+      JsonNode args = shifted.path("arguments");
+      if (args.size() != 2 || !op.equals("+") && !op.equals("-")) {
+        continue;
+      }
+      JsonNode column = args.get(0).path("expression");
+      JsonNode one = args.get(1).path("expression");
+      List<String> p = "COLUMN_REF".equals(column.path("class").asText()) ? parts(column) : List.of();
+      if (p.size() != 2 || !p.get(1).equalsIgnoreCase(rn) || p.get(0).equalsIgnoreCase(x)
+          || !"CONSTANT".equals(one.path("class").asText()) || !"1".equals(one.path("literal").path("text").asText())) {
+        continue;
+      }
+      return new Object[] {p.get(0), op.equals("+") ? -1 : 1};
+    }
+    return null;
+  }
+
+  /** {yName, column} for {@code x.col = y.col} (either order, the same column); else null. */
+  private static String[] equatedColumn(JsonNode c, String x) {
+    JsonNode l = c.path("left");
+    JsonNode r = c.path("right");
+    if (!"COLUMN_REF".equals(l.path("class").asText()) || !"COLUMN_REF".equals(r.path("class").asText())) {
+      return null;
+    }
+    List<String> lp = parts(l);
+    List<String> rp = parts(r);
+    if (lp.size() != 2 || rp.size() != 2 || !lp.get(1).equalsIgnoreCase(rp.get(1))) {
+      return null;
+    }
+    if (lp.get(0).equalsIgnoreCase(x) && !rp.get(0).equalsIgnoreCase(x)) {
+      return new String[] {rp.get(0), lp.get(1)};
+    }
+    if (rp.get(0).equalsIgnoreCase(x) && !lp.get(0).equalsIgnoreCase(x)) {
+      return new String[] {lp.get(0), rp.get(1)};
+    }
+    return null;
+  }
+
+  private static boolean isColumn(JsonNode e, String qualifier, String column) {
+    List<String> p = "COLUMN_REF".equals(e.path("class").asText()) ? parts(e) : List.of();
+    return p.size() == 2 && p.get(0).equalsIgnoreCase(qualifier) && p.get(1).equalsIgnoreCase(column);
+  }
+
+  private static boolean isItemOf(List<JsonNode> items, String name, String cte) {
+    return items.stream().anyMatch(i -> "BASE_TABLE".equals(i.path("type").asText())
+        && Trees.referenceName(i).equalsIgnoreCase(name) && i.path("table_name").asText().equalsIgnoreCase(cte));
+  }
+
+  /** Whether a FROM tree joins only by commas or inner joins without ON conditions. */
+  private static boolean crossJoinsOnly(JsonNode from) {
+    boolean[] ok = {true};
+    Trees.visitShallow(from, n -> {
+      if ("JOIN".equals(n.path("type").asText()) && (!"INNER".equals(n.path("join_type").asText("INNER"))
+          || n.path("condition").isObject() || !n.path("using_columns").isEmpty())) {
+        ok[0] = false;
+      }
+    });
+    return ok[0];
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // self-join-to-grouping
+
+  /**
+   * {@code self-join-to-grouping}: a CTE that pairs rows of one table with the same key and a different value
+   * ({@code FROM t a, t b WHERE a.k = b.k AND a.c <> b.c}) and is only ever read as a set of keys (every reference
+   * sits in the FROM of an {@code IN} or {@code EXISTS} subquery that reads none of its other columns) becomes a
+   * grouping: {@code SELECT k FROM t WHERE k IS NOT NULL GROUP BY k HAVING min(c) < max(c)}. The keys with two
+   * different non-NULL values are exactly those whose smallest value is below their largest; the self-join's row
+   * count, quadratic in the rows per key, no longer matters. Linear in the size of the statement.
+   */
+  List<Proposal> selfJoinToGrouping(String sql, String label) {
+    ObjectNode statement = trees.statement(sql);
+    List<Proposal> out = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    for (ObjectNode entry : Trees.ctes(statement.get("node"))) {
+      ObjectNode copy = statement.deepCopy();
+      String name = entry.path("key").asText();
+      ObjectNode body = cteBody(copy, name);
+      String grouping = body == null ? null : groupingOfSelfJoin(body);
+      if (grouping == null || !readAsKeySetOnly(copy, name, body)) {
+        continue;
+      }
+      replace(body, trees.node(grouping));
+      add(out, seen, new Proposal(CandidateSource.RULE, label, "the self-join CTE " + name + " is only read as a set"
+          + " of keys: one grouping with HAVING min(..) < max(..) instead", trees.render(copy)));
+    }
+    return out;
+  }
+
+  /** The grouping that yields the keys of a {@code t a, t b, a.k = b.k, a.c <> b.c} self-join; null for others. */
+  private String groupingOfSelfJoin(ObjectNode body) {
+    if (!isSelect(body) || !body.path("modifiers").isEmpty() || !body.path("group_expressions").isEmpty()
+        || !body.path("having").isNull() || !body.path("qualify").isNull()
+        || !body.path("cte_map").path("map").isEmpty() || Trees.hasSubquery(body.path("select_list"))) {
+      return null;
+    }
+    List<JsonNode> from = Trees.fromItems(body.path("from_table"));
+    if (from.size() != 2 || !"BASE_TABLE".equals(from.get(0).path("type").asText())
+        || !"BASE_TABLE".equals(from.get(1).path("type").asText())
+        || !from.get(0).path("table_name").asText().equalsIgnoreCase(from.get(1).path("table_name").asText())
+        || "JOIN".equals(body.path("from_table").path("type").asText())
+        && body.path("from_table").path("condition").isObject()) {
+      return null;
+    }
+    String a = Trees.referenceName(from.get(0)).toLowerCase(Locale.ROOT);
+    String b = Trees.referenceName(from.get(1)).toLowerCase(Locale.ROOT);
+    if (a.equals(b)) {
+      return null;
+    }
+    List<String> keys = new ArrayList<>();
+    String differing = null;
+    for (JsonNode c : Trees.conjuncts(body.get("where_clause"))) {
+      String type = c.path("type").asText();
+      String[] columns = pairedColumns(c, a, b);
+      if (columns == null) {
+        return null;
+      }
+      if (type.equals("COMPARE_EQUAL")) {
+        keys.add(columns[0]);
+      } else if (type.equals("COMPARE_NOTEQUAL") && differing == null) {
+        differing = columns[0];
+      } else {
+        return null;
+      }
+    }
+    if (keys.isEmpty() || differing == null) {
+      return null;
+    }
+    List<String> items = new ArrayList<>();
+    for (JsonNode item : body.path("select_list")) {
+      List<String> p = "COLUMN_REF".equals(item.path("class").asText()) ? parts(item) : List.of();
+      if (p.size() != 2) {
+        return null;
+      }
+      String column = p.get(1);
+      if (!keys.contains(column.toLowerCase(Locale.ROOT))) {
+        continue; // a non-key column: the references may not read it (checked by the caller)
+      }
+      String output = item.path("alias").asText("").isEmpty() ? column : item.path("alias").asText();
+      items.add(Sql.identifier(column) + " AS " + Sql.identifier(output));
+    }
+    if (items.isEmpty()) {
+      return null;
+    }
+    String table = Sql.identifier(from.get(0).path("table_name").asText());
+    List<String> notNull = keys.stream().map(k -> Sql.identifier(k) + " IS NOT NULL").toList();
+    return "SELECT " + String.join(", ", items) + " FROM " + table + " WHERE " + String.join(" AND ", notNull)
+        + " GROUP BY " + String.join(", ", keys.stream().map(Sql::identifier).toList()) + " HAVING min("
+        + Sql.identifier(differing) + ") < max(" + Sql.identifier(differing) + ")";
+  }
+
+  /** The lower-cased column name of {@code a.col op b.col} (either order), or null. */
+  private static String[] pairedColumns(JsonNode comparison, String a, String b) {
+    JsonNode l = comparison.path("left");
+    JsonNode r = comparison.path("right");
+    if (!"COMPARISON".equals(comparison.path("class").asText()) || !"COLUMN_REF".equals(l.path("class").asText())
+        || !"COLUMN_REF".equals(r.path("class").asText())) {
+      return null;
+    }
+    List<String> lp = parts(l);
+    List<String> rp = parts(r);
+    if (lp.size() != 2 || rp.size() != 2 || !lp.get(1).equalsIgnoreCase(rp.get(1))) {
+      return null;
+    }
+    Set<String> qualifiers = Set.of(lp.get(0).toLowerCase(Locale.ROOT), rp.get(0).toLowerCase(Locale.ROOT));
+    return qualifiers.equals(Set.of(a, b)) ? new String[] {lp.get(1).toLowerCase(Locale.ROOT)} : null;
+  }
+
+  /**
+   * Whether every reference to the CTE is a FROM item of an IN or EXISTS subquery's own block (where only the set
+   * of its rows matters: no aggregate, grouping, DISTINCT, window or LIMIT) that names none of the CTE's non-key
+   * output columns and does not select *.
+   */
+  private boolean readAsKeySetOnly(ObjectNode statement, String cte, ObjectNode body) {
+    java.util.Set<JsonNode> setSubqueries = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    Trees.visit(statement, n -> {
+      String type = n.path("subquery_type").asText();
+      if ("SUBQUERY".equals(n.path("class").asText()) && (type.equals("ANY") || type.equals("EXISTS"))) {
+        setSubqueries.add(n.path("subquery").path("node"));
+      }
+    });
+    Set<String> nonKeyOutputs = new LinkedHashSet<>();
+    for (JsonNode item : body.path("select_list")) {
+      String alias = item.path("alias").asText("");
+      List<String> p = parts(item);
+      String output = (alias.isEmpty() ? p.get(p.size() - 1) : alias).toLowerCase(Locale.ROOT);
+      if (!isKeyOutput(body, output)) {
+        nonKeyOutputs.add(output);
+      }
+    }
+    int[] found = {0};
+    boolean[] ok = {true};
+    Trees.selectNodes(statement, select -> {
+      boolean reads = Trees.fromItems(select.path("from_table")).stream().anyMatch(i ->
+          "BASE_TABLE".equals(i.path("type").asText()) && i.path("table_name").asText().equalsIgnoreCase(cte));
+      if (!reads || select == body) {
+        return;
+      }
+      found[0]++;
+      boolean plain = setSubqueries.contains(select) && select.path("modifiers").isEmpty()
+          && select.path("group_expressions").isEmpty() && select.path("having").isNull()
+          && select.path("qualify").isNull() && !Trees.hasAggregate(select.path("select_list"))
+          && !hasWindow(select.path("select_list"))
+          && select.path("select_list").findValues("class").stream().noneMatch(c -> c.asText().equals("STAR"));
+      if (!plain) {
+        ok[0] = false;
+        return;
+      }
+      for (List<String> ref : Trees.columnRefs(select)) {
+        if (nonKeyOutputs.contains(ref.get(ref.size() - 1).toLowerCase(Locale.ROOT))) {
+          ok[0] = false;
+        }
+      }
+    });
+    long references = Trees.baseTables(statement).stream().filter(t -> t.equalsIgnoreCase(cte)).count();
+    return ok[0] && found[0] > 0 && found[0] == references;
+  }
+
+  /** Whether the output column of this self-join body is one of its key columns. */
+  private static boolean isKeyOutput(ObjectNode body, String output) {
+    Set<String> keys = new LinkedHashSet<>();
+    for (JsonNode c : Trees.conjuncts(body.get("where_clause"))) {
+      if ("COMPARE_EQUAL".equals(c.path("type").asText())) {
+        List<String> p = parts(c.path("left"));
+        keys.add(p.get(p.size() - 1).toLowerCase(Locale.ROOT));
+      }
+    }
+    for (JsonNode item : body.path("select_list")) {
+      List<String> p = parts(item);
+      String alias = item.path("alias").asText("");
+      String name = (alias.isEmpty() ? p.get(p.size() - 1) : alias).toLowerCase(Locale.ROOT);
+      if (name.equals(output)) {
+        return keys.contains(p.get(p.size() - 1).toLowerCase(Locale.ROOT));
+      }
+    }
+    return false;
   }
 
   // ---------------------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ package dev.lakerewrite.core.optimize;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.Engine;
 import dev.lakerewrite.core.ErrorKind;
 import dev.lakerewrite.core.Execution;
 import dev.lakerewrite.core.QueryError;
@@ -32,8 +33,15 @@ final class Verifier {
   private static final int DIFF_ROWS = 5;
   private static final String ADMISSION_PREFIX = "SELECT * FROM (\n";
 
-  /** Settings of verification and timing. */
-  record Settings(Duration queryTimeout, int maxComparedRows, int warmups, int runs) {}
+  /**
+   * Settings of verification and timing. {@code minSpeedup} lets timing stop early: once more than half the
+   * back-to-back pairs show the candidate below it, the median of the pairs cannot reach it any more.
+   */
+  record Settings(Duration queryTimeout, int maxComparedRows, int warmups, int runs, double minSpeedup) {
+    Settings(Duration queryTimeout, int maxComparedRows, int warmups, int runs) {
+      this(queryTimeout, maxComparedRows, warmups, runs, 1.0);
+    }
+  }
 
   /** The outcome of the executability check. */
   record Executability(boolean ok, Optional<QueryError> error, Optional<ExecutionPlan> plan) {}
@@ -53,25 +61,18 @@ final class Verifier {
      * so load that drifts over the measurement (other processes on the machine) cancels out.
      */
     double pairedSpeedup() {
-      int n = Math.min(original.runs().size(), candidate.runs().size());
+      double[] ratios = pairRatios();
+      int n = ratios.length;
       if (candidate.timedOut() || n == 0) {
         return 0;
       }
-      double[] ratios = new double[n];
-      for (int i = 0; i < n; i++) {
-        ratios[i] = (double) original.runs().get(i).toNanos() / Math.max(1, candidate.runs().get(i).toNanos());
-      }
-      java.util.Arrays.sort(ratios);
       return n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
     }
 
     /** The per-pair ratios original run i / candidate run i, sorted. */
     double[] pairRatios() {
-      int n = Math.min(original.runs().size(), candidate.runs().size());
-      double[] ratios = new double[n];
-      for (int i = 0; i < n; i++) {
-        ratios[i] = (double) original.runs().get(i).toNanos() / Math.max(1, candidate.runs().get(i).toNanos());
-      }
+      double[] ratios = ratios(original.runs(), candidate.runs()).stream().mapToDouble(Double::doubleValue)
+          .toArray();
       java.util.Arrays.sort(ratios);
       return ratios;
     }
@@ -84,7 +85,8 @@ final class Verifier {
 
   private final Trees trees;
   private final Instance target;
-  private final List<Instance> instances;
+  private final java.util.function.Supplier<List<Instance>> furtherInstances;
+  private List<Instance> instances;
   private final Settings settings;
   private final String original;
   private final String originalUnlimited;
@@ -94,10 +96,11 @@ final class Verifier {
   private Duration originalElapsed = Duration.ZERO;
   private boolean originalTimedOut;
 
-  Verifier(Trees trees, Instance target, List<Instance> furtherInstances, Settings settings, String original) {
+  Verifier(Trees trees, Instance target, java.util.function.Supplier<List<Instance>> furtherInstances,
+      Settings settings, String original) {
     this.trees = trees;
     this.target = target;
-    this.instances = List.copyOf(furtherInstances);
+    this.furtherInstances = furtherInstances;
     this.settings = settings;
     this.original = original;
     ObjectNode statement = trees.statement(original);
@@ -111,7 +114,7 @@ final class Verifier {
   private Verifier(Verifier base, ResultComparison.Order order) {
     this.trees = base.trees;
     this.target = base.target;
-    this.instances = base.instances;
+    this.furtherInstances = base.furtherInstances;
     this.settings = base.settings;
     this.original = base.original;
     this.originalUnlimited = base.originalUnlimited;
@@ -119,11 +122,21 @@ final class Verifier {
     this.order = order;
   }
 
-  /**
-   * Runs the original on the target (without LIMIT) and on every further instance, and works out how its rows are
-   * ordered. Returns the failure when the original itself fails on the target.
-   */
+  /** {@link #prepare(Trees, Instance, java.util.function.Supplier, Settings, String)} with instances built already. */
   static Prepared prepare(Trees trees, Instance target, List<Instance> further, Settings settings, String original) {
+    List<Instance> copy = List.copyOf(further);
+    return prepare(trees, target, () -> copy, settings, original);
+  }
+
+  /**
+   * Runs the original on the target (without LIMIT) and works out how its rows are ordered. The further instances
+   * are built (and the original run on them) only when the first candidate is checked for equivalence, or at once
+   * when the original runs past its limit on the target (they are then the only place to compare): most queries
+   * get no candidate that gets that far, and building a sample of a large database takes seconds. Returns the
+   * failure when the original itself fails on the target.
+   */
+  static Prepared prepare(Trees trees, Instance target, java.util.function.Supplier<List<Instance>> further,
+      Settings settings, String original) {
     Verifier v = new Verifier(trees, target, further, settings, original);
     Execution onTarget = target.executor().execute(v.originalUnlimited, limits(settings, settings.queryTimeout()));
     if (!onTarget.isSuccess() && onTarget.error().orElseThrow().kind() == ErrorKind.TIMEOUT) {
@@ -133,6 +146,7 @@ final class Verifier {
       timedOut.originalTimedOut = true;
       timedOut.originalElapsed = settings.queryTimeout();
       timedOut.originalResults.put(target.name(), onTarget);
+      timedOut.instances = List.copyOf(further.get());
       for (Instance i : timedOut.instances) {
         Execution e = i.execute(timedOut.originalUnlimited, limits(settings, settings.queryTimeout()));
         timedOut.originalResults.put(i.name(), e);
@@ -156,11 +170,18 @@ final class Verifier {
     Verifier ordered = new Verifier(v, v.orderOf(onTarget.table()));
     ordered.originalElapsed = onTarget.elapsed();
     ordered.originalResults.put(target.name(), onTarget);
-    for (Instance i : ordered.instances) {
-      ordered.originalResults.put(i.name(), i.execute(ordered.originalUnlimited,
-          limits(settings, settings.queryTimeout())));
-    }
     return new Prepared(ordered, null);
+  }
+
+  /** The further instances, built and the original run on each at the first call. */
+  private List<Instance> instances() {
+    if (instances == null) {
+      instances = List.copyOf(furtherInstances.get());
+      for (Instance i : instances) {
+        originalResults.put(i.name(), i.execute(originalUnlimited, limits(settings, settings.queryTimeout())));
+      }
+    }
+    return instances;
   }
 
   /** The prepared verifier, or why the original cannot be optimised. */
@@ -192,7 +213,10 @@ final class Verifier {
     return order.ordered();
   }
 
-  /** The instances the original ran on, with a note for those where it failed (they are skipped). */
+  /**
+   * The instances the original ran on so far (further instances only once a candidate was checked on them), with a
+   * note for those where it failed (they are skipped).
+   */
   List<String> instanceNotes() {
     List<String> out = new ArrayList<>();
     originalResults.forEach((name, e) -> out.add(name + ": " + (e.isSuccess()
@@ -259,20 +283,19 @@ final class Verifier {
           Optional.empty());
     }
     String unlimited = PostgresDialect.forTarget(target.executor().engine(), trees.render(statement));
-    Duration candidateLimitTime = candidateTimeout();
     List<Instance> all = new ArrayList<>();
     all.add(target);
-    all.addAll(instances);
+    all.addAll(instances());
     for (Instance instance : all) {
       Execution mine = originalResults.get(instance.name());
       if (mine == null || !mine.isSuccess()) {
         continue;
       }
-      Duration limit = instance == target ? candidateLimitTime : settings.queryTimeout();
+      Duration limit = instance == target ? candidateTimeout() : timeoutAfter(mine.elapsed());
       Execution theirs = instance.execute(unlimited, limits(settings, limit));
       if (!theirs.isSuccess()) {
         QueryError e = theirs.error().orElseThrow();
-        if (instance == target && e.kind() == ErrorKind.TIMEOUT) {
+        if (e.kind() == ErrorKind.TIMEOUT) {
           checks.add(new InstanceCheck(instance.name(), false, "ran past the time limit of " + limit.toMillis()
               + " ms", mine.table().rowCount(), -1, List.of(), List.of()));
           return new Equivalence(new EquivalenceEvidence(false, order.ordered(), limitRemoved, checks), true,
@@ -290,6 +313,10 @@ final class Verifier {
             Optional.empty());
       }
       ResultComparison.Outcome outcome = ResultComparison.compare(mine.table(), theirs.table(), order, DIFF_ROWS);
+      if (!outcome.equal() && order.ordered() && order.keyColumns().isEmpty()
+          && outcome.detail().startsWith("same rows in a different order")) {
+        outcome = compareWithSortKeys(instance, statement, limit).orElse(outcome);
+      }
       checks.add(new InstanceCheck(instance.name(), outcome.equal(), outcome.detail(), mine.table().rowCount(),
           theirs.table().rowCount(), outcome.onlyInFirst(), outcome.onlyInSecond()));
       if (!outcome.equal()) {
@@ -307,22 +334,134 @@ final class Verifier {
         Optional.empty());
   }
 
+  /**
+   * The original orders by expressions that are not output columns, so its ties cannot be told from its rows:
+   * both queries run again with those expressions appended as output columns (the candidate must order by the
+   * same expressions), and are compared ordered by them, ties in any order. Each row then carries its sort keys,
+   * so equal results are equally sorted. Empty when that cannot be done (DISTINCT, another ORDER BY, a failure).
+   */
+  private Optional<ResultComparison.Outcome> compareWithSortKeys(Instance instance, ObjectNode candidate,
+      Duration limit) {
+    try {
+      ObjectNode originalStatement = trees.statement(original);
+      Trees.removeLimit((ObjectNode) originalStatement.get("node"));
+      ObjectNode candidateStatement = candidate.deepCopy();
+      List<Integer> keys = new ArrayList<>();
+      if (!appendSortKeys((ObjectNode) originalStatement.get("node"), keys)
+          || !appendSortKeys((ObjectNode) candidateStatement.get("node"), new ArrayList<>())
+          || !orderTexts(originalStatement.get("node")).equals(orderTexts(candidateStatement.get("node")))) {
+        return Optional.empty();
+      }
+      Engine engine = target.executor().engine();
+      Execution mine = instance.execute(PostgresDialect.forTarget(engine, trees.render(originalStatement)),
+          limits(settings, settings.queryTimeout()));
+      Execution theirs = instance.execute(PostgresDialect.forTarget(engine, trees.render(candidateStatement)),
+          limits(settings, limit));
+      if (!mine.isSuccess() || !theirs.isSuccess() || mine.table().truncated() || theirs.table().truncated()) {
+        return Optional.empty();
+      }
+      // Appended keys (marked negative: -1 is the first) are the last columns; a star hides how many come before.
+      int columns = mine.table().columnCount();
+      int appended = (int) keys.stream().filter(k -> k < 0).count();
+      List<Integer> indexes = keys.stream().map(k -> k >= 0 ? k : columns - appended + (-k - 1)).toList();
+      ResultComparison.Outcome keyed = ResultComparison.compare(mine.table(), theirs.table(),
+          ResultComparison.Order.byKeys(indexes), DIFF_ROWS);
+      return Optional.of(keyed.equal() ? new ResultComparison.Outcome(true, "same rows, sorted alike (compared"
+          + " with the ORDER BY expressions as columns; ties in another order)", List.of(), List.of()) : keyed);
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Appends the ORDER BY expressions of a plain SELECT as output columns; {@code keys} gets each ORDER BY item's
+   * output column (a position) or, for an appended one, -1, -2, ... in order. False for other shapes.
+   */
+  private static boolean appendSortKeys(ObjectNode node, List<Integer> keys) {
+    JsonNode orderBy = Trees.orderModifier(node);
+    if (!"SELECT_NODE".equals(node.path("type").asText()) || orderBy == null
+        || node.path("modifiers").findValues("type").stream().anyMatch(t -> t.asText().contains("DISTINCT"))) {
+      return false;
+    }
+    com.fasterxml.jackson.databind.node.ArrayNode list = (com.fasterxml.jackson.databind.node.ArrayNode)
+        node.get("select_list");
+    int k = 0;
+    for (JsonNode o : orderBy.path("orders")) {
+      JsonNode e = o.path("expression");
+      if ("CONSTANT".equals(e.path("class").asText())) {
+        try {
+          keys.add(Integer.parseInt(e.path("literal").path("text").asText()) - 1);
+          continue;
+        } catch (NumberFormatException notAPosition) {
+          return false;
+        }
+      }
+      ObjectNode copy = e.deepCopy();
+      copy.put("alias", "lr_sort_key" + (++k));
+      list.add(copy);
+      keys.add(-k);
+    }
+    return true;
+  }
+
+  private List<String> orderTexts(JsonNode node) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode o : Trees.orderModifier(node).path("orders")) {
+      out.add(o.path("type").asText() + " " + trees.expression(o.path("expression")));
+    }
+    return out;
+  }
+
   /** A candidate gets a few times the original's run time (at least two seconds), within the query timeout. */
   Duration candidateTimeout() {
-    Duration generous = originalElapsed.multipliedBy(5).plusSeconds(2);
+    return timeoutAfter(originalElapsed);
+  }
+
+  /** Five times this time of the original's, plus two seconds, within the query timeout. */
+  private Duration timeoutAfter(Duration original) {
+    Duration generous = original.multipliedBy(5).plusSeconds(2);
     return generous.compareTo(settings.queryTimeout()) < 0 ? generous : settings.queryTimeout();
   }
 
   /**
    * Times the candidate against the original, alternating (ABBA) after one warm-up each, with the LIMITs in place;
-   * stops early if the candidate runs past its time limit.
+   * stops early if the candidate runs past its time limit, or once more than half the pairs show it below the
+   * minimum speedup (the median of the pairs, which the decision rests on, cannot reach it any more).
    */
   TimedPair time(String candidate) {
-    return time(candidate, settings.runs());
+    return time(candidate, settings.runs(), StopRule.below(settings.minSpeedup(), 0.5));
   }
 
-  /** {@link #time(String)} with a given number of timed runs per side. */
-  TimedPair time(String candidate, int runs) {
+  /**
+   * When timing may stop before its last run: the outcome is decided by the pairs measured so far (each ratio is
+   * original time over candidate time, back to back).
+   */
+  interface StopRule {
+    /** Never stops early. */
+    StopRule NEVER = (ratios, runs) -> false;
+
+    boolean decided(List<Double> ratios, int runs);
+
+    /** Decided once more than {@code share} of the {@code runs} planned pairs have the candidate below {@code ratio}. */
+    static StopRule below(double ratio, double share) {
+      return (ratios, runs) -> ratios.stream().filter(r -> r < ratio).count() > share * runs;
+    }
+
+    default StopRule or(StopRule other) {
+      return (ratios, runs) -> decided(ratios, runs) || other.decided(ratios, runs);
+    }
+  }
+
+  private static List<Double> ratios(List<Duration> original, List<Duration> candidate) {
+    List<Double> out = new ArrayList<>();
+    for (int i = 0; i < Math.min(original.size(), candidate.size()); i++) {
+      out.add((double) original.get(i).toNanos() / Math.max(1, candidate.get(i).toNanos()));
+    }
+    return out;
+  }
+
+  /** {@link #time(String)} with a given number of timed runs per side, stopping early by the given rule. */
+  TimedPair time(String candidate, int runs, StopRule stop) {
     QueryLimits originalLimits = new QueryLimits(settings.queryTimeout(), settings.maxComparedRows());
     QueryLimits candidateLimits = new QueryLimits(candidateTimeout(), settings.maxComparedRows());
     List<Duration> o = new ArrayList<>();
@@ -352,7 +491,7 @@ final class Verifier {
         return new TimedPair(Timing.of(o, false), Timing.of(List.of(candidateLimits.timeout()), true));
       }
     }
-    for (int r = 0; r < runs; r++) {
+    for (int r = 0; r < runs && !stop.decided(ratios(o, c), runs); r++) {
       boolean originalFirst = r % 2 == 0;
       if (originalFirst) {
         o.add(orTimeout(run(original, originalLimits), originalLimits));

@@ -1,5 +1,6 @@
 package dev.lakerewrite.core.sql;
 
+import dev.lakerewrite.sql.SqlSpans;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,12 +36,8 @@ public final class StatementSplitter {
       char c = sql.charAt(i);
       if (Character.isWhitespace(c)) {
         i++;
-      } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-        int nl = sql.indexOf('\n', i);
-        i = nl < 0 ? n : nl + 1;
-      } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-        int end = sql.indexOf("*/", i + 2);
-        i = end < 0 ? n : end + 2;
+      } else if (SqlSpans.endOfComment(sql, i) > i) {
+        i = SqlSpans.endOfComment(sql, i);
       } else if (c == ';') {
         if (!atStatementStart) {
           out.get(out.size() - 1)[1] = i;
@@ -59,33 +56,7 @@ public final class StatementSplitter {
   }
 
   private static int skipToken(String sql, int i) {
-    char c = sql.charAt(i);
-    if (c == '\'' || c == '"') {
-      return skipQuoted(sql, i, c);
-    }
-    if (c == '$') {
-      int tagEnd = sql.indexOf('$', i + 1);
-      if (tagEnd > 0 && sql.substring(i + 1, tagEnd).matches("[A-Za-z_]*")) {
-        String tag = sql.substring(i, tagEnd + 1);
-        int close = sql.indexOf(tag, tagEnd + 1);
-        return close < 0 ? sql.length() : close + tag.length();
-      }
-    }
-    return i + 1;
-  }
-
-  private static int skipQuoted(String sql, int i, char quote) {
-    int j = i + 1;
-    while (j < sql.length()) {
-      if (sql.charAt(j) == quote) {
-        if (j + 1 < sql.length() && sql.charAt(j + 1) == quote) {
-          j += 2;
-          continue;
-        }
-        return j + 1;
-      }
-      j++;
-    }
-    return sql.length();
+    int end = SqlSpans.endOfSpan(sql, i);
+    return end > i ? end : i + 1;
   }
 }

@@ -134,6 +134,20 @@ class EquivalenceTest {
   }
 
   @Test
+  void anOrderByNotInTheOutputIsComparedWithItsKeysAsColumns() throws SQLException {
+    // The sort key is not an output column: ties cannot be told from the rows, so the keys are compared as columns.
+    EquivalenceEvidence same = h.check("SELECT o_id, status FROM orders ORDER BY amount * 2, o_id",
+        "SELECT o.o_id, o.status FROM orders AS o ORDER BY amount * 2, o_id");
+    assertThat(same.equivalent()).as(same.summary()).isTrue();
+    EquivalenceEvidence reversed = h.check("SELECT o_id, status FROM orders ORDER BY amount * 2 DESC, o_id",
+        "SELECT o_id, status FROM orders ORDER BY amount * 2 ASC, o_id");
+    assertThat(reversed.equivalent()).isFalse();
+    EquivalenceEvidence otherKey = h.check("SELECT o_id, status FROM orders ORDER BY amount * 2, o_id",
+        "SELECT o_id, status FROM orders ORDER BY amount * 3 - amount * 2, o_id DESC");
+    assertThat(otherKey.equivalent()).isFalse();
+  }
+
+  @Test
   void acceptsTrueRewritesWithFloatNoiseRenamedColumnsAndTypeChanges() throws SQLException {
     EquivalenceEvidence e = h.check(
         "SELECT c.region, sum(o.weight) AS w, count(*) AS n FROM orders o JOIN customers c ON o.cust_id = c.c_id"

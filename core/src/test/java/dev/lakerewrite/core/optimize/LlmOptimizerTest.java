@@ -28,11 +28,17 @@ class LlmOptimizerTest {
 
   @BeforeAll
   static void setUp() throws SQLException {
-    c = DriverManager.getConnection("jdbc:duckdb:");
-    try (Statement st = c.createStatement()) {
+    c = fiveThousandRows();
+  }
+
+  /** An in-memory database with one table t of 5,000 rows (id unique, g in 0..9), where SLOW is slow. */
+  static Connection fiveThousandRows() throws SQLException {
+    Connection db = DriverManager.getConnection("jdbc:duckdb:");
+    try (Statement st = db.createStatement()) {
       st.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, g INTEGER NOT NULL, v DOUBLE)");
       st.execute("INSERT INTO t SELECT i, i % 10, i * 0.5 FROM range(1, 5001) r(i)");
     }
+    return db;
   }
 
   @AfterAll
@@ -53,7 +59,7 @@ class LlmOptimizerTest {
     ScriptedChatModel model = ScriptedChatModel.create()
         .answer("```json\n{\"sql\": \"" + json(FAST) + "\", \"explanation\": \"split the OR join into two hash"
             + " joins\", \"semantic_warnings\": []}\n```", 1200, 80);
-    Optimizer optimizer = offlineRulesOff().chatModel(model).mode(Optimizer.Mode.ONE_SHOT).build();
+    QueryOptimizer optimizer = offlineRulesOff().chatModel(model).mode(Optimizer.Mode.ONE_SHOT).build();
     OptimizeResult r = optimizer.optimize(SLOW, c);
 
     assertThat(r.verdict()).as(r.summary()).isEqualTo(OptimizeVerdict.IMPROVED);
@@ -164,7 +170,7 @@ class LlmOptimizerTest {
 
   @Test
   void feedbackFollowsThePromptDesign() {
-    Optimizer config = Optimizer.builder().build();
+    QueryOptimizer config = Optimizer.builder().build();
     OptimizationCandidate slower = new OptimizationCandidate(1, CandidateSource.LLM, "x", "", "SELECT 1", CandidateVerdict.SLOWER, "0.87x",
         java.util.Optional.empty(), java.util.Optional.empty(), java.util.Optional.empty(), 0.87);
     assertThat(LlmProposer.feedback(slower, config)).contains("Speedup: 0.87x").contains("SLOWER")

@@ -73,6 +73,98 @@ class RuleProposerTest {
   }
 
   @Test
+  void aCorrelatedAggregateOverTheSameRelationBecomesAWindowAggregate() throws SQLException {
+    String q = "SELECT i.i_id FROM item i, part p WHERE i.p_id = p.p_id AND p.brand = 'B1'"
+        + " AND i.qty > (SELECT avg(i2.qty) * 1.2 FROM item i2 WHERE i2.p_id = i.p_id)";
+    List<RuleProposer.Proposal> ps = h.propose(q, "correlated-aggregate-to-window");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("(avg(i2.qty) OVER (PARTITION BY i2.p_id) * 1.2) AS lr_w1 FROM item AS i2)"
+        + " AS i").contains("(i.qty > i.lr_w1)").contains("(i.p_id IS NOT NULL)").doesNotContain("WHERE (i2.p_id = i.p_id)");
+    assertEquivalent(q, ps.get(0));
+
+    // Over a CTE, keyed by a column that may be NULL (the generated instance has NULL modes), counting included.
+    String cte = "WITH t AS (SELECT mode, p_id, sum(qty) AS q FROM item GROUP BY mode, p_id)"
+        + " SELECT t1.p_id, t1.mode FROM t t1 WHERE t1.q > (SELECT sum(q) / count(*) FROM t t2 WHERE t2.mode = t1.mode)";
+    List<RuleProposer.Proposal> overCte = h.propose(cte, "correlated-aggregate-to-window");
+    assertThat(overCte).hasSize(1);
+    assertEquivalent(cte, overCte.get(0));
+
+    // A filter of its own, another relation, or another column than the outer one's: not the same rows.
+    assertThat(h.propose("SELECT i.i_id FROM item i WHERE i.qty > (SELECT avg(i2.qty) FROM item i2"
+        + " WHERE i2.p_id = i.p_id AND i2.mode = 'AIR')", "correlated-aggregate-to-window")).isEmpty();
+    assertThat(h.propose("SELECT p.p_id FROM part p WHERE p.size > (SELECT avg(i.qty) FROM item i"
+        + " WHERE i.p_id = p.p_id)", "correlated-aggregate-to-window")).isEmpty();
+    assertThat(h.propose("SELECT i.i_id FROM item i WHERE i.qty > (SELECT avg(i2.qty) FROM item i2"
+        + " WHERE i2.qty = i.p_id)", "correlated-aggregate-to-window")).isEmpty();
+  }
+
+  @Test
+  void aSelfJoinOnSameKeyDifferentValueReadAsKeysBecomesAGrouping() throws SQLException {
+    String multi = "WITH multi AS (SELECT a.p_id, a.mode AS m1, b.mode AS m2 FROM item a, item b"
+        + " WHERE a.p_id = b.p_id AND a.mode <> b.mode) ";
+    String q = multi + "SELECT count(*), sum(size) FROM part WHERE p_id IN (SELECT p_id FROM multi)"
+        + " AND p_id IN (SELECT s.s_id FROM supplier s, multi WHERE s.s_id = multi.p_id)";
+    List<RuleProposer.Proposal> ps = h.propose(q, "self-join-to-grouping");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("SELECT p_id AS p_id FROM item WHERE (p_id IS NOT NULL) GROUP BY p_id"
+        + " HAVING (min(\"mode\") < max(\"mode\"))");
+    assertEquivalent(q, ps.get(0));
+
+    // Read as rows (counted), or a non-key column read: the pairs matter, not only the keys.
+    assertThat(h.propose(multi + "SELECT count(*) FROM multi", "self-join-to-grouping")).isEmpty();
+    assertThat(h.propose(multi + "SELECT count(*) FROM part WHERE p_id IN (SELECT p_id FROM multi WHERE m1 = 'AIR')",
+        "self-join-to-grouping")).isEmpty();
+    assertThat(h.propose("WITH multi AS (SELECT a.p_id FROM item a, item b WHERE a.p_id = b.p_id AND a.qty < b.qty)"
+        + " SELECT count(*) FROM part WHERE p_id IN (SELECT p_id FROM multi)", "self-join-to-grouping")).isEmpty();
+  }
+
+  @Test
+  void theFiltersOfEveryReadOfASharedCteArePushedIntoItsBranchesAsOneDisjunction() throws SQLException {
+    String totals = "WITH t AS (SELECT i.p_id AS pid, p.size AS sz, sum(i.qty) AS total, 'i' AS kind FROM item i, part p"
+        + " WHERE i.p_id = p.p_id GROUP BY i.p_id, p.size UNION ALL SELECT p_id, size, count(*), 'p' FROM part"
+        + " GROUP BY p_id, size) ";
+    String q = totals + "SELECT a.pid, a.total, b.total FROM t a, t b WHERE a.pid = b.pid AND a.kind = 'i' AND a.sz = 3"
+        + " AND b.kind = 'p' AND b.sz < 5 AND a.total > 10";
+    List<RuleProposer.Proposal> ps = h.propose(q, "push-filters-into-shared-cte");
+    assertThat(ps).hasSize(1);
+    String sql = flat(ps.get(0).sql());
+    // Each branch gets the disjunction in its own expressions, the reads of the other branch's constant dropped;
+    // the aggregate's filter (total > 10) stays outside.
+    assertThat(sql).contains("WHERE ((i.p_id = p.p_id) AND (p.size = 3)) GROUP BY i.p_id, p.size")
+        .contains("FROM part WHERE (size < 5) GROUP BY p_id, size").contains("(a.total > 10)")
+        .doesNotContain("'i' = 'p'");
+    assertEquivalent(q, ps.get(0));
+
+    // A read without a filter of its own needs every row; a filter on an aggregate cannot move below it.
+    assertThat(h.propose(totals + "SELECT a.pid FROM t a, t b WHERE a.pid = b.pid AND a.sz = 3",
+        "push-filters-into-shared-cte")).isEmpty();
+    assertThat(h.propose(totals + "SELECT a.pid FROM t a, t b WHERE a.pid = b.pid AND a.total > 3 AND b.total < 9",
+        "push-filters-into-shared-cte")).isEmpty();
+  }
+
+  @Test
+  void selfJoinsOnTheNextAndPreviousNumberBecomeLagAndLead() throws SQLException {
+    String q = "WITH v AS (SELECT p_id, qty, sum(price) AS total, rank() OVER (PARTITION BY p_id ORDER BY qty) AS rn"
+        + " FROM item GROUP BY p_id, qty) SELECT v.p_id, v.qty, v.total, vp.total AS prev, vn.total AS next"
+        + " FROM v, v vp, v vn WHERE v.p_id = vp.p_id AND v.p_id = vn.p_id AND v.rn = vp.rn + 1"
+        + " AND vn.rn - 1 = v.rn AND v.total > vp.total";
+    List<RuleProposer.Proposal> ps = h.propose(q, "self-join-to-lag-lead");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("lag(total) OVER (PARTITION BY p_id ORDER BY rn)")
+        .contains("lead(total) OVER (PARTITION BY p_id ORDER BY rn)").contains("(v.rn > 1)")
+        .contains("(v.rn < v.lr_n)").contains("(v.p_id IS NOT NULL)").doesNotContain("vp.");
+    assertEquivalent(q, ps.get(0));
+
+    // Ties in the numbering (grouped by more than the partition and the order), or a join on another column.
+    assertThat(h.propose("WITH v AS (SELECT p_id, qty, mode, sum(price) AS total, rank() OVER (PARTITION BY p_id"
+        + " ORDER BY qty) AS rn FROM item GROUP BY p_id, qty, mode) SELECT v.total, vp.total FROM v, v vp"
+        + " WHERE v.p_id = vp.p_id AND v.rn = vp.rn + 1", "self-join-to-lag-lead")).isEmpty();
+    assertThat(h.propose("WITH v AS (SELECT p_id, qty, sum(price) AS total, rank() OVER (PARTITION BY p_id"
+        + " ORDER BY qty) AS rn FROM item GROUP BY p_id, qty) SELECT v.total, vp.total FROM v, v vp"
+        + " WHERE v.qty = vp.qty AND v.rn = vp.rn + 1", "self-join-to-lag-lead")).isEmpty();
+  }
+
+  @Test
   void mergesSubqueriesThatRepeatOneJoinWithDifferentFiltersIntoOnePass() throws SQLException {
     // Scalar subqueries (TPC-DS q9's buckets), including a CASE around them and an empty bucket.
     String scalars = "SELECT CASE WHEN (SELECT count(*) FROM item WHERE qty BETWEEN 1 AND 10) > 100"

@@ -12,6 +12,7 @@ import dev.lakerewrite.core.TestLakes;
 import dev.lakerewrite.core.optimize.OptimizeResult;
 import dev.lakerewrite.core.optimize.OptimizeVerdict;
 import dev.lakerewrite.core.optimize.Optimizer;
+import dev.lakerewrite.core.optimize.QueryOptimizer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -45,7 +46,7 @@ class HostileSqlTest {
   private String lakeFileBefore;
   private String sourceBefore;
   private Path spill;
-  private Optimizer optimizer;
+  private QueryOptimizer optimizer;
 
   /** The lake under attack (shared by the test JVM, never closed). */
   DataLake lake() {

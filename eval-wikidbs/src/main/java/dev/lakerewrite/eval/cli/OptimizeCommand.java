@@ -7,6 +7,7 @@ import dev.lakerewrite.core.optimize.OptimizationCandidate;
 import dev.lakerewrite.core.optimize.OptimizeResult;
 import dev.lakerewrite.core.optimize.OptimizeVerdict;
 import dev.lakerewrite.core.optimize.Optimizer;
+import dev.lakerewrite.core.optimize.QueryOptimizer;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,7 +99,7 @@ final class OptimizeCommand implements Callable<Integer> {
     if (runs < 1 || runs > 50) {
       throw new BadInputException("--runs must be between 1 and 50, was " + runs);
     }
-    Optimizer optimizer = Optimizer.builder().queryTimeout(Duration.ofSeconds(timeoutSeconds)).timedRuns(runs).build();
+    QueryOptimizer optimizer = Optimizer.builder().queryTimeout(Duration.ofSeconds(timeoutSeconds)).timedRuns(runs).build();
     if (jdbc != null) {
       java.util.Properties props = new java.util.Properties();
       String password = System.getenv("PGPASSWORD");

@@ -10,6 +10,7 @@ import dev.lakerewrite.core.optimize.CandidateVerdict;
 import dev.lakerewrite.core.optimize.OptimizeResult;
 import dev.lakerewrite.core.optimize.OptimizeVerdict;
 import dev.lakerewrite.core.optimize.Optimizer;
+import dev.lakerewrite.core.optimize.QueryOptimizer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -56,7 +57,8 @@ class TpchOptimizerTest {
       assertThat(r.sql()).isEqualTo(q(17));
       assertThat(r.speedup()).isEqualTo(1.0);
     }
-    assertThat(r.instances()).hasSize(3);
+    // The sample and the generated instance are built only for a candidate that gets as far as the equivalence check.
+    assertThat(r.instances()).hasSize(r.candidates().stream().anyMatch(c -> c.equivalence().isPresent()) ? 3 : 1);
     assertThat(r.trace()).anySatisfy(e -> assertThat(e.event()).isEqualTo("execution-hint"));
     assertThat(r.trace()).anySatisfy(e -> assertThat(e.event()).isEqualTo("block-map"));
     assertThat(r.usage().calls()).isZero();
@@ -76,7 +78,7 @@ class TpchOptimizerTest {
 
   @Test
   void badInputIsAResultNotAnException() {
-    Optimizer o = Optimizer.builder().furtherInstances(false).build();
+    QueryOptimizer o = Optimizer.builder().furtherInstances(false).build();
     OptimizeResult typo = o.optimize("SELECT l_quantity FROM lineitems", tpch);
     assertThat(typo.verdict()).isEqualTo(OptimizeVerdict.ORIGINAL_FAILED);
     assertThat(typo.failure().orElseThrow()).contains("lineitems");

@@ -1,0 +1,119 @@
+package dev.lakerewrite.core.optimize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lakerewrite.core.equivalence.InstanceCheck;
+import dev.lakerewrite.core.llm.ScriptedChatModel;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the optimizer spends its own time on: candidates the engine plans like the original (or like an earlier
+ * candidate) are not run, the further instances are built only for a candidate that gets as far as the
+ * equivalence check, timing stops once its outcome is decided, and a budget bounds the candidates tried.
+ */
+class OptimizerCostTest {
+  /** A CTE used twice: DuckDB materialises it by itself, so the explicit hint changes nothing. */
+  static final String TWICE = "WITH s AS (SELECT g, sum(v) AS total FROM t GROUP BY g)"
+      + " SELECT a.g, a.total FROM s a, s b WHERE a.g = b.g + 1 ORDER BY a.g";
+  static final String TWICE_MATERIALIZED = TWICE.replace("WITH s AS (", "WITH s AS MATERIALIZED (");
+  static final String SLOW = LlmOptimizerTest.SLOW;
+  static final String FAST = LlmOptimizerTest.FAST;
+  static Connection c;
+
+  @BeforeAll
+  static void setUp() throws SQLException {
+    c = LlmOptimizerTest.fiveThousandRows();
+  }
+
+  @AfterAll
+  static void tearDown() throws SQLException {
+    c.close();
+  }
+
+  private static String answer(String sql) {
+    return "{\"sql\": \"" + sql.replace("\\", "\\\\").replace("\"", "\\\"") + "\", \"explanation\": \"x\"}";
+  }
+
+  private static Optimizer.Builder llmOnly(ScriptedChatModel model) {
+    return Optimizer.builder().rules(false).timedRuns(3).queryTimeout(Duration.ofSeconds(20)).chatModel(model);
+  }
+
+  @Test
+  void aCandidateTheEnginePlansLikeTheOriginalIsNeitherCheckedNorTimed() {
+    ScriptedChatModel model = ScriptedChatModel.create().answer(answer(TWICE_MATERIALIZED));
+    OptimizeResult r = llmOnly(model).mode(Optimizer.Mode.ONE_SHOT).build().optimize(TWICE, c);
+
+    OptimizationCandidate only = r.candidates().get(0);
+    assertThat(r.candidates()).hasSize(1);
+    assertThat(only.verdict()).isEqualTo(CandidateVerdict.NEGLIGIBLE);
+    assertThat(only.reason()).startsWith("same plan as the original");
+    assertThat(only.equivalence()).isEmpty();
+    assertThat(only.timing()).isEmpty();
+    assertThat(r.sql()).isEqualTo(TWICE);
+    // Nothing was compared, so no sample or generated instance was built: the target is the only instance.
+    assertThat(r.instances()).singleElement().asString().startsWith("target");
+  }
+
+  @Test
+  void aCandidatePlannedLikeAnEarlierOneGetsItsVerdictWithoutRunning() {
+    // The same rewrite twice, the second time with a redundant derived table the engine flattens away.
+    String again = FAST.replace("FROM t a JOIN t b ON a.id = b.id)", "FROM (SELECT * FROM t) a JOIN t b ON a.id = b.id)");
+    ScriptedChatModel model = ScriptedChatModel.create().answer(answer(FAST)).answer(answer(again))
+        .otherwise(answer(SLOW));
+    OptimizeResult r = llmOnly(model).mode(Optimizer.Mode.AGENTIC).maxIterations(2).targetSpeedup(1000)
+        .build().optimize(SLOW, c);
+
+    assertThat(r.candidates()).hasSize(2);
+    OptimizationCandidate first = r.candidates().get(0);
+    OptimizationCandidate second = r.candidates().get(1);
+    assertThat(second.reason()).as(r.summary()).startsWith("same plan as candidate #1");
+    assertThat(second.verdict()).isEqualTo(first.verdict());
+    assertThat(second.timing()).isEqualTo(first.timing());
+    // Only the first can be returned: the second was never measured itself.
+    r.chosen().ifPresent(chosen -> assertThat(chosen.id()).isEqualTo(1));
+  }
+
+  @Test
+  void furtherInstancesAreBuiltOnlyWhenACandidateIsCompared() {
+    OptimizeResult none = Optimizer.builder().rules(false).build().optimize(SLOW, c);
+    assertThat(none.verdict()).isEqualTo(OptimizeVerdict.NO_CANDIDATE);
+    assertThat(none.instances()).singleElement().asString().startsWith("target");
+
+    ScriptedChatModel model = ScriptedChatModel.create().answer(answer(FAST));
+    OptimizeResult compared = llmOnly(model).mode(Optimizer.Mode.ONE_SHOT).build().optimize(SLOW, c);
+    assertThat(compared.instances()).hasSize(3);
+    assertThat(compared.candidates().get(0).equivalence().orElseThrow().checks())
+        .extracting(InstanceCheck::instance).containsExactly("target", "sample", "generated");
+  }
+
+  @Test
+  void timingStopsOnceMoreThanTheGivenShareOfPairsIsBelowTheRatio() {
+    Verifier.StopRule median = Verifier.StopRule.below(1.1, 0.5);
+    assertThat(median.decided(List.of(0.5, 0.6), 5)).isFalse();
+    assertThat(median.decided(List.of(0.5, 0.6, 1.05), 5)).isTrue();
+    assertThat(median.decided(List.of(0.5, 2.0, 1.2, 3.0), 5)).isFalse();
+    Verifier.StopRule confirmation = Verifier.StopRule.below(1.0, 0.25).or(median);
+    assertThat(confirmation.decided(List.of(0.9, 0.95, 2.0), 10)).isFalse();
+    assertThat(confirmation.decided(List.of(0.9, 0.95, 0.99, 2.0), 10)).isTrue();
+    assertThat(Verifier.StopRule.NEVER.decided(List.of(0.1, 0.1, 0.1), 3)).isFalse();
+  }
+
+  @Test
+  void aSpentBudgetTriesNoFurtherCandidate() {
+    ScriptedChatModel model = ScriptedChatModel.create().otherwise(answer(FAST));
+    OptimizeResult r = llmOnly(model).budget(Duration.ofNanos(1)).build().optimize(SLOW, c);
+    assertThat(r.candidates()).isEmpty();
+    assertThat(model.requests()).isEmpty();
+    assertThat(r.sql()).isEqualTo(SLOW);
+    assertThat(r.trace()).anySatisfy(e -> assertThat(e.event()).isEqualTo("budget-spent"));
+    assertThatThrownBy(() -> Optimizer.builder().budget(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("budget must be positive, was PT0S");
+  }
+}
