@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.CatalogTable;
+import dev.lakerewrite.core.match.ColumnMapping;
+import dev.lakerewrite.core.match.MappingConfidence;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.LiteralFix;
@@ -43,14 +45,42 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     if (state.analysis().isEmpty()) {
       throw new IllegalStateException("the offline rewriter needs a query that parses");
     }
-    Plan plan = new OfflinePlanner(state).plan();
-    Rewrite r = new Rewrite(state, plan, new Trees(parser));
+    OfflinePlanner planner = new OfflinePlanner(state);
+    Plan plan = planner.plan();
+    ViewRewrite r = new ViewRewrite(state, plan, planner, new Trees(parser));
     String sql = r.apply();
     List<String> reason = new ArrayList<>();
     plan.tables().values().forEach(t -> reason.add(t.mergedInto() != null
-        ? t.assumed() + " dropped (obsolete)" : t.assumed() + "→" + r.lakeNameOf(t)));
+        ? t.assumed() + " read from " + plan.effective(t.assumed()).map(TableChoice::lake).orElse(t.lake())
+            + " (obsolete)" : t.assumed() + "→" + lakeNameOf(plan, t)));
     reason.addAll(plan.notes());
-    return new Proposal(sql, String.join("; ", reason), r.usedTables());
+    return new Proposal(sql, String.join("; ", reason), r.usedTables(), mapping(planner, r));
+  }
+
+  /** The mapping the view rewrite applied, each column with the calibrated confidence of its lake column. */
+  private static ColumnMapping mapping(OfflinePlanner planner, ViewRewrite r) {
+    Map<String, Double> confidence = new LinkedHashMap<>();
+    MappingConfidence calibration = MappingConfidence.standard();
+    double least = 1;
+    for (Map.Entry<String, Set<String>> e : r.mapping().entrySet()) {
+      int dot = e.getKey().indexOf('.');
+      String assumedTable = r.assumedName(e.getKey().substring(0, dot));
+      String column = r.columnName(e.getKey());
+      double c = 1;
+      for (String lake : e.getValue()) {
+        int d = lake.indexOf('.');
+        double[] choice = planner.choice(assumedTable, column, lake.substring(0, d), lake.substring(d + 1));
+        c = Math.min(c, calibration.confidence(choice[0], choice[1], choice[2]));
+      }
+      confidence.put(e.getKey(), c);
+      least = Math.min(least, c);
+    }
+    return new ColumnMapping(r.mapping(), confidence, least, r.warnings());
+  }
+
+  private static String lakeNameOf(Plan plan, TableChoice t) {
+    Evidence.CleanedTable c = plan.cleaned().get(t.lake());
+    return c != null ? c.name() + " (cleaned " + t.lake() + ")" : t.lake();
   }
 
   /** One application of a plan to the user's tree. */

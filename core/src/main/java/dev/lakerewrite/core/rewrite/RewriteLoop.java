@@ -250,7 +250,8 @@ public final class RewriteLoop {
       executionNanos += System.nanoTime() - t0;
       List<String> used = usedTables(p, e);
       RewriteCandidate c = new RewriteCandidate(history.size(), iteration, p.sql(), p.reason(), used,
-          e.isSuccess() ? Optional.of(e.table()) : Optional.empty(), e.error(), e.elapsed(), 0, List.of());
+          e.isSuccess() ? Optional.of(e.table()) : Optional.empty(), e.error(), e.elapsed(), 0, List.of(),
+          p.mapping());
       history.add(c);
       Map<String, Object> data = new LinkedHashMap<>();
       data.put("index", c.index());
@@ -466,6 +467,22 @@ public final class RewriteLoop {
             result = Optional.of(e.table());
             trace.add(iteration, "selection", "renamed", Map.of("sql", sql));
           }
+        }
+      }
+      if (chosen >= 0 && config.minConfidence() > 0) {
+        dev.lakerewrite.core.match.ColumnMapping m = history.get(chosen).mapping();
+        if (!m.isEmpty() && m.confidence() < config.minConfidence()) {
+          List<String> unsure = new ArrayList<>();
+          m.columnConfidence().entrySet().stream().sorted(Map.Entry.comparingByValue()).limit(3)
+              .forEach(c -> unsure.add(c.getKey() + " → " + String.join(", ", m.columns().get(c.getKey()))
+                  + String.format(Locale.ROOT, " (%.2f)", c.getValue())));
+          String why = String.format(Locale.ROOT, "refused: the mapping's confidence %.2f is below the minimum %.2f;"
+              + " least sure: %s", m.confidence(), config.minConfidence(), String.join("; ", unsure));
+          trace.add(Math.min(iteration, config.maxIterations()), "selection", "refused", Map.of("detail", why));
+          result = Optional.empty();
+          error = Optional.of(new QueryError(ErrorKind.REJECTED, why, -1, sql));
+          reason = StopReason.LOW_CONFIDENCE;
+          detail = why;
         }
       }
       if (chosen < 0 && error.isEmpty()) {
