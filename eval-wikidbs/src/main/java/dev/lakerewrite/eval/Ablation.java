@@ -22,7 +22,7 @@ public enum Ablation {
   /** No value lookups for filter predicates and join keys. */
   NO_SEARCH_VALUE("no-search-value", "no SEARCH_VALUE", ActionType.SEARCH_VALUE),
   /** No table–table relevance in basic retrieval and no FIND_JOIN_PATH. */
-  NO_JOIN_GRAPH("no-join-graph", "no JOIN_GRAPH", null),
+  NO_JOIN_GRAPH("no-join-graph", "no JOIN_GRAPH", (ActionType) null),
   /** The schema matcher without its name signal (embeddings, tokens, abbreviations), on its model fitted without. */
   NO_NAME_SIGNAL("no-name-signal", "matcher without name", ColumnFeatures.Signal.NAME),
   /** The schema matcher without its type-fit signal. */

@@ -102,7 +102,10 @@ public final class ColumnModel {
     return prob[positive];
   }
 
-  /** The features as LIBLINEAR's sparse vector (1-based indexes), without the disabled signals' features. */
+  /**
+   * The features as LIBLINEAR's sparse vector (1-based indexes), without the disabled signals' features, ending
+   * with the constant bias feature (LIBLINEAR expects the caller to append it: index {@link #DIMENSION}).
+   */
   static Feature[] vector(double[] features, Set<Signal> disabled) {
     List<Feature> out = new ArrayList<>();
     for (int i = 0; i < features.length; i++) {
@@ -110,8 +113,12 @@ public final class ColumnModel {
         out.add(new FeatureNode(i + 1, features[i]));
       }
     }
+    out.add(new FeatureNode(DIMENSION, 1));
     return out.toArray(new Feature[0]);
   }
+
+  /** LIBLINEAR's number of features: the signals' features plus the bias. */
+  static final int DIMENSION = ColumnFeatures.NAMES.size() + 1;
 
   /** The learned weight of each feature (named), for reports. */
   public Map<String, Double> weights() {
@@ -121,6 +128,9 @@ public final class ColumnModel {
     double sign = positive == 0 ? 1 : -1;
     for (int i = 0; i < ColumnFeatures.NAMES.size() && i * classes < w.length; i++) {
       out.put(ColumnFeatures.NAMES.get(i), sign * w[i * classes]);
+    }
+    if ((DIMENSION - 1) * classes < w.length) {
+      out.put("bias", sign * w[(DIMENSION - 1) * classes]);
     }
     return out;
   }

@@ -65,15 +65,21 @@ public final class MappingConfidence {
     return new double[] {top, top - second, total <= 0 ? 0 : top / total};
   }
 
-  /** The calibrated probability that the choice is right. */
-  public double confidence(double top, double second, double total) {
-    double[] f = features(top, second, total);
-    Feature[] x = new Feature[f.length];
+  /** The features as LIBLINEAR's vector, with the bias feature LIBLINEAR expects the caller to append. */
+  private static Feature[] vector(double[] f) {
+    Feature[] x = new Feature[f.length + 1];
     for (int i = 0; i < f.length; i++) {
       x[i] = new FeatureNode(i + 1, f[i]);
     }
+    x[f.length] = new FeatureNode(f.length + 1, 1);
+    return x;
+  }
+
+  /** The calibrated probability that the choice is right. */
+  public double confidence(double top, double second, double total) {
+    double[] f = features(top, second, total);
     double[] prob = new double[model.getNrClass()];
-    Linear.predictProbability(model, x, prob);
+    Linear.predictProbability(model, vector(f), prob);
     return prob[positive];
   }
 
@@ -81,14 +87,14 @@ public final class MappingConfidence {
   static MappingConfidence fit(List<double[]> choices, List<Boolean> right) {
     Problem problem = new Problem();
     problem.l = choices.size();
-    problem.n = 3;
+    problem.n = 4;
     problem.bias = 1;
     problem.x = new Feature[choices.size()][];
     problem.y = new double[choices.size()];
     for (int i = 0; i < choices.size(); i++) {
       double[] c = choices.get(i);
       double[] f = features(c[0], c[1], c[2]);
-      problem.x[i] = new Feature[] {new FeatureNode(1, f[0]), new FeatureNode(2, f[1]), new FeatureNode(3, f[2])};
+      problem.x[i] = vector(f);
       problem.y[i] = right.get(i) ? 1 : 0;
     }
     Linear.disableDebugOutput();

@@ -89,7 +89,7 @@ public final class MatcherTraining {
     }
     Problem problem = new Problem();
     problem.l = examples.size();
-    problem.n = ColumnFeatures.NAMES.size();
+    problem.n = ColumnModel.DIMENSION;
     problem.bias = 1;
     problem.x = new Feature[examples.size()][];
     problem.y = new double[examples.size()];
@@ -139,23 +139,74 @@ public final class MatcherTraining {
     }
   }
 
-  /** Fits the confidence calibration on the model's choices over (fit) examples. */
-  public static MappingConfidence fitConfidence(ColumnModel model, List<Example> examples) {
+  /**
+   * The source a lake was disorganized from: its name without the seed suffix ({@code xml-editor-s2} →
+   * {@code xml-editor}), so that cross-validation never fits on one disorder of a database and judges another.
+   */
+  static String source(String group) {
+    String lake = group.substring(0, group.indexOf('|'));
+    return lake.replaceFirst("-s\\d+$", "");
+  }
+
+  /**
+   * Each assumed column's choice under cross-validation grouped by source database: the examples of each source
+   * are judged by a model fitted on the other sources only (fit part only; the held-out part is never read here).
+   */
+  static void crossValidatedChoices(List<Example> examples, Set<Signal> disabled, List<double[]> choices,
+      List<Boolean> right) {
+    Map<String, List<Example>> bySource = new LinkedHashMap<>();
+    examples.forEach(e -> bySource.computeIfAbsent(source(e.group()), k -> new ArrayList<>()).add(e));
+    if (bySource.size() < 2) {
+      throw new IllegalArgumentException("cross-validation needs lakes from at least two source databases, had "
+          + bySource.keySet());
+    }
+    for (Map.Entry<String, List<Example>> fold : bySource.entrySet()) {
+      List<Example> train = new ArrayList<>();
+      bySource.forEach((k, v) -> {
+        if (!k.equals(fold.getKey())) {
+          train.addAll(v);
+        }
+      });
+      choices(fit(train, disabled), fold.getValue(), choices, right);
+    }
+  }
+
+  /**
+   * Fits the confidence calibration on the cross-validated choices over the (fit) examples: a model's choices on
+   * its own training data are more often right than on new lakes, so calibrating on them would be overconfident.
+   */
+  public static MappingConfidence fitConfidence(List<Example> examples) {
     List<double[]> choices = new ArrayList<>();
     List<Boolean> right = new ArrayList<>();
-    choices(model, examples, choices, right);
+    crossValidatedChoices(examples, Set.of(), choices, right);
     return MappingConfidence.fit(choices, right);
   }
 
+  /**
+   * How the model fitted without {@code disabled} does on lakes of sources it was not fitted on (cross-validation
+   * grouped by source database over the given examples), its confidence read through {@code calibration}.
+   */
+  public static Evaluation crossValidate(List<Example> examples, Set<Signal> disabled,
+      MappingConfidence calibration) {
+    List<double[]> choices = new ArrayList<>();
+    List<Boolean> right = new ArrayList<>();
+    crossValidatedChoices(examples, disabled, choices, right);
+    return evaluate(choices, right, calibration);
+  }
+
+  /** How a model does on examples (top-1 accuracy, calibration of its confidence). */
   public static Evaluation evaluate(ColumnModel model, MappingConfidence calibration, List<Example> examples) {
     List<double[]> choices = new ArrayList<>();
     List<Boolean> rights = new ArrayList<>();
     choices(model, examples, choices, rights);
+    return evaluate(choices, rights, calibration);
+  }
+
+  private static Evaluation evaluate(List<double[]> choices, List<Boolean> rights, MappingConfidence calibration) {
     double[][] bins = new double[10][3]; // count, sum confidence, sum correct
     int right = 0;
-    Map<String, Boolean> groups = new LinkedHashMap<>();
-    for (int i = 0; i < choices.size(); i++) {
-      groups.put(String.valueOf(i), true);
+    int n = choices.size();
+    for (int i = 0; i < n; i++) {
       double[] c = choices.get(i);
       double confidence = calibration.confidence(c[0], c[1], c[2]);
       boolean correct = rights.get(i);
@@ -169,12 +220,12 @@ public final class MatcherTraining {
     List<double[]> out = new ArrayList<>();
     for (double[] b : bins) {
       if (b[0] > 0) {
-        ece += b[0] / groups.size() * Math.abs(b[1] / b[0] - b[2] / b[0]);
+        ece += b[0] / n * Math.abs(b[1] / b[0] - b[2] / b[0]);
         out.add(new double[] {b[0], b[1] / b[0], b[2] / b[0]});
       } else {
         out.add(new double[] {0, Double.NaN, Double.NaN});
       }
     }
-    return new Evaluation(groups.size(), groups.isEmpty() ? 0 : (double) right / groups.size(), ece, out);
+    return new Evaluation(n, n == 0 ? 0 : (double) right / n, ece, out);
   }
 }

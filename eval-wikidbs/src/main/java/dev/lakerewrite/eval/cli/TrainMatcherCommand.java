@@ -2,7 +2,6 @@ package dev.lakerewrite.eval.cli;
 
 import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.MatchLakes;
-import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.ColumnFeatures.Signal;
 import dev.lakerewrite.core.match.ColumnModel;
 import dev.lakerewrite.core.match.MappingConfidence;
@@ -35,12 +34,14 @@ import picocli.CommandLine.Spec;
 /**
  * {@code lakerewrite train-matcher}: fits the schema matcher's learned combiner on the fit part of the perturbed
  * corpora and writes it (and one model per ablated signal) as the resources core ships; reports accuracy and
- * calibration on the held-out part, which plays no part in the fit.
+ * calibration by cross-validation over the fit part's source databases. The held-out part is never read: it is
+ * for {@code eval --split held-out} alone.
  */
 @Command(name = "train-matcher", sortOptions = false,
     description = {"Fits the schema matcher's model (logistic regression over name, type, instance and structure "
         + "signals) on the fit part of the perturbed corpora and writes core's model resources (the full model and "
-        + "one per ablated signal). Prints the held-out column-mapping accuracy and calibration of each.",
+        + "one per ablated signal). Prints each one's column-mapping accuracy and calibration, cross-validated over the "
+        + "fit part's source databases (the held-out part is never read).",
         "Exit code 0 when written, 2 for bad input, 1 for internal failures."})
 final class TrainMatcherCommand implements Callable<Integer> {
 
@@ -76,7 +77,6 @@ final class TrainMatcherCommand implements Callable<Integer> {
     Path target = out != null ? out
         : LakeRewriteCli.home().resolve("core/src/main/resources/dev/lakerewrite/core/match");
     List<MatcherTraining.Example> fit = new ArrayList<>();
-    List<MatcherTraining.Example> heldOut = new ArrayList<>();
     for (Suites.Ref ref : Suites.refs(suites)) {
       if (!ref.perturbed()) {
         throw new BadInputException("suite " + ref.label() + " has no gold mappings to train on");
@@ -87,7 +87,9 @@ final class TrainMatcherCommand implements Callable<Integer> {
             w.flush();
           });
       for (PerturbedCorpus.Lake lake : index.lakes()) {
-        List<MatcherTraining.Example> into = lake.split() == PerturbedCorpus.Split.FIT ? fit : heldOut;
+        if (lake.split() != PerturbedCorpus.Split.FIT) {
+          continue;
+        }
         w.printf(Locale.ROOT, "%s %s (%s)%n", ref.label(), lake.name(), lake.split().label());
         w.flush();
         LoadedPairs loaded = PairLoader.parseOnly().load(lake.pairFile());
@@ -102,7 +104,7 @@ final class TrainMatcherCommand implements Callable<Integer> {
           }
         }
         try (DataLake dl = Lakes.open(lake.lakeFolder(), cache); MatchLakes ml = MatchLakes.open(dl)) {
-          into.addAll(MatcherTraining.examples(lake.name(), ml.lake(), pairs));
+          fit.addAll(MatcherTraining.examples(lake.name(), ml.lake(), pairs));
         }
       }
     }
@@ -115,26 +117,24 @@ final class TrainMatcherCommand implements Callable<Integer> {
     for (Signal s : Signal.values()) {
       variants.add(EnumSet.of(s));
     }
-    w.printf(Locale.ROOT, "%nfit: %d candidate pairs; held-out: %d%n", fit.size(), heldOut.size());
-    w.println("model                      held-out columns  top-1 accuracy  ECE");
+    w.printf(Locale.ROOT, "%nfit part: %d candidate pairs; cross-validated by source database%n", fit.size());
+    MappingConfidence calibration = MatcherTraining.fitConfidence(fit);
+    try (Writer out = Files.newBufferedWriter(target.resolve("confidence-model.txt"), StandardCharsets.UTF_8)) {
+      calibration.save(out);
+    }
+    w.println("model                       columns  top-1 accuracy  ECE");
     for (Set<Signal> disabled : variants) {
       ColumnModel m = MatcherTraining.fit(fit, disabled);
       try (Writer out = Files.newBufferedWriter(target.resolve(ColumnModel.resourceName(disabled)),
           StandardCharsets.UTF_8)) {
         m.save(out);
       }
-      MappingConfidence calibration = MatcherTraining.fitConfidence(m, fit);
-      if (disabled.isEmpty()) {
-        try (Writer out = Files.newBufferedWriter(target.resolve("confidence-model.txt"), StandardCharsets.UTF_8)) {
-          calibration.save(out);
-        }
-      }
-      MatcherTraining.Evaluation e = MatcherTraining.evaluate(m, calibration, heldOut);
-      w.printf(Locale.ROOT, "%-26s %16d  %14.3f  %.3f%n", disabled.isEmpty() ? "all signals"
+      MatcherTraining.Evaluation e = MatcherTraining.crossValidate(fit, disabled, calibration);
+      w.printf(Locale.ROOT, "%-26s %8d  %14.3f  %.3f%n", disabled.isEmpty() ? "all signals"
           : "without " + disabled.iterator().next().name().toLowerCase(Locale.ROOT), e.columns(), e.accuracy(),
           e.expectedCalibrationError());
       if (disabled.isEmpty()) {
-        w.println("  calibration (held-out): confidence bin, columns, mean confidence, accuracy");
+        w.println("  calibration (cross-validated): confidence bin, columns, mean confidence, accuracy");
         for (int i = 0; i < e.bins().size(); i++) {
           double[] b = e.bins().get(i);
           if (b[0] > 0) {
@@ -148,9 +148,5 @@ final class TrainMatcherCommand implements Callable<Integer> {
     w.println("models written to " + target);
     w.flush();
     return LakeRewriteCli.OK;
-  }
-
-  static List<String> featureNames() {
-    return ColumnFeatures.NAMES;
   }
 }
