@@ -5,7 +5,6 @@ import dev.lakerewrite.core.llm.LlmGateway;
 import dev.lakerewrite.core.llm.ModelConfig;
 import dev.lakerewrite.core.llm.PriceTable;
 import dev.lakerewrite.core.llm.RetryPolicy;
-import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.llm.Role;
 import dev.lakerewrite.core.rewrite.ActionType;
 import dev.lakerewrite.core.rewrite.Baselines;
@@ -67,7 +66,7 @@ public final class Rewriter {
 
   private Rewriter(Builder b) {
     this.config = new RewriterConfig(b.maxIterations, b.topK, b.previewRows, b.historyPreviewRows, b.sectionLimits,
-        b.enabled, b.joinGraph, b.budget, b.queryLimits, b.llmCallTimeout, b.disabledSignals, b.minConfidence);
+        b.enabled, b.joinGraph, b.budget, b.queryLimits, b.llmCallTimeout, b.minConfidence);
     this.method = b.method;
     this.models = Map.copyOf(b.models);
     this.modelNames = Map.copyOf(b.modelNames);
@@ -133,8 +132,7 @@ public final class Rewriter {
 
   private static RewriterConfig oneStep(RewriterConfig c) {
     return new RewriterConfig(1, c.topK(), c.previewRows(), c.historyPreviewRows(), c.sectionLimits(),
-        c.enabledActions(), c.joinGraph(), c.budget(), c.queryLimits(), c.llmCallTimeout(), c.disabledSignals(),
-        c.minConfidence());
+        c.enabledActions(), c.joinGraph(), c.budget(), c.queryLimits(), c.llmCallTimeout(), c.minConfidence());
   }
 
   private LlmGateway gateway() {
@@ -165,20 +163,9 @@ public final class Rewriter {
     private final Map<Role, String> modelNames = new EnumMap<>(Role.class);
     private PriceTable prices = PriceTable.DEFAULT;
     private RetryPolicy retry = RetryPolicy.DEFAULT;
-    private final Set<ColumnFeatures.Signal> disabledSignals = EnumSet.noneOf(ColumnFeatures.Signal.class);
     private double minConfidence;
 
     private Builder() {}
-
-    /**
-     * Switches schema-matcher signals off (ablations): the matcher then uses its model fitted without them.
-     */
-    public Builder disable(ColumnFeatures.Signal... signals) {
-      for (ColumnFeatures.Signal s : signals) {
-        disabledSignals.add(Objects.requireNonNull(s, "signal"));
-      }
-      return this;
-    }
 
     /**
      * Opt-in refusal: when the confidence of the chosen column mapping is below {@code confidence}, the rewrite

@@ -1,7 +1,6 @@
 package dev.lakerewrite.eval;
 
 import dev.lakerewrite.core.Rewriter;
-import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.rewrite.ActionType;
 import dev.lakerewrite.sql.DidYouMean;
 import java.util.Arrays;
@@ -22,33 +21,16 @@ public enum Ablation {
   /** No value lookups for filter predicates and join keys. */
   NO_SEARCH_VALUE("no-search-value", "no SEARCH_VALUE", ActionType.SEARCH_VALUE),
   /** No table–table relevance in basic retrieval and no FIND_JOIN_PATH. */
-  NO_JOIN_GRAPH("no-join-graph", "no JOIN_GRAPH", (ActionType) null),
-  /** The schema matcher without its name signal (embeddings, tokens, abbreviations), on its model fitted without. */
-  NO_NAME_SIGNAL("no-name-signal", "matcher without name", ColumnFeatures.Signal.NAME),
-  /** The schema matcher without its type-fit signal. */
-  NO_TYPE_SIGNAL("no-type-signal", "matcher without type", ColumnFeatures.Signal.TYPE),
-  /** The schema matcher without its instance signal (literal hits, value shapes). */
-  NO_INSTANCE_SIGNAL("no-instance-signal", "matcher without instance", ColumnFeatures.Signal.INSTANCE),
-  /** The schema matcher without its structure signal. */
-  NO_STRUCTURE_SIGNAL("no-structure-signal", "matcher without structure", ColumnFeatures.Signal.STRUCTURE);
+  NO_JOIN_GRAPH("no-join-graph", "no JOIN_GRAPH", null);
 
   private final String label;
   private final String title;
   private final ActionType action;
-  private final ColumnFeatures.Signal signal;
 
   Ablation(String label, String title, ActionType action) {
     this.label = label;
     this.title = title;
     this.action = action;
-    this.signal = null;
-  }
-
-  Ablation(String label, String title, ColumnFeatures.Signal signal) {
-    this.label = label;
-    this.title = title;
-    this.action = null;
-    this.signal = signal;
   }
 
   /** The command-line spelling, e.g. {@code no-build-cte}. */
@@ -63,9 +45,6 @@ public enum Ablation {
 
   /** Switches the capability off on a rewriter builder. */
   public Rewriter.Builder apply(Rewriter.Builder builder) {
-    if (signal != null) {
-      return builder.disable(signal);
-    }
     return action == null ? builder.joinGraph(false) : builder.disable(action);
   }
 

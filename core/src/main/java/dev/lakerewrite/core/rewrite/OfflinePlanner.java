@@ -4,7 +4,6 @@ import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.TableProfile;
 import dev.lakerewrite.core.match.AssumedSchema;
-import dev.lakerewrite.core.match.ColumnAssignment;
 import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.ColumnModel;
 import dev.lakerewrite.core.sql.SqlParser;
@@ -17,6 +16,7 @@ import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -126,10 +126,8 @@ final class OfflinePlanner {
   /** Assumed column (lower case) → the type family the query treats it as (compared with numbers or dates). */
   private final Map<String, TypeFamily> expectedFamilies;
   /** The query's assumed schema with how it uses each column (the matcher's type and instance evidence). */
-  private final AssumedSchema schema;
-  /** The matcher's learned combiner of name, type, instance and structure evidence. */
-  private final ColumnModel model;
-  private final Map<String, Double> probabilities = new java.util.HashMap<>();
+  private AssumedSchema schema;
+  private final Map<String, Double> probabilities = new HashMap<>();
 
   OfflinePlanner(RewriteState state) {
     this.state = state;
@@ -139,17 +137,11 @@ final class OfflinePlanner {
     this.rejected = rejectedMappings(state);
     this.joinOnly = joinOnlyColumns(analysis);
     this.expectedFamilies = expectedFamilies(analysis);
-    this.schema = assumedSchema(state.userQuery());
-    this.model = ColumnModel.ablated(state.config().disabledSignals());
-  }
-
-  private static AssumedSchema assumedSchema(String sql) {
-    return AssumedSchema.of(new Trees(SqlParser.standalone()).statement(sql));
   }
 
   /**
-   * A column's choice as the confidence calibration reads it: the chosen lake column's probability, the best other
-   * column's of the same table, and the sum over the table's columns.
+   * A column's choice as the confidence calibration reads it: the matcher's probability of the chosen lake column,
+   * of the best other column of the same table, and their sum over the table's columns.
    */
   double[] choice(String assumedTable, String column, String table, String lakeColumn) {
     double chosen = 0;
@@ -168,13 +160,17 @@ final class OfflinePlanner {
   }
 
   /**
-   * The matcher's probability that assumed column {@code column} of {@code assumedTable} is {@code lakeColumn} of
-   * {@code table} (memoised per plan).
+   * The schema matcher's probability that assumed column {@code column} of {@code assumedTable} is
+   * {@code lakeColumn} of {@code table} (memoised per plan).
    */
   double probability(String assumedTable, String column, String table, String lakeColumn) {
+    if (schema == null) {
+      schema = AssumedSchema.of(new Trees(SqlParser.standalone()).statement(state.userQuery()));
+    }
     return probabilities.computeIfAbsent(key(assumedTable) + "|" + key(column) + "|" + table + "|" + lakeColumn, k -> {
       AssumedSchema.Column use = schema.table(assumedTable).flatMap(t -> t.column(column)).orElse(null);
-      return model.probability(ColumnFeatures.compute(lake, assumedTable, use, column, table, lakeColumn));
+      return ColumnModel.standard().probability(
+          ColumnFeatures.compute(lake, assumedTable, use, column, table, lakeColumn));
     });
   }
 
@@ -412,26 +408,27 @@ final class OfflinePlanner {
    */
   private void oneToOne(String assumedName, String table, Map<String, ColumnTarget> mapped, List<String> unmapped,
       boolean entityPrior) {
-    // The maximum-weight one-to-one assignment over every (mapped column, lake column) score.
-    Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
-    Map<String, Map<String, ColumnTarget>> targets = new LinkedHashMap<>();
-    for (String c : mapped.keySet()) {
-      Map<String, ColumnTarget> all = columnScores(assumedName, c, table, entityPrior, Set.of());
-      targets.put(c, all);
-      Map<String, Double> w = new LinkedHashMap<>();
-      all.forEach((lc, t) -> w.put(lc, t.score()));
-      weights.put(c, w);
-    }
-    ColumnAssignment.Assignment best = ColumnAssignment.best(weights);
+    Map<String, String> owner = new LinkedHashMap<>();
     for (String c : new ArrayList<>(mapped.keySet())) {
-      String lc = best.pairs().get(c);
-      ColumnTarget t = lc == null ? null : targets.get(c).get(lc);
-      if (t == null || t.score() < COLUMN_THRESHOLD) {
-        mapped.remove(c);
-        unmapped.add(c);
-      } else {
-        mapped.put(c, t);
+      ColumnTarget t = mapped.get(c);
+      String other = owner.get(t.lakeColumn());
+      if (other == null) {
+        owner.put(t.lakeColumn(), c);
+        continue;
       }
+      String weaker = mapped.get(other).score() >= t.score() ? c : other;
+      String stronger = weaker.equals(c) ? other : c;
+      ColumnTarget keep = mapped.get(weaker);
+      Optional<ColumnTarget> next = bestColumn(assumedName, weaker, table, entityPrior, Set.of(keep.lakeColumn()));
+      if (next.isPresent() && next.get().score() >= COLUMN_THRESHOLD && next.get().score() >= keep.score() - 0.15
+          && !owner.containsKey(next.get().lakeColumn())) {
+        mapped.put(weaker, next.get());
+        owner.put(next.get().lakeColumn(), weaker);
+      } else {
+        mapped.remove(weaker);
+        unmapped.add(weaker);
+      }
+      owner.put(t.lakeColumn(), stronger);
     }
   }
 
@@ -446,28 +443,25 @@ final class OfflinePlanner {
 
   Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table, boolean entityPrior,
       Set<String> excluded) {
-    ColumnTarget best = null;
-    for (ColumnTarget t : columnScores(assumedTable, column, table, entityPrior, excluded).values()) {
-      if (best == null || t.score() > best.score() + 1e-9) {
-        best = t;
-      }
-    }
-    return Optional.ofNullable(best);
-  }
-
-  /** Every column of {@code table} scored as the answer to assumed column {@code column}. */
-  Map<String, ColumnTarget> columnScores(String assumedTable, String column, String table, boolean entityPrior,
-      Set<String> excluded) {
     CatalogTable info = lake.table(table);
     String entity = entityColumn(table);
     boolean nameLike = entityPrior && (isNameLike(column, assumedTable) || isNameLike(column, table));
-    Map<String, ColumnTarget> out = new LinkedHashMap<>();
+    TypeFamily expected = expectedFamilies.get(key(column));
+    ColumnTarget best = null;
     for (CatalogTable.Column col : info.columns()) {
       if (excluded.contains(col.name())) {
         continue;
       }
-      double sim = probability(assumedTable, column, table, col.name());
-      String why = String.format("matcher %.2f", sim);
+      double sim = lake.nameSimilarity(column, col.name());
+      String why = String.format("name similarity %.2f", sim);
+      if (expected != null) {
+        TypeFamily actual = family(table, col.name());
+        if (actual == expected) {
+          sim += TYPE_FIT;
+        } else if (actual == TypeFamily.STRING || actual == TypeFamily.BOOLEAN) {
+          sim -= TYPE_FIT;
+        }
+      }
       if (nameLike && col.name().equals(entity) && sim < 0.8) {
         sim = 0.8;
         why = "entity-name column for a name-like column";
@@ -477,9 +471,11 @@ final class OfflinePlanner {
         sim = valueBoost;
         why = "filter value found in this column";
       }
-      out.put(col.name(), new ColumnTarget(table, col.name(), sim, why));
+      if (best == null || sim > best.score() + 1e-9) {
+        best = new ColumnTarget(table, col.name(), sim, why);
+      }
     }
-    return out;
+    return Optional.ofNullable(best);
   }
 
   /**

@@ -47,40 +47,38 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     }
     OfflinePlanner planner = new OfflinePlanner(state);
     Plan plan = planner.plan();
-    ViewRewrite r = new ViewRewrite(state, plan, planner, new Trees(parser));
+    Rewrite r = new Rewrite(state, plan, new Trees(parser));
     String sql = r.apply();
     List<String> reason = new ArrayList<>();
     plan.tables().values().forEach(t -> reason.add(t.mergedInto() != null
-        ? t.assumed() + " read from " + plan.effective(t.assumed()).map(TableChoice::lake).orElse(t.lake())
-            + " (obsolete)" : t.assumed() + "→" + lakeNameOf(plan, t)));
+        ? t.assumed() + " dropped (obsolete)" : t.assumed() + "→" + r.lakeNameOf(t)));
     reason.addAll(plan.notes());
-    return new Proposal(sql, String.join("; ", reason), r.usedTables(), mapping(planner, r));
+    return new Proposal(sql, String.join("; ", reason), r.usedTables(), mapping(planner, plan, r));
   }
 
-  /** The mapping the view rewrite applied, each column with the calibrated confidence of its lake column. */
-  private static ColumnMapping mapping(OfflinePlanner planner, ViewRewrite r) {
+  /**
+   * The mapping the rewrite applied (every assumed column reference it pointed at the lake), each column with the
+   * calibrated confidence of its lake column ({@link MappingConfidence}); the plan's unmapped columns are warnings.
+   */
+  private static ColumnMapping mapping(OfflinePlanner planner, Plan plan, Rewrite r) {
     Map<String, Double> confidence = new LinkedHashMap<>();
     MappingConfidence calibration = MappingConfidence.standard();
     double least = 1;
-    for (Map.Entry<String, Set<String>> e : r.mapping().entrySet()) {
-      int dot = e.getKey().indexOf('.');
-      String assumedTable = r.assumedName(e.getKey().substring(0, dot));
-      String column = r.columnName(e.getKey());
+    for (Map.Entry<String, Set<String>> e : r.mapping.entrySet()) {
+      String[] assumed = r.assumedNames.get(e.getKey());
       double c = 1;
       for (String lake : e.getValue()) {
         int d = lake.indexOf('.');
-        double[] choice = planner.choice(assumedTable, column, lake.substring(0, d), lake.substring(d + 1));
+        double[] choice = planner.choice(assumed[0], assumed[1], lake.substring(0, d), lake.substring(d + 1));
         c = Math.min(c, calibration.confidence(choice[0], choice[1], choice[2]));
       }
       confidence.put(e.getKey(), c);
       least = Math.min(least, c);
     }
-    return new ColumnMapping(r.mapping(), confidence, least, r.warnings());
-  }
-
-  private static String lakeNameOf(Plan plan, TableChoice t) {
-    Evidence.CleanedTable c = plan.cleaned().get(t.lake());
-    return c != null ? c.name() + " (cleaned " + t.lake() + ")" : t.lake();
+    List<String> warnings = new ArrayList<>();
+    plan.tables().values().forEach(t -> t.unmapped().forEach(c -> warnings.add(
+        "no lake column found for " + t.assumed() + "." + c)));
+    return new ColumnMapping(r.mapping, confidence, least, warnings);
   }
 
   /** One application of a plan to the user's tree. */
@@ -90,6 +88,10 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     private final Trees editor;
     private final Set<String> used = new LinkedHashSet<>();
     private final Set<String> cteUsed = new LinkedHashSet<>();
+    /** Assumed {@code table.column} (lower case) → the lake {@code table.column}s read for it. */
+    final Map<String, Set<String>> mapping = new LinkedHashMap<>();
+    /** The same keys → {assumed table, assumed column} as the query writes them. */
+    final Map<String, String[]> assumedNames = new LinkedHashMap<>();
     /** Nodes already pointed at the lake: never rewritten twice. */
     private final Set<JsonNode> done = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private int aliasCounter;
@@ -568,6 +570,9 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     private void apply(ObjectNode ref, Resolved r, String overrideColumn, boolean againstText) {
       String column = overrideColumn != null ? overrideColumn : r.target().lakeColumn();
       String lakeTable = r.target().lakeTable();
+      String key = OfflinePlanner.key(r.table().assumed()) + "." + OfflinePlanner.key(r.assumedColumn());
+      mapping.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(lakeTable + "." + column);
+      assumedNames.putIfAbsent(key, new String[] {r.table().assumed(), r.assumedColumn()});
       String qualified = Sql.qualified(r.alias(), column);
       // Compared with a text literal, the column is read as text: no number or date conversion.
       String wrapped = againstText ? qualified : readAs(lakeTable, column, qualified, r.assumedColumn());

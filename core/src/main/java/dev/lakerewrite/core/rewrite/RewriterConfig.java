@@ -22,21 +22,18 @@ import java.util.Set;
  * @param budget LLM token/cost/wall-time budget per rewrite; the wall time also bounds the whole loop
  * @param queryLimits limits for every candidate's execution
  * @param llmCallTimeout per-call LLM timeout
- * @param disabledSignals the schema matcher's signals switched off (ablations; the matcher then uses its model
- *     fitted without them)
  * @param minConfidence the mapping confidence below which the rewriter refuses instead of answering (0: never)
  */
 public record RewriterConfig(int maxIterations, int topK, int previewRows, int historyPreviewRows,
     Map<Scratchpad.Section, Integer> sectionLimits, Set<ActionType> enabledActions, boolean joinGraph,
-    LlmBudget budget, QueryLimits queryLimits, Duration llmCallTimeout,
-    Set<dev.lakerewrite.core.match.ColumnFeatures.Signal> disabledSignals, double minConfidence) {
+    LlmBudget budget, QueryLimits queryLimits, Duration llmCallTimeout, double minConfidence) {
 
-  /** Settings with every matcher signal and no minimum confidence. */
+  /** Settings with no minimum confidence. */
   public RewriterConfig(int maxIterations, int topK, int previewRows, int historyPreviewRows,
       Map<Scratchpad.Section, Integer> sectionLimits, Set<ActionType> enabledActions, boolean joinGraph,
       LlmBudget budget, QueryLimits queryLimits, Duration llmCallTimeout) {
     this(maxIterations, topK, previewRows, historyPreviewRows, sectionLimits, enabledActions, joinGraph, budget,
-        queryLimits, llmCallTimeout, Set.of(), 0);
+        queryLimits, llmCallTimeout, 0);
   }
 
   public RewriterConfig {
@@ -57,7 +54,6 @@ public record RewriterConfig(int maxIterations, int topK, int previewRows, int h
     Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(queryLimits, "queryLimits");
     Objects.requireNonNull(llmCallTimeout, "llmCallTimeout");
-    disabledSignals = Set.copyOf(disabledSignals);
     if (!(minConfidence >= 0 && minConfidence <= 1)) {
       throw new IllegalArgumentException("minConfidence must be in [0, 1], was " + minConfidence);
     }

@@ -47,6 +47,26 @@ class OfflineRewriterTest {
     assertThat(actions(r)).anyMatch(a -> a.startsWith("SEARCH_VALUE(region_of_new_zealand, 'Whangarei')"));
     assertThat(r.candidates()).hasSizeGreaterThanOrEqualTo(2);
     assertThat(r.candidates().get(0).result().orElseThrow().rowCount()).isZero();
+    // The mapping it applied, each column with a calibrated confidence.
+    assertThat(r.mapping().columns()).containsEntry("nz_regions.population", java.util.Set.of(
+        "region_of_new_zealand.population")).containsEntry("nz_regions.capital", java.util.Set.of(
+        "region_of_new_zealand.capital"));
+    assertThat(r.mapping().columnConfidence().get("nz_regions.population")).isGreaterThan(0.5);
+    assertThat(r.confidence()).isBetween(0.0, 1.0);
+  }
+
+  @Test
+  void anOptInMinimumConfidenceRefusesAGuessAndSaysWhichColumnsAreUnsure() {
+    String sql = "SELECT name, population FROM nz_regions WHERE capital = 'Whangarei'";
+    double confidence = rewrite(sql).confidence();
+    RewriteResult refused = Rewriter.builder().minConfidence(Math.min(1, confidence + 0.01)).build()
+        .rewrite(sql, TestLakes.sample());
+    assertThat(refused.stopReason()).isEqualTo(StopReason.LOW_CONFIDENCE);
+    assertThat(refused.result()).isEmpty();
+    assertThat(refused.error().orElseThrow().message()).contains("below the minimum").contains("nz_regions.");
+    RewriteResult answered = Rewriter.builder().minConfidence(Math.max(0, confidence - 0.01)).build()
+        .rewrite(sql, TestLakes.sample());
+    assertThat(answered.result()).isPresent();
   }
 
   @Test
