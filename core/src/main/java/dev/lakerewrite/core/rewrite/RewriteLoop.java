@@ -59,6 +59,8 @@ public final class RewriteLoop {
 
   private final class Run {
     final String userQuery;
+    /** The user query as DuckDB parses it ({@link DialectNormalizer}): what is analysed and rewritten. */
+    String query;
     final Duration indexing;
     final RewriteTrace.Recorder trace = new RewriteTrace.Recorder();
     final long deadline;
@@ -77,6 +79,7 @@ public final class RewriteLoop {
 
     Run(String userQuery, Duration indexing) {
       this.userQuery = userQuery;
+      this.query = userQuery;
       this.indexing = indexing;
       long wall = config.budget().maxWallTime().toNanos();
       long now = System.nanoTime();
@@ -85,8 +88,13 @@ public final class RewriteLoop {
 
     RewriteResult execute() {
       trace.add(0, "input", "query", Map.of("sql", userQuery));
+      DialectNormalizer.Normalized normalized = DialectNormalizer.normalize(userQuery, session.parser());
+      if (!normalized.changes().isEmpty()) {
+        query = normalized.sql();
+        trace.add(0, "input", "normalized", Map.of("sql", query, "changes", normalized.changes()));
+      }
       try {
-        analysis = Optional.of(session.analyze(userQuery));
+        analysis = Optional.of(session.analyze(query));
       } catch (SqlSyntaxException e) {
         QueryError err = new QueryError(e.notAQuery() ? ErrorKind.REJECTED : ErrorKind.PARSE,
             "the user query cannot be rewritten: " + e.getMessage(), e.position(), userQuery);
@@ -171,7 +179,7 @@ public final class RewriteLoop {
     }
 
     RewriteState state(List<Evidence.TablePreview> retrieved) {
-      return new RewriteState(userQuery, analysis, iteration, config.maxIterations(), history, scratchpad,
+      return new RewriteState(query, analysis, iteration, config.maxIterations(), history, scratchpad,
           retrieved, config.enabledActions(), tools, config, performed);
     }
 
