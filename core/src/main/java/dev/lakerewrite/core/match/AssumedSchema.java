@@ -451,7 +451,7 @@ public final class AssumedSchema {
             inner.add(Use.ARITHMETIC);
           }
           if (LIKES.contains(fn)) {
-            List<JsonNode> args = arguments(e);
+            List<JsonNode> args = SqlAnalyzer.arguments(e);
             if (args.size() >= 2) {
               literalUse(args.get(0), args.subList(1, args.size()), "LIKE", scope);
             }
@@ -463,9 +463,9 @@ public final class AssumedSchema {
           String op = COMPARISONS.getOrDefault(e.path("type").asText(""), "?");
           JsonNode l = e.path("left");
           JsonNode r = e.path("right");
-          if (literal(r) != null) {
+          if (SqlAnalyzer.literal(r) != null) {
             literalUse(l, List.of(r), op, scope);
-          } else if (literal(l) != null) {
+          } else if (SqlAnalyzer.literal(l) != null) {
             literalUse(r, List.of(l), op, scope);
           } else if (op.equals("=")) {
             joinPair(l, r, scope);
@@ -479,7 +479,7 @@ public final class AssumedSchema {
           List<JsonNode> kids = new ArrayList<>();
           e.path("children").forEach(kids::add);
           if ((type.equals("COMPARE_IN") || type.equals("COMPARE_NOT_IN")) && kids.size() >= 2
-              && kids.subList(1, kids.size()).stream().allMatch(k -> literal(k) != null)) {
+              && kids.subList(1, kids.size()).stream().allMatch(k -> SqlAnalyzer.literal(k) != null)) {
             literalUse(kids.get(0), kids.subList(1, kids.size()), "IN", scope);
           } else if (type.equals("OPERATOR_IS_NULL") || type.equals("OPERATOR_IS_NOT_NULL")) {
             EnumSet<Use> inner = EnumSet.copyOf(context);
@@ -491,7 +491,7 @@ public final class AssumedSchema {
         case "BETWEEN" -> {
           JsonNode lower = e.path("lower");
           JsonNode upper = e.path("upper");
-          if (literal(lower) != null && literal(upper) != null) {
+          if (SqlAnalyzer.literal(lower) != null && SqlAnalyzer.literal(upper) != null) {
             literalUse(e.path("input"), List.of(lower, upper), "BETWEEN", scope);
           }
         }
@@ -535,18 +535,6 @@ public final class AssumedSchema {
       });
     }
 
-    static List<JsonNode> arguments(JsonNode function) {
-      List<JsonNode> out = new ArrayList<>();
-      if (function.has("arguments")) {
-        for (JsonNode a : function.get("arguments")) {
-          out.add(a.has("expression") ? a.get("expression") : a);
-        }
-      } else {
-        function.path("children").forEach(out::add);
-      }
-      return out;
-    }
-
     /** Records a column compared with literals (through casts and one-column functions like lower(x)). */
     void literalUse(JsonNode columnSide, List<JsonNode> literals, String op, Scope scope) {
       JsonNode col = unwrapColumn(columnSide);
@@ -560,7 +548,7 @@ public final class AssumedSchema {
       Column c = column(b.table(), b.column());
       boolean ordered = Set.of("<", ">", "<=", ">=", "BETWEEN").contains(op);
       for (JsonNode l : literals) {
-        String[] lit = literal(l);
+        String[] lit = SqlAnalyzer.literal(l);
         if (lit == null || lit[1] == null) {
           continue;
         }
@@ -724,8 +712,8 @@ public final class AssumedSchema {
           e = e.path("child");
         } else if (cls.equals("FUNCTION") && !SqlAnalyzer.isAggregate(e.path("function_name").asText(""))) {
           JsonNode only = null;
-          for (JsonNode a : arguments(e)) {
-            if (literal(a) == null) {
+          for (JsonNode a : SqlAnalyzer.arguments(e)) {
+            if (SqlAnalyzer.literal(a) == null) {
               if (only != null) {
                 return null;
               }
@@ -735,31 +723,6 @@ public final class AssumedSchema {
           e = only;
         } else {
           return null;
-        }
-      }
-      return null;
-    }
-
-    /** {kind, text} of a constant, possibly cast; else null. */
-    static String[] literal(JsonNode e) {
-      if (e == null || !e.isObject()) {
-        return null;
-      }
-      String cls = e.path("class").asText("");
-      if (cls.equals("CONSTANT")) {
-        JsonNode lit = e.path("literal");
-        if (lit.isObject()) {
-          return new String[] {lit.path("kind").asText(""),
-              lit.has("text") && !lit.get("text").isNull() ? lit.get("text").asText() : null};
-        }
-        JsonNode value = e.path("value");
-        return new String[] {value.path("type").path("id").asText(""), value.path("value").asText(null)};
-      }
-      if (cls.equals("CAST")) {
-        String[] inner = literal(e.path("child"));
-        if (inner != null) {
-          return new String[] {e.path("type_expr").path("type_name").asText(
-              e.path("cast_type").path("id").asText(inner[0])), inner[1]};
         }
       }
       return null;
