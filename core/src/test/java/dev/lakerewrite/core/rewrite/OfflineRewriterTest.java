@@ -56,6 +56,28 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void aScopeTheInPlaceRewriteLosesIsRepairedWithViewsOfTheAssumedTables() {
+    // venues is not a table of its own in the lake: the in-place rewrite drops it and leaves v.photo dangling.
+    RewriteResult r = rewrite("SELECT e.event, v.photo FROM olympic_events e JOIN venues v ON v.venue_id = e.venue_id "
+        + "WHERE e.sport = 'bobsleigh'");
+    List<String> errors = r.candidates().stream().map(c -> c.error().map(e -> e.message()).orElse("")).toList();
+    int lost = -1;
+    for (int i = 0; i < errors.size(); i++) {
+      if (errors.get(i).contains("Referenced table \"v\" not found")) {
+        lost = i;
+        break;
+      }
+    }
+    assertThat(lost).as("a candidate lost the scope of v: %s", errors).isNotNegative();
+    assertThat(lost + 1).isLessThan(r.candidates().size());
+    RewriteCandidate repaired = r.candidates().get(lost + 1);
+    assertThat(repaired.sql()).startsWith("WITH olympic_events AS").contains("venues AS");
+    assertThat(repaired.error()).isEmpty();
+    assertThat(r.error().map(e -> e.kind())).isNotEqualTo(java.util.Optional.of(ErrorKind.BINDER));
+    assertThat(repaired.mapping().columns()).containsKeys("olympic_events.event", "venues.photo");
+  }
+
+  @Test
   void anOptInMinimumConfidenceRefusesAGuessAndSaysWhichColumnsAreUnsure() {
     String sql = "SELECT name, population FROM nz_regions WHERE capital = 'Whangarei'";
     double confidence = rewrite(sql).confidence();
