@@ -7,6 +7,7 @@ import dev.lakerewrite.core.ErrorKind;
 import dev.lakerewrite.core.Execution;
 import dev.lakerewrite.core.QueryLimits;
 import dev.lakerewrite.core.SafeExecutor;
+import dev.lakerewrite.core.equivalence.InstanceCheck;
 import dev.lakerewrite.core.testing.PostgresServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
