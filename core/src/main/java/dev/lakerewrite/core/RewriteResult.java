@@ -2,6 +2,7 @@ package dev.lakerewrite.core;
 
 import dev.lakerewrite.core.llm.LlmCall;
 import dev.lakerewrite.core.llm.LlmUsage;
+import dev.lakerewrite.core.match.ColumnMapping;
 import dev.lakerewrite.core.rewrite.RewriteCandidate;
 import dev.lakerewrite.core.rewrite.RewriteTrace;
 import dev.lakerewrite.core.rewrite.StopReason;
@@ -45,6 +46,24 @@ public record RewriteResult(String userQuery, String sql, Optional<ResultTable> 
   /** Whether a rewritten query ran and produced the result. */
   public boolean succeeded() {
     return result.isPresent();
+  }
+
+  /**
+   * The column mapping the chosen rewrite applies: assumed {@code table.column} → lake columns, with per-column
+   * and overall confidence and warnings ({@link ColumnMapping#NONE} when its agent does not report one).
+   */
+  public ColumnMapping mapping() {
+    return chosenCandidate().map(RewriteCandidate::mapping).orElse(ColumnMapping.NONE);
+  }
+
+  /** The chosen mapping's calibrated confidence (0 when no mapping is reported). */
+  public double confidence() {
+    return mapping().confidence();
+  }
+
+  /** What the chosen mapping is unsure of or could not find. */
+  public List<String> warnings() {
+    return mapping().warnings();
   }
 
   /** The chosen candidate, if any. */

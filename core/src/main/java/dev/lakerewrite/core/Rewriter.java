@@ -66,7 +66,7 @@ public final class Rewriter {
 
   private Rewriter(Builder b) {
     this.config = new RewriterConfig(b.maxIterations, b.topK, b.previewRows, b.historyPreviewRows, b.sectionLimits,
-        b.enabled, b.joinGraph, b.budget, b.queryLimits, b.llmCallTimeout);
+        b.enabled, b.joinGraph, b.budget, b.queryLimits, b.llmCallTimeout, b.minConfidence);
     this.method = b.method;
     this.models = Map.copyOf(b.models);
     this.modelNames = Map.copyOf(b.modelNames);
@@ -132,7 +132,7 @@ public final class Rewriter {
 
   private static RewriterConfig oneStep(RewriterConfig c) {
     return new RewriterConfig(1, c.topK(), c.previewRows(), c.historyPreviewRows(), c.sectionLimits(),
-        c.enabledActions(), c.joinGraph(), c.budget(), c.queryLimits(), c.llmCallTimeout());
+        c.enabledActions(), c.joinGraph(), c.budget(), c.queryLimits(), c.llmCallTimeout(), c.minConfidence());
   }
 
   private LlmGateway gateway() {
@@ -163,8 +163,22 @@ public final class Rewriter {
     private final Map<Role, String> modelNames = new EnumMap<>(Role.class);
     private PriceTable prices = PriceTable.DEFAULT;
     private RetryPolicy retry = RetryPolicy.DEFAULT;
+    private double minConfidence;
 
     private Builder() {}
+
+    /**
+     * Opt-in refusal: when the confidence of the chosen column mapping is below {@code confidence}, the rewrite
+     * returns no result and says why ({@code StopReason.LOW_CONFIDENCE}) instead of answering on a guess. 0 (the
+     * default) never refuses.
+     */
+    public Builder minConfidence(double confidence) {
+      if (!(confidence >= 0 && confidence <= 1)) {
+        throw new IllegalArgumentException("minConfidence must be in [0, 1], was " + confidence);
+      }
+      this.minConfidence = confidence;
+      return this;
+    }
 
     /** One model for every role (rewriter, checker, cleaner, reader); {@code name} prices its calls. */
     public Builder chatModel(ChatModel model, String name) {

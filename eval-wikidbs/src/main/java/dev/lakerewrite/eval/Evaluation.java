@@ -335,7 +335,7 @@ public final class Evaluation {
     private ProgressListener listener = ProgressListener.NONE;
     private RewriteCall call = (rewriter, sql, lake) -> rewriter.rewrite(sql, lake);
     private boolean warmUp = true;
-    private MappingAccuracy.ChosenMapping chosenMapping = MappingAccuracy.ChosenMapping.NOT_REPORTED;
+    private MappingAccuracy.ChosenMapping chosenMapping = MappingAccuracy.ChosenMapping.REPORTED;
 
     private Builder() {}
 

@@ -14,8 +14,9 @@ import java.util.Set;
  * <h2>Where the chosen mapping comes from</h2>
  * A rewrite reports the mapping it chose through a {@link ChosenMapping} (given to
  * {@code Evaluation.Builder.chosenMapping}): assumed {@code table.column} → the lake {@code table.column}s it
- * read for it. The rewriter does not report one yet (issue 12, part 2 adds it to {@code RewriteResult}); until
- * then the accuracy is not computed, and reports say so, rather than guess the mapping from the output SQL.
+ * read for it. The offline rewriter reports it ({@code RewriteResult.mapping()}, read by {@link
+ * ChosenMapping#REPORTED}, the default); LLM agents and baselines do not, and their accuracy is not computed
+ * rather than guessed from the output SQL.
  *
  * <h2>The metric</h2>
  * Over the gold mapping's assumed columns: a column is mapped right when the chosen mapping has it, names at least
@@ -37,8 +38,11 @@ public final class MappingAccuracy {
     /** Assumed {@code table.column} (lower case) → lake {@code table.column}s; empty when not reported. */
     Optional<Map<String, Set<String>>> of(RewriteResult result);
 
-    /** The rewriter reports no mapping (today's rewriter). */
+    /** The rewriter reports no mapping. */
     ChosenMapping NOT_REPORTED = r -> Optional.empty();
+
+    /** The mapping the rewrite reports ({@code RewriteResult.mapping()}), when its agent reports one. */
+    ChosenMapping REPORTED = r -> r.mapping().isEmpty() ? Optional.empty() : Optional.of(r.mapping().columns());
   }
 
   /**

@@ -125,7 +125,7 @@ public final class SuiteReport {
   public String markdown() {
     StringBuilder b = new StringBuilder("# Suites\n\n");
     b.append("Per lake and variant: pairs, F1, execution accuracy (EX), median latency, share of outputs DuckDB's "
-        + "binder rejected, column-mapping accuracy (n/a: the rewriter reports no mapping yet) and the share of gold "
+        + "binder rejected, column-mapping accuracy (n/a where the rewriter reports no mapping) and the share of gold "
         + "lake columns the output SQL mentions.\n\n");
     b.append("| suite | lake | split | variant | pairs | F1 | EX | median ms | binder-rejected | mapping acc. | gold cols read |\n");
     b.append("|---|---|---|---|---|---|---|---|---|---|---|\n");

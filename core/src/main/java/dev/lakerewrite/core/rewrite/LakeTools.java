@@ -13,7 +13,7 @@ import java.util.Optional;
  * and table–table relevance (retrieval, join graph), the data-lake actions' evidence, and name similarity for
  * the offline agents. One instance per rewrite, bound to that rewrite's session.
  */
-public interface LakeTools {
+public interface LakeTools extends dev.lakerewrite.core.match.MatchLake {
 
   /** All table names. */
   List<String> tableNames();

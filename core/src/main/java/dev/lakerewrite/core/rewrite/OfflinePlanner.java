@@ -3,6 +3,11 @@ package dev.lakerewrite.core.rewrite;
 import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.TableProfile;
+import dev.lakerewrite.core.match.AssumedSchema;
+import dev.lakerewrite.core.match.ColumnFeatures;
+import dev.lakerewrite.core.match.ColumnModel;
+import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.core.sql.QueryAnalysis;
 import dev.lakerewrite.core.sql.QueryAnalysis.ColumnReference;
 import dev.lakerewrite.core.sql.QueryAnalysis.JoinCondition;
@@ -11,6 +16,7 @@ import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -119,6 +125,9 @@ final class OfflinePlanner {
   private final Set<String> joinOnly;
   /** Assumed column (lower case) → the type family the query treats it as (compared with numbers or dates). */
   private final Map<String, TypeFamily> expectedFamilies;
+  /** The query's assumed schema with how it uses each column (the matcher's type and instance evidence). */
+  private AssumedSchema schema;
+  private final Map<String, Double> probabilities = new HashMap<>();
 
   OfflinePlanner(RewriteState state) {
     this.state = state;
@@ -128,6 +137,41 @@ final class OfflinePlanner {
     this.rejected = rejectedMappings(state);
     this.joinOnly = joinOnlyColumns(analysis);
     this.expectedFamilies = expectedFamilies(analysis);
+  }
+
+  /**
+   * A column's choice as the confidence calibration reads it: the matcher's probability of the chosen lake column,
+   * of the best other column of the same table, and their sum over the table's columns.
+   */
+  double[] choice(String assumedTable, String column, String table, String lakeColumn) {
+    double chosen = 0;
+    double other = 0;
+    double total = 0;
+    for (CatalogTable.Column c : lake.table(table).columns()) {
+      double p = probability(assumedTable, column, table, c.name());
+      total += p;
+      if (c.name().equals(lakeColumn)) {
+        chosen = p;
+      } else {
+        other = Math.max(other, p);
+      }
+    }
+    return new double[] {chosen, other, total};
+  }
+
+  /**
+   * The schema matcher's probability that assumed column {@code column} of {@code assumedTable} is
+   * {@code lakeColumn} of {@code table} (memoised per plan).
+   */
+  double probability(String assumedTable, String column, String table, String lakeColumn) {
+    if (schema == null) {
+      schema = AssumedSchema.of(new Trees(SqlParser.standalone()).statement(state.userQuery()));
+    }
+    return probabilities.computeIfAbsent(key(assumedTable) + "|" + key(column) + "|" + table + "|" + lakeColumn, k -> {
+      AssumedSchema.Column use = schema.table(assumedTable).flatMap(t -> t.column(column)).orElse(null);
+      return ColumnModel.standard().probability(
+          ColumnFeatures.compute(lake, assumedTable, use, column, table, lakeColumn));
+    });
   }
 
   /** A column compared by order with numbers is numeric, with dates a date; summed or averaged, numeric. */

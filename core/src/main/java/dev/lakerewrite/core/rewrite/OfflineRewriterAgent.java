@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.CatalogTable;
+import dev.lakerewrite.core.ErrorKind;
+import dev.lakerewrite.core.match.ColumnMapping;
+import dev.lakerewrite.core.match.MappingConfidence;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.LiteralFix;
@@ -43,14 +46,74 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     if (state.analysis().isEmpty()) {
       throw new IllegalStateException("the offline rewriter needs a query that parses");
     }
-    Plan plan = new OfflinePlanner(state).plan();
+    OfflinePlanner planner = new OfflinePlanner(state);
+    Plan plan = planner.plan();
     Rewrite r = new Rewrite(state, plan, new Trees(parser));
     String sql = r.apply();
     List<String> reason = new ArrayList<>();
+    if (lastLostAScope(state)) {
+      // Execution feedback: DuckDB's binder found an alias with no table behind it in the last candidate. Editing
+      // the user's query in place can lose a scope (an alias of an outer query, a FROM clause of a subquery, a
+      // table dropped as obsolete); the view rewrite cannot, since it leaves the query as written and supplies the
+      // tables it assumes. Tried once per plan.
+      ViewRewrite v = new ViewRewrite(state, plan, planner, new Trees(parser));
+      String viewSql = v.apply();
+      if (state.history().stream().noneMatch(c -> c.sql().equals(viewSql))) {
+        reason.add("the last candidate lost a scope in DuckDB's binder: the query as written over views of its "
+            + "assumed tables");
+        plan.tables().values().forEach(t -> reason.add(t.assumed() + "→" + plan.effective(t.assumed())
+            .map(TableChoice::lake).orElse(t.lake())));
+        reason.addAll(plan.notes());
+        return new Proposal(viewSql, String.join("; ", reason), v.usedTables(),
+            mapping(planner, plan, v.mapping(), k -> new String[] {v.assumedName(k.substring(0, k.indexOf('.'))),
+                v.columnName(k)}, v.warnings()));
+      }
+    }
     plan.tables().values().forEach(t -> reason.add(t.mergedInto() != null
         ? t.assumed() + " dropped (obsolete)" : t.assumed() + "→" + r.lakeNameOf(t)));
     reason.addAll(plan.notes());
-    return new Proposal(sql, String.join("; ", reason), r.usedTables());
+    return new Proposal(sql, String.join("; ", reason), r.usedTables(),
+        mapping(planner, plan, r.mapping, r.assumedNames::get, List.of()));
+  }
+
+  /**
+   * Whether the latest candidate lost a scope in DuckDB's binder: it names an alias no FROM clause in reach defines
+   * ({@code Referenced table "l" not found}, {@code Values list "c" does not have a column}). A missing column of a
+   * table that is in scope is a mapping question, which the plan's next evidence answers instead.
+   */
+  private static boolean lastLostAScope(RewriteState state) {
+    List<RewriteCandidate> h = state.history();
+    return !h.isEmpty() && h.get(h.size() - 1).error().filter(e -> e.kind() == ErrorKind.BINDER)
+        .map(e -> LOST_SCOPE.matcher(e.message()).find()).orElse(false);
+  }
+
+  private static final java.util.regex.Pattern LOST_SCOPE = java.util.regex.Pattern.compile(
+      "Referenced table \"[^\"]*\" not found|Values list \"[^\"]*\" does not have a column");
+
+  /**
+   * The mapping the rewrite applied (every assumed column reference it pointed at the lake), each column with the
+   * calibrated confidence of its lake column ({@link MappingConfidence}); the plan's unmapped columns are warnings.
+   */
+  private static ColumnMapping mapping(OfflinePlanner planner, Plan plan, Map<String, Set<String>> applied,
+      java.util.function.Function<String, String[]> assumedNames, List<String> notes) {
+    Map<String, Double> confidence = new LinkedHashMap<>();
+    MappingConfidence calibration = MappingConfidence.standard();
+    double least = 1;
+    for (Map.Entry<String, Set<String>> e : applied.entrySet()) {
+      String[] assumed = assumedNames.apply(e.getKey());
+      double c = 1;
+      for (String lake : e.getValue()) {
+        int d = lake.indexOf('.');
+        double[] choice = planner.choice(assumed[0], assumed[1], lake.substring(0, d), lake.substring(d + 1));
+        c = Math.min(c, calibration.confidence(choice[0], choice[1], choice[2]));
+      }
+      confidence.put(e.getKey(), c);
+      least = Math.min(least, c);
+    }
+    List<String> warnings = new ArrayList<>(notes);
+    plan.tables().values().forEach(t -> t.unmapped().forEach(c -> warnings.add(
+        "no lake column found for " + t.assumed() + "." + c)));
+    return new ColumnMapping(applied, confidence, least, warnings.stream().distinct().toList());
   }
 
   /** One application of a plan to the user's tree. */
@@ -60,6 +123,10 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     private final Trees editor;
     private final Set<String> used = new LinkedHashSet<>();
     private final Set<String> cteUsed = new LinkedHashSet<>();
+    /** Assumed {@code table.column} (lower case) → the lake {@code table.column}s read for it. */
+    final Map<String, Set<String>> mapping = new LinkedHashMap<>();
+    /** The same keys → {assumed table, assumed column} as the query writes them. */
+    final Map<String, String[]> assumedNames = new LinkedHashMap<>();
     /** Nodes already pointed at the lake: never rewritten twice. */
     private final Set<JsonNode> done = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private int aliasCounter;
@@ -538,6 +605,9 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     private void apply(ObjectNode ref, Resolved r, String overrideColumn, boolean againstText) {
       String column = overrideColumn != null ? overrideColumn : r.target().lakeColumn();
       String lakeTable = r.target().lakeTable();
+      String key = OfflinePlanner.key(r.table().assumed()) + "." + OfflinePlanner.key(r.assumedColumn());
+      mapping.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(lakeTable + "." + column);
+      assumedNames.putIfAbsent(key, new String[] {r.table().assumed(), r.assumedColumn()});
       String qualified = Sql.qualified(r.alias(), column);
       // Compared with a text literal, the column is read as text: no number or date conversion.
       String wrapped = againstText ? qualified : readAs(lakeTable, column, qualified, r.assumedColumn());
@@ -695,15 +765,23 @@ public final class OfflineRewriterAgent implements RewriterAgent {
       for (String lakeTable : cteUsed) {
         defs.add(plan.cleaned().get(lakeTable).definition());
       }
-      ObjectNode cteMap = node.has("cte_map") && node.get("cte_map").isObject() ? (ObjectNode) node.get("cte_map")
-          : node.putObject("cte_map");
-      ArrayNode map = cteMap.has("map") && cteMap.get("map").isArray() ? (ArrayNode) cteMap.get("map")
-          : cteMap.putArray("map");
-      List<JsonNode> entries = editor.cteEntries(String.join(", ", defs));
-      ArrayNode merged = map.arrayNode();
-      entries.forEach(merged::add);
-      map.forEach(merged::add);
-      cteMap.set("map", merged);
+      prependCtes(editor, node, defs);
     }
+  }
+
+  /** Puts CTE definitions in front of a query node's own WITH clause (its CTEs may read them). */
+  static void prependCtes(Trees editor, ObjectNode node, List<String> defs) {
+    if (defs.isEmpty()) {
+      return;
+    }
+    ObjectNode cteMap = node.has("cte_map") && node.get("cte_map").isObject() ? (ObjectNode) node.get("cte_map")
+        : node.putObject("cte_map");
+    ArrayNode map = cteMap.has("map") && cteMap.get("map").isArray() ? (ArrayNode) cteMap.get("map")
+        : cteMap.putArray("map");
+    List<JsonNode> entries = editor.cteEntries(String.join(", ", defs));
+    ArrayNode merged = map.arrayNode();
+    entries.forEach(merged::add);
+    map.forEach(merged::add);
+    cteMap.set("map", merged);
   }
 }

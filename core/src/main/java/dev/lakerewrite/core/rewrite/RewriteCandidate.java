@@ -2,6 +2,7 @@ package dev.lakerewrite.core.rewrite;
 
 import dev.lakerewrite.core.QueryError;
 import dev.lakerewrite.core.ResultTable;
+import dev.lakerewrite.core.match.ColumnMapping;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -20,10 +21,18 @@ import java.util.Optional;
  * @param elapsed execution time
  * @param score the checker's score in [0, 1] (higher is better), updated as evidence grows
  * @param assessment the checker's short judgement of it
+ * @param mapping the column mapping it applies, when its agent reports one
  */
 public record RewriteCandidate(int index, int iteration, String sql, String reason, List<String> usedTables,
     Optional<ResultTable> result, Optional<QueryError> error, Duration elapsed, double score,
-    List<String> assessment) {
+    List<String> assessment, ColumnMapping mapping) {
+
+  /** A candidate without a known mapping. */
+  public RewriteCandidate(int index, int iteration, String sql, String reason, List<String> usedTables,
+      Optional<ResultTable> result, Optional<QueryError> error, Duration elapsed, double score,
+      List<String> assessment) {
+    this(index, iteration, sql, reason, usedTables, result, error, elapsed, score, assessment, ColumnMapping.NONE);
+  }
 
   public RewriteCandidate {
     Objects.requireNonNull(sql, "sql");
@@ -32,6 +41,7 @@ public record RewriteCandidate(int index, int iteration, String sql, String reas
     Objects.requireNonNull(result, "result");
     Objects.requireNonNull(error, "error");
     assessment = List.copyOf(assessment);
+    mapping = mapping == null ? ColumnMapping.NONE : mapping;
   }
 
   public boolean succeeded() {
@@ -40,7 +50,8 @@ public record RewriteCandidate(int index, int iteration, String sql, String reas
 
   /** A copy with the checker's score and judgement. */
   public RewriteCandidate judged(double newScore, List<String> newAssessment) {
-    return new RewriteCandidate(index, iteration, sql, reason, usedTables, result, error, elapsed, newScore, newAssessment);
+    return new RewriteCandidate(index, iteration, sql, reason, usedTables, result, error, elapsed, newScore, newAssessment,
+        mapping);
   }
 
   /** How prompts show it: index, SQL, and its error or a result preview. */

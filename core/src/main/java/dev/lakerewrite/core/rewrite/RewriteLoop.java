@@ -59,6 +59,8 @@ public final class RewriteLoop {
 
   private final class Run {
     final String userQuery;
+    /** The user query as DuckDB parses it ({@link DialectNormalizer}): what is analysed and rewritten. */
+    String query;
     final Duration indexing;
     final RewriteTrace.Recorder trace = new RewriteTrace.Recorder();
     final long deadline;
@@ -77,6 +79,7 @@ public final class RewriteLoop {
 
     Run(String userQuery, Duration indexing) {
       this.userQuery = userQuery;
+      this.query = userQuery;
       this.indexing = indexing;
       long wall = config.budget().maxWallTime().toNanos();
       long now = System.nanoTime();
@@ -85,8 +88,13 @@ public final class RewriteLoop {
 
     RewriteResult execute() {
       trace.add(0, "input", "query", Map.of("sql", userQuery));
+      DialectNormalizer.Normalized normalized = DialectNormalizer.normalize(userQuery, session.parser());
+      if (!normalized.changes().isEmpty()) {
+        query = normalized.sql();
+        trace.add(0, "input", "normalized", Map.of("sql", query, "changes", normalized.changes()));
+      }
       try {
-        analysis = Optional.of(session.analyze(userQuery));
+        analysis = Optional.of(session.analyze(query));
       } catch (SqlSyntaxException e) {
         QueryError err = new QueryError(e.notAQuery() ? ErrorKind.REJECTED : ErrorKind.PARSE,
             "the user query cannot be rewritten: " + e.getMessage(), e.position(), userQuery);
@@ -171,7 +179,7 @@ public final class RewriteLoop {
     }
 
     RewriteState state(List<Evidence.TablePreview> retrieved) {
-      return new RewriteState(userQuery, analysis, iteration, config.maxIterations(), history, scratchpad,
+      return new RewriteState(query, analysis, iteration, config.maxIterations(), history, scratchpad,
           retrieved, config.enabledActions(), tools, config, performed);
     }
 
@@ -250,7 +258,8 @@ public final class RewriteLoop {
       executionNanos += System.nanoTime() - t0;
       List<String> used = usedTables(p, e);
       RewriteCandidate c = new RewriteCandidate(history.size(), iteration, p.sql(), p.reason(), used,
-          e.isSuccess() ? Optional.of(e.table()) : Optional.empty(), e.error(), e.elapsed(), 0, List.of());
+          e.isSuccess() ? Optional.of(e.table()) : Optional.empty(), e.error(), e.elapsed(), 0, List.of(),
+          p.mapping());
       history.add(c);
       Map<String, Object> data = new LinkedHashMap<>();
       data.put("index", c.index());
@@ -466,6 +475,22 @@ public final class RewriteLoop {
             result = Optional.of(e.table());
             trace.add(iteration, "selection", "renamed", Map.of("sql", sql));
           }
+        }
+      }
+      if (chosen >= 0 && config.minConfidence() > 0) {
+        dev.lakerewrite.core.match.ColumnMapping m = history.get(chosen).mapping();
+        if (!m.isEmpty() && m.confidence() < config.minConfidence()) {
+          List<String> unsure = new ArrayList<>();
+          m.columnConfidence().entrySet().stream().sorted(Map.Entry.comparingByValue()).limit(3)
+              .forEach(c -> unsure.add(c.getKey() + " → " + String.join(", ", m.columns().get(c.getKey()))
+                  + String.format(Locale.ROOT, " (%.2f)", c.getValue())));
+          String why = String.format(Locale.ROOT, "refused: the mapping's confidence %.2f is below the minimum %.2f;"
+              + " least sure: %s", m.confidence(), config.minConfidence(), String.join("; ", unsure));
+          trace.add(Math.min(iteration, config.maxIterations()), "selection", "refused", Map.of("detail", why));
+          result = Optional.empty();
+          error = Optional.of(new QueryError(ErrorKind.REJECTED, why, -1, sql));
+          reason = StopReason.LOW_CONFIDENCE;
+          detail = why;
         }
       }
       if (chosen < 0 && error.isEmpty()) {

@@ -22,10 +22,19 @@ import java.util.Set;
  * @param budget LLM token/cost/wall-time budget per rewrite; the wall time also bounds the whole loop
  * @param queryLimits limits for every candidate's execution
  * @param llmCallTimeout per-call LLM timeout
+ * @param minConfidence the mapping confidence below which the rewriter refuses instead of answering (0: never)
  */
 public record RewriterConfig(int maxIterations, int topK, int previewRows, int historyPreviewRows,
     Map<Scratchpad.Section, Integer> sectionLimits, Set<ActionType> enabledActions, boolean joinGraph,
-    LlmBudget budget, QueryLimits queryLimits, Duration llmCallTimeout) {
+    LlmBudget budget, QueryLimits queryLimits, Duration llmCallTimeout, double minConfidence) {
+
+  /** Settings with no minimum confidence. */
+  public RewriterConfig(int maxIterations, int topK, int previewRows, int historyPreviewRows,
+      Map<Scratchpad.Section, Integer> sectionLimits, Set<ActionType> enabledActions, boolean joinGraph,
+      LlmBudget budget, QueryLimits queryLimits, Duration llmCallTimeout) {
+    this(maxIterations, topK, previewRows, historyPreviewRows, sectionLimits, enabledActions, joinGraph, budget,
+        queryLimits, llmCallTimeout, 0);
+  }
 
   public RewriterConfig {
     if (maxIterations < 1) {
@@ -45,6 +54,9 @@ public record RewriterConfig(int maxIterations, int topK, int previewRows, int h
     Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(queryLimits, "queryLimits");
     Objects.requireNonNull(llmCallTimeout, "llmCallTimeout");
+    if (!(minConfidence >= 0 && minConfidence <= 1)) {
+      throw new IllegalArgumentException("minConfidence must be in [0, 1], was " + minConfidence);
+    }
   }
 
   /** The defaults: 5 iterations, top-5 tables, 3 preview rows, every action, no budget, 10 s per query. */

@@ -13,6 +13,11 @@ public enum StopReason {
   /** The user query could not be analysed (not SQL, not a query) and no candidate ran. */
   INVALID_QUERY,
   /**
+   * The chosen mapping's confidence was below the rewriter's opt-in minimum ({@code minConfidence}): no result is
+   * returned; the error says which columns were too unsure.
+   */
+  LOW_CONFIDENCE,
+  /**
    * The rewriting thread was interrupted; the best candidate so far was returned and the thread's interrupt flag
    * is left set for the caller.
    */

@@ -51,6 +51,44 @@ public final class SqlAnalyzer {
   public static boolean isAggregate(String functionName) {
     return AGGREGATES.contains(functionName.toLowerCase(Locale.ROOT));
   }
+  /** {kind, text} of a constant, possibly cast ({@code DATE '2020-01-01'}, {@code '3'::INT}); else null. */
+  public static String[] literal(JsonNode e) {
+    if (e == null || !e.isObject()) {
+      return null;
+    }
+    String cls = e.path("class").asText("");
+    if (cls.equals("CONSTANT")) {
+      JsonNode lit = e.path("literal");
+      if (lit.isObject()) {
+        String kind = lit.path("kind").asText("");
+        return new String[] {kind, lit.has("text") && !lit.get("text").isNull() ? lit.get("text").asText() : null};
+      }
+      JsonNode value = e.path("value");
+      return new String[] {value.path("type").path("id").asText(""), value.path("value").asText(null)};
+    }
+    if (cls.equals("CAST")) {
+      String[] inner = literal(e.path("child"));
+      if (inner != null) {
+        return new String[] {e.path("type_expr").path("type_name").asText(
+            e.path("cast_type").path("id").asText(inner[0])), inner[1]};
+      }
+    }
+    return null;
+  }
+
+  /** A function's or operator's argument expressions, in order (DuckDB's tree has both shapes). */
+  public static List<JsonNode> arguments(JsonNode function) {
+    List<JsonNode> out = new ArrayList<>();
+    if (function.has("arguments")) {
+      for (JsonNode a : function.get("arguments")) {
+        out.add(a.has("expression") ? a.get("expression") : a);
+      }
+    } else {
+      function.path("children").forEach(out::add);
+    }
+    return out;
+  }
+
 
   /** Analyses with the process-wide {@link SqlParser#standalone()} parser. */
   public static QueryAnalysis analyzeStandalone(String sql) {
@@ -460,18 +498,6 @@ public final class SqlAnalyzer {
       });
     }
 
-    private List<JsonNode> arguments(JsonNode function) {
-      List<JsonNode> out = new ArrayList<>();
-      if (function.has("arguments")) {
-        for (JsonNode a : function.get("arguments")) {
-          out.add(a.has("expression") ? a.get("expression") : a);
-        }
-      } else {
-        function.path("children").forEach(out::add);
-      }
-      return out;
-    }
-
     private void predicate(JsonNode columnSide, List<JsonNode> literalSide, String op, Scope scope, String clause) {
       JsonNode col = unwrapColumn(columnSide);
       if (col == null) {
@@ -513,31 +539,6 @@ public final class SqlAnalyzer {
           e = only;
         } else {
           return null;
-        }
-      }
-      return null;
-    }
-
-    /** {kind, text} of a constant, possibly cast ({@code DATE '2020-01-01'}, {@code '3'::INT}); else null. */
-    private String[] literal(JsonNode e) {
-      if (e == null || !e.isObject()) {
-        return null;
-      }
-      String cls = e.path("class").asText("");
-      if (cls.equals("CONSTANT")) {
-        JsonNode lit = e.path("literal");
-        if (lit.isObject()) {
-          String kind = lit.path("kind").asText("");
-          return new String[] {kind, lit.has("text") && !lit.get("text").isNull() ? lit.get("text").asText() : null};
-        }
-        JsonNode value = e.path("value");
-        return new String[] {value.path("type").path("id").asText(""), value.path("value").asText(null)};
-      }
-      if (cls.equals("CAST")) {
-        String[] inner = literal(e.path("child"));
-        if (inner != null) {
-          return new String[] {e.path("type_expr").path("type_name").asText(
-              e.path("cast_type").path("id").asText(inner[0])), inner[1]};
         }
       }
       return null;

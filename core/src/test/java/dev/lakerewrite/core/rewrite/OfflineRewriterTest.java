@@ -47,6 +47,48 @@ class OfflineRewriterTest {
     assertThat(actions(r)).anyMatch(a -> a.startsWith("SEARCH_VALUE(region_of_new_zealand, 'Whangarei')"));
     assertThat(r.candidates()).hasSizeGreaterThanOrEqualTo(2);
     assertThat(r.candidates().get(0).result().orElseThrow().rowCount()).isZero();
+    // The mapping it applied, each column with a calibrated confidence.
+    assertThat(r.mapping().columns()).containsEntry("nz_regions.population", java.util.Set.of(
+        "region_of_new_zealand.population")).containsEntry("nz_regions.capital", java.util.Set.of(
+        "region_of_new_zealand.capital"));
+    assertThat(r.mapping().columnConfidence().get("nz_regions.population")).isGreaterThan(0.5);
+    assertThat(r.confidence()).isBetween(0.0, 1.0);
+  }
+
+  @Test
+  void aScopeTheInPlaceRewriteLosesIsRepairedWithViewsOfTheAssumedTables() {
+    // venues is not a table of its own in the lake: the in-place rewrite drops it and leaves v.photo dangling.
+    RewriteResult r = rewrite("SELECT e.event, v.photo FROM olympic_events e JOIN venues v ON v.venue_id = e.venue_id "
+        + "WHERE e.sport = 'bobsleigh'");
+    List<String> errors = r.candidates().stream().map(c -> c.error().map(e -> e.message()).orElse("")).toList();
+    int lost = -1;
+    for (int i = 0; i < errors.size(); i++) {
+      if (errors.get(i).contains("Referenced table \"v\" not found")) {
+        lost = i;
+        break;
+      }
+    }
+    assertThat(lost).as("a candidate lost the scope of v: %s", errors).isNotNegative();
+    assertThat(lost + 1).isLessThan(r.candidates().size());
+    RewriteCandidate repaired = r.candidates().get(lost + 1);
+    assertThat(repaired.sql()).startsWith("WITH olympic_events AS").contains("venues AS");
+    assertThat(repaired.error()).isEmpty();
+    assertThat(r.error().map(e -> e.kind())).isNotEqualTo(java.util.Optional.of(ErrorKind.BINDER));
+    assertThat(repaired.mapping().columns()).containsKeys("olympic_events.event", "venues.photo");
+  }
+
+  @Test
+  void anOptInMinimumConfidenceRefusesAGuessAndSaysWhichColumnsAreUnsure() {
+    String sql = "SELECT name, population FROM nz_regions WHERE capital = 'Whangarei'";
+    double confidence = rewrite(sql).confidence();
+    RewriteResult refused = Rewriter.builder().minConfidence(Math.min(1, confidence + 0.01)).build()
+        .rewrite(sql, TestLakes.sample());
+    assertThat(refused.stopReason()).isEqualTo(StopReason.LOW_CONFIDENCE);
+    assertThat(refused.result()).isEmpty();
+    assertThat(refused.error().orElseThrow().message()).contains("below the minimum").contains("nz_regions.");
+    RewriteResult answered = Rewriter.builder().minConfidence(Math.max(0, confidence - 0.01)).build()
+        .rewrite(sql, TestLakes.sample());
+    assertThat(answered.result()).isPresent();
   }
 
   @Test
@@ -66,7 +108,9 @@ class OfflineRewriterTest {
     RewriteResult r = rewrite("SELECT r.name, c.website FROM regions r JOIN councils c ON c.region_id = r.id ORDER BY r.name");
     assertThat(r.candidates().get(0).error().orElseThrow().kind()).isEqualTo(ErrorKind.BINDER);
     assertThat(actions(r)).anyMatch(a -> a.startsWith("FIND_JOIN_PATH("));
-    assertThat(r.sql()).containsIgnoringCase("authority").contains("\"label\" = r.authority");
+    // The join graph's key (region_of_new_zealand.authority = authority.label) replaces the assumed keys, in the
+    // user's join as written or in views of the assumed tables.
+    assertThat(r.sql()).containsIgnoringCase("authority").contains("\"label\"");
     ResultTable t = r.result().orElseThrow();
     assertThat(t.rowCount()).isEqualTo(10);
     assertThat(t.rows()).contains(List.of("Auckland Region", "https://www.aucklandcouncil.govt.nz/"));

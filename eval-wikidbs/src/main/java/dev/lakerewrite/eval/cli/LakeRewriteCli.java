@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
  * a missing lake, a broken pair file), 1 for internal failures.
  */
 @Command(name = "lakerewrite", subcommands = {IndexCommand.class, RewriteCommand.class, OptimizeCommand.class,
-    VerifyCommand.class, EvalCommand.class, PerturbCommand.class, CommandLine.HelpCommand.class},
+    VerifyCommand.class, EvalCommand.class, PerturbCommand.class, TrainMatcherCommand.class,
+    CommandLine.HelpCommand.class},
     description = "Rewrites SQL written against an assumed schema until it runs on a data lake; evaluates it.",
     synopsisSubcommandLabel = "COMMAND")
 public final class LakeRewriteCli implements Runnable {

@@ -59,6 +59,28 @@ class PerturbedLakeEvaluationTest {
     }
   }
 
+  @Test
+  void theOfflineRewritersOwnMappingIsScoredAgainstTheGoldOne() throws Exception {
+    Path db = ShopDatabase.create(dir.resolve("shop.duckdb"));
+    PerturbedLake lake = LakePerturber.builder().seed(6).noiseTableRate(0).cacheDirectory(dir.resolve("cache"))
+        .build().perturb(db, ShopDatabase.queries().subList(0, 4), dir.resolve("lake"));
+    try (DataLake clean = Lakes.open(lake.lake(), dir.resolve("cache"))) {
+      // The default seam reads RewriteResult.mapping(): the offline rewriter reports the lake column of every
+      // assumed column its rewrite reads.
+      EvaluationResult r = Evaluation.builder().lake(clean).pairs(lake.pairs())
+          .variant(Variant.of(EvalMethod.ONE_STEP, EvalModel.OFFLINE)).warmUp(false)
+          .pairTimeout(Duration.ofSeconds(120)).build().run();
+      List<PairOutcome> outcomes = r.runs().get(0).outcomes();
+      assertThat(outcomes).hasSize(4);
+      List<PairOutcome> scored = outcomes.stream().filter(o -> o.mapping().isPresent()).toList();
+      assertThat(scored).isNotEmpty();
+      // Columns were renamed in every pair: only a mapping onto the lake's own names scores above 0.
+      SuiteReport.Figures f = SuiteReport.Figures.of(outcomes);
+      assertThat(f.mappingAccuracy()).isPresent();
+      assertThat(f.mappingAccuracy().getAsDouble()).isGreaterThan(0.0).isLessThanOrEqualTo(1.0);
+    }
+  }
+
   private static Map<String, Set<String>> asChosen(GoldMapping g) {
     Map<String, Set<String>> out = new LinkedHashMap<>();
     g.columns().forEach((k, v) -> out.put(k, new LinkedHashSet<>(v.lake())));

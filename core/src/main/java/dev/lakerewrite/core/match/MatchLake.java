@@ -1,0 +1,24 @@
+package dev.lakerewrite.core.match;
+
+import dev.lakerewrite.core.CatalogTable;
+import dev.lakerewrite.core.TableProfile;
+
+/**
+ * What the schema matcher reads of a lake: the catalog, column profiles, name similarity of embeddings, and value
+ * membership. The rewriting loop's {@code LakeTools} is one; tests use fakes.
+ */
+public interface MatchLake {
+
+  /** All table names. */
+  java.util.List<String> tableNames();
+
+  CatalogTable table(String name);
+
+  TableProfile profile(String name);
+
+  /** Similarity in [0, 1] of two names (normalised, embedded). */
+  double nameSimilarity(String a, String b);
+
+  /** Whether some row of {@code table} has exactly {@code value} in {@code column} (compared as text). */
+  boolean valueExists(String table, String column, String value);
+}

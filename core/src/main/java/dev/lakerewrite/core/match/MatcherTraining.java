@@ -1,0 +1,231 @@
+package dev.lakerewrite.core.match;
+
+import de.bwaldvogel.liblinear.Feature;
+import de.bwaldvogel.liblinear.Linear;
+import de.bwaldvogel.liblinear.Parameter;
+import de.bwaldvogel.liblinear.Problem;
+import de.bwaldvogel.liblinear.SolverType;
+import dev.lakerewrite.core.CatalogTable;
+import dev.lakerewrite.core.match.ColumnFeatures.Signal;
+import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.Trees;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Fits and judges the matcher's {@link ColumnModel} on pairs with gold column mappings (the perturbed corpora):
+ * one example per (assumed column of a pair, column of any lake table), labelled 1 when the lake column is one
+ * of the gold ones. Deterministic: the same pairs give the same model.
+ */
+public final class MatcherTraining {
+
+  /** LIBLINEAR's inverse regularisation strength. */
+  static final double C = 1.0;
+
+  private MatcherTraining() {}
+
+  /**
+   * A pair's user query and gold columns.
+   *
+   * @param id the pair's id
+   * @param userQuery the query over the assumed schema
+   * @param columns assumed {@code table.column} (lower case) → the gold lake {@code table.column}s
+   * @param tables assumed table (lower case) → the lake tables holding its rows and columns
+   */
+  public record GoldPair(String id, String userQuery, Map<String, List<String>> columns,
+      Map<String, List<String>> tables) {}
+
+  /** One candidate: an assumed column (of a pair) against a lake column, with its label and features. */
+  public record Example(String group, String lakeColumn, int label, double[] features) {}
+
+  /**
+   * The examples of one lake's pairs: every assumed column against every column of the lake tables that hold its
+   * assumed table (its parts and lookups): the choice the matcher makes once the table is chosen.
+   */
+  public static List<Example> examples(String lakeName, MatchLake lake, List<GoldPair> pairs) {
+    List<Example> out = new ArrayList<>();
+    Trees trees = new Trees(SqlParser.standalone());
+    for (GoldPair p : pairs) {
+      AssumedSchema schema;
+      try {
+        schema = AssumedSchema.of(trees.statement(p.userQuery()));
+      } catch (RuntimeException e) {
+        continue;
+      }
+      for (Map.Entry<String, List<String>> g : p.columns().entrySet()) {
+        int dot = g.getKey().indexOf('.');
+        String table = g.getKey().substring(0, dot);
+        String column = g.getKey().substring(dot + 1);
+        AssumedSchema.Column c = schema.table(table).flatMap(t -> t.column(column)).orElse(null);
+        String name = c != null ? c.name() : column;
+        String assumedTable = schema.table(table).map(AssumedSchema.Table::name).orElse(table);
+        Set<String> gold = new java.util.HashSet<>();
+        g.getValue().forEach(x -> gold.add(x.toLowerCase(Locale.ROOT)));
+        String group = lakeName + "|" + p.id() + "|" + g.getKey();
+        List<String> tables = p.tables().getOrDefault(table, List.of());
+        for (String t : tables.isEmpty() ? lake.tableNames() : tables) {
+          for (CatalogTable.Column lc : lake.table(t).columns()) {
+            String lakeColumn = t + "." + lc.name();
+            int label = gold.contains(lakeColumn.toLowerCase(Locale.ROOT)) ? 1 : 0;
+            out.add(new Example(group, lakeColumn, label,
+                ColumnFeatures.compute(lake, assumedTable, c, name, t, lc.name())));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Fits a model on the examples, without the features of the disabled signals. */
+  public static ColumnModel fit(List<Example> examples, Set<Signal> disabled) {
+    Objects.requireNonNull(examples, "examples");
+    if (examples.stream().noneMatch(e -> e.label() == 1) || examples.stream().noneMatch(e -> e.label() == 0)) {
+      throw new IllegalArgumentException("fitting needs positive and negative examples");
+    }
+    Problem problem = new Problem();
+    problem.l = examples.size();
+    problem.n = ColumnModel.DIMENSION;
+    problem.bias = 1;
+    problem.x = new Feature[examples.size()][];
+    problem.y = new double[examples.size()];
+    for (int i = 0; i < examples.size(); i++) {
+      problem.x[i] = ColumnModel.vector(examples.get(i).features(), disabled);
+      problem.y[i] = examples.get(i).label();
+    }
+    Linear.disableDebugOutput();
+    Linear.resetRandom();
+    Parameter parameter = new Parameter(SolverType.L2R_LR, C, 1e-4);
+    // Balanced classes: a probability of 0.5 means the evidence favours the match as much as it opposes it,
+    // whatever the number of candidates a table happens to have.
+    long positives = examples.stream().filter(e -> e.label() == 1).count();
+    parameter.setWeights(new double[] {(double) (examples.size() - positives) / positives, 1.0}, new int[] {1, 0});
+    return ColumnModel.of(Linear.train(problem, parameter), disabled);
+  }
+
+  /**
+   * How a model does on examples: top-1 accuracy per assumed column (the lake column of highest probability is a
+   * gold one), and the calibration of the top candidate's share of probability among all candidates (expected
+   * calibration error over ten bins, with each bin's confidence and accuracy).
+   */
+  public record Evaluation(int columns, double accuracy, double expectedCalibrationError, List<double[]> bins) {}
+
+  /** Each assumed column's choice: {top probability, second, total} and whether the top one is gold. */
+  static void choices(ColumnModel model, List<Example> examples, List<double[]> choices, List<Boolean> right) {
+    Map<String, List<Example>> groups = new LinkedHashMap<>();
+    examples.forEach(e -> groups.computeIfAbsent(e.group(), k -> new ArrayList<>()).add(e));
+    for (List<Example> g : groups.values()) {
+      double sum = 0;
+      double best = -1;
+      double second = 0;
+      Example top = null;
+      for (Example e : g) {
+        double p = model.probability(e.features());
+        sum += p;
+        if (p > best) {
+          second = Math.max(best, 0);
+          best = p;
+          top = e;
+        } else if (p > second) {
+          second = p;
+        }
+      }
+      choices.add(new double[] {best, second, sum});
+      right.add(top != null && top.label() == 1);
+    }
+  }
+
+  /**
+   * The source a lake was disorganized from: its name without the seed suffix ({@code xml-editor-s2} →
+   * {@code xml-editor}), so that cross-validation never fits on one disorder of a database and judges another.
+   */
+  static String source(String group) {
+    String lake = group.substring(0, group.indexOf('|'));
+    return lake.replaceFirst("-s\\d+$", "");
+  }
+
+  /**
+   * Each assumed column's choice under cross-validation grouped by source database: the examples of each source
+   * are judged by a model fitted on the other sources only (fit part only; the held-out part is never read here).
+   */
+  static void crossValidatedChoices(List<Example> examples, Set<Signal> disabled, List<double[]> choices,
+      List<Boolean> right) {
+    Map<String, List<Example>> bySource = new LinkedHashMap<>();
+    examples.forEach(e -> bySource.computeIfAbsent(source(e.group()), k -> new ArrayList<>()).add(e));
+    if (bySource.size() < 2) {
+      throw new IllegalArgumentException("cross-validation needs lakes from at least two source databases, had "
+          + bySource.keySet());
+    }
+    for (Map.Entry<String, List<Example>> fold : bySource.entrySet()) {
+      List<Example> train = new ArrayList<>();
+      bySource.forEach((k, v) -> {
+        if (!k.equals(fold.getKey())) {
+          train.addAll(v);
+        }
+      });
+      choices(fit(train, disabled), fold.getValue(), choices, right);
+    }
+  }
+
+  /**
+   * Fits the confidence calibration on the cross-validated choices over the (fit) examples: a model's choices on
+   * its own training data are more often right than on new lakes, so calibrating on them would be overconfident.
+   */
+  public static MappingConfidence fitConfidence(List<Example> examples) {
+    List<double[]> choices = new ArrayList<>();
+    List<Boolean> right = new ArrayList<>();
+    crossValidatedChoices(examples, Set.of(), choices, right);
+    return MappingConfidence.fit(choices, right);
+  }
+
+  /**
+   * How the model fitted without {@code disabled} does on lakes of sources it was not fitted on (cross-validation
+   * grouped by source database over the given examples), its confidence read through {@code calibration}.
+   */
+  public static Evaluation crossValidate(List<Example> examples, Set<Signal> disabled,
+      MappingConfidence calibration) {
+    List<double[]> choices = new ArrayList<>();
+    List<Boolean> right = new ArrayList<>();
+    crossValidatedChoices(examples, disabled, choices, right);
+    return evaluate(choices, right, calibration);
+  }
+
+  /** How a model does on examples (top-1 accuracy, calibration of its confidence). */
+  public static Evaluation evaluate(ColumnModel model, MappingConfidence calibration, List<Example> examples) {
+    List<double[]> choices = new ArrayList<>();
+    List<Boolean> rights = new ArrayList<>();
+    choices(model, examples, choices, rights);
+    return evaluate(choices, rights, calibration);
+  }
+
+  private static Evaluation evaluate(List<double[]> choices, List<Boolean> rights, MappingConfidence calibration) {
+    double[][] bins = new double[10][3]; // count, sum confidence, sum correct
+    int right = 0;
+    int n = choices.size();
+    for (int i = 0; i < n; i++) {
+      double[] c = choices.get(i);
+      double confidence = calibration.confidence(c[0], c[1], c[2]);
+      boolean correct = rights.get(i);
+      right += correct ? 1 : 0;
+      int b = Math.min(9, (int) (confidence * 10));
+      bins[b][0]++;
+      bins[b][1] += confidence;
+      bins[b][2] += correct ? 1 : 0;
+    }
+    double ece = 0;
+    List<double[]> out = new ArrayList<>();
+    for (double[] b : bins) {
+      if (b[0] > 0) {
+        ece += b[0] / n * Math.abs(b[1] / b[0] - b[2] / b[0]);
+        out.add(new double[] {b[0], b[1] / b[0], b[2] / b[0]});
+      } else {
+        out.add(new double[] {0, Double.NaN, Double.NaN});
+      }
+    }
+    return new Evaluation(n, n == 0 ? 0 : (double) right / n, ece, out);
+  }
+}

@@ -1,0 +1,120 @@
+package dev.lakerewrite.core.match;
+
+import dev.lakerewrite.retrieval.Names;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.commons.text.similarity.JaroWinklerSimilarity;
+
+/**
+ * Lexical name evidence, independent of embeddings: token alignment with abbreviations ({@code num_emp} ~
+ * {@code number_of_employees}, {@code CNTR} ~ {@code country}, {@code TPC_S_MN_CTGR} ~ {@code topic's main
+ * category}) and string similarity of the whole names. An abbreviation is recognised by its shape alone — a token
+ * that starts like a word and keeps its letters in order (a prefix, or a consonant skeleton) — with no dictionary:
+ * the matcher must not know how any particular lake was named.
+ */
+public final class NameSignals {
+  private static final JaroWinklerSimilarity JARO_WINKLER = new JaroWinklerSimilarity();
+
+  private NameSignals() {}
+
+  /** Words of a name, normalised ({@link Names#normalize}). */
+  static List<String> tokens(String name) {
+    List<String> out = new ArrayList<>();
+    for (String t : Names.normalize(name).split(" ")) {
+      if (!t.isEmpty()) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * How well one word stands for another: 1 when equal; 0.9 when one is a prefix of the other (at least two
+   * letters); 0.8 when the shorter keeps the longer's first letter and the rest of its letters in order (an
+   * abbreviation such as a consonant skeleton, at least two letters, covering at least a third of the word); else 0.
+   */
+  static double tokenMatch(String a, String b) {
+    if (a.equals(b)) {
+      return 1;
+    }
+    String shorter = a.length() <= b.length() ? a : b;
+    String longer = shorter == a ? b : a;
+    if (shorter.length() >= 2 && longer.startsWith(shorter)) {
+      return 0.9;
+    }
+    if (shorter.length() >= 2 && shorter.charAt(0) == longer.charAt(0) && 3 * shorter.length() >= longer.length()
+        && subsequence(shorter, longer)) {
+      return 0.8;
+    }
+    return 0;
+  }
+
+  static boolean subsequence(String s, String t) {
+    int i = 0;
+    for (int j = 0; j < t.length() && i < s.length(); j++) {
+      if (s.charAt(i) == t.charAt(j)) {
+        i++;
+      }
+    }
+    return i == s.length();
+  }
+
+  /**
+   * Token alignment: the mean, over the words of each name, of its best match among the other's words (each
+   * direction), combined as their harmonic mean. In [0, 1].
+   */
+  public static double tokenAlignment(String assumed, String lake) {
+    List<String> a = tokens(assumed);
+    List<String> b = tokens(lake);
+    if (a.isEmpty() || b.isEmpty()) {
+      return 0;
+    }
+    double ab = coverage(a, b);
+    double ba = coverage(b, a);
+    return ab + ba == 0 ? 0 : 2 * ab * ba / (ab + ba);
+  }
+
+  private static double coverage(List<String> from, List<String> to) {
+    double sum = 0;
+    for (String f : from) {
+      double best = 0;
+      for (String t : to) {
+        best = Math.max(best, tokenMatch(f, t));
+      }
+      sum += best;
+    }
+    return sum / from.size();
+  }
+
+  /**
+   * Whether the lake name, without separators, abbreviates the assumed name without separators (first letters
+   * equal, letters in order, at least a quarter of its length): {@code CNTR} ~ {@code country}. In {0, 1}.
+   */
+  public static double wholeAbbreviation(String assumed, String lake) {
+    String a = String.join("", tokens(assumed));
+    String b = String.join("", tokens(lake));
+    if (a.isEmpty() || b.isEmpty() || a.equals(b)) {
+      return a.equals(b) && !a.isEmpty() ? 1 : 0;
+    }
+    String shorter = a.length() <= b.length() ? a : b;
+    String longer = shorter == a ? b : a;
+    return shorter.length() >= 2 && shorter.charAt(0) == longer.charAt(0) && 4 * shorter.length() >= longer.length()
+        && subsequence(shorter, longer) ? 1 : 0;
+  }
+
+  /** Jaro–Winkler similarity of the normalised names without separators. */
+  public static double jaroWinkler(String assumed, String lake) {
+    String a = String.join("", tokens(assumed));
+    String b = String.join("", tokens(lake));
+    if (a.isEmpty() || b.isEmpty()) {
+      return 0;
+    }
+    return JARO_WINKLER.apply(a, b);
+  }
+
+  /** Whether the normalised names are equal. */
+  public static double exact(String assumed, String lake) {
+    String a = Names.normalize(assumed);
+    return !a.isEmpty() && a.equals(Names.normalize(lake)) ? 1 : 0;
+  }
+}

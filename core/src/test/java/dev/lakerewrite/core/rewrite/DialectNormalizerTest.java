@@ -1,0 +1,70 @@
+package dev.lakerewrite.core.rewrite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lakerewrite.core.sql.SqlAnalyzer;
+import dev.lakerewrite.core.sql.SqlParser;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/** User queries with other dialects' habits parse after normalisation, and say what changed. */
+class DialectNormalizerTest {
+  private static final SqlParser PARSER = SqlParser.standalone();
+
+  private static DialectNormalizer.Normalized normalize(String sql) {
+    return DialectNormalizer.normalize(sql, PARSER);
+  }
+
+  @Test
+  void keywordsUsedAsColumnNamesAreQuoted() {
+    DialectNormalizer.Normalized n = normalize("SELECT show, title FROM tv WHERE show = 'Lost' ORDER BY show");
+    assertThat(n.sql()).isEqualTo("SELECT \"show\", title FROM tv WHERE \"show\" = 'Lost' ORDER BY \"show\"");
+    assertThat(n.changes()).contains("quoted the keyword show used as a name");
+  }
+
+  @Test
+  void backticksBracketsAndMySqlLimitsAreRewritten() {
+    DialectNormalizer.Normalized n = normalize("SELECT `first name`, [last name] FROM `people` LIMIT 5, 10");
+    assertThat(n.sql()).isEqualTo("SELECT \"first name\", \"last name\" FROM \"people\" LIMIT 10 OFFSET 5");
+    assertThat(n.changes()).containsExactly("`name` identifiers written as \"name\"",
+        "[name] identifiers written as \"name\"", "LIMIT 5, 10 written as LIMIT 10 OFFSET 5");
+  }
+
+  @Test
+  void aQueryThatParsesIsNeverTouchedNorAreLiterals() {
+    for (String sql : new String[] {"SELECT [1, 2][1] AS x", "SELECT 'LIMIT 1, 2 `x` [y]' AS s FROM t",
+        "SELECT \"show\" FROM t LIMIT 3"}) {
+      assertThat(normalize(sql).sql()).isEqualTo(sql);
+      assertThat(normalize(sql).changes()).isEmpty();
+    }
+    // Normalised (show stops the parser), but not inside the literal.
+    assertThat(normalize("SELECT [a], show FROM t WHERE b = 'x `y` [z] LIMIT 1, 2'").sql())
+        .isEqualTo("SELECT \"a\", \"show\" FROM t WHERE b = 'x `y` [z] LIMIT 1, 2'");
+  }
+
+  @Test
+  void whatNoNormalisationRepairsComesBackUnchanged() {
+    DialectNormalizer.Normalized n = normalize("SELEC name FROM t WHERE");
+    assertThat(n.sql()).isEqualTo("SELEC name FROM t WHERE");
+    assertThat(n.changes()).isEmpty();
+  }
+
+  @Property(tries = 60)
+  void aKeywordAsAColumnParsesAndIsReadAsThatColumn(@ForAll("keywords") String keyword) {
+    String sql = "SELECT " + keyword + ", title FROM tv t WHERE " + keyword + " = 'x' AND t.rating > 2 ORDER BY "
+        + keyword;
+    DialectNormalizer.Normalized n = normalize(sql);
+    assertThat(new SqlAnalyzer(PARSER).analyze(n.sql()).columnsByTable().get("tv")).contains(keyword);
+  }
+
+  @Provide
+  Arbitrary<String> keywords() {
+    return Arbitraries.of("show", "character", "year", "month", "day", "value", "type", "user", "name", "position",
+        "time", "row", "start", "level", "replace", "text", "key", "language", "comment", "data", "first", "last",
+        "zone", "national", "varchar", "char", "decimal", "numeric", "timestamp", "interval", "primary", "check");
+  }
+}
