@@ -118,8 +118,10 @@ final class LakeServices {
             new IndexStatus.Stage(IndexStage.RETRIEVAL, indexed, n - indexed, Duration.ofNanos(t3 - t2),
                 index.wasBuilt() ? (indexed == n ? "built" : "refreshed") : "loaded"),
             new IndexStatus.Stage(IndexStage.JOIN_GRAPH, sketched, n - sketched, Duration.ofMillis(graphMillis),
-                graph.edges().size() + " edges" + (sketched > 0 ? ", " + gs.candidateSearch().name()
-                    .toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " search" : "")));
+                graph.edges().size() + " edges" + (sketched > 0 ? String.format(java.util.Locale.ROOT,
+                    ", %s search: names %.1f s, pairs %.1f s, edges %.1f s", gs.candidateSearch().name()
+                        .toLowerCase(java.util.Locale.ROOT).replace('_', ' '), gs.embedMillis() / 1000.0,
+                    gs.searchMillis() / 1000.0, gs.assembleMillis() / 1000.0) : "")));
         return new LakeServices(index, graph, stages);
       }
     } finally {

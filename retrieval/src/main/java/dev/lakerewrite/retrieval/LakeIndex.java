@@ -664,21 +664,22 @@ public final class LakeIndex implements AutoCloseable {
       }
       for (IndexedValue v : values) {
         if (e.getValue().contains(v.ordinal())) {
-          batch.add(v.value());
+          done++;
+          if (!embedder.contains(v.value())) {
+            batch.add(v.value());
+          }
         }
       }
       if (batch.size() >= 2048) {
         embedder.embedAll(batch);
-        done += batch.size();
         batch.clear();
         progress.accept(new Progress(Progress.Phase.EMBEDDING_VALUES, done, taken));
       }
     }
     if (!batch.isEmpty()) {
       embedder.embedAll(batch);
-      done += batch.size();
-      progress.accept(new Progress(Progress.Phase.EMBEDDING_VALUES, done, taken));
     }
+    progress.accept(new Progress(Progress.Phase.EMBEDDING_VALUES, done, taken));
     long embedded = Math.min(done, embedder.misses() - misses);
     return new ValueEmbedding(embedded, done - embedded, deferred);
   }

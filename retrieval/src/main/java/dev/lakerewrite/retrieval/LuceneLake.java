@@ -99,12 +99,16 @@ final class LuceneLake implements AutoCloseable {
 
   /**
    * Writes an index of tables and their values at {@code path}: a fresh one, or (append) one that adds to and
-   * deletes from the index already there. Closing merges it into one segment, so its statistics (and hence BM25
-   * scores) are those of a fresh index of the same documents. Thread-safe.
+   * deletes from the index already there. Segments stay small (at most {@value #MAX_SEGMENT_MB} MB merged), and
+   * closing an appended index rewrites every segment that lost documents, so its statistics (and hence BM25 scores)
+   * are those of a fresh index of the same documents while a refresh rewrites only the segments of changed tables.
+   * Thread-safe.
    */
   static final class Writer implements AutoCloseable {
+    static final double MAX_SEGMENT_MB = 64;
     private final Directory directory;
     private final IndexWriter writer;
+    private final boolean append;
 
     Writer(Path path) throws IOException {
       this(path, false);
@@ -112,9 +116,14 @@ final class LuceneLake implements AutoCloseable {
 
     Writer(Path path, boolean append) throws IOException {
       this.directory = FSDirectory.open(path);
+      this.append = append;
       Analyzer analyzer = new PerFieldAnalyzerWrapper(words(), Map.of(GRAMS, trigrams()));
+      org.apache.lucene.index.TieredMergePolicy merges = new org.apache.lucene.index.TieredMergePolicy();
+      merges.setMaxMergedSegmentMB(MAX_SEGMENT_MB);
+      merges.setForceMergeDeletesPctAllowed(0);
       IndexWriterConfig config = new IndexWriterConfig(analyzer)
           .setOpenMode(append ? IndexWriterConfig.OpenMode.APPEND : IndexWriterConfig.OpenMode.CREATE)
+          .setMergePolicy(merges)
           .setRAMBufferSizeMB(64);
       this.writer = new IndexWriter(directory, config);
     }
@@ -154,7 +163,9 @@ final class LuceneLake implements AutoCloseable {
     @Override
     public void close() throws IOException {
       try {
-        writer.forceMerge(1);
+        if (append) {
+          writer.forceMergeDeletes();
+        }
         writer.commit();
       } finally {
         writer.close();
