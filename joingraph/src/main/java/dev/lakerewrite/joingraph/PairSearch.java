@@ -26,13 +26,31 @@ final class PairSearch {
   final AtomicLong scored = new AtomicLong();
   final AtomicLong stopValuesSkipped = new AtomicLong();
 
+  /** Per table: whether its pairs are searched (null: every table's). */
+  private final boolean[] searchedTables;
+
   PairSearch(ColumnProfile[] columns, PairScorer scorer, JoinGraphConfig config, ExecutorService pool,
       int threads) {
+    this(columns, scorer, config, pool, threads, null);
+  }
+
+  /**
+   * @param searchedTables per table, whether pairs with one of its columns are searched; pairs between two tables
+   *     not searched are skipped (a refresh keeps their edges). Null searches every pair.
+   */
+  PairSearch(ColumnProfile[] columns, PairScorer scorer, JoinGraphConfig config, ExecutorService pool,
+      int threads, boolean[] searchedTables) {
     this.columns = columns;
     this.scorer = scorer;
     this.config = config;
     this.pool = pool;
     this.threads = threads;
+    this.searchedTables = searchedTables;
+  }
+
+  /** Whether the pair of two columns' tables is searched. */
+  private boolean searched(int a, int b) {
+    return searchedTables == null || searchedTables[columns[a].table] || searchedTables[columns[b].table];
   }
 
   /** The evidence pairs, each once with a &lt; b, found by {@code search} ({@code AUTO} must be resolved). */
@@ -63,7 +81,7 @@ final class PairSearch {
           continue;
         }
         for (int b = a + 1; b < n; b++) {
-          if (eligible[b] && columns[b].table != columns[a].table) {
+          if (eligible[b] && columns[b].table != columns[a].table && searched(a, b)) {
             scored.incrementAndGet();
             ScoredPair pair = scorer.score(a, b);
             if (pair.evidence()) {
@@ -114,7 +132,7 @@ final class PairSearch {
           }
           for (int p = start; p < end; p++) {
             int b = index.postings[p];
-            if (columns[b].table == pa.table || (key[a] && !probes(a, b))) {
+            if (columns[b].table == pa.table || (key[a] && !probes(a, b)) || !searched(a, b)) {
               continue;
             }
             if (hits[b]++ == 0) {

@@ -76,6 +76,21 @@ class IncrementalBuildTest {
     JoinGraph full = build(dir.resolve("fresh"), ColumnSource.inMemory(lake(40, 5000)), v2);
     assertThat(after.tables()).isEqualTo(full.tables());
     assertThat(after.edges()).isEqualTo(full.edges());
+
+    // A product table gains SKUs orders reference: only pairs with a column of products are searched; the edge
+    // between customers and orders (both unchanged) is kept, and the result still equals a full build.
+    Map<String, Map<String, List<String>>> v3lake = lake(40, 1000);
+    v3lake.put("products", Map.of("sku", java.util.stream.IntStream.range(0, 60).mapToObj(i -> "O" + i).toList()));
+    Map<String, String> v3 = new HashMap<>(Map.of("customers", "c1", "orders", "o1", "products", "p3"));
+    JoinGraph base = build(dir.resolve("third"), ColumnSource.inMemory(lake(40, 1000)), v1);
+    JoinGraph refreshed = build(dir.resolve("third"), ColumnSource.inMemory(v3lake), v3);
+    JoinGraph fresh = build(dir.resolve("fourth"), ColumnSource.inMemory(v3lake), v3);
+    assertThat(refreshed.readTables()).containsExactly("products");
+    assertThat(refreshed.edges()).isEqualTo(fresh.edges());
+    assertThat(refreshed.joinability("orders", "products")).isPositive();
+    assertThat(refreshed.joinability("customers", "orders")).isEqualTo(base.joinability("customers", "orders"));
+    assertThat(refreshed.buildStats().pairsScored()).as("only pairs with a products column are scored")
+        .isLessThan(fresh.buildStats().pairsScored());
     try (Stream<Path> sketches = Files.list(dir.resolve("cache").resolve(JoinGraph.SKETCHES_DIRECTORY))) {
       assertThat(sketches.filter(p -> p.toString().endsWith(".sketch")).count())
           .as("the old orders sketch is removed").isEqualTo(3);
