@@ -536,19 +536,24 @@ public final class DataLake implements AutoCloseable {
     }
 
     private Path cacheRoot() {
-      if (cacheRoot != null) {
-        return cacheRoot;
-      }
-      String prop = System.getProperty("lakerewrite.cache");
-      if (prop != null && !prop.isBlank()) {
-        return Path.of(prop);
-      }
-      String env = System.getenv("LAKEREWRITE_CACHE");
-      if (env != null && !env.isBlank()) {
-        return Path.of(env);
-      }
-      return Path.of(System.getProperty("user.home"), ".cache", "lakerewrite");
+      return cacheRoot != null ? cacheRoot : defaultCacheDirectory();
     }
+  }
+
+  /**
+   * Where lakerewrite caches derived data by default: {@code -Dlakerewrite.cache}, else {@code $LAKEREWRITE_CACHE},
+   * else {@code ~/.cache/lakerewrite}.
+   */
+  public static Path defaultCacheDirectory() {
+    String prop = System.getProperty("lakerewrite.cache");
+    if (prop != null && !prop.isBlank()) {
+      return Path.of(prop);
+    }
+    String env = System.getenv("LAKEREWRITE_CACHE");
+    if (env != null && !env.isBlank()) {
+      return Path.of(env);
+    }
+    return Path.of(System.getProperty("user.home"), ".cache", "lakerewrite");
   }
 
   /** The lake's root connection, for the catalog's own trusted reads. */

@@ -5,7 +5,10 @@ import java.sql.SQLTimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Turns DuckDB's exceptions into {@link QueryError}s: kind from the message's error class, position from its caret. */
+/**
+ * Turns engine exceptions into {@link QueryError}s: DuckDB's by the message's error class and caret, PostgreSQL's
+ * by SQLSTATE and the server's "Position: n".
+ */
 final class EngineErrors {
   private static final Pattern CARET = Pattern.compile("LINE (\\d+): (.*)\\R( *)\\^", Pattern.MULTILINE);
 
@@ -20,7 +23,22 @@ final class EngineErrors {
     return new QueryError(kind, message, position(message, sql), sql);
   }
 
+  private static final Pattern PG_POSITION = Pattern.compile("\\n\\s*Position: (\\d+)");
+
   static ErrorKind kindOf(SQLException e, String message) {
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    if (state.equals("57014")) {
+      return ErrorKind.TIMEOUT; // query_canceled: statement_timeout or a cancel request
+    }
+    if (state.equals("42601")) {
+      return ErrorKind.PARSE;
+    }
+    if (state.equals("25006") || state.equals("42501")) {
+      return ErrorKind.REJECTED; // read-only transaction, insufficient privilege
+    }
+    if (state.startsWith("42")) {
+      return ErrorKind.BINDER;
+    }
     if (e instanceof SQLTimeoutException || message.startsWith("INTERRUPT Error")) {
       return ErrorKind.TIMEOUT;
     }
@@ -45,6 +63,11 @@ final class EngineErrors {
    * long) and a caret under it; the offset is recovered by locating the printed fragment in the SQL.
    */
   static int position(String message, String sql) {
+    Matcher pg = PG_POSITION.matcher(message);
+    if (pg.find()) {
+      int p = Integer.parseInt(pg.group(1)) - 1;
+      return p >= 0 && p < sql.length() ? p : -1;
+    }
     Matcher m = CARET.matcher(message);
     if (!m.find()) {
       return -1;

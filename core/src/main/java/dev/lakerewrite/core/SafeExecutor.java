@@ -38,20 +38,41 @@ public final class SafeExecutor {
   });
 
   private final Connection connection;
+  private final Engine engine;
   private final SqlParser parser;
 
-  private SafeExecutor(Connection connection) {
+  private SafeExecutor(Connection connection, Engine engine) {
     this.connection = connection;
-    this.parser = SqlParser.on(connection);
+    this.engine = engine;
+    // PostgreSQL SQL is checked with DuckDB's parser on a private in-memory connection: what it cannot read as
+    // exactly one query is refused, whatever PostgreSQL would make of it.
+    this.parser = engine == Engine.DUCKDB ? SqlParser.on(connection) : SqlParser.standalone();
   }
 
   /**
-   * An executor on any DuckDB connection, e.g. a user's database for the optimizer. The admission check
-   * applies as on a lake; the connection's own settings (read-only or not, external access) are the caller's:
-   * sandbox it as {@link DataLake} does when its SQL comes from untrusted sources.
+   * An executor on a DuckDB or PostgreSQL connection (the engine is detected), e.g. a user's database for the
+   * optimizer. The admission check applies as on a lake. On DuckDB the connection's own settings (read-only or
+   * not, external access) are the caller's: sandbox it as {@link DataLake} does when its SQL comes from untrusted
+   * sources. On PostgreSQL every query runs in a read-only transaction that is rolled back, with
+   * {@code statement_timeout} set to its time limit, and server-side functions that read files, sleep, signal
+   * backends, change settings or run SQL text are refused.
+   *
+   * @throws IllegalArgumentException for a connection to another database product
    */
-  public static SafeExecutor on(Connection duckdb) {
-    return new SafeExecutor(java.util.Objects.requireNonNull(duckdb, "duckdb"));
+  public static SafeExecutor on(Connection connection) {
+    java.util.Objects.requireNonNull(connection, "connection");
+    Engine engine;
+    try {
+      engine = Engine.of(connection);
+    } catch (SQLException e) {
+      throw new IllegalArgumentException("cannot tell which database the connection is to: " + e.getMessage(), e);
+    }
+    return new SafeExecutor(connection, engine);
+  }
+
+  /** The engine behind this executor's connection. */
+  public Engine engine() {
+    return engine;
   }
 
   /** The parser on this executor's connection. */
@@ -67,7 +88,7 @@ public final class SafeExecutor {
     java.util.Objects.requireNonNull(sql, "sql");
     java.util.Objects.requireNonNull(limits, "limits");
     long start = System.nanoTime();
-    Optional<QueryError> refusal = StatementGuard.check(parser, sql);
+    Optional<QueryError> refusal = StatementGuard.check(parser, sql, engine);
     if (refusal.isPresent()) {
       return Execution.failure(refusal.get(), since(start));
     }
@@ -81,7 +102,7 @@ public final class SafeExecutor {
    */
   public Optional<QueryError> admission(String sql) {
     java.util.Objects.requireNonNull(sql, "sql");
-    return StatementGuard.check(parser, sql);
+    return StatementGuard.check(parser, sql, engine);
   }
 
   /**
@@ -92,7 +113,7 @@ public final class SafeExecutor {
    */
   public AdmittedQuery admit(String sql) {
     java.util.Objects.requireNonNull(sql, "sql");
-    Optional<QueryError> refusal = StatementGuard.check(parser, sql);
+    Optional<QueryError> refusal = StatementGuard.check(parser, sql, engine);
     if (refusal.isPresent()) {
       throw new QueryFailedException(refusal.get());
     }
@@ -108,7 +129,7 @@ public final class SafeExecutor {
     java.util.Objects.requireNonNull(sql, "sql");
     java.util.Objects.requireNonNull(limits, "limits");
     long start = System.nanoTime();
-    Optional<QueryError> refusal = StatementGuard.check(parser, sql);
+    Optional<QueryError> refusal = StatementGuard.check(parser, sql, engine);
     if (refusal.isPresent()) {
       return Execution.failure(refusal.get(), since(start));
     }
@@ -165,6 +186,47 @@ public final class SafeExecutor {
 
   private Execution runStatement(String toRun, String sql, List<ResultTable.Column> columns, QueryLimits limits,
       long start) {
+    if (engine == Engine.POSTGRESQL) {
+      return inReadOnlyTransaction(() -> runStatementOnce(toRun, sql, columns, limits, start), sql, limits, start);
+    }
+    return runStatementOnce(toRun, sql, columns, limits, start);
+  }
+
+  /**
+   * PostgreSQL: the query runs in a transaction of its own that is read-only (the server refuses any write, even
+   * from a function) and always rolled back, with {@code statement_timeout} as a second guard beside the cancel.
+   * The connection's auto-commit mode is restored afterwards.
+   */
+  private Execution inReadOnlyTransaction(java.util.function.Supplier<Execution> body, String sql,
+      QueryLimits limits, long start) {
+    boolean autoCommit;
+    try {
+      autoCommit = connection.getAutoCommit();
+      if (!autoCommit) {
+        connection.rollback();
+      }
+      connection.setAutoCommit(false);
+      try (Statement st = connection.createStatement()) {
+        st.execute("SET TRANSACTION READ ONLY");
+        st.execute("SET LOCAL statement_timeout = " + Math.max(1, limits.timeout().toMillis() + 1000));
+      }
+    } catch (SQLException e) {
+      return Execution.failure(EngineErrors.classify(e, sql), since(start));
+    }
+    try {
+      return body.get();
+    } finally {
+      try {
+        connection.rollback();
+        connection.setAutoCommit(autoCommit);
+      } catch (SQLException ignored) {
+        // A broken connection: the next call reports it.
+      }
+    }
+  }
+
+  private Execution runStatementOnce(String toRun, String sql, List<ResultTable.Column> columns,
+      QueryLimits limits, long start) {
     try (Statement st = connection.createStatement()) {
       ScheduledFuture<?> cancel = CANCELLER.schedule(() -> cancelQuietly(st),
           limits.timeout().toMillis(), TimeUnit.MILLISECONDS);

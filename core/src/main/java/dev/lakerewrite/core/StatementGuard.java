@@ -35,7 +35,25 @@ final class StatementGuard {
   private StatementGuard() {}
 
   /** Returns the refusal for {@code sql}, or empty when it may run. */
+  /**
+   * PostgreSQL's server-side functions that read or list files, sleep, lock, signal or terminate backends, change
+   * or read settings, reach other servers, use large objects, or run SQL text ({@code query_to_xml}...): refused
+   * by name (prefixes end with {@code _}), on top of the read-only transaction the executor runs PostgreSQL
+   * queries in.
+   */
+  static final Set<String> FORBIDDEN_POSTGRES_FUNCTIONS = Set.of(
+      "pg_read_file", "pg_read_binary_file", "pg_ls_", "pg_stat_file", "pg_sleep", "pg_advisory_",
+      "pg_try_advisory_", "pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf", "pg_rotate_logfile",
+      "pg_promote", "pg_switch_wal", "pg_create_", "pg_drop_", "pg_logical_", "pg_replication_", "pg_file_",
+      "pg_log_backend_memory_contexts", "pg_notify", "pg_import_system_collations", "lo_", "dblink",
+      "set_config", "current_setting", "query_to_xml", "query_to_xmlschema", "query_to_xml_and_xmlschema",
+      "cursor_to_xml", "table_to_xml", "schema_to_xml", "database_to_xml", "txid_current", "pg_current_xact_id");
+
   static Optional<QueryError> check(SqlParser parser, String sql) {
+    return check(parser, sql, Engine.DUCKDB);
+  }
+
+  static Optional<QueryError> check(SqlParser parser, String sql, Engine engine) {
     if (sql.isBlank()) {
       return Optional.of(new QueryError(ErrorKind.REJECTED, "empty SQL: there is no statement to run", 0, sql));
     }
@@ -56,7 +74,16 @@ final class StatementGuard {
           "multiple statements: found " + parsed.statementCount()
               + "; the executor runs exactly one query at a time", secondStatementOffset(parsed), sql));
     }
-    return firstForbidden(parsed.statement(0), sql);
+    return firstForbidden(parsed.statement(0), sql, engine);
+  }
+
+  private static boolean forbiddenOnPostgres(String fn) {
+    for (String f : FORBIDDEN_POSTGRES_FUNCTIONS) {
+      if (f.endsWith("_") ? fn.startsWith(f) : fn.equals(f)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static int secondStatementOffset(ParsedSql parsed) {
@@ -82,7 +109,7 @@ final class StatementGuard {
     return best;
   }
 
-  private static Optional<QueryError> firstForbidden(JsonNode node, String sql) {
+  private static Optional<QueryError> firstForbidden(JsonNode node, String sql, Engine engine) {
     if (node.isObject()) {
       if ("BASE_TABLE".equals(node.path("type").asText())) {
         String name = node.path("table_name").asText("");
@@ -103,7 +130,7 @@ final class StatementGuard {
       }
       if ("FUNCTION".equals(node.path("class").asText())) {
         String fn = node.path("function_name").asText("").toLowerCase(Locale.ROOT);
-        if (FORBIDDEN_FUNCTIONS.contains(fn)) {
+        if (FORBIDDEN_FUNCTIONS.contains(fn) || engine == Engine.POSTGRESQL && forbiddenOnPostgres(fn)) {
           return Optional.of(new QueryError(ErrorKind.REJECTED,
               "function " + fn + "() is not allowed in lake queries: it has side effects or runs SQL text",
               location(node, sql), sql));
@@ -111,7 +138,7 @@ final class StatementGuard {
       }
     }
     for (JsonNode child : node) {
-      Optional<QueryError> e = firstForbidden(child, sql);
+      Optional<QueryError> e = firstForbidden(child, sql, engine);
       if (e.isPresent()) {
         return e;
       }

@@ -67,6 +67,7 @@ public final class Evaluation {
   private final ProgressListener listener;
   private final RewriteCall call;
   private final boolean warmUp;
+  private final MappingAccuracy.ChosenMapping chosenMapping;
 
   private Evaluation(Builder b) {
     this.lake = b.lake;
@@ -81,6 +82,7 @@ public final class Evaluation {
     this.listener = b.listener;
     this.call = b.call;
     this.warmUp = b.warmUp;
+    this.chosenMapping = b.chosenMapping;
   }
 
   public static Builder builder() {
@@ -253,11 +255,13 @@ public final class Evaluation {
     }
     CandidateSelection selection = new CandidateSelection(candidateF1, r.chosen(), r.chosen() >= 0 ? score.f1() : 0);
     LlmUsage usage = r.usage();
+    Optional<MappingAccuracy.Score> mapping = chosenMapping.of(r)
+        .flatMap(chosen -> MappingAccuracy.score(p.goldMapping(), chosen));
     return new PairOutcome(v, p, status, reason, noisy, r.sql(), prediction,
         r.result().map(ResultTable::truncated).orElse(false), score, r.iterations(), r.stopReason().name(),
         TraceFacts.executedActions(r.trace()), TraceFacts.requestedActions(r.trace()), millis, usage.calls(),
         usage.totalTokens(), usage.costUsd(), Optional.of(TableDiscovery.of(p.requiredTables(), r)),
-        Optional.of(selection), writeTrace(v, p, r));
+        Optional.of(selection), writeTrace(v, p, r), mapping);
   }
 
   /** Writes the trace as {@code traces/<variant>/<pair>.jsonl}; returns its path relative to the output folder. */
@@ -331,6 +335,7 @@ public final class Evaluation {
     private ProgressListener listener = ProgressListener.NONE;
     private RewriteCall call = (rewriter, sql, lake) -> rewriter.rewrite(sql, lake);
     private boolean warmUp = true;
+    private MappingAccuracy.ChosenMapping chosenMapping = MappingAccuracy.ChosenMapping.NOT_REPORTED;
 
     private Builder() {}
 
@@ -398,6 +403,15 @@ public final class Evaluation {
         throw new IllegalArgumentException("pairTimeout must be positive, was " + timeout);
       }
       this.pairTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * How to read the column mapping a rewrite chose, to score it against the pairs' gold mappings
+     * ({@link MappingAccuracy}); default: not reported, so no mapping accuracy.
+     */
+    public Builder chosenMapping(MappingAccuracy.ChosenMapping reader) {
+      this.chosenMapping = Objects.requireNonNull(reader, "reader");
       return this;
     }
 

@@ -1,6 +1,8 @@
 package dev.lakerewrite.eval;
 
 import dev.lakerewrite.noiseudf.NoiseInjector;
+import com.google.common.io.MoreFiles;
+import com.google.common.io.RecursiveDeleteOption;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -157,13 +159,8 @@ public final class NoisyLakes {
   }
 
   private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
+    if (Files.exists(dir)) {
+      MoreFiles.deleteRecursively(dir, RecursiveDeleteOption.ALLOW_INSECURE);
     }
   }
 }

@@ -51,7 +51,10 @@ import java.util.TreeMap;
  *   <li>{@code result_table} (optional): {@code {"columns": [...], "rows": [[...], ...]}} or, as pandas writes
  *       with {@code orient="records"}, an array of row objects; cells are strings, numbers, booleans or null. When
  *       absent it is computed by running the golden query on the (clean) lake;</li>
- *   <li>{@code notes} (optional string).</li>
+ *   <li>{@code notes} (optional string);</li>
+ *   <li>{@code gold_mapping} (optional): where the assumed tables and columns are in the lake ({@link GoldMapping});
+ *       {@code perturbations}, {@code sql_shapes} (optional arrays of strings): what the lake disorganizer did and
+ *       the query's SQL shapes.</li>
  * </ul>
  *
  * <h2>Validation</h2>
@@ -70,7 +73,8 @@ public final class PairLoader {
   public static final String WIKIDBS_SAMPLE_DEV_SET = "/dev/lakerewrite/eval/wikidbs-sample-dev.json";
 
   static final List<String> PAIR_FIELDS = List.of("id", "user_query", "golden_query", "result_table",
-      "difficulty", "difficulty_tags", "noisy", "required_tables", "notes");
+      "difficulty", "difficulty_tags", "noisy", "required_tables", "notes", "gold_mapping", "perturbations",
+      "sql_shapes");
   static final List<String> FILE_FIELDS = List.of("lake", "description", "pairs");
 
   private static final JsonMapper MAPPER = JsonMapper.builder()
@@ -404,10 +408,14 @@ public final class PairLoader {
       String notes = optionalText("notes");
       PlainTable result = node.has("result_table") && !node.get("result_table").isNull()
           ? resultTable(node.get("result_table")) : null;
+      GoldMapping goldMapping = goldMapping();
+      List<String> perturbations = stringList("perturbations");
+      List<String> sqlShapes = stringList("sql_shapes");
       if (failed) {
         return null;
       }
-      return new QueryResultPair(id, userQuery, goldenQuery, result, difficulty, tags, noisy, requiredTables, notes);
+      return new QueryResultPair(id, userQuery, goldenQuery, result, difficulty, tags, noisy, requiredTables, notes,
+          goldMapping, perturbations, sqlShapes);
     }
 
     private String query(String field) {
@@ -523,6 +531,80 @@ public final class PairLoader {
         tables.add(table);
       }
       return List.copyOf(tables);
+    }
+
+    private List<String> stringList(String field) {
+      JsonNode n = node.get(field);
+      if (n == null || n.isNull()) {
+        return List.of();
+      }
+      List<String> out = new ArrayList<>();
+      if (n.isArray()) {
+        for (JsonNode e : n) {
+          if (!e.isTextual()) {
+            error(PairProblem.Kind.INVALID_FIELD, "'" + field + "' entries must be strings, found " + e);
+            return List.of();
+          }
+          out.add(e.textValue());
+        }
+        return out;
+      }
+      error(PairProblem.Kind.INVALID_FIELD, "'" + field + "' must be an array of strings, was " + abbreviate(n.toString()));
+      return List.of();
+    }
+
+    private GoldMapping goldMapping() {
+      JsonNode n = node.get("gold_mapping");
+      if (n == null || n.isNull()) {
+        return GoldMapping.empty();
+      }
+      String shape = "'gold_mapping' must be {\"tables\": {table: [lake tables]}, \"columns\": {\"table.column\": "
+          + "{\"lake\": [\"table.column\"], \"encoding\": ..., \"detail\": ...}}}";
+      if (!n.isObject()) {
+        error(PairProblem.Kind.INVALID_FIELD, shape);
+        return GoldMapping.empty();
+      }
+      Map<String, List<String>> tables = new LinkedHashMap<>();
+      Map<String, GoldMapping.ColumnGold> columns = new LinkedHashMap<>();
+      JsonNode t = n.path("tables");
+      JsonNode c = n.path("columns");
+      if ((!t.isMissingNode() && !t.isObject()) || (!c.isMissingNode() && !c.isObject())) {
+        error(PairProblem.Kind.INVALID_FIELD, shape);
+        return GoldMapping.empty();
+      }
+      for (Map.Entry<String, JsonNode> e : t.properties()) {
+        List<String> lake = texts(e.getValue());
+        if (lake == null) {
+          error(PairProblem.Kind.INVALID_FIELD, "'gold_mapping' table '" + e.getKey() + "': " + shape);
+          return GoldMapping.empty();
+        }
+        tables.put(e.getKey(), lake);
+      }
+      for (Map.Entry<String, JsonNode> e : c.properties()) {
+        JsonNode v = e.getValue();
+        List<String> lake = v.isObject() ? texts(v.path("lake")) : null;
+        if (lake == null || !v.path("encoding").isTextual()) {
+          error(PairProblem.Kind.INVALID_FIELD, "'gold_mapping' column '" + e.getKey() + "': " + shape);
+          return GoldMapping.empty();
+        }
+        columns.put(e.getKey(), new GoldMapping.ColumnGold(lake, v.path("encoding").textValue(),
+            v.path("detail").isTextual() ? v.path("detail").textValue() : ""));
+      }
+      return new GoldMapping(tables, columns);
+    }
+
+    private static List<String> texts(JsonNode array) {
+      if (!array.isArray()) {
+        return null;
+      }
+      List<String> out = new ArrayList<>();
+      for (JsonNode e : array) {
+        if (!e.isTextual()) {
+          return null;
+        }
+        out.add(e.textValue());
+      }
+      return out;
     }
 
     private String optionalText(String field) {

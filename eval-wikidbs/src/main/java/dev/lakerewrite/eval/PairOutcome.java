@@ -29,12 +29,25 @@ import java.util.Optional;
  * @param discovery required-table discovery, when the rewrite returned
  * @param selection checker selection, when the rewrite returned
  * @param traceFile the trace's JSON-lines file relative to the output folder, when written
+ * @param mapping the chosen column mapping scored against the pair's gold mapping, when the rewriter reports its
+ *     mapping and the pair has one ({@link MappingAccuracy})
  */
 public record PairOutcome(Variant variant, QueryResultPair pair, PairStatus status, String reason, boolean noisyLake,
     String sql, Optional<PlainTable> prediction, boolean predictionTruncated, ResultScore score, int iterations,
     String stopReason, Map<String, Integer> executedActions, Map<String, Integer> requestedActions,
     long latencyMillis, long llmCalls, long tokens, double costUsd, Optional<TableDiscovery> discovery,
-    Optional<CandidateSelection> selection, Optional<String> traceFile) {
+    Optional<CandidateSelection> selection, Optional<String> traceFile, Optional<MappingAccuracy.Score> mapping) {
+
+  /** An outcome without a mapping score. */
+  public PairOutcome(Variant variant, QueryResultPair pair, PairStatus status, String reason, boolean noisyLake,
+      String sql, Optional<PlainTable> prediction, boolean predictionTruncated, ResultScore score, int iterations,
+      String stopReason, Map<String, Integer> executedActions, Map<String, Integer> requestedActions,
+      long latencyMillis, long llmCalls, long tokens, double costUsd, Optional<TableDiscovery> discovery,
+      Optional<CandidateSelection> selection, Optional<String> traceFile) {
+    this(variant, pair, status, reason, noisyLake, sql, prediction, predictionTruncated, score, iterations,
+        stopReason, executedActions, requestedActions, latencyMillis, llmCalls, tokens, costUsd, discovery,
+        selection, traceFile, Optional.empty());
+  }
 
   public PairOutcome {
     Objects.requireNonNull(variant, "variant");
@@ -50,6 +63,12 @@ public record PairOutcome(Variant variant, QueryResultPair pair, PairStatus stat
     Objects.requireNonNull(discovery, "discovery");
     Objects.requireNonNull(selection, "selection");
     Objects.requireNonNull(traceFile, "traceFile");
+    Objects.requireNonNull(mapping, "mapping");
+  }
+
+  /** Whether the rewrite's chosen query was rejected by DuckDB's binder (a table or column that does not exist). */
+  public boolean binderRejected() {
+    return status == PairStatus.NO_RESULT && reason.startsWith("BINDER");
   }
 
   /** An outcome without a returned rewrite (failed, timed out, skipped). */

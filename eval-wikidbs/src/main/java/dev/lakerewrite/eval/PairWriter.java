@@ -92,6 +92,32 @@ public final class PairWriter {
     if (!p.notes().isEmpty()) {
       g.writeStringField("notes", p.notes());
     }
+    if (!p.perturbations().isEmpty()) {
+      writeStrings(g, "perturbations", p.perturbations());
+    }
+    if (!p.sqlShapes().isEmpty()) {
+      writeStrings(g, "sql_shapes", p.sqlShapes());
+    }
+    if (!p.goldMapping().isEmpty()) {
+      g.writeObjectFieldStart("gold_mapping");
+      g.writeObjectFieldStart("tables");
+      for (var e : p.goldMapping().tables().entrySet()) {
+        writeStrings(g, e.getKey(), e.getValue());
+      }
+      g.writeEndObject();
+      g.writeObjectFieldStart("columns");
+      for (var e : p.goldMapping().columns().entrySet()) {
+        g.writeObjectFieldStart(e.getKey());
+        writeStrings(g, "lake", e.getValue().lake());
+        g.writeStringField("encoding", e.getValue().encoding());
+        if (!e.getValue().detail().isEmpty()) {
+          g.writeStringField("detail", e.getValue().detail());
+        }
+        g.writeEndObject();
+      }
+      g.writeEndObject();
+      g.writeEndObject();
+    }
     if (p.hasResultTable()) {
       g.writeObjectFieldStart("result_table");
       g.writeArrayFieldStart("columns");
@@ -116,6 +142,14 @@ public final class PairWriter {
       g.writeEndObject();
     }
     g.writeEndObject();
+  }
+
+  private static void writeStrings(JsonGenerator g, String field, List<String> values) throws IOException {
+    g.writeArrayFieldStart(field);
+    for (String v : values) {
+      g.writeString(v);
+    }
+    g.writeEndArray();
   }
 
   private static void writeLines(JsonGenerator g, String field, String text) throws IOException {

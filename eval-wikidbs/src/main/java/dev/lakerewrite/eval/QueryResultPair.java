@@ -25,6 +25,12 @@ import java.util.Set;
  *     {@link DifficultyTag#NOISE}
  * @param requiredTables the lake tables the gold query needs (for discovery and coverage, thesis table 7.4)
  * @param notes free text, empty when absent
+ * @param goldMapping where the user query's assumed tables and columns are in the lake (empty when unknown; the
+ *     lake disorganizer writes it)
+ * @param perturbations the disorganizer's perturbation kinds the query meets ({@code vertical-split}, ...), empty
+ *     for hand-written pairs
+ * @param sqlShapes the SQL shapes of the user query ({@code join}, {@code correlated-subquery}, ...), empty when
+ *     unknown
  */
 public record QueryResultPair(
     String id,
@@ -35,7 +41,18 @@ public record QueryResultPair(
     Set<DifficultyTag> difficultyTags,
     boolean noisy,
     List<String> requiredTables,
-    String notes) {
+    String notes,
+    GoldMapping goldMapping,
+    List<String> perturbations,
+    List<String> sqlShapes) {
+
+  /** A pair without disorganizer annotations (hand-written pairs). */
+  public QueryResultPair(String id, String userQuery, String goldenQuery, PlainTable resultTable,
+      Difficulty difficulty, Set<DifficultyTag> difficultyTags, boolean noisy, List<String> requiredTables,
+      String notes) {
+    this(id, userQuery, goldenQuery, resultTable, difficulty, difficultyTags, noisy, requiredTables, notes,
+        GoldMapping.empty(), List.of(), List.of());
+  }
 
   public QueryResultPair {
     requireText(id, "id");
@@ -53,6 +70,9 @@ public record QueryResultPair(
     }
     requiredTables = List.copyOf(Objects.requireNonNull(requiredTables, "requiredTables"));
     notes = notes == null ? "" : notes;
+    goldMapping = goldMapping == null ? GoldMapping.empty() : goldMapping;
+    perturbations = perturbations == null ? List.of() : List.copyOf(perturbations);
+    sqlShapes = sqlShapes == null ? List.of() : List.copyOf(sqlShapes);
   }
 
   private static void requireText(String value, String name) {
@@ -92,7 +112,7 @@ public record QueryResultPair(
   /** This pair with another expected result. */
   public QueryResultPair withResultTable(PlainTable table) {
     return new QueryResultPair(id, userQuery, goldenQuery, table, difficulty, difficultyTags, noisy,
-        requiredTables, notes);
+        requiredTables, notes, goldMapping, perturbations, sqlShapes);
   }
 
   /** Scores a prediction for this pair (see {@link ResultMetrics}); {@code null} means the rewrite failed. */

@@ -30,7 +30,9 @@ class EvaluationFailureTest {
     Variant oneStep = Variant.of(EvalMethod.ONE_STEP, EvalModel.OFFLINE);
     long t0 = System.nanoTime();
     EvaluationResult r = Evaluation.builder().lake(SampleLake.shared()).pairs(pairs).variant(oneStep)
-        .pairTimeout(Duration.ofSeconds(1)).warmUp(false).jobs(2)
+        // 8 s: enough for the two real one-step rewrites on a loaded machine (at 1 s their queries hit the
+        // loop's budget there and timed out); the hanging rewrite is still abandoned at the hard limit, 10 s.
+        .pairTimeout(Duration.ofSeconds(8)).warmUp(false).jobs(2)
         .rewriteCall((rewriter, sql, lake) -> {
           if (sql.equals(pairs.get(0).userQuery())) {
             throw new IllegalStateException("the rewriter broke on purpose");
@@ -53,7 +55,7 @@ class EvaluationFailureTest {
     assertThat(outcomes.get(0).status()).isEqualTo(PairStatus.FAILED);
     assertThat(outcomes.get(0).reason()).contains("IllegalStateException", "the rewriter broke on purpose");
     assertThat(outcomes.get(1).status()).isEqualTo(PairStatus.TIMED_OUT);
-    assertThat(outcomes.get(1).reason()).contains("no answer within 3 s");
+    assertThat(outcomes.get(1).reason()).contains("no answer within 10 s");
     assertThat(outcomes.subList(2, 4)).allSatisfy(o -> assertThat(o.status()).isEqualTo(PairStatus.COMPLETED));
     assertThat(outcomes.subList(0, 2)).allSatisfy(o -> {
       assertThat(o.f1()).isZero();
@@ -63,7 +65,7 @@ class EvaluationFailureTest {
     assertThat(s.pairs()).as("failures count as zero, not as absent").isEqualTo(4);
     assertThat(s.count(PairStatus.FAILED)).isEqualTo(1);
     assertThat(s.count(PairStatus.TIMED_OUT)).isEqualTo(1);
-    assertThat(seconds).as("the hanging rewrite was abandoned at its hard limit").isLessThan(30);
+    assertThat(seconds).as("the hanging rewrite was abandoned at its hard limit").isLessThan(40);
   }
 
   @Test

@@ -544,6 +544,9 @@ public final class NoiseInjector {
 
   private static String markup(String value, SplittableRandom random) {
     int at = random.nextInt(value.length() + 1);
+    if (at > 0 && at < value.length() && Character.isLowSurrogate(value.charAt(at))) {
+      at--; // never between the two halves of a character outside the BMP (an emoji): the cell must stay valid UTF-16
+    }
     return switch (random.nextInt(4)) {
       case 0 -> value.substring(0, at) + "\u200B" + value.substring(at);
       case 1 -> value + "\u00AD";

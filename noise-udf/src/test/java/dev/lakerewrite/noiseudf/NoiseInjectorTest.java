@@ -98,6 +98,28 @@ class NoiseInjectorTest {
   }
 
   @Test
+  void noiseNeverSplitsACharacterOutsideTheBmp() {
+    String value = "\uD83D\uDE00 Grin \uD835\uDC00x\uD83D\uDE00";
+    NoiseInjector.ColumnClass text = new NoiseInjector.ColumnClass(false, false, false);
+    for (NoiseKind kind : java.util.EnumSet.of(NoiseKind.ENCODING, NoiseKind.DIACRITICS, NoiseKind.WHITESPACE,
+        NoiseKind.CASING, NoiseKind.MARKUP)) { // the kinds that apply to any text
+      for (long seed = 0; seed < 300; seed++) {
+        String noisy = NoiseInjector.apply(kind, value, text, new java.util.SplittableRandom(seed));
+        if (noisy == null) {
+          continue;
+        }
+        for (int i = 0; i < noisy.length(); i++) {
+          char c = noisy.charAt(i);
+          boolean paired = Character.isHighSurrogate(c) ? i + 1 < noisy.length()
+              && Character.isLowSurrogate(noisy.charAt(i + 1))
+              : !Character.isLowSurrogate(c) || (i > 0 && Character.isHighSurrogate(noisy.charAt(i - 1)));
+          assertThat(paired).as("%s with seed %d gave %s", kind, seed, noisy).isTrue();
+        }
+      }
+    }
+  }
+
+  @Test
   void zeroRateCopiesTheWikiDbsLayoutByteForByte() throws Exception {
     Path target = dir.resolve("copy");
     NoiseInjector.InjectionReport report = NoiseInjector.builder().rate(0).build().inject(Sandbox.sample(), target);

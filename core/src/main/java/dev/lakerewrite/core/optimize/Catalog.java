@@ -1,5 +1,6 @@
 package dev.lakerewrite.core.optimize;
 
+import dev.lakerewrite.core.Engine;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -47,7 +48,54 @@ final class Catalog {
     return new Catalog(byLower);
   }
 
-  /** Reads the main schema's base tables (views are left out: instances are built from tables). */
+  /** Reads the current schema's base tables on either engine (views are left out: instances are built from tables). */
+  static Catalog read(Connection connection, Engine engine) throws SQLException {
+    return engine == Engine.POSTGRESQL ? readPostgres(connection) : read(connection);
+  }
+
+  /**
+   * PostgreSQL: columns and nullability from information_schema, primary keys from pg_index, sizes from the
+   * planner's statistics ({@code reltuples}, -1 before the first ANALYZE is read as unknown).
+   */
+  private static Catalog readPostgres(Connection connection) throws SQLException {
+    Map<String, List<Column>> columns = new LinkedHashMap<>();
+    Map<String, Long> sizes = new LinkedHashMap<>();
+    Map<String, List<String>> keys = new LinkedHashMap<>();
+    try (Statement st = connection.createStatement()) {
+      try (ResultSet rs = st.executeQuery("SELECT c.relname, greatest(c.reltuples, 0)::bigint FROM pg_class c "
+          + "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p') "
+          + "AND n.nspname = current_schema() ORDER BY c.relname")) {
+        while (rs.next()) {
+          sizes.put(rs.getString(1), rs.getLong(2));
+          columns.put(rs.getString(1), new ArrayList<>());
+        }
+      }
+      try (ResultSet rs = st.executeQuery("SELECT table_name, column_name, upper(data_type), is_nullable = 'YES' "
+          + "FROM information_schema.columns WHERE table_schema = current_schema() "
+          + "ORDER BY table_name, ordinal_position")) {
+        while (rs.next()) {
+          List<Column> list = columns.get(rs.getString(1));
+          if (list != null) {
+            list.add(new Column(rs.getString(2), rs.getString(3), rs.getBoolean(4)));
+          }
+        }
+      }
+      try (ResultSet rs = st.executeQuery("SELECT c.relname, a.attname FROM pg_index i "
+          + "JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+          + "JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = ANY (i.indkey) "
+          + "WHERE i.indisprimary AND n.nspname = current_schema() ORDER BY c.relname, a.attnum")) {
+        while (rs.next()) {
+          keys.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+        }
+      }
+    }
+    Map<String, Table> tables = new LinkedHashMap<>();
+    columns.forEach((name, cols) -> tables.put(name,
+        new Table(name, List.copyOf(cols), List.copyOf(keys.getOrDefault(name, List.of())), sizes.get(name))));
+    return of(tables);
+  }
+
+  /** Reads the main schema's base tables of a DuckDB database. */
   static Catalog read(Connection connection) throws SQLException {
     Map<String, List<Column>> columns = new LinkedHashMap<>();
     Map<String, Long> sizes = new LinkedHashMap<>();

@@ -11,8 +11,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * DuckDB's physical plan ({@code EXPLAIN (FORMAT JSON)} or {@code EXPLAIN (ANALYZE, FORMAT JSON)}) as a tree of
- * operators, and its linearisation into the indented text E3-Rewrite calls the <em>execution hint</em>: one
+ * A physical plan ({@code EXPLAIN (FORMAT JSON)} or {@code EXPLAIN (ANALYZE, FORMAT JSON)}, DuckDB's or
+ * PostgreSQL's) as a tree of operators (PostgreSQL's node types upper-cased with underscores: {@code SEQ_SCAN},
+ * {@code NESTED_LOOP}; its rows and times totalled over loops, each operator's own time without its children's), and its linearisation into the indented text E3-Rewrite calls the <em>execution hint</em>: one
  * operator per line, nesting by indentation, with estimated and (when analysed) actual cardinalities and
  * timings, and bottlenecks marked — the operators taking most of the time, large cardinality misestimates and
  * scans whose filters discard most of what they read. Linear in the number of operators.
@@ -22,9 +23,18 @@ final class ExecutionPlan {
   static final double BOTTLENECK_SHARE = 0.20;
   private static final Set<String> SKIPPED = Set.of("RESULT_COLLECTOR", "EXPLAIN_ANALYZE", "PROJECTION");
 
-  /** One operator. Times in seconds; -1 where unknown (plain EXPLAIN). */
+  /**
+   * One operator. Times in seconds (its own, without its children); -1 where unknown (plain EXPLAIN). Rows and
+   * estimates are totals over all its loops; {@code loops} is how often it ran (a correlated subplan runs once per
+   * outer row), 1 where the engine does not say.
+   */
   record Operator(String type, Map<String, String> info, long rows, long estimated, long scanned, double seconds,
-      List<Operator> children) {}
+      long loops, List<Operator> children) {
+    Operator(String type, Map<String, String> info, long rows, long estimated, long scanned, double seconds,
+        List<Operator> children) {
+      this(type, info, rows, estimated, scanned, seconds, 1, children);
+    }
+  }
 
   private final Operator root;
   private final boolean analyzed;
@@ -36,13 +46,16 @@ final class ExecutionPlan {
     this.totalSeconds = analyzed ? sumSeconds(root) : 0;
   }
 
-  /** Parses the JSON text DuckDB returns in {@code explain_value}. */
+  /** Parses the JSON text DuckDB returns in {@code explain_value} or PostgreSQL in {@code QUERY PLAN}. */
   static ExecutionPlan parse(String json, boolean analyzed) {
     JsonNode tree;
     try {
       tree = Trees.JSON.readTree(json);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalArgumentException("the plan is not JSON: " + e.getOriginalMessage(), e);
+    }
+    if (tree.isArray() && tree.size() == 1 && tree.get(0).has("Plan")) {
+      return new ExecutionPlan(postgresOperator(tree.get(0).get("Plan")), analyzed);
     }
     JsonNode top = tree.isArray() ? tree : tree.path("operator");
     List<Operator> roots = new ArrayList<>();
@@ -87,6 +100,50 @@ final class ExecutionPlan {
       children.add(operator(c));
     }
     return new Operator(type, info, rows, estimated, scanned, seconds, children);
+  }
+
+  /** PostgreSQL keys kept as operator info, renamed to the DuckDB-style names the rest of the optimizer reads. */
+  private static final Map<String, String> POSTGRES_INFO = Map.ofEntries(
+      Map.entry("Relation Name", "Table"), Map.entry("CTE Name", "CTE"), Map.entry("Alias", "Alias"),
+      Map.entry("Filter", "Filters"), Map.entry("Join Filter", "Join Filter"), Map.entry("Hash Cond", "Conditions"),
+      Map.entry("Merge Cond", "Conditions"), Map.entry("Index Cond", "Index Cond"), Map.entry("Join Type", "Join Type"),
+      Map.entry("Group Key", "Groups"), Map.entry("Strategy", "Strategy"), Map.entry("Subplan Name", "Subplan"),
+      Map.entry("Parent Relationship", "Relationship"), Map.entry("Index Name", "Index"),
+      Map.entry("Sort Key", "Sort Key"));
+
+  private static Operator postgresOperator(JsonNode n) {
+    String type = n.path("Node Type").asText("?").toUpperCase(java.util.Locale.ROOT).replace(' ', '_');
+    Map<String, String> info = new LinkedHashMap<>();
+    POSTGRES_INFO.forEach((from, to) -> {
+      JsonNode v = n.get(from);
+      if (v != null && !v.isNull()) {
+        if (v.isArray()) {
+          List<String> parts = new ArrayList<>();
+          v.forEach(x -> parts.add(x.asText()));
+          info.put(to, String.join(", ", parts));
+        } else {
+          info.put(to, v.asText());
+        }
+      }
+    });
+    long loops = Math.max(1, n.path("Actual Loops").asLong(1));
+    boolean actual = n.has("Actual Rows");
+    long rows = actual ? Math.round(n.path("Actual Rows").asDouble() * loops) : -1;
+    long estimated = Math.round(n.path("Plan Rows").asDouble(-1) * (actual ? loops : 1));
+    long removed = Math.round(n.path("Rows Removed by Filter").asDouble(0) * loops);
+    long scanned = actual && type.contains("SCAN") && n.has("Rows Removed by Filter") ? rows + removed : -1;
+    List<Operator> children = new ArrayList<>();
+    double childMillis = 0;
+    for (JsonNode c : n.path("Plans")) {
+      children.add(postgresOperator(c));
+      childMillis += c.path("Actual Total Time").asDouble(0) * Math.max(1, c.path("Actual Loops").asLong(1));
+    }
+    double seconds = n.has("Actual Total Time")
+        ? Math.max(0, n.path("Actual Total Time").asDouble() * loops - childMillis) / 1000.0 : -1;
+    if (loops > 1) {
+      info.put("Loops", String.valueOf(loops));
+    }
+    return new Operator(type, info, rows, estimated, scanned, seconds, loops, children);
   }
 
   private static long parseLong(String s) {
@@ -161,6 +218,10 @@ final class ExecutionPlan {
     if (op.scanned() > 10_000 && op.rows() >= 0 && op.rows() < op.scanned() / 20) {
       notes.add(String.format(Locale.ROOT, "filter keeps %.1f%% of %,d rows scanned", 100.0 * op.rows() / op.scanned(),
           op.scanned()));
+    }
+    if (op.loops() > 1000) {
+      notes.add(String.format(Locale.ROOT, "runs %,d times (a correlated subplan or the inner side of a nested loop)",
+          op.loops()));
     }
     if (op.type().contains("NESTED_LOOP") || op.type().equals("CROSS_PRODUCT") || op.type().contains("BLOCKWISE")) {
       notes.add("non-equi or cross join");

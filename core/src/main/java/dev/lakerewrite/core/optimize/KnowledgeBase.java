@@ -1,10 +1,8 @@
 package dev.lakerewrite.core.optimize;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import dev.lakerewrite.core.LakeRewriteException;
 import dev.lakerewrite.core.sql.Trees;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -34,16 +32,17 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  * QUITE's structured knowledge base (§5.1), for DuckDB: rewrite recipes, each a question (the problem, with an
  * example query) and an answer (the strategy, with the rewritten example), including what DuckDB already does
  * well and must be left alone. Retrieved with Lucene's BM25 over title, problem, strategy and keywords. The
- * recipes ship as a resource; the index is built in memory once per process (a few milliseconds).
+ * entries are generated from {@link RecipeRegistry}; the index is built in memory once per process (a few
+ * milliseconds).
  */
 final class KnowledgeBase {
   /** One recipe. */
-  record Recipe(String id, String category, String title, String problem, String strategy, String duckdb,
+  record Recipe(String id, String category, String title, String problem, String strategy, String engines,
       String keywords, String before, String after) {
     /** The recipe as prompt text. */
     String format() {
-      return "### " + title + " [" + id + "]\nProblem: " + problem + "\nStrategy: " + strategy + "\nDuckDB: "
-          + duckdb + "\nExample:\n  " + before + "\n=>\n  " + after;
+      return "### " + title + " [" + id + "]\nProblem: " + problem + "\nStrategy: " + strategy + "\nEngines: "
+          + engines + "\nExample:\n  " + before + "\n=>\n  " + after;
     }
   }
 
@@ -85,7 +84,8 @@ final class KnowledgeBase {
       synchronized (KnowledgeBase.class) {
         kb = shared;
         if (kb == null) {
-          kb = new KnowledgeBase(load());
+          kb = new KnowledgeBase(RecipeRegistry.ALL.stream().map(dev.lakerewrite.core.optimize.Recipe::knowledge)
+              .toList());
           shared = kb;
         }
       }
@@ -95,17 +95,6 @@ final class KnowledgeBase {
 
   static KnowledgeBase of(List<Recipe> recipes) {
     return new KnowledgeBase(recipes);
-  }
-
-  private static List<Recipe> load() {
-    try (InputStream in = KnowledgeBase.class.getResourceAsStream("recipes.json")) {
-      if (in == null) {
-        throw new LakeRewriteException("the optimizer's recipes.json resource is missing from the classpath");
-      }
-      return Trees.JSON.readValue(in, new TypeReference<List<Recipe>>() { });
-    } catch (IOException e) {
-      throw new LakeRewriteException("cannot read the optimizer's recipes.json: " + e.getMessage(), e);
-    }
   }
 
   List<Recipe> recipes() {

@@ -1,5 +1,6 @@
 package dev.lakerewrite.core.optimize;
 
+import dev.lakerewrite.core.Engine;
 import dev.lakerewrite.core.QueryError;
 import dev.lakerewrite.core.llm.LlmUsage;
 import dev.lakerewrite.core.sql.QueryAnalysis;
@@ -35,6 +36,7 @@ final class OptimizationSession {
   private final dev.lakerewrite.core.llm.LlmGateway gateway;
 
   Trees trees;
+  Engine engine = Engine.DUCKDB;
   Catalog catalog;
   Verifier verifier;
   QueryAnalysis analysis;
@@ -107,12 +109,19 @@ final class OptimizationSession {
   }
 
   private Optional<String> prepare() {
+    try {
+      engine = Engine.of(connection);
+    } catch (SQLException | IllegalArgumentException e) {
+      return Optional.of("cannot use this connection: " + e.getMessage());
+    }
     // Refuse what the executor would refuse before analysing it: a megabyte of SQL costs seconds to analyse.
     Optional<dev.lakerewrite.core.QueryError> refused = dev.lakerewrite.core.SafeExecutor.on(connection).admission(sql);
     if (refused.isPresent()) {
       return Optional.of(refused.get().summary());
     }
-    SqlParser parser = SqlParser.on(connection);
+    // PostgreSQL queries are analysed with DuckDB's parser on a private connection (the shared subset of SQL);
+    // what it renders is translated back for PostgreSQL before it runs there.
+    SqlParser parser = engine == Engine.DUCKDB ? SqlParser.on(connection) : SqlParser.standalone();
     trees = new Trees(parser);
     try {
       analysis = new SqlAnalyzer(parser).analyze(sql);
@@ -120,14 +129,16 @@ final class OptimizationSession {
       return Optional.of("the query does not parse: " + e.getMessage());
     }
     try {
-      catalog = Catalog.read(connection);
+      catalog = Catalog.read(connection, engine);
     } catch (SQLException e) {
       return Optional.of("cannot read the database catalog: " + e.getMessage());
     }
     operations = new EditOperations(trees, name -> catalog.hasTable(name) || isView(name));
     Instance target = new Instance("target", "the database the query runs on", connection, false);
     List<Instance> further = new ArrayList<>();
-    if (config.furtherInstances) {
+    if (config.furtherInstances && engine == Engine.POSTGRESQL) {
+      addPostgresSample(further);
+    } else if (config.furtherInstances) {
       InstanceBuilder builder = new InstanceBuilder(connection, catalog, analysis);
       if (!builder.tables().isEmpty()) {
         addInstance("sample", further, () -> builder.sample(config.sampleRows, config.seed));
@@ -142,9 +153,17 @@ final class OptimizationSession {
     }
     verifier = prepared.verifier();
     instanceNotes.addAll(verifier.instanceNotes());
-    trace("CONTEXT", "original", "the original runs in " + verifier.originalElapsed().toMillis() + " ms and returns "
-        + verifier.originalResult().rowCount() + " rows without its LIMIT" + (verifier.ordered() ? ", ordered" : ""));
-    plan = verifier.analyzedPlan(sql).orElse(null);
+    if (verifier.originalTimedOut()) {
+      trace("CONTEXT", "original", "the original runs past its limit of " + verifier.originalElapsed().toMillis()
+          + " ms (a lower bound of its time; speedups against it are lower bounds too); it returns "
+          + verifier.originalResult().rowCount() + " rows on the smaller instance");
+    } else {
+      trace("CONTEXT", "original", "the original runs in " + verifier.originalElapsed().toMillis()
+          + " ms and returns " + verifier.originalResult().rowCount() + " rows without its LIMIT"
+          + (verifier.ordered() ? ", ordered" : ""));
+    }
+    // An original that ran past its limit would do so again under EXPLAIN ANALYZE: its estimated plan instead.
+    plan = (verifier.originalTimedOut() ? verifier.estimatedPlan(sql) : verifier.analyzedPlan(sql)).orElse(null);
     if (plan != null) {
       trace("CONTEXT", "execution-hint", plan.linearize());
     }
@@ -155,6 +174,31 @@ final class OptimizationSession {
       trace("CONTEXT", "block-map-failed", String.valueOf(e.getMessage()));
     }
     return Optional.empty();
+  }
+
+  /**
+   * PostgreSQL: the same database seen through CTEs that sample its large tables (no writes): where the original
+   * finishes on the whole database it is a second check, where it runs for minutes the only one.
+   */
+  private void addPostgresSample(List<Instance> further) {
+    try (java.sql.Statement st = connection.createStatement();
+         java.sql.ResultSet rs = st.executeQuery("SELECT current_schema()")) {
+      rs.next();
+      // About 5 x sampleRows rows per large table (10,000 by default): an original that runs for minutes usually
+      // runs a correlated subplan per outer row over the sample, work quadratic in its size.
+      Optional<SampledView> view = SampledView.of(catalog, rs.getString(1), analysis.tableNames(),
+          config.sampleRows * 5L);
+      if (view.isPresent()) {
+        further.add(new Instance("sample", "the database with " + view.get().description(), connection, false,
+            view.get()));
+        trace("CONTEXT", "instance", "sample (" + view.get().description() + ")");
+      } else {
+        trace("CONTEXT", "instances", "no table is large enough to sample: candidates are compared on the"
+            + " database itself");
+      }
+    } catch (SQLException | RuntimeException e) {
+      trace("CONTEXT", "instance-failed", "sample: " + e.getMessage());
+    }
   }
 
   /** Builds one further instance; a failure only leaves it out (and is traced). */
@@ -174,8 +218,10 @@ final class OptimizationSession {
   }
 
   private boolean isView(String name) {
-    try (java.sql.PreparedStatement ps = connection.prepareStatement(
-        "SELECT count(*) FROM duckdb_views() WHERE lower(view_name) = lower(?) AND NOT internal")) {
+    try (java.sql.PreparedStatement ps = connection.prepareStatement(engine == Engine.POSTGRESQL
+        ? "SELECT count(*) FROM information_schema.views WHERE lower(table_name) = lower(?)"
+        + " AND table_schema = current_schema()"
+        : "SELECT count(*) FROM duckdb_views() WHERE lower(view_name) = lower(?) AND NOT internal")) {
       ps.setString(1, name);
       try (java.sql.ResultSet rs = ps.executeQuery()) {
         return rs.next() && rs.getLong(1) > 0;
@@ -207,18 +253,50 @@ final class OptimizationSession {
     }
   }
 
+  /**
+   * Plan-driven proposals: the measured plan's dominant symptoms ({@link PlanProfile}) select the recipes that
+   * target them, tried heaviest symptom first; each recipe's candidates are verified. A recipe that throws is
+   * recorded in the trace (and the others still run).
+   */
   private void proposeRules() {
-    List<RuleProposer.Proposal> proposals;
-    try {
-      proposals = new RuleProposer(trees, catalog, config.recipes).propose(sql, config.maxRuleCandidates);
-    } catch (RuntimeException e) {
-      trace("REASONING", "rules-failed", String.valueOf(e.getMessage()));
-      return;
+    PlanProfile profile = PlanProfile.of(plan);
+    trace("REASONING", "plan-profile", profile.describe() + (plan == null ? " (no plan could be read: every"
+        + " recipe is tried)" : ""));
+    List<Recipe> selected = new ArrayList<>();
+    List<String> skipped = new ArrayList<>();
+    for (Recipe r : RecipeRegistry.ALL) {
+      if (r.adviceOnly() || !config.recipes.contains(r.id())) {
+        continue;
+      }
+      if (r.appliesTo(profile)) {
+        selected.add(r);
+      } else {
+        skipped.add(r.id());
+      }
     }
-    trace("REASONING", "rules", proposals.size() + " rule-based candidate(s): "
-        + String.join(", ", proposals.stream().map(RuleProposer.Proposal::label).toList()));
-    for (RuleProposer.Proposal p : proposals) {
-      evaluate(p.source(), p.label(), p.explanation(), p.sql());
+    selected.sort(Comparator.comparingDouble((Recipe r) -> profile.weight(r.targets())).reversed());
+    trace("REASONING", "recipes", "targeting the plan: " + (selected.isEmpty() ? "none"
+        : String.join(", ", selected.stream().map(Recipe::id).toList()))
+        + (skipped.isEmpty() ? "" : "; not targeted by it: " + String.join(", ", skipped)));
+    RuleProposer rules = new RuleProposer(trees, catalog, config.recipes);
+    int proposed = 0;
+    for (Recipe r : selected) {
+      List<RuleProposer.Proposal> proposals;
+      try {
+        proposals = r.candidates(sql, rules);
+      } catch (RuntimeException e) {
+        trace("REASONING", "recipe-failed", r.id() + " threw " + e.getClass().getSimpleName() + ": "
+            + e.getMessage());
+        continue;
+      }
+      for (RuleProposer.Proposal p : proposals) {
+        if (proposed++ >= config.maxRuleCandidates) {
+          trace("REASONING", "rules-capped", "more candidates than maxRuleCandidates ("
+              + config.maxRuleCandidates + "): the rest are not tried");
+          return;
+        }
+        evaluate(p.source(), p.label(), p.explanation(), p.sql());
+      }
     }
   }
 
@@ -229,7 +307,7 @@ final class OptimizationSession {
   /** Verifies and times one candidate, records it and returns it. */
   OptimizationCandidate evaluate(CandidateSource source, String label, String explanation, String candidateSql) {
     int id = candidates.size() + 1;
-    String text = candidateSql == null ? "" : Verifier.stripSemicolons(candidateSql);
+    String text = candidateSql == null ? "" : PostgresDialect.forTarget(engine, Verifier.stripSemicolons(candidateSql));
     String key = normalize(text);
     OptimizationCandidate earlier = bySql.get(key);
     if (earlier != null) {

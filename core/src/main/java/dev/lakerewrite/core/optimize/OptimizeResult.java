@@ -53,6 +53,14 @@ public record OptimizeResult(String originalSql, String sql, OptimizeVerdict ver
     return verdict == OptimizeVerdict.IMPROVED;
   }
 
+  /**
+   * Whether {@link #speedup()} is a lower bound: the original ran past the time limit, which stands for its time
+   * (report it as "&ge; N&times;").
+   */
+  public boolean speedupIsLowerBound() {
+    return chosen.flatMap(OptimizationCandidate::originalTiming).map(Timing::timedOut).orElse(false);
+  }
+
   /** The equivalence evidence of the returned rewrite (empty when the original is returned). */
   public Optional<EquivalenceEvidence> equivalence() {
     return chosen.flatMap(OptimizationCandidate::equivalence);
@@ -95,7 +103,8 @@ public record OptimizeResult(String originalSql, String sql, OptimizeVerdict ver
   /** A short human-readable report. */
   public String summary() {
     StringBuilder sb = new StringBuilder();
-    sb.append(verdict).append(String.format(Locale.ROOT, ", speedup %.2fx, %d candidates, %d ms", speedup,
+    sb.append(verdict).append(String.format(Locale.ROOT, ", speedup %s%.2fx, %d candidates, %d ms",
+        speedupIsLowerBound() ? ">=" : "", speedup,
         candidates.size(), elapsed.toMillis()));
     failure.ifPresent(f -> sb.append("\noriginal failed: ").append(f));
     for (OptimizationCandidate c : candidates) {

@@ -11,8 +11,12 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The performance pipeline: rewrites a working query into an equivalent, faster one on a DuckDB database, and
- * never returns anything slower or different. Candidates come from the rule-based proposer (the recipe
+ * The performance pipeline: rewrites a working query into an equivalent, faster one on a DuckDB or PostgreSQL
+ * database (the engine is detected from the connection), and never returns anything slower or different. The
+ * measured plan ({@code EXPLAIN (ANALYZE, FORMAT JSON)} on either engine) decides which recipes are tried: only
+ * those that target the operators that dominate it ({@link PlanProfile}). An original that runs past the query
+ * timeout counts with the timeout as a lower bound of its time (candidates are then checked on a smaller instance
+ * and the speedup is reported as a lower bound, {@link OptimizeResult#speedupIsLowerBound()}). Candidates come from the rule-based proposer (the recipe
  * knowledge base applied where the query's structure shows the pathology, plus CTE materialisation hints), from
  * the demonstration pool, and, when a {@link ChatModel} is configured, from a language model (one-shot or an
  * agentic loop with feedback, following E3-Rewrite's execution hints and demonstrations and QUITE's knowledge
@@ -91,7 +95,7 @@ public final class Optimizer {
   }
 
   /**
-   * Optimises one query on a DuckDB connection.
+   * Optimises one query on a DuckDB or PostgreSQL connection.
    *
    * @param sql one SELECT/WITH query
    * @param connection the database the query runs on (used from the calling thread only)
@@ -102,6 +106,22 @@ public final class Optimizer {
     Objects.requireNonNull(sql, "sql");
     Objects.requireNonNull(connection, "connection");
     return new OptimizationSession(this, sql, connection).run();
+  }
+
+  /**
+   * Optimises a script statement by statement: each statement (split at the semicolons that end statements, not
+   * those inside literals or comments) is optimised on its own, as {@link #optimize} does.
+   *
+   * @return one result per statement, in order (empty for a script without statements)
+   */
+  public java.util.List<OptimizeResult> optimizeScript(String script, Connection connection) {
+    Objects.requireNonNull(script, "script");
+    Objects.requireNonNull(connection, "connection");
+    java.util.List<OptimizeResult> out = new java.util.ArrayList<>();
+    for (String statement : dev.lakerewrite.core.sql.StatementSplitter.statements(script)) {
+      out.add(optimize(statement, connection));
+    }
+    return out;
   }
 
   /** The demonstration pool this optimizer reads and adds verified rewrites to. */
@@ -272,7 +292,10 @@ public final class Optimizer {
       return this;
     }
 
-    /** Rows per table in the sample instance, 10 to 1,000,000. */
+    /**
+     * Rows per table in the sample instance, 10 to 1,000,000 (DuckDB). On PostgreSQL tables above ten times this
+     * are seen through a sample of about five times this many rows.
+     */
     public Builder sampleRows(int rows) {
       if (rows < 10 || rows > 1_000_000) {
         throw new IllegalArgumentException("sampleRows must be between 10 and 1,000,000, was " + rows);

@@ -43,10 +43,8 @@ import java.util.Set;
  * Each site check is linear in the size of the block; a query with b blocks yields O(b) candidates per recipe.
  */
 final class RuleProposer {
-  static final List<String> RECIPES = List.of("decorrelate-scalar-aggregate", "in-subquery-to-join",
-      "not-in-to-not-exists", "eager-aggregation", "consolidate-repeated-scan", "implied-or-filters",
-      "or-to-union-all", "left-join-to-inner", "set-operation-to-semi-join", "push-filter-into-cte",
-      "cte-materialized", "cte-not-materialized");
+  /** The ids of the recipes with rules (from {@link RecipeRegistry}). */
+  static final List<String> RECIPES = RecipeRegistry.ruleIds();
 
   private static final Map<String, String> COMPARISON_OPS = Map.of(
       "COMPARE_EQUAL", "=", "COMPARE_NOTEQUAL", "<>", "COMPARE_LESSTHAN", "<", "COMPARE_GREATERTHAN", ">",
@@ -55,13 +53,8 @@ final class RuleProposer {
   /** A candidate the proposer produced. */
   record Proposal(CandidateSource source, String label, String explanation, String sql) {}
 
-  /** A recipe applied to one SELECT block, in place; returns a description of what it did, or null. */
-  private interface NodeRule {
-    String apply(ObjectNode node, Context ctx);
-  }
-
   /** What a rule sees: the tree it edits, the catalog, and the CTE columns of that tree. */
-  private record Context(Trees trees, Catalog catalog, ObjectNode statement, Map<String, List<String>> cteColumns,
+  record Context(Trees trees, Catalog catalog, ObjectNode statement, Map<String, List<String>> cteColumns,
       int[] counter) {
     Scope scope(JsonNode node) {
       return Scope.of(node, catalog, cteColumns);
@@ -82,23 +75,23 @@ final class RuleProposer {
     this.enabled = Set.copyOf(enabled);
   }
 
-  /** All proposals for the query, at most {@code max}, without duplicates or no-ops. */
+  /**
+   * All proposals of every enabled recipe for the query, at most {@code max}, without duplicates or no-ops (for
+   * tests and callers without a plan; the optimizer selects recipes by the plan and calls them one by one).
+   */
   List<Proposal> propose(String sql, int max) {
-    ObjectNode statement = trees.statement(sql);
     List<Proposal> out = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
-    seen.add(normalize(trees.render(statement)));
-    nodeRule("decorrelate-scalar-aggregate", this::decorrelate, statement, out, seen);
-    nodeRule("consolidate-repeated-scan", this::consolidate, statement, out, seen);
-    nodeRule("eager-aggregation", this::eagerAggregation, statement, out, seen);
-    nodeRule("in-subquery-to-join", this::inToJoin, statement, out, seen);
-    nodeRule("not-in-to-not-exists", this::notInToNotExists, statement, out, seen);
-    nodeRule("implied-or-filters", this::impliedOrFilters, statement, out, seen);
-    nodeRule("left-join-to-inner", this::leftJoinToInner, statement, out, seen);
-    nodeRule("or-to-union-all", this::orToUnionAll, statement, out, seen);
-    nodeRule("set-operation-to-semi-join", this::setOperationToSemiJoin, statement, out, seen);
-    nodeRule("push-filter-into-cte", this::pushFilterIntoCte, statement, out, seen);
-    cteHints(statement, out, seen);
+    seen.add(normalize(trees.render(trees.statement(sql))));
+    for (Recipe r : RecipeRegistry.ALL) {
+      if (enabled.contains(r.id())) {
+        for (Proposal p : r.candidates(sql, this)) {
+          if (seen.add(normalize(p.sql()))) {
+            out.add(p);
+          }
+        }
+      }
+    }
     return out.size() > max ? List.copyOf(out.subList(0, max)) : List.copyOf(out);
   }
 
@@ -107,32 +100,33 @@ final class RuleProposer {
   }
 
   private void add(List<Proposal> out, Set<String> seen, Proposal p) {
+    String rendered;
     try {
-      String rendered = trees.render(trees.statement(p.sql()));
-      if (seen.add(normalize(rendered))) {
-        out.add(new Proposal(p.source(), p.label(), p.explanation(), rendered));
-      }
+      rendered = trees.render(trees.statement(p.sql()));
     } catch (RuntimeException e) {
-      // A rewrite that does not parse is a bug in a recipe, never a candidate.
+      throw new IllegalStateException("recipe " + p.label() + " produced SQL that does not parse: "
+          + e.getMessage(), e);
+    }
+    if (seen.add(normalize(rendered))) {
+      out.add(new Proposal(p.source(), p.label(), p.explanation(), rendered));
     }
   }
 
-  /** Applies a node rule at each site separately, then at all sites together when there are several. */
-  private void nodeRule(String label, NodeRule rule, ObjectNode statement, List<Proposal> out, Set<String> seen) {
-    if (!enabled.contains(label)) {
-      return;
-    }
+  /**
+   * Applies a block rule at each site separately, then at all sites together when there are several. A site where
+   * the rule throws makes the whole recipe fail (the caller records it): a rule that throws has a bug.
+   */
+  List<Proposal> applyAtEverySite(String sql, String label, RuleRecipe.NodeRule rule) {
+    ObjectNode statement = trees.statement(sql);
+    List<Proposal> out = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    seen.add(normalize(trees.render(statement)));
     int sites = queryNodes(statement).size();
     List<String> descriptions = new ArrayList<>();
     for (int i = 0; i < sites; i++) {
       ObjectNode copy = statement.deepCopy();
       Context ctx = context(copy);
-      String what;
-      try {
-        what = rule.apply(queryNodes(copy).get(i), ctx);
-      } catch (RuntimeException e) {
-        what = null;
-      }
+      String what = rule.apply(this, queryNodes(copy).get(i), ctx);
       if (what != null) {
         descriptions.add(what);
         add(out, seen, new Proposal(CandidateSource.RULE, label, what, trees.render(copy)));
@@ -144,12 +138,8 @@ final class RuleProposer {
       List<ObjectNode> nodes = queryNodes(copy);
       int applied = 0;
       for (int i = nodes.size() - 1; i >= 0; i--) {
-        try {
-          if (rule.apply(nodes.get(i), ctx) != null) {
-            applied++;
-          }
-        } catch (RuntimeException ignored) {
-          // Leave this site as it is.
+        if (rule.apply(this, nodes.get(i), ctx) != null) {
+          applied++;
         }
       }
       if (applied > 1) {
@@ -157,6 +147,7 @@ final class RuleProposer {
             + String.join("; ", descriptions), trees.render(copy)));
       }
     }
+    return out;
   }
 
   private Context context(ObjectNode statement) {
@@ -236,9 +227,202 @@ final class RuleProposer {
   }
 
   // ---------------------------------------------------------------------------------------------------------
+  // merge-repeated-aggregate-subqueries
+
+  private static final Set<String> MERGEABLE_AGGREGATES = Set.of("count", "count_star", "sum", "avg", "min", "max");
+  private static final java.util.regex.Pattern BARE_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+  /** One subquery that could share a pass: where it sits, its FROM text, WHERE conjuncts and aggregates. */
+  private record AggregateSite(ObjectNode at, boolean derived, String from, List<String> conjuncts,
+      List<String> aggregates, List<String> names) {}
+
+  /**
+   * Subqueries of one block that aggregate over the same FROM (same tables, same joins) with different WHERE
+   * conjuncts become reads of one CTE that computes all their aggregates in one pass, each with its own conjuncts
+   * as a FILTER clause and the shared conjuncts (and the OR of the differing ones) in WHERE. Sites: uncorrelated
+   * scalar subqueries in the SELECT list, WHERE and HAVING, and derived tables of a FROM list without join
+   * conditions. FILTER gives each aggregate exactly the rows its subquery's WHERE kept, so empty inputs still
+   * give count 0 and NULL otherwise. Linear in the size of the block.
+   */
+  String mergeRepeatedAggregates(ObjectNode node, Context ctx) {
+    if (!isSelect(node)) {
+      return null;
+    }
+    List<AggregateSite> sites = new ArrayList<>();
+    for (String clause : List.of("select_list", "where_clause", "having")) {
+      JsonNode part = node.get(clause);
+      if (part != null && !part.isNull()) {
+        collectScalarSites(part, ctx, sites);
+      }
+    }
+    boolean crossOnly = true;
+    JsonNode from = node.get("from_table");
+    List<JsonNode> joins = new ArrayList<>();
+    Trees.visitShallow(from, n -> {
+      if ("JOIN".equals(n.path("type").asText())) {
+        joins.add(n);
+      }
+    });
+    for (JsonNode j : joins) {
+      crossOnly &= !j.path("condition").isObject() && j.path("using_columns").isEmpty();
+    }
+    if (crossOnly) {
+      for (JsonNode item : Trees.fromItems(from)) {
+        if ("SUBQUERY".equals(item.path("type").asText())) {
+          AggregateSite site = site((ObjectNode) item, item.path("subquery").path("node"), true, ctx);
+          if (site != null) {
+            sites.add(site);
+          }
+        }
+      }
+    }
+    java.util.Map<String, List<AggregateSite>> groups = new java.util.LinkedHashMap<>();
+    for (AggregateSite site : sites) {
+      groups.computeIfAbsent(site.from(), k -> new ArrayList<>()).add(site);
+    }
+    List<String> merged = new ArrayList<>();
+    for (List<AggregateSite> group : groups.values()) {
+      if (group.size() < 2) {
+        continue;
+      }
+      List<String> common = new ArrayList<>(group.get(0).conjuncts());
+      for (AggregateSite site : group) {
+        common.retainAll(site.conjuncts());
+      }
+      String cte = ctx.fresh("lr_agg");
+      List<String> columns = new ArrayList<>();
+      List<String> own = new ArrayList<>();
+      boolean everyRowNeeded = false;
+      int column = 0;
+      List<List<String>> columnNames = new ArrayList<>();
+      for (AggregateSite site : group) {
+        List<String> rest = new ArrayList<>(site.conjuncts());
+        rest.removeAll(common);
+        String filter = rest.isEmpty() ? "" : " FILTER (WHERE " + Trees.and(rest) + ")";
+        everyRowNeeded |= rest.isEmpty();
+        if (!rest.isEmpty()) {
+          own.add("(" + Trees.and(rest) + ")");
+        }
+        List<String> names = new ArrayList<>();
+        for (String aggregate : site.aggregates()) {
+          String name = "lr_m" + (++column);
+          columns.add(aggregate + filter + " AS " + name);
+          names.add(name);
+        }
+        columnNames.add(names);
+      }
+      List<String> where = new ArrayList<>(common);
+      if (!everyRowNeeded) {
+        where.add("(" + String.join(" OR ", own) + ")");
+      }
+      addCte(ctx, cte, "SELECT " + String.join(", ", columns) + " FROM " + group.get(0).from()
+          + (where.isEmpty() ? "" : " WHERE " + Trees.and(where)));
+      for (int i = 0; i < group.size(); i++) {
+        AggregateSite site = group.get(i);
+        List<String> names = columnNames.get(i);
+        if (site.derived()) {
+          List<String> items = new ArrayList<>();
+          for (int k = 0; k < names.size(); k++) {
+            items.add(names.get(k) + " AS " + outputName(site.names().get(k)));
+          }
+          ObjectNode replacement = trees.parseFrom("(SELECT " + String.join(", ", items) + " FROM " + cte + ") AS "
+              + outputName(site.at().path("alias").asText()));
+          replace(site.at(), replacement);
+        } else {
+          String alias = site.at().path("alias").asText("");
+          ObjectNode replacement = trees.parseExpression("(SELECT " + names.get(0) + " FROM " + cte + ")");
+          replacement.put("alias", alias);
+          replace(site.at(), replacement);
+        }
+      }
+      merged.add(group.size() + " subqueries over " + abbreviate(group.get(0).from()) + " share one pass ("
+          + cte + ")");
+    }
+    return merged.isEmpty() ? null : String.join("; ", merged);
+  }
+
+  private void collectScalarSites(JsonNode e, Context ctx, List<AggregateSite> out) {
+    if (e.isObject() && isScalarSubquery(e)) {
+      AggregateSite site = site((ObjectNode) e, e.path("subquery").path("node"), false, ctx);
+      if (site != null && site.aggregates().size() == 1) {
+        out.add(site);
+      }
+      return;
+    }
+    if (e.isObject() || e.isArray()) {
+      for (JsonNode child : e) {
+        collectScalarSites(child, ctx, out);
+      }
+    }
+  }
+
+  /** The site of one subquery, or null when it is not a plain uncorrelated aggregate over base tables. */
+  private AggregateSite site(ObjectNode at, JsonNode sub, boolean derived, Context ctx) {
+    if (!plainSubquery(sub) || !sub.path("group_expressions").isEmpty() || sub.path("having").isObject()
+        || !uncorrelated(sub, ctx) || sub.path("select_list").isEmpty()) {
+      return null;
+    }
+    List<String> aggregates = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    JsonNode aliases = at.path("column_name_alias");
+    int i = 0;
+    for (JsonNode item : sub.path("select_list")) {
+      String fn = item.path("function_name").asText("").toLowerCase(Locale.ROOT);
+      if (!"FUNCTION".equals(item.path("class").asText()) || !MERGEABLE_AGGREGATES.contains(fn)
+          || item.path("filter").isObject() || !item.path("order_bys").path("orders").isEmpty()
+          || Trees.hasSubquery(item)) {
+        return null;
+      }
+      aggregates.add(trees.expression(item));
+      String name = aliases.size() > i ? aliases.get(i).asText() : item.path("alias").asText("");
+      if (derived && name.isEmpty()) {
+        return null; // an unnamed column of a derived table: its generated name is the engine's, not ours
+      }
+      names.add(name);
+      i++;
+    }
+    if (derived && at.path("alias").asText("").isEmpty()) {
+      return null;
+    }
+    return new AggregateSite(at, derived, trees.renderFrom(sub.get("from_table")),
+        rendered(Trees.conjuncts(sub.get("where_clause"))), aggregates, names);
+  }
+
+  /** A name as the user wrote it: bare when it can be (so case folding stays the engine's), else quoted. */
+  private static String outputName(String name) {
+    return BARE_NAME.matcher(name).matches() && !Sql.isKeyword(name) ? name : Sql.quoted(name);
+  }
+
+  /** Appends a CTE to the statement's WITH clause (after the existing ones, which it may read). */
+  private void addCte(Context ctx, String name, String body) {
+    JsonNode entry = trees.node("WITH " + name + " AS (" + body + ") SELECT 1").path("cte_map").path("map").get(0);
+    ObjectNode top = (ObjectNode) ctx.statement().get("node");
+    ObjectNode cteMap = top.has("cte_map") && top.get("cte_map").isObject() ? (ObjectNode) top.get("cte_map")
+        : top.putObject("cte_map");
+    ArrayNode map = cteMap.has("map") && cteMap.get("map").isArray() ? (ArrayNode) cteMap.get("map")
+        : cteMap.putArray("map");
+    map.add(entry.deepCopy());
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
   // decorrelate-scalar-aggregate
 
-  private String decorrelate(ObjectNode node, Context ctx) {
+  String decorrelate(ObjectNode node, Context ctx) {
+    return decorrelate(node, ctx, false);
+  }
+
+  /**
+   * {@code decorrelate-with-key-filter}: as {@link #decorrelate(ObjectNode, Context)}, and the pre-aggregation is
+   * restricted to the correlation keys the outer query can use: {@code inner_key IN (SELECT outer_key FROM
+   * outer_table WHERE its own filters)} (a magic set; QUITE's "highly selective join first"). Rows for other
+   * keys would find no join partner, so the result is the same; only one correlation column, whose outer table has
+   * filters of its own.
+   */
+  String decorrelateWithKeyFilter(ObjectNode node, Context ctx) {
+    return decorrelate(node, ctx, true);
+  }
+
+  private String decorrelate(ObjectNode node, Context ctx, boolean keyFilter) {
     if (!isSelect(node)) {
       return null;
     }
@@ -293,6 +477,14 @@ final class RuleProposer {
       if (!ok || correlation.isEmpty()) {
         continue;
       }
+      String restriction = null;
+      if (keyFilter) {
+        restriction = keyRestriction(correlation, conjuncts, idx, outer, node);
+        if (restriction == null) {
+          continue;
+        }
+        local.add(restriction);
+      }
       String alias = ctx.fresh("lr_sq");
       StringBuilder derived = new StringBuilder("(SELECT ");
       List<String> keys = new ArrayList<>();
@@ -321,9 +513,44 @@ final class RuleProposer {
       node.set("from_table", trees.parseFrom(trees.renderFrom(node.get("from_table")) + ", " + derived));
       setWhere(node, newConjuncts);
       return "the correlated aggregate subquery in " + "WHERE (" + abbreviate(trees.expression(c))
-          + ") becomes a join with the aggregate grouped by " + String.join(", ", keys);
+          + ") becomes a join with the aggregate grouped by " + String.join(", ", keys)
+          + (restriction == null ? "" : ", computed only for the keys " + abbreviate(restriction));
     }
     return null;
+  }
+
+  /**
+   * {@code inner_key IN (SELECT outer_key FROM outer_table WHERE ...)} from the outer WHERE conjuncts that read only
+   * the outer table owning the single correlation column (not the subquery's own conjunct); null without such.
+   */
+  private String keyRestriction(List<String[]> correlation, List<JsonNode> conjuncts, int skip, Scope outer,
+      ObjectNode node) {
+    if (correlation.size() != 1) {
+      return null;
+    }
+    JsonNode outerColumn = trees.parseExpression(correlation.get(0)[1]);
+    if (!"COLUMN_REF".equals(outerColumn.path("class").asText())) {
+      return null;
+    }
+    Scope.Item owner = outer.resolve(parts(outerColumn)).item();
+    if (owner == null || !"BASE_TABLE".equals(owner.node().path("type").asText())) {
+      return null;
+    }
+    List<String> filters = new ArrayList<>();
+    for (int i = 0; i < conjuncts.size(); i++) {
+      JsonNode c = conjuncts.get(i);
+      List<Scope.Item> owners = i == skip || Trees.hasSubquery(c) ? null : outer.owners(c);
+      if (owners != null && !owners.isEmpty() && owners.stream().allMatch(owner::equals)) {
+        filters.add(trees.expression(c));
+      }
+    }
+    if (filters.isEmpty()) {
+      return null;
+    }
+    String table = owner.node().path("table_name").asText();
+    String alias = owner.node().path("alias").asText("");
+    return correlation.get(0)[0] + " IN (SELECT " + correlation.get(0)[1] + " FROM " + Sql.identifier(table)
+        + (alias.isEmpty() ? "" : " AS " + Sql.identifier(alias)) + " WHERE " + Trees.and(filters) + ")";
   }
 
   /** {innerText, outerText} for {@code inner.col = outer.col}; null when the conjunct is not such an equality. */
@@ -399,7 +626,7 @@ final class RuleProposer {
     return out;
   }
 
-  private String inToJoin(ObjectNode node, Context ctx) {
+  String inToJoin(ObjectNode node, Context ctx) {
     if (!isSelect(node)) {
       return null;
     }
@@ -434,7 +661,7 @@ final class RuleProposer {
     return null;
   }
 
-  private String notInToNotExists(ObjectNode node, Context ctx) {
+  String notInToNotExists(ObjectNode node, Context ctx) {
     if (!isSelect(node)) {
       return null;
     }
@@ -486,7 +713,7 @@ final class RuleProposer {
 
   private static final Set<String> DECOMPOSABLE = Set.of("count", "sum", "min", "max");
 
-  private String eagerAggregation(ObjectNode node, Context ctx) {
+  String eagerAggregation(ObjectNode node, Context ctx) {
     if (!isSelect(node) || node.path("group_expressions").isEmpty() || !node.path("having").isNull()
         || !node.path("qualify").isNull()) {
       return null;
@@ -641,7 +868,7 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // consolidate-repeated-scan
 
-  private String consolidate(ObjectNode node, Context ctx) {
+  String consolidate(ObjectNode node, Context ctx) {
     if (!isSelect(node) || node.path("group_expressions").isEmpty() || !node.path("having").isObject()
         || !node.path("qualify").isNull() || !node.path("cte_map").path("map").isEmpty()) {
       return null;
@@ -744,7 +971,7 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // implied-or-filters
 
-  private String impliedOrFilters(ObjectNode node, Context ctx) {
+  String impliedOrFilters(ObjectNode node, Context ctx) {
     if (!isSelect(node)) {
       return null;
     }
@@ -815,7 +1042,7 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // or-to-union-all
 
-  private String orToUnionAll(ObjectNode node, Context ctx) {
+  String orToUnionAll(ObjectNode node, Context ctx) {
     if (!isSelect(node) || !node.path("modifiers").isEmpty() || !node.path("group_expressions").isEmpty()
         || !node.path("having").isNull() || !node.path("qualify").isNull()
         || !node.path("cte_map").path("map").isEmpty()) {
@@ -872,7 +1099,7 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // left-join-to-inner
 
-  private String leftJoinToInner(ObjectNode node, Context ctx) {
+  String leftJoinToInner(ObjectNode node, Context ctx) {
     if (!isSelect(node)) {
       return null;
     }
@@ -944,7 +1171,7 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // set-operation-to-semi-join
 
-  private String setOperationToSemiJoin(ObjectNode node, Context ctx) {
+  String setOperationToSemiJoin(ObjectNode node, Context ctx) {
     if (!"SET_OPERATION_NODE".equals(node.path("type").asText()) || node.path("setop_all").asBoolean(true)
         || !node.path("cte_map").path("map").isEmpty()) {
       return null;
@@ -985,7 +1212,7 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // push-filter-into-cte
 
-  private String pushFilterIntoCte(ObjectNode node, Context ctx) {
+  String pushFilterIntoCte(ObjectNode node, Context ctx) {
     if (!isSelect(node)) {
       return null;
     }
@@ -1089,33 +1316,40 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // CTE materialisation hints
 
-  private void cteHints(ObjectNode statement, List<Proposal> out, Set<String> seen) {
+  /**
+   * The CTE materialisation hints (QUITE's NOT_MATERIALIZE and its opposite): {@code MATERIALIZED} on the CTEs
+   * referenced more than once (all together, then each alone), {@code NOT MATERIALIZED} on every CTE.
+   */
+  List<Proposal> cteHint(String sql, String label, String hint) {
+    ObjectNode statement = trees.statement(sql);
+    List<Proposal> out = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
     List<ObjectNode> ctes = Trees.ctes(statement.get("node"));
     if (ctes.isEmpty()) {
-      return;
+      return out;
     }
     Map<String, Integer> refs = cteReferenceCounts(statement);
-    if (enabled.contains("cte-materialized")) {
+    if (hint.equals("MATERIALIZED")) {
       List<String> shared = ctes.stream().map(e -> e.path("key").asText())
           .filter(n -> refs.getOrDefault(n.toLowerCase(Locale.ROOT), 0) > 1).toList();
       if (!shared.isEmpty()) {
-        add(out, seen, new Proposal(CandidateSource.HINT, "cte-materialized", "MATERIALIZED on the CTE(s) referenced"
+        add(out, seen, new Proposal(CandidateSource.HINT, label, "MATERIALIZED on the CTE(s) referenced"
             + " more than once (" + String.join(", ", shared) + "): computed once, not re-evaluated per reference",
             withHint(statement, shared, "CTE_MATERIALIZE_ALWAYS")));
       }
       if (shared.size() > 1) {
         for (String one : shared) {
-          add(out, seen, new Proposal(CandidateSource.HINT, "cte-materialized", "MATERIALIZED on " + one,
+          add(out, seen, new Proposal(CandidateSource.HINT, label, "MATERIALIZED on " + one,
               withHint(statement, List.of(one), "CTE_MATERIALIZE_ALWAYS")));
         }
       }
-    }
-    if (enabled.contains("cte-not-materialized")) {
+    } else {
       List<String> all = ctes.stream().map(e -> e.path("key").asText()).toList();
-      add(out, seen, new Proposal(CandidateSource.HINT, "cte-not-materialized", "NOT MATERIALIZED on every CTE ("
+      add(out, seen, new Proposal(CandidateSource.HINT, label, "NOT MATERIALIZED on every CTE ("
           + String.join(", ", all) + "): inlined, so filters and joins can be pushed into them",
           withHint(statement, all, "CTE_MATERIALIZE_NEVER")));
     }
+    return out;
   }
 
   private String withHint(ObjectNode statement, List<String> names, String hint) {

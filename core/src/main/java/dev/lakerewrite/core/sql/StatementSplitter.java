@@ -4,14 +4,28 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Finds where the statements of a SQL text begin, skipping comments and honouring quoted strings,
- * identifiers and dollar-quoted bodies. Used only to explain refusals ("found 2 statements: SELECT, DROP"):
- * whether SQL is admitted is decided by DuckDB's parser, never by this lexer. Linear in the text length.
+ * Finds the statements of a SQL text, skipping comments and honouring quoted strings, identifiers and
+ * dollar-quoted bodies: to explain refusals ("found 2 statements: SELECT, DROP") and to optimise a script
+ * statement by statement. Whether SQL is admitted is decided by DuckDB's parser, never by this lexer. Linear in
+ * the text length.
  */
-final class StatementSplitter {
+public final class StatementSplitter {
   private StatementSplitter() {}
 
-  /** Offsets ({@code [start]}) of the first token of each non-empty statement. */
+  /**
+   * The statements of a script, each from its first token to the semicolon that ends it (exclusive) or the end of
+   * the text, without surrounding whitespace; comment-only pieces are left out.
+   */
+  public static List<String> statements(String sql) {
+    List<int[]> ranges = statementStarts(sql);
+    List<String> out = new ArrayList<>();
+    for (int[] r : ranges) {
+      out.add(sql.substring(r[0], r[1]).strip());
+    }
+    return out;
+  }
+
+  /** Ranges ({@code [start, end)}) from the first token of each non-empty statement to its terminating semicolon. */
   static List<int[]> statementStarts(String sql) {
     List<int[]> out = new ArrayList<>();
     int i = 0;
@@ -28,11 +42,14 @@ final class StatementSplitter {
         int end = sql.indexOf("*/", i + 2);
         i = end < 0 ? n : end + 2;
       } else if (c == ';') {
+        if (!atStatementStart) {
+          out.get(out.size() - 1)[1] = i;
+        }
         atStatementStart = true;
         i++;
       } else {
         if (atStatementStart) {
-          out.add(new int[] {i});
+          out.add(new int[] {i, n});
           atStatementStart = false;
         }
         i = skipToken(sql, i);

@@ -57,6 +57,70 @@ class RuleProposerTest {
   }
 
   @Test
+  void decorrelationCanBeRestrictedToTheKeysTheOuterFiltersKeep() throws SQLException {
+    String q = "SELECT sum(i.price) FROM item i, part p WHERE p.p_id = i.p_id AND p.brand = 'B3' AND p.size < 10"
+        + " AND i.qty < (SELECT 0.5 * avg(i2.qty) FROM item i2 WHERE i2.p_id = p.p_id)";
+    List<RuleProposer.Proposal> ps = h.propose(q, "decorrelate-with-key-filter");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("(i2.p_id = ANY(SELECT p.p_id FROM part AS p WHERE ((p.brand = 'B3')"
+        + " AND (p.size < 10)))");
+    assertEquivalent(q, ps.get(0));
+    // No outer filter of its own: nothing to restrict to.
+    assertThat(h.propose("SELECT sum(i.price) FROM item i, part p WHERE p.p_id = i.p_id"
+        + " AND i.qty < (SELECT 0.5 * avg(i2.qty) FROM item i2 WHERE i2.p_id = p.p_id)", "decorrelate-with-key-filter"))
+        .isEmpty();
+  }
+
+  @Test
+  void mergesSubqueriesThatRepeatOneJoinWithDifferentFiltersIntoOnePass() throws SQLException {
+    // Scalar subqueries (TPC-DS q9's buckets), including a CASE around them and an empty bucket.
+    String scalars = "SELECT CASE WHEN (SELECT count(*) FROM item WHERE qty BETWEEN 1 AND 10) > 100"
+        + " THEN (SELECT avg(price) FROM item WHERE qty BETWEEN 1 AND 10)"
+        + " ELSE (SELECT avg(qty) FROM item WHERE qty BETWEEN 1 AND 10) END AS b1,"
+        + " (SELECT count(*) FROM item WHERE qty BETWEEN 900 AND 999) AS empty_count,"
+        + " (SELECT max(price) FROM item WHERE qty BETWEEN 900 AND 999) AS empty_max FROM part WHERE p_id = 1";
+    List<RuleProposer.Proposal> ps = h.propose(scalars, "merge-repeated-aggregate-subqueries");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("FILTER (WHERE (qty BETWEEN 900 AND 999))")
+        .containsOnlyOnce("FROM item");
+    assertEquivalent(scalars, ps.get(0));
+    // Derived tables of a FROM list over the same join (TPC-DS q88), with shared and own conjuncts.
+    String derived = "SELECT * FROM (SELECT count(*) AS air FROM item, part WHERE item.p_id = part.p_id"
+        + " AND brand = 'B1' AND mode = 'AIR') AS a, (SELECT count(*) AS ship, sum(price) AS value FROM item, part"
+        + " WHERE item.p_id = part.p_id AND brand = 'B1' AND mode = 'SHIP') AS s";
+    ps = h.propose(derived, "merge-repeated-aggregate-subqueries");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("FILTER (WHERE (\"mode\" = 'AIR'))").contains("AS ship")
+        .contains("(brand = 'B1')");
+    assertEquivalent(derived, ps.get(0));
+    // Correlated or grouped subqueries, and different FROMs, are left alone.
+    assertThat(h.propose("SELECT (SELECT count(*) FROM item WHERE item.p_id = part.p_id),"
+        + " (SELECT sum(qty) FROM item WHERE item.p_id = part.p_id) FROM part", "merge-repeated-aggregate-subqueries"))
+        .isEmpty();
+    assertThat(h.propose("SELECT (SELECT count(*) FROM item), (SELECT count(*) FROM part)",
+        "merge-repeated-aggregate-subqueries")).isEmpty();
+  }
+
+  @Test
+  void everyRecipeIsInTheRegistryOnceAndTheKnowledgeBaseIsGeneratedFromIt() {
+    List<String> ids = RecipeRegistry.ALL.stream().map(Recipe::id).toList();
+    assertThat(ids).doesNotHaveDuplicates().containsAll(RuleProposer.RECIPES)
+        .contains("merge-repeated-aggregate-subqueries", "decorrelate-scalar-aggregate", "join-elimination");
+    assertThat(KnowledgeBase.shared().recipes()).extracting(KnowledgeBase.Recipe::id).containsExactlyElementsOf(ids);
+    assertThat(RecipeRegistry.ALL).filteredOn(r -> !r.adviceOnly()).allSatisfy(r ->
+        assertThat(r.targets()).as(r.id()).isNotEmpty());
+  }
+
+  @Test
+  void aRuleThatThrowsFailsItsRecipeInsteadOfBeingSwallowed() {
+    Recipe broken = RuleRecipe.node((rules, node, ctx) -> {
+      throw new IllegalStateException("boom");
+    }, java.util.EnumSet.of(PlanSymptom.REPEATED_SCAN), RecipeRegistry.ALL.get(0).knowledge());
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> broken.candidates("SELECT p_id FROM part", h.rules()))
+        .hasMessage("boom");
+  }
+
+  @Test
   void turnsAGroupedInSubqueryIntoAJoin() throws SQLException {
     String q = "SELECT p.p_id, p.brand FROM part p WHERE p.p_id IN (SELECT p_id FROM item GROUP BY p_id"
         + " HAVING sum(qty) > 700) ORDER BY p.p_id";

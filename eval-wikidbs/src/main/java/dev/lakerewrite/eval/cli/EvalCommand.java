@@ -22,7 +22,9 @@ import dev.lakerewrite.eval.QueryResultPair;
 import dev.lakerewrite.eval.ReportWriter;
 import dev.lakerewrite.eval.RunInfo;
 import dev.lakerewrite.eval.Variant;
+import dev.lakerewrite.eval.SuiteReport;
 import dev.lakerewrite.eval.VariantSummary;
+import dev.lakerewrite.eval.perturb.PerturbedCorpus;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -37,6 +39,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
@@ -65,6 +68,21 @@ final class EvalCommand implements Callable<Integer> {
 
   @Mixin
   LakeOptions lakeOptions;
+
+  @Option(names = "--suite", paramLabel = "LIST", split = ",",
+      description = "Suites instead of one pair file: dev (the 118 development pairs), wikidbs-perturbed, all, or "
+          + "the folder of any corpus built with PerturbedCorpus (it has a corpus.json). "
+          + "Perturbed suites run every lake of --split (corpora are built on first use, under --corpora) and "
+          + "report per lake; suites.md / suites.json sum them up by SQL shape and perturbation kind.")
+  List<String> suites = new ArrayList<>();
+
+  @Option(names = "--split", paramLabel = "PART", defaultValue = "held-out",
+      description = "Part of the perturbed corpora to run: held-out (default), fit, or all.")
+  String split;
+
+  @Option(names = "--corpora", paramLabel = "DIR",
+      description = "Where the perturbed corpora are (built on first use). Default: target/corpora in the repository.")
+  Path corpora;
 
   @Option(names = "--pairs", paramLabel = "FILE",
       description = "Pair file (JSON). Default: the built-in development set for the WikiDBs sample.")
@@ -142,18 +160,24 @@ final class EvalCommand implements Callable<Integer> {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
     }
     checkOptions();
-    PrintWriter err = spec.commandLine().getErr();
-    PrintWriter stdout = spec.commandLine().getOut();
     List<EvalMethod> methodList = parseAll(methods, EvalMethod::parse, List.of(EvalMethod.values()), "--method");
     List<Ablation> ablationList = parseAll(ablations, Ablation::parse, List.of(Ablation.values()), "--ablation");
     List<String> modelNames = modelNames();
     Set<DifficultyTag> tagFilter = parseTags();
-
+    if (!suites.isEmpty()) {
+      return runSuites(Suites.refs(suites), methodList, ablationList, modelNames, tagFilter);
+    }
     // The pair file is read before the lake is opened, so a broken file fails in a second, not after loading.
-    String pairSource = pairs == null ? "built-in development set (" + PairLoader.WIKIDBS_SAMPLE_DEV_SET + ")"
-        : pairs.toString();
-    checkPairFile(PairLoader.parseOnly());
+    checkPairFile(pairs, PairLoader.parseOnly());
+    List<Variant> variants = variants(methodList, ablationList, modelNames);
+    Path outDir = outputDirectory();
+    Evaluated e = evaluate(lakeOptions.lakePath(), lakeOptions.layout(), pairs, Optional.empty(),
+        variants, methodList, ablationList, modelNames, tagFilter, outDir);
+    printSummary(spec.commandLine().getOut(), e.result(), e.written());
+    return LakeRewriteCli.OK;
+  }
 
+  private List<Variant> variants(List<EvalMethod> methodList, List<Ablation> ablationList, List<String> modelNames) {
     List<EvalModel> modelList = buildModels(modelNames);
     List<Variant> variants = new ArrayList<>();
     for (EvalModel m : modelList) {
@@ -165,21 +189,99 @@ final class EvalCommand implements Callable<Integer> {
     if (variants.stream().allMatch(v -> v.unavailableReason().isPresent())) {
       throw new BadInputException("nothing can run: " + variants.get(0).unavailableReason().orElseThrow());
     }
+    return variants;
+  }
+
+  /**
+   * The suites: the dev set as usual, and for each perturbed suite every lake of the chosen split, each with its
+   * own report under {@code <out>/<suite>/<lake>/}; then {@code suites.md} and {@code suites.json} in {@code <out>}.
+   */
+  private int runSuites(List<Suites.Ref> suiteList, List<EvalMethod> methodList, List<Ablation> ablationList,
+      List<String> modelNames, Set<DifficultyTag> tagFilter) throws IOException, InterruptedException {
+    if (pairs != null) {
+      throw new BadInputException("--pairs and --suite exclude each other: a suite brings its own pairs");
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter stdout = spec.commandLine().getOut();
+    List<Variant> variants = variants(methodList, ablationList, modelNames);
     Path outDir = outputDirectory();
+    SuiteReport report = new SuiteReport();
+    for (Suites.Ref suite : suiteList) {
+      if (!suite.perturbed()) {
+        Path dir = outDir.resolve(suite.label());
+        EvaluationResult r = evaluate(lakeOptions.lakePath(), lakeOptions.layout(), null, Optional.empty(), variants,
+            methodList, ablationList, modelNames, tagFilter, dir).result();
+        report.add(new SuiteReport.LakeRun(suite.label(), "wikidbs-sample", "-", r, dir));
+        continue;
+      }
+      Path sample = lakeOptions.lakePath();
+      PerturbedCorpus.Index index = Suites.corpus(suite, PerturbCommand.corporaRoot(corpora), sample,
+          lakeOptions.cache, message -> {
+            err.println(message);
+            err.flush();
+          });
+      List<PerturbedCorpus.Lake> lakes = new ArrayList<>();
+      for (PerturbedCorpus.Split s : splits()) {
+        lakes.addAll(index.lakes(s));
+      }
+      for (PerturbedCorpus.Lake lake : lakes) {
+        if (lake.pairs() == 0) {
+          continue;
+        }
+        err.println(suite.label() + ": lake " + lake.name() + " (" + lake.split().label() + ", " + lake.pairs()
+            + " pairs)");
+        err.flush();
+        Path dir = outDir.resolve(suite.label()).resolve(lake.name());
+        EvaluationResult r = evaluate(lake.lakeFolder(), Lakes.detect(lake.lakeFolder()), lake.pairFile(),
+            lake.noisyLakeFolder(), variants, methodList, ablationList, modelNames, tagFilter, dir).result();
+        report.add(new SuiteReport.LakeRun(suite.label(), lake.name(), lake.split().label(), r, dir));
+      }
+    }
+    report.write(outDir);
+    stdout.print(report.table());
+    stdout.println();
+    stdout.println("suites:  " + outDir.resolve("suites.md"));
+    stdout.println("         " + outDir.resolve("suites.json"));
+    stdout.flush();
+    return LakeRewriteCli.OK;
+  }
+
+  private List<PerturbedCorpus.Split> splits() {
+    String s = split.strip().toLowerCase(Locale.ROOT);
+    if (s.equals("all")) {
+      return List.of(PerturbedCorpus.Split.values());
+    }
+    return List.of(PerturbedCorpus.Split.fromLabel(s).orElseThrow(() -> new CommandLine.ParameterException(
+        spec.commandLine(), "--split must be held-out, fit or all, was '" + split + "'")));
+  }
+
+  /**
+   * Runs the variants over one lake and writes its report into {@code outDir}.
+   *
+   * @param pairFile the pair file, or null for the built-in development set
+   * @param presetNoisy the lake's noisy copy when it comes with one (a perturbed lake); else the Noise pairs' copy
+   *     is made by the seeded injector
+   */
+  /** One lake's evaluation and its written report. */
+  private record Evaluated(EvaluationResult result, ReportWriter.Written written) {}
+
+  private Evaluated evaluate(Path lakePath, Lakes.Layout layout, Path pairFile, Optional<Path> presetNoisy,
+      List<Variant> variants, List<EvalMethod> methodList, List<Ablation> ablationList, List<String> modelNames,
+      Set<DifficultyTag> tagFilter, Path outDir) throws IOException, InterruptedException {
+    PrintWriter err = spec.commandLine().getErr();
+    String pairSource = pairFile == null ? "built-in development set (" + PairLoader.WIKIDBS_SAMPLE_DEV_SET + ")"
+        : pairFile.toString();
     if (Files.exists(outDir) && !Files.isDirectory(outDir)) {
       throw new BadInputException("--out " + outDir + " is a file, not a folder");
     }
-
-    Lakes.Layout layout = lakeOptions.layout();
-    Path lakePath = lakeOptions.lakePath();
     err.println("loading the lake " + lakePath + " (" + layout.label() + ")");
     err.flush();
-    try (DataLake lake = lakeOptions.open(layout)) {
+    try (DataLake lake = open(lakePath, layout)) {
       LoadedPairs loaded;
       try (LakeSession session = lake.openSession()) {
         PairLoader loader = PairLoader.builder().goldRunner(LakeQueryRunner.on(session))
             .lakeTables(lake.catalog().tableNames()).build();
-        loaded = checkPairFile(loader);
+        loaded = checkPairFile(pairFile, loader);
       }
       List<String> problems = loaded.problems().stream().map(PairProblem::toString).toList();
       if (!problems.isEmpty()) {
@@ -211,7 +313,11 @@ final class EvalCommand implements Callable<Integer> {
       List<QueryResultPair> noisyPairs = selected.stream().filter(QueryResultPair::noisy).toList();
       DataLake noisyLake = null;
       String noNoisyLake = null;
-      if (!noisyPairs.isEmpty()) {
+      if (!noisyPairs.isEmpty() && presetNoisy.isPresent()) {
+        settings.put("noisy lake", presetNoisy.get() + " (the lake's own noisy copy)");
+        noisyLake = open(presetNoisy.get(), Lakes.detect(presetNoisy.get()));
+        settings.put("noisy lake index", noisyLake.index().summary());
+      } else if (!noisyPairs.isEmpty()) {
         if (layout == Lakes.Layout.DUCKDB_FILE) {
           noNoisyLake = "the noise injector copies CSV files; a DuckDB-file lake has none, so Noise pairs are skipped";
           notes.add(noisyPairs.size() + " Noise pair(s) skipped: " + noNoisyLake);
@@ -228,11 +334,7 @@ final class EvalCommand implements Callable<Integer> {
               + prepared.totalChangedCells() + " cells changed in " + noiseTables.size() + " tables, "
               + (prepared.reused() ? "reused" : "built") + ")");
           noiseCoverage(noisyPairs, prepared, notes);
-          try {
-            noisyLake = Lakes.open(prepared.folder(), layout, cacheRoot);
-          } catch (LakeRewriteException e) {
-            throw new BadInputException("cannot load the noisy copy of the lake: " + e.getMessage(), e);
-          }
+          noisyLake = open(prepared.folder(), layout);
           settings.put("noisy lake index", noisyLake.index().summary());
         }
       }
@@ -260,10 +362,18 @@ final class EvalCommand implements Callable<Integer> {
         b.listener(ProgressListener.all(listeners));
         EvaluationResult result = b.build().run();
         ReportWriter.Written written = ReportWriter.write(result, new RunInfo(settings, problems, notes), outDir);
-        printSummary(stdout, result, written);
+        return new Evaluated(result, written);
       }
     }
-    return LakeRewriteCli.OK;
+  }
+
+  /** Opens a lake; one core cannot load is bad input. */
+  private DataLake open(Path path, Lakes.Layout layout) {
+    try {
+      return Lakes.open(path, layout, lakeOptions.cache);
+    } catch (LakeRewriteException e) {
+      throw new BadInputException("cannot load the lake " + path + ": " + e.getMessage(), e);
+    }
   }
 
   private void checkOptions() {
@@ -347,7 +457,7 @@ final class EvalCommand implements Callable<Integer> {
    * Loads the pair file; a missing or unreadable file, broken JSON, a wrong top level or no valid pair at all is
    * bad input (with every problem listed).
    */
-  private LoadedPairs checkPairFile(PairLoader loader) {
+  private LoadedPairs checkPairFile(Path pairs, PairLoader loader) {
     LoadedPairs loaded;
     try {
       if (pairs == null) {
@@ -437,6 +547,7 @@ final class EvalCommand implements Callable<Integer> {
     written.chartFailures().forEach(f -> out.println("chart not drawn: " + f));
     out.flush();
   }
+
 
   private static String join(List<String> values) {
     return String.join(", ", values);

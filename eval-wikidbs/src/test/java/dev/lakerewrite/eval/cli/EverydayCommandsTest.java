@@ -157,6 +157,38 @@ class EverydayCommandsTest {
   }
 
   @Test
+  void optimizeRunsAScriptStatementByStatementAgainstARunningPostgres() throws Exception {
+    dev.lakerewrite.core.testing.PostgresServer pg = dev.lakerewrite.core.testing.PostgresServer.shared();
+    String url;
+    try (Connection c = pg.freshDatabase("cli"); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL)");
+      s.execute("INSERT INTO customers SELECT g, 'c' || g FROM generate_series(1, 200) g");
+      s.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, customer INTEGER NOT NULL, amount NUMERIC(10,2))");
+      s.execute("INSERT INTO orders SELECT g, g % 200 + 1, (g % 7) * 1.5 FROM generate_series(1, 20000) g");
+      s.execute("ANALYZE");
+      url = c.getMetaData().getURL();
+    }
+    Path script = dir.resolve("two.sql");
+    java.nio.file.Files.writeString(script, "-- the customers' totals\n"
+        + "SELECT c.name, sum(o.amount) AS total FROM orders o JOIN customers c ON c.id = o.customer GROUP BY c.name;\n"
+        + "SELECT count(*) FROM orders WHERE customer < 10 AND amount > (SELECT avg(amount) FROM orders o2"
+        + " WHERE o2.customer = orders.customer);");
+    CliTest.Run run = cli("optimize", "--jdbc", url, "--runs", "2", "--timeout", "30", "--sql-file", script.toString());
+    assertThat(run.code()).as(run.err()).isZero();
+    assertThat(run.out()).contains("-- statement 1 of 2", "-- statement 2 of 2", "-- verdict: ");
+    CliTest.Run json = cli("optimize", "--jdbc", url, "--runs", "2", "--json", "--sql", "SELECT count(*) FROM orders");
+    assertThat(JSON.readTree(json.out()).path("verdict").asText()).isIn("NO_CANDIDATE", "NO_FASTER_CANDIDATE");
+    CliTest.Run both = cli("optimize", "--jdbc", url, "--db", "x.duckdb", "--sql", "SELECT 1");
+    assertThat(both.code()).isEqualTo(2);
+    assertThat(both.err()).contains("exactly one of --db FILE (DuckDB) and --jdbc URL");
+    CliTest.Run unreachable = cli("optimize", "--jdbc", "jdbc:postgresql://127.0.0.1:1/none", "--sql", "SELECT 1");
+    assertThat(unreachable.code()).isEqualTo(2);
+    assertThat(unreachable.err()).contains("cannot connect");
+    CliTest.Run writes = cli("optimize", "--jdbc", url, "--sql", "DELETE FROM orders");
+    assertThat(writes.code()).isEqualTo(2);
+  }
+
+  @Test
   void helpListsTheEverydayCommands() {
     CliTest.Run r = cli("--help");
     assertThat(r.out()).contains("index", "rewrite", "optimize", "eval");

@@ -1,9 +1,17 @@
-package dev.lakerewrite.core.optimize;
+package dev.lakerewrite.eval.tpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lakerewrite.core.Engine;
+import dev.lakerewrite.core.optimize.OptimizationCandidate;
+import dev.lakerewrite.core.optimize.CandidateSource;
+import dev.lakerewrite.core.optimize.CandidateVerdict;
+import dev.lakerewrite.core.optimize.OptimizeResult;
+import dev.lakerewrite.core.optimize.OptimizeVerdict;
+import dev.lakerewrite.core.optimize.Optimizer;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Set;
@@ -12,12 +20,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The offline optimizer end to end, on a small TPC-H instance. */
-class OptimizerTest {
+class TpchOptimizerTest {
   static Connection tpch;
 
   @BeforeAll
   static void setUp() throws SQLException {
-    tpch = Tpch.inMemory(0.01);
+    tpch = DriverManager.getConnection("jdbc:duckdb:");
+    TpcBenchmark.TPCH.load(tpch, 0.01);
   }
 
   @AfterAll
@@ -26,29 +35,17 @@ class OptimizerTest {
   }
 
   @Test
-  void everyTpchQueryParsesRunsAndHasTheTablesItNames() throws SQLException {
-    try (Harness h = Harness.on(tpch)) {
-      for (int q = 1; q <= 22; q++) {
-        String sql = Tpch.query(q);
-        assertThat(h.verifier(sql, false).executable(sql).ok()).as("Q%d", q).isTrue();
-      }
-    } catch (IllegalStateException e) {
-      throw new AssertionError(e);
-    }
-  }
-
-  @Test
   void verifiesTimesAndSelectsNeverReturningANonEquivalentOrSlowerCandidate() {
     // Q17: a correlated aggregate subquery the decorrelation recipe applies to.
-    OptimizeResult r = Optimizer.builder().timedRuns(3).build().optimize(Tpch.query(17), tpch);
-    assertThat(r.candidates()).as(r.summary()).anySatisfy(c -> {
-      assertThat(c.label()).isEqualTo("decorrelate-scalar-aggregate");
-      assertThat(c.source()).isEqualTo(CandidateSource.RULE);
-      assertThat(c.equivalence()).isPresent();
-      assertThat(c.equivalence().orElseThrow().equivalent()).isTrue();
-      assertThat(c.timing()).isPresent();
-      assertThat(c.originalTiming().orElseThrow().runs()).hasSize(3);
-      assertThat(c.speedup()).isPositive();
+    OptimizeResult r = Optimizer.builder().timedRuns(3).build().optimize(q(17), tpch);
+    // Plan-driven: DuckDB decorrelates Q17 itself, so the recipes tried are only those its measured plan calls for;
+    // whatever is tried is verified and timed.
+    assertThat(r.trace()).anySatisfy(e -> assertThat(e.event()).isEqualTo("plan-profile"));
+    assertThat(r.candidates()).allSatisfy(c -> {
+      if (c.verdict() == CandidateVerdict.FASTER || c.verdict() == CandidateVerdict.SLOWER) {
+        assertThat(c.equivalence().orElseThrow().equivalent()).isTrue();
+        assertThat(c.originalTiming().orElseThrow().runs()).isNotEmpty();
+      }
     });
     if (r.improved()) {
       OptimizationCandidate chosen = r.chosen().orElseThrow();
@@ -56,7 +53,7 @@ class OptimizerTest {
       assertThat(r.speedup()).isGreaterThanOrEqualTo(1.10);
       assertThat(chosen.reason()).contains("confirmed");
     } else {
-      assertThat(r.sql()).isEqualTo(Tpch.query(17));
+      assertThat(r.sql()).isEqualTo(q(17));
       assertThat(r.speedup()).isEqualTo(1.0);
     }
     assertThat(r.instances()).hasSize(3);
@@ -67,14 +64,14 @@ class OptimizerTest {
 
   @Test
   void cteQueriesGetMaterialisationHintsAndPlainOnesNoCandidates() {
-    OptimizeResult q15 = Optimizer.builder().timedRuns(3).build().optimize(Tpch.query(15), tpch);
+    OptimizeResult q15 = Optimizer.builder().timedRuns(3).build().optimize(q(15), tpch);
     assertThat(q15.candidates()).extracting(OptimizationCandidate::source).contains(CandidateSource.HINT);
     assertThat(q15.candidates()).allSatisfy(c ->
         assertThat(c.verdict()).isNotIn(CandidateVerdict.NOT_EXECUTABLE, CandidateVerdict.NOT_EQUIVALENT));
 
-    OptimizeResult q1 = Optimizer.builder().build().optimize(Tpch.query(1), tpch);
+    OptimizeResult q1 = Optimizer.builder().build().optimize(q(1), tpch);
     assertThat(q1.verdict()).isEqualTo(OptimizeVerdict.NO_CANDIDATE);
-    assertThat(q1.sql()).isEqualTo(Tpch.query(1));
+    assertThat(q1.sql()).isEqualTo(q(1));
   }
 
   @Test
@@ -110,7 +107,11 @@ class OptimizerTest {
   @Test
   void recipesCanBeRestricted() {
     OptimizeResult r = Optimizer.builder().recipes(Set.of("cte-not-materialized")).timedRuns(2).build()
-        .optimize(Tpch.query(15), tpch);
+        .optimize(q(15), tpch);
     assertThat(r.candidates()).as(r.summary()).extracting(OptimizationCandidate::label).containsOnly("cte-not-materialized");
+  }
+
+  private static String q(int n) {
+    return TpcBenchmark.TPCH.query("q" + n, Engine.DUCKDB).sql();
   }
 }

@@ -1,0 +1,159 @@
+package dev.lakerewrite.core.optimize;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Where a plan's cost goes, per {@link PlanSymptom}: the share of the total operator time (of the estimated rows
+ * when the plan was not measured) spent in operators that show the symptom, counting a correlated subplan or a
+ * nested loop with its whole subtree. A symptom is <em>dominant</em> from {@link #DOMINANT} of the total; the
+ * optimizer proposes only recipes that target a dominant symptom. Linear in the number of operators.
+ */
+final class PlanProfile {
+  /** Share of the plan's cost from which a symptom is dominant. */
+  static final double DOMINANT = 0.10;
+  private static final long LARGE = 100_000;
+
+  private final Map<PlanSymptom, Double> shares;
+  private final boolean measured;
+
+  private PlanProfile(Map<PlanSymptom, Double> shares, boolean measured) {
+    this.shares = shares;
+    this.measured = measured;
+  }
+
+  /** The profile of a plan; null (no plan could be read) gives a profile in which every symptom counts. */
+  static PlanProfile of(ExecutionPlan plan) {
+    Map<PlanSymptom, Double> shares = new EnumMap<>(PlanSymptom.class);
+    if (plan == null) {
+      for (PlanSymptom s : PlanSymptom.values()) {
+        shares.put(s, 1.0);
+      }
+      return new PlanProfile(shares, false);
+    }
+    boolean measured = plan.analyzed();
+    List<ExecutionPlan.Operator> ops = plan.operators();
+    double total = 0;
+    for (ExecutionPlan.Operator o : ops) {
+      total += cost(o, measured);
+    }
+    if (total <= 0) {
+      total = 1;
+    }
+    Map<String, Double> scanCost = new HashMap<>();
+    Map<String, Integer> scanCount = new HashMap<>();
+    for (ExecutionPlan.Operator o : ops) {
+      String type = o.type();
+      String info = String.join(" ", o.info().values()).toUpperCase(Locale.ROOT);
+      double own = cost(o, measured) / total;
+      if ("SubPlan".equalsIgnoreCase(o.info().getOrDefault("Relationship", "")) && (o.loops() > 1 || !measured)
+          || type.startsWith("DELIM_") || type.equals("RIGHT_DELIM_JOIN") || type.equals("LEFT_DELIM_JOIN")) {
+        // Estimates say nothing of how often a subplan runs (once per outer row): it counts as dominant.
+        add(shares, PlanSymptom.CORRELATED_SUBQUERY, measured ? subtree(o, measured) / total : 1.0);
+      }
+      if ((type.contains("NESTED_LOOP") || type.equals("CROSS_PRODUCT") || type.contains("BLOCKWISE")
+          || type.contains("PIECEWISE")) && largeInputs(o)) {
+        add(shares, PlanSymptom.NESTED_LOOP_JOIN, subtree(o, measured) / total);
+      }
+      String table = o.info().get("Table");
+      if (table != null && type.contains("SCAN")) {
+        String t = table.substring(table.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
+        scanCost.merge(t, own, Double::sum);
+        scanCount.merge(t, 1, Integer::sum);
+      }
+      if (isAggregate(type) && !o.children().isEmpty() && isJoin(o.children().get(0).type())) {
+        add(shares, PlanSymptom.AGGREGATE_OVER_JOIN, (cost(o, measured) + cost(o.children().get(0), measured))
+            / total);
+      }
+      boolean discards = o.scanned() > LARGE && o.rows() >= 0 && o.rows() < o.scanned() / 10;
+      if (type.equals("FILTER") || discards || type.contains("CTE") && o.info().containsKey("Filters")) {
+        add(shares, PlanSymptom.LATE_FILTER, own);
+      }
+      if (info.contains(" OR ")) {
+        add(shares, PlanSymptom.OR_CONDITION, isJoin(type) ? subtree(o, measured) / total : own);
+      }
+      if (type.contains("SETOP") || type.contains("INTERSECT") || type.contains("EXCEPT")) {
+        add(shares, PlanSymptom.SET_OPERATION, subtree(o, measured) / total);
+      }
+      if (type.contains("CTE")) {
+        add(shares, PlanSymptom.CTE_SCAN, Math.max(own, 0.5 * subtree(o, measured) / total));
+      }
+      String joinType = o.info().getOrDefault("Join Type", "").toUpperCase(Locale.ROOT);
+      if (isJoin(type) && (joinType.contains("LEFT") || joinType.contains("RIGHT") || joinType.contains("FULL"))) {
+        add(shares, PlanSymptom.OUTER_JOIN, own);
+      }
+    }
+    scanCount.forEach((t, n) -> {
+      if (n > 1) {
+        add(shares, PlanSymptom.REPEATED_SCAN, scanCost.get(t));
+      }
+    });
+    return new PlanProfile(shares, measured);
+  }
+
+  private static void add(Map<PlanSymptom, Double> shares, PlanSymptom s, double share) {
+    shares.merge(s, Math.min(1.0, share), (a, b) -> Math.min(1.0, a + b));
+  }
+
+  /** An operator's own cost: measured time, or for estimated plans its estimated rows. */
+  private static double cost(ExecutionPlan.Operator o, boolean measured) {
+    return measured ? Math.max(0, o.seconds()) : Math.max(0, o.estimated());
+  }
+
+  private static double subtree(ExecutionPlan.Operator o, boolean measured) {
+    double c = cost(o, measured);
+    for (ExecutionPlan.Operator child : o.children()) {
+      c += subtree(child, measured);
+    }
+    return c;
+  }
+
+  private static boolean largeInputs(ExecutionPlan.Operator o) {
+    double product = 1;
+    for (ExecutionPlan.Operator c : o.children()) {
+      long rows = c.rows() >= 0 ? c.rows() : c.estimated();
+      product *= Math.max(1, rows);
+    }
+    return product > 1e6 || o.loops() > 1000;
+  }
+
+  private static boolean isAggregate(String type) {
+    return type.contains("GROUP_BY") || type.equals("AGGREGATE") || type.contains("HASH_AGGREGATE")
+        || type.equals("UNGROUPED_AGGREGATE");
+  }
+
+  private static boolean isJoin(String type) {
+    return type.contains("JOIN") || type.equals("NESTED_LOOP") || type.equals("HASH_JOIN")
+        || type.equals("MERGE_JOIN") || type.equals("CROSS_PRODUCT");
+  }
+
+  /** The share of this symptom (0 when absent). */
+  double share(PlanSymptom s) {
+    return shares.getOrDefault(s, 0.0);
+  }
+
+  /** Whether any of these symptoms is dominant. */
+  boolean dominantAny(Collection<PlanSymptom> symptoms) {
+    return symptoms.stream().anyMatch(s -> share(s) >= DOMINANT);
+  }
+
+  /** The largest share among these symptoms (recipes are tried in this order). */
+  double weight(Collection<PlanSymptom> symptoms) {
+    return symptoms.stream().mapToDouble(this::share).max().orElse(0);
+  }
+
+  /** The dominant symptoms with their shares, for the trace. */
+  String describe() {
+    List<String> parts = new ArrayList<>();
+    shares.entrySet().stream().filter(e -> e.getValue() >= DOMINANT)
+        .sorted(Map.Entry.<PlanSymptom, Double>comparingByValue().reversed())
+        .forEach(e -> parts.add(String.format(Locale.ROOT, "%s %.0f%%", e.getKey(), 100 * e.getValue())));
+    return (measured ? "measured plan: " : "estimated plan: ")
+        + (parts.isEmpty() ? "no dominant symptom" : String.join(", ", parts));
+  }
+}

@@ -1,0 +1,57 @@
+package dev.lakerewrite.eval.perturb;
+
+import dev.lakerewrite.core.CatalogTable;
+import dev.lakerewrite.core.DataLake;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The perturbed corpora the harness's suites run ({@code bin/lakerewrite eval --suite ...}), each a
+ * {@link PerturbedCorpus.Spec} over data made here from Maven artifacts or the WikiDBs sample, at small scale so the
+ * suites stay fast. Regenerate any of them with {@code bin/lakerewrite perturb --corpus NAME}.
+ */
+public final class Corpora {
+
+  /** Lake seeds of the fit part of every corpus. */
+  public static final List<Long> FIT_SEEDS = List.of(1L, 2L, 3L);
+  /** Lake seeds of the held-out part of every corpus. */
+  public static final List<Long> HELD_OUT_SEEDS = List.of(101L, 102L, 103L);
+
+  private Corpora() {}
+
+  /**
+   * The six databases of the WikiDBs sample, each its own schema, 40 generated queries each (WikiDBs has no
+   * standard queries), two fit and two held-out lakes per database.
+   *
+   * @param sample the WikiDBs folder
+   * @param cacheDirectory where the sample's DuckDB file is built, or null for core's default
+   */
+  public static PerturbedCorpus.Spec wikidbs(Path sample, Path cacheDirectory) {
+    Objects.requireNonNull(sample, "sample");
+    DataLake.Builder b = DataLake.builder();
+    if (cacheDirectory != null) {
+      b.cacheDirectory(cacheDirectory);
+    }
+    Path database;
+    Map<String, Set<String>> byDatabase = new TreeMap<>();
+    try (DataLake lake = b.fromWikiDbs(sample)) {
+      database = lake.databaseFile();
+      for (CatalogTable t : lake.catalog().tables()) {
+        // databases/<db>/tables/<table>.csv
+        Path source = t.source().orElseThrow(() -> new IllegalStateException("table " + t.name() + " has no file"));
+        String db = source.getParent().getParent().getFileName().toString();
+        byDatabase.computeIfAbsent(db, k -> new TreeSet<>()).add(t.name());
+      }
+    }
+    List<PerturbedCorpus.Schema> schemas = new ArrayList<>();
+    byDatabase.forEach((db, tables) -> schemas.add(new PerturbedCorpus.Schema(db, database, tables, List.of(), 40)));
+    return new PerturbedCorpus.Spec("wikidbs-perturbed", "the WikiDBs sample's databases, disorganized", schemas,
+        FIT_SEEDS.subList(0, 2), HELD_OUT_SEEDS.subList(0, 2), 500);
+  }
+}
