@@ -104,6 +104,36 @@ class IncrementalBuildTest {
     assertThat(loaded.edges()).isEqualTo(after.edges());
   }
 
+  /**
+   * On a lake of many tables, a refresh where a few tables changed probes only their key-like columns from the
+   * unchanged ones (walking the small index instead of every value); its edges equal a full build's, in both
+   * index searches.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(value = JoinGraphConfig.CandidateSearch.class,
+      names = {"INVERTED_INDEX", "SKETCH"})
+  void aRefreshOfAFewTablesOfALargeLakeEqualsAFullBuild(JoinGraphConfig.CandidateSearch search, @TempDir Path dir) {
+    SyntheticLake lake = new SyntheticLake(60, 12, 11);
+    JoinGraphConfig config = JoinGraphConfig.defaults().toBuilder().candidateSearch(search).build();
+    Map<String, String> before = new LinkedHashMap<>();
+    lake.tables().forEach(t -> before.put(t.name(), "v1"));
+    JoinGraph.builder().columnSource(lake).embedder(TestEmbedders.miniLm()).config(config)
+        .cacheDirectory(dir.resolve("cache")).lakeFingerprint("v1").tableFingerprints(before).build();
+    Map<String, String> after = new LinkedHashMap<>(before);
+    // The two smallest tables change: their key-like columns hold fewer values than many columns that probe them.
+    List<String> changed = lake.plans().stream().sorted(java.util.Comparator.comparingInt(SyntheticLake.TablePlan::rows))
+        .limit(2).map(SyntheticLake.TablePlan::name).toList();
+    changed.forEach(t -> after.put(t, "v2"));
+    JoinGraph refreshed = JoinGraph.builder().columnSource(lake).embedder(TestEmbedders.miniLm()).config(config)
+        .cacheDirectory(dir.resolve("cache")).lakeFingerprint("v2").tableFingerprints(after).build();
+    JoinGraph full = JoinGraph.builder().columnSource(lake).embedder(TestEmbedders.miniLm()).config(config)
+        .cacheDirectory(dir.resolve("full")).lakeFingerprint("v2").tableFingerprints(after).build();
+    assertThat(refreshed.readTables()).containsExactlyInAnyOrderElementsOf(changed);
+    assertThat(full.edges()).isNotEmpty();
+    assertThat(refreshed.edges()).isEqualTo(full.edges());
+    assertThat(refreshed.buildStats().pairsScored()).isLessThan(full.buildStats().pairsScored());
+  }
+
   @Test
   void aDamagedSketchFileOnlyCostsReadingItsTableAgain(@TempDir Path dir) throws Exception {
     Map<String, String> v1 = Map.of("customers", "c1", "orders", "o1", "products", "p1");

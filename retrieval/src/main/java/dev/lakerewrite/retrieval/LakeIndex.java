@@ -88,7 +88,7 @@ public final class LakeIndex implements AutoCloseable {
   static final int EXAMPLE_COLUMNS = 8;
   /** BM25 candidates re-ranked by embeddings in a lake-wide value search. */
   static final int LAKE_VALUE_CANDIDATES = 300;
-  static final int FORMAT_VERSION = 3;
+  static final int FORMAT_VERSION = 4;
   /** Trigram Jaccard similarity from which a value counts as a {@link LiteralMatch#FUZZY} match. */
   static final double FUZZY_MIN_JACCARD = 0.4;
   private static final String MANIFEST = "manifest.json";
@@ -658,16 +658,14 @@ public final class LakeIndex implements AutoCloseable {
     for (Map.Entry<String, Set<Integer>> e : chosen.entrySet()) {
       List<IndexedValue> values;
       try {
-        values = lucene.values(e.getKey());
+        values = lucene.values(e.getKey(), e.getValue());
       } catch (IOException ex) {
         throw new RetrievalException("cannot read the values of " + e.getKey() + " from " + directory, ex);
       }
       for (IndexedValue v : values) {
-        if (e.getValue().contains(v.ordinal())) {
-          done++;
-          if (!embedder.contains(v.value())) {
-            batch.add(v.value());
-          }
+        done++;
+        if (!embedder.contains(v.value())) {
+          batch.add(v.value());
         }
       }
       if (batch.size() >= 2048) {
