@@ -88,7 +88,7 @@ public final class LakeIndex implements AutoCloseable {
   static final int EXAMPLE_COLUMNS = 8;
   /** BM25 candidates re-ranked by embeddings in a lake-wide value search. */
   static final int LAKE_VALUE_CANDIDATES = 300;
-  static final int FORMAT_VERSION = 4;
+  static final int FORMAT_VERSION = 5;
   /** Trigram Jaccard similarity from which a value counts as a {@link LiteralMatch#FUZZY} match. */
   static final double FUZZY_MIN_JACCARD = 0.4;
   private static final String MANIFEST = "manifest.json";
@@ -1147,7 +1147,7 @@ public final class LakeIndex implements AutoCloseable {
         ordinals.add(i);
         capped.add(more);
       }
-      store(readTable(ct, rows, columns, ordinals, capped));
+      store(readTable(ct, rows, columns, ordinals, capped, b.maxDistinctValuesPerColumn));
     }
 
     private void store(ReadTable r) {
@@ -1373,16 +1373,22 @@ public final class LakeIndex implements AutoCloseable {
         values.add(dv.values());
         capped.add(dv.capped());
       }
-      return readTable(ct, rows, values, ordinals, capped);
+      return readTable(ct, rows, values, ordinals, capped, b.maxDistinctValuesPerColumn);
     } catch (SQLException e) {
       throw new RetrievalException("cannot read table " + ct.id() + " while indexing the lake: " + e.getMessage(), e);
     }
   }
 
-  /** A table's entry (columns with their type families) from its indexed columns' values. */
+  /**
+   * A table's entry (columns with their type families) from its indexed columns' values. A numeric, temporal or
+   * boolean column with at least {@code cap} distinct values (identifiers, amounts, timestamps) keeps only the
+   * values that occur more than once: any {@code cap} of its values would be an arbitrary few, which no filter
+   * value is likely to be among, and lakes hold many such columns.
+   */
   private static ReadTable readTable(CatalogTable ct, long rows, List<List<LakeReader.ValueCount>> values,
-      List<Integer> ordinals, List<Boolean> capped) {
+      List<Integer> ordinals, List<Boolean> capped, int cap) {
     List<LakeColumn> columns = new ArrayList<>();
+    List<List<LakeReader.ValueCount>> indexed = new ArrayList<>(values.size());
     int next = 0;
     for (int ordinal = 0; ordinal < ct.columns().size(); ordinal++) {
       CatalogColumn cc = ct.columns().get(ordinal);
@@ -1390,15 +1396,21 @@ public final class LakeIndex implements AutoCloseable {
         columns.add(new LakeColumn(cc.name(), cc.type(), TypeFamily.fromSqlType(cc.type()), 0, false));
         continue;
       }
-      List<String> sample = new ArrayList<>(values.get(next).size());
-      for (LakeReader.ValueCount v : values.get(next)) {
+      List<LakeReader.ValueCount> all = values.get(next);
+      List<String> sample = new ArrayList<>(all.size());
+      for (LakeReader.ValueCount v : all) {
         sample.add(v.value());
       }
-      columns.add(new LakeColumn(cc.name(), cc.type(), TypeFamily.infer(cc.type(), sample), sample.size(),
-          capped.get(next)));
+      TypeFamily family = TypeFamily.infer(cc.type(), sample);
+      List<LakeReader.ValueCount> kept = all;
+      if (family != TypeFamily.STRING && all.size() >= cap) {
+        kept = all.stream().filter(v -> v.count() > 1).toList();
+      }
+      indexed.add(kept);
+      columns.add(new LakeColumn(cc.name(), cc.type(), family, kept.size(), capped.get(next) || kept != all));
       next++;
     }
-    return new ReadTable(new LakeTable(ct.id(), ct.schema(), ct.table(), rows, columns), values, ordinals);
+    return new ReadTable(new LakeTable(ct.id(), ct.schema(), ct.table(), rows, columns), indexed, ordinals);
   }
 
   /** Adds a table's documents (one for the table, one per distinct value) to the index. */
