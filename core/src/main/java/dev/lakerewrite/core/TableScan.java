@@ -16,10 +16,10 @@ import java.util.Locale;
  * from it, the retrieval index its most frequent values, the join graph its value sketches, so a table is read
  * once, not once per consumer.
  *
- * <p>Memory stays bounded: a table of at most {@link #ONE_SCAN_CELLS} cells is read in one query (all columns
- * unpivoted and grouped); a larger one column by column (memory then holds one column's values); a table of more
- * than {@code maxRows} rows from a reservoir sample of that many rows, and each column keeps at most
- * {@code maxValues} values.
+ * <p>Memory stays bounded: columns are read in groups of at most {@link #ONE_SCAN_CELLS} cells, one query per
+ * group (all its columns unpivoted and grouped; a small table in one query, a file stored as text parsed once per
+ * group rather than once per column); a table of more than {@code maxRows} rows from a reservoir sample of that many
+ * rows, one column per query; and each column keeps at most {@code maxValues} values.
  */
 final class TableScan {
   /** Tables of at most this many cells are read in one query. */
@@ -57,46 +57,50 @@ final class TableScan {
 
   static Result scan(Connection c, CatalogTable table, long maxRows, int maxValues) throws SQLException {
     boolean sampled = table.rowCount() > maxRows;
-    String from = Sql.quoted(table.name()) + (sampled
+    String source = Sql.quoted(table.name()) + (sampled
         ? " USING SAMPLE reservoir(" + maxRows + " ROWS) REPEATABLE (7)" : "");
     List<CatalogTable.Column> cols = table.columns();
     List<Column> out = new ArrayList<>(cols.size());
     if (cols.isEmpty()) {
       return new Result(table, sampled, out);
     }
-    if (!sampled && table.rowCount() * cols.size() <= ONE_SCAN_CELLS) {
+    // Columns are read in groups of at most ONE_SCAN_CELLS cells, each group in one query: a table stored as text
+    // (CSV, JSON, read in place) is parsed once per query, not once per column.
+    long scannedRows = Math.max(1, sampled ? maxRows : table.rowCount());
+    int perQuery = (int) Math.max(1, Math.min(cols.size(), ONE_SCAN_CELLS / scannedRows));
+    Accumulator[] acc = new Accumulator[cols.size()];
+    for (int i = 0; i < acc.length; i++) {
+      acc[i] = new Accumulator(maxValues);
+    }
+    for (int from = 0; from < cols.size(); from += perQuery) {
+      int to = Math.min(cols.size(), from + perQuery);
+      if (to - from == 1) {
+        String sql = "SELECT v, count(*) AS n FROM (SELECT CAST(" + Sql.quoted(cols.get(from).name())
+            + " AS VARCHAR) AS v FROM " + source + ") WHERE v IS NOT NULL GROUP BY v ORDER BY n DESC, v LIMIT "
+            + (maxValues + 1L);
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+          while (rs.next()) {
+            acc[from].add(rs.getString(1), rs.getLong(2));
+          }
+        }
+        continue;
+      }
       StringBuilder select = new StringBuilder("SELECT ");
-      for (int i = 0; i < cols.size(); i++) {
-        select.append(i == 0 ? "" : ", ").append("CAST(").append(Sql.quoted(cols.get(i).name()))
+      for (int i = from; i < to; i++) {
+        select.append(i == from ? "" : ", ").append("CAST(").append(Sql.quoted(cols.get(i).name()))
             .append(" AS VARCHAR) AS ").append(key(i));
       }
-      select.append(" FROM ").append(from);
+      select.append(" FROM ").append(source);
       String sql = "SELECT k, v, count(*) AS n FROM (UNPIVOT (" + select + ") ON COLUMNS(*) INTO NAME k VALUE v)"
           + " GROUP BY k, v ORDER BY k, n DESC, v";
-      Accumulator[] acc = new Accumulator[cols.size()];
-      for (int i = 0; i < acc.length; i++) {
-        acc[i] = new Accumulator(maxValues);
-      }
       try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
         while (rs.next()) {
           acc[Integer.parseInt(rs.getString(1).substring(1))].add(rs.getString(2), rs.getLong(3));
         }
       }
-      for (int i = 0; i < cols.size(); i++) {
-        out.add(acc[i].column(cols.get(i), true));
-      }
-      return new Result(table, false, out);
     }
-    for (CatalogTable.Column col : cols) {
-      String sql = "SELECT v, count(*) AS n FROM (SELECT CAST(" + Sql.quoted(col.name()) + " AS VARCHAR) AS v FROM "
-          + from + ") WHERE v IS NOT NULL GROUP BY v ORDER BY n DESC, v LIMIT " + (maxValues + 1L);
-      Accumulator acc = new Accumulator(maxValues);
-      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-        while (rs.next()) {
-          acc.add(rs.getString(1), rs.getLong(2));
-        }
-      }
-      out.add(acc.column(col, !sampled));
+    for (int i = 0; i < cols.size(); i++) {
+      out.add(acc[i].column(cols.get(i), !sampled));
     }
     return new Result(table, sampled, out);
   }
