@@ -106,6 +106,94 @@ public final class SafeExecutor {
   }
 
   /**
+   * Admits and prepares an untrusted query once (parsed, bound and planned once), to run it many times while the
+   * data under it changes, e.g. on generated database instances. A query that is refused or does not bind gives
+   * a {@link Prepared} whose every run returns that error.
+   *
+   * @param maxRows the row cap of every run (rows beyond it are not fetched; the result is marked truncated)
+   */
+  public Prepared prepare(String sql, int maxRows) {
+    java.util.Objects.requireNonNull(sql, "sql");
+    if (maxRows < 1) {
+      throw new IllegalArgumentException("maxRows must be at least 1, was " + maxRows);
+    }
+    Optional<QueryError> refusal = StatementGuard.check(parser, sql);
+    if (refusal.isPresent()) {
+      return new Prepared(sql, null, List.of(), maxRows, refusal.get());
+    }
+    List<ResultTable.Column> columns;
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
+      columns = columns(ps.getMetaData());
+    } catch (SQLException e) {
+      return new Prepared(sql, null, List.of(), maxRows, EngineErrors.classify(e, sql));
+    }
+    try {
+      return new Prepared(sql, connection.prepareStatement(capped(sql, maxRows + 1L)), columns, maxRows, null);
+    } catch (SQLException e) {
+      try {
+        // The text could not be wrapped (e.g. it ends in a comment): prepare it as written.
+        return new Prepared(sql, connection.prepareStatement(sql), columns, maxRows, null);
+      } catch (SQLException again) {
+        return new Prepared(sql, null, List.of(), maxRows, EngineErrors.classify(again, sql));
+      }
+    }
+  }
+
+  /** An admitted, prepared query ({@link #prepare}); used by one thread at a time, closed when done. */
+  public static final class Prepared implements AutoCloseable {
+    private final String sql;
+    private final PreparedStatement statement;
+    private final List<ResultTable.Column> columns;
+    private final int maxRows;
+    private final QueryError error;
+
+    private Prepared(String sql, PreparedStatement statement, List<ResultTable.Column> columns, int maxRows,
+        QueryError error) {
+      this.sql = sql;
+      this.statement = statement;
+      this.columns = columns;
+      this.maxRows = maxRows;
+      this.error = error;
+    }
+
+    /** Why the query cannot run at all (refused, or does not bind), if so. */
+    public Optional<QueryError> error() {
+      return Optional.ofNullable(error);
+    }
+
+    /** Runs the query on the data as it is now, cancelled past {@code timeout}. */
+    public Execution execute(Duration timeout) {
+      long start = System.nanoTime();
+      if (error != null) {
+        return Execution.failure(error, since(start));
+      }
+      ScheduledFuture<?> cancel = CANCELLER.schedule(() -> cancelQuietly(statement), timeout.toMillis(),
+          TimeUnit.MILLISECONDS);
+      try (ResultSet rs = statement.executeQuery()) {
+        return Execution.success(sql, read(rs, columns, maxRows), since(start));
+      } catch (SQLException e) {
+        return Execution.failure(EngineErrors.classify(e, sql), since(start));
+      } catch (RuntimeException e) {
+        return Execution.failure(new QueryError(ErrorKind.RUNTIME,
+            e.getClass().getSimpleName() + ": " + e.getMessage(), -1, sql), since(start));
+      } finally {
+        cancel.cancel(false);
+      }
+    }
+
+    @Override
+    public void close() {
+      if (statement != null) {
+        try {
+          statement.close();
+        } catch (SQLException ignored) {
+          // Closing a prepared statement of an open connection does not fail in ways that matter.
+        }
+      }
+    }
+  }
+
+  /**
    * Admits {@code sql} once, for running it many times without checking it again (timing a query, for
    * instance): the admission check's cost stays out of every {@link AdmittedQuery#execute} and its timing.
    *

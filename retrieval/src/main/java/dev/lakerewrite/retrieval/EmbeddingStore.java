@@ -3,6 +3,7 @@ package dev.lakerewrite.retrieval;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +26,11 @@ import org.slf4j.LoggerFactory;
  * <p>Format (little-endian): header {@code "LRVEC001"}, {@code int dimension}, {@code int idLength}, the model id
  * in UTF-8; then records {@code int textLength, text UTF-8, float[dimension], int crc32(text, floats)}. Readers
  * stop at the first incomplete or corrupt record; the next writer, holding the lock, truncates it away.
+ *
+ * <p>A {@link FileChannel} is closed for every thread when one thread is interrupted during its I/O, and the
+ * rewriter's cancellation interrupts threads. So the store does its I/O with the caller's interrupt status
+ * cleared (and restored after: the caller still sees it), and reopens the channel when an interrupt that
+ * arrived mid-I/O closed it anyway; one cancelled rewrite never breaks the cache for the others.
  */
 final class EmbeddingStore {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddingStore.class);
@@ -36,7 +42,9 @@ final class EmbeddingStore {
   private final String modelId;
   private final int dimension;
   private final int vectorBytes;
-  private final FileChannel channel;
+  /** Replaced by {@link #reopen} when an interrupt closed it; guarded by {@link #OPEN} for replacement. */
+  private volatile FileChannel channel;
+  private boolean released;
   /** Text → file offset of its vector. */
   private final ConcurrentHashMap<String, Long> offsets = new ConcurrentHashMap<>();
   /** Vectors that could not be written (disk full, read-only directory): still served from memory. */
@@ -52,7 +60,7 @@ final class EmbeddingStore {
     this.vectorBytes = dimension * Float.BYTES;
     this.channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE);
-    try (FileLock lock = channel.lock()) {
+    try (Uninterrupted u = new Uninterrupted(); FileLock lock = channel.lock()) {
       if (channel.size() == 0) {
         ByteBuffer header = header();
         while (header.hasRemaining()) {
@@ -115,14 +123,13 @@ final class EmbeddingStore {
       return unwritten.get(text);
     }
     ByteBuffer buf = ByteBuffer.allocate(vectorBytes).order(ByteOrder.LITTLE_ENDIAN);
-    try {
-      long pos = offset;
-      while (buf.hasRemaining()) {
-        int n = channel.read(buf, pos);
-        if (n < 0) {
-          throw new IOException("unexpected end of file at " + pos);
-        }
-        pos += n;
+    try (Uninterrupted u = new Uninterrupted()) {
+      try {
+        readFully(buf, offset);
+      } catch (ClosedChannelException closedMidRead) {
+        reopen();
+        buf.clear();
+        readFully(buf, offset);
       }
     } catch (IOException e) {
       throw new RetrievalException("cannot read the embedding cache " + file + ": " + e.getMessage(), e);
@@ -138,6 +145,26 @@ final class EmbeddingStore {
     if (texts.size() != vectors.size()) {
       throw new IllegalArgumentException(texts.size() + " texts but " + vectors.size() + " vectors");
     }
+    try (Uninterrupted u = new Uninterrupted()) {
+      try {
+        append(texts, vectors);
+      } catch (ClosedChannelException closedMidWrite) {
+        // Whatever was written before the close is a complete prefix or a torn record the next append removes.
+        reopen();
+        append(texts, vectors);
+      }
+    } catch (IOException e) {
+      LOG.warn("cannot write to the embedding cache {} ({}); keeping {} vectors in memory only", file,
+          e.getMessage(), texts.size());
+      for (int i = 0; i < texts.size(); i++) {
+        if (!offsets.containsKey(texts.get(i))) {
+          unwritten.put(texts.get(i), vectors.get(i).clone());
+        }
+      }
+    }
+  }
+
+  private void append(List<String> texts, List<float[]> vectors) throws IOException {
     try (FileLock lock = channel.lock()) {
       scan(false);
       if (channel.size() > validEnd) {
@@ -183,13 +210,33 @@ final class EmbeddingStore {
       position += flush(out, position);
       validEnd = position;
       offsets.putAll(added);
-    } catch (IOException e) {
-      LOG.warn("cannot write to the embedding cache {} ({}); keeping {} vectors in memory only", file,
-          e.getMessage(), texts.size());
-      for (int i = 0; i < texts.size(); i++) {
-        if (!offsets.containsKey(texts.get(i))) {
-          unwritten.put(texts.get(i), vectors.get(i).clone());
-        }
+    }
+  }
+
+  /** Opens the file again after an interrupt closed the channel (unless the store was released). */
+  private void reopen() throws IOException {
+    synchronized (OPEN) {
+      if (released) {
+        throw new ClosedChannelException();
+      }
+      if (!channel.isOpen()) {
+        LOG.debug("embedding cache {}: reopening after an interrupted thread closed it", file);
+        channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      }
+    }
+  }
+
+  /**
+   * Clears the calling thread's interrupt status for the I/O it guards and restores it on close, so an
+   * interrupted caller does not close the channel that all threads share.
+   */
+  private static final class Uninterrupted implements AutoCloseable {
+    private final boolean wasInterrupted = Thread.interrupted();
+
+    @Override
+    public void close() {
+      if (wasInterrupted) {
+        Thread.currentThread().interrupt();
       }
     }
   }
@@ -285,6 +332,7 @@ final class EmbeddingStore {
         return;
       }
       OPEN.remove(file);
+      released = true;
     }
     try {
       channel.close();

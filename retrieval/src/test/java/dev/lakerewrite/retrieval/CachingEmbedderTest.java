@@ -189,4 +189,36 @@ class CachingEmbedderTest {
       assertThat(CachingEmbedder.wrap(cache, dir)).isSameAs(cache);
     }
   }
+
+  @Test
+  void anInterruptedCallerKeepsItsInterruptAndDoesNotBreakTheCacheForOthers() throws Exception {
+    CountingEmbedder model = new CountingEmbedder("fake-interrupt");
+    try (CachingEmbedder cache = CachingEmbedder.open(model, dir)) {
+      List<float[]> stored = cache.embedAll(List.of("Whangārei", "Wellington Region"));
+
+      // A cancelled rewrite: its thread is interrupted while it reads and writes vectors.
+      Thread.currentThread().interrupt();
+      try {
+        assertThat(cache.embedAll(List.of("Whangārei"))).containsExactly(stored.get(0));
+        cache.embedAll(List.of("Auckland Region"));
+        assertThat(Thread.currentThread().isInterrupted()).as("the caller's interrupt is kept").isTrue();
+      } finally {
+        Thread.interrupted();
+      }
+
+      // Every other thread still reads the file: a FileChannel closed by that interrupt would fail here.
+      ExecutorService other = Executors.newSingleThreadExecutor();
+      try {
+        List<float[]> again = other.submit(() -> cache.embedAll(
+            List.of("Wellington Region", "Auckland Region"))).get();
+        assertThat(again.get(0)).isEqualTo(stored.get(1));
+        assertThat(model.embedded.get()).as("Auckland Region was stored by the interrupted caller").isEqualTo(3);
+      } finally {
+        other.shutdownNow();
+      }
+    }
+    try (CachingEmbedder reopened = CachingEmbedder.open(model, dir)) {
+      assertThat(reopened.size()).isEqualTo(3);
+    }
+  }
 }

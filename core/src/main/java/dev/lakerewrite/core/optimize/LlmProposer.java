@@ -2,6 +2,7 @@ package dev.lakerewrite.core.optimize;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.lakerewrite.core.equivalence.EquivalenceEvidence;
 import dev.lakerewrite.core.llm.JsonContract;
 import dev.lakerewrite.core.llm.LlmFailure;
 import dev.lakerewrite.core.llm.LlmGateway;

@@ -1,5 +1,6 @@
 package dev.lakerewrite.core.optimize;
 
+import dev.lakerewrite.core.equivalence.EquivalenceEvidence;
 import java.util.Objects;
 import java.util.Optional;
 

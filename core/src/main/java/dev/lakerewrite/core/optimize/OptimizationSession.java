@@ -2,6 +2,7 @@ package dev.lakerewrite.core.optimize;
 
 import dev.lakerewrite.core.Engine;
 import dev.lakerewrite.core.QueryError;
+import dev.lakerewrite.core.equivalence.InstanceCheck;
 import dev.lakerewrite.core.llm.LlmUsage;
 import dev.lakerewrite.core.sql.QueryAnalysis;
 import dev.lakerewrite.core.sql.SqlAnalyzer;

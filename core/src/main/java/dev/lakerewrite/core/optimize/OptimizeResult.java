@@ -1,6 +1,7 @@
 package dev.lakerewrite.core.optimize;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.equivalence.EquivalenceEvidence;
 import dev.lakerewrite.core.llm.LlmUsage;
 import dev.lakerewrite.core.sql.Trees;
 import java.time.Duration;

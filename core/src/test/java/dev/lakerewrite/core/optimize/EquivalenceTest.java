@@ -2,6 +2,9 @@ package dev.lakerewrite.core.optimize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lakerewrite.core.equivalence.EquivalenceEvidence;
+import dev.lakerewrite.core.equivalence.InstanceCheck;
+import dev.lakerewrite.core.equivalence.ResultComparison;
 import java.sql.SQLException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,5 +1,6 @@
 package dev.lakerewrite.core.optimize;
 
+import dev.lakerewrite.core.equivalence.EquivalenceEvidence;
 import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;

@@ -2,6 +2,7 @@ package dev.lakerewrite.core.optimize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lakerewrite.core.equivalence.InstanceCheck;
 import dev.lakerewrite.core.llm.LlmGateway;
 import dev.lakerewrite.core.llm.RetryPolicy;
 import dev.lakerewrite.core.llm.Role;

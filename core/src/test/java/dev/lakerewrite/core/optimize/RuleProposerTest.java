@@ -2,6 +2,7 @@ package dev.lakerewrite.core.optimize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lakerewrite.core.equivalence.EquivalenceEvidence;
 import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

@@ -12,14 +12,15 @@ import picocli.CommandLine.Spec;
 /**
  * The {@code lakerewrite} command line ({@code bin/lakerewrite}): one top-level command with subcommands:
  * {@code index} (build or refresh a lake's indexes), {@code rewrite} (one query on a lake, explained),
- * {@code optimize} (the performance pipeline on a DuckDB file), {@code eval} (the evaluation harness) and
- * {@code perturb} (the lake disorganizer: a clean database and its queries into a disorganized lake and pairs).
+ * {@code optimize} (the performance pipeline on a DuckDB file), {@code verify} (whether one query can replace
+ * another), {@code eval} (the evaluation harness) and {@code perturb} (the lake disorganizer: a clean database and
+ * its queries into a disorganized lake and pairs).
  *
  * <p>Exit codes: 0 when the command completed (whatever the scores), 2 for input the user can fix (bad options,
  * a missing lake, a broken pair file), 1 for internal failures.
  */
 @Command(name = "lakerewrite", subcommands = {IndexCommand.class, RewriteCommand.class, OptimizeCommand.class,
-    EvalCommand.class, PerturbCommand.class, CommandLine.HelpCommand.class},
+    VerifyCommand.class, EvalCommand.class, PerturbCommand.class, CommandLine.HelpCommand.class},
     description = "Rewrites SQL written against an assumed schema until it runs on a data lake; evaluates it.",
     synopsisSubcommandLabel = "COMMAND")
 public final class LakeRewriteCli implements Runnable {

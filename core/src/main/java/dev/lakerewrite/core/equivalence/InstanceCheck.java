@@ -1,18 +1,19 @@
-package dev.lakerewrite.core.optimize;
+package dev.lakerewrite.core.equivalence;
 
 import java.util.List;
 import java.util.Objects;
 
 /**
- * The comparison of a candidate's result with the original's on one database instance.
+ * The comparison of the right (candidate) query's result with the left (original) query's on one database
+ * instance.
  *
- * @param instance which instance: {@code target}, {@code sample}, {@code generated}
- * @param equivalent whether the results agree (multiset, and order where the query orders)
+ * @param instance which instance: {@code target}, {@code sample}, {@code generated #3 (...)}
+ * @param equivalent whether the results agree (multiset, and order where the left query orders)
  * @param detail how they agree or differ, in one line
- * @param originalRows rows the original returned there (-1 when it could not run)
- * @param candidateRows rows the candidate returned there (-1 when it could not run)
- * @param onlyInOriginal some rows the original returned and the candidate did not (feedback)
- * @param onlyInCandidate some rows the candidate returned and the original did not (feedback)
+ * @param originalRows rows the left query returned there (-1 when it could not run)
+ * @param candidateRows rows the right query returned there (-1 when it could not run)
+ * @param onlyInOriginal some rows the left query returned and the right did not
+ * @param onlyInCandidate some rows the right query returned and the left did not
  */
 public record InstanceCheck(String instance, boolean equivalent, String detail, int originalRows, int candidateRows,
     List<List<Object>> onlyInOriginal, List<List<Object>> onlyInCandidate) {

@@ -1,4 +1,4 @@
-package dev.lakerewrite.core.optimize;
+package dev.lakerewrite.core.equivalence;
 
 import dev.lakerewrite.core.ResultTable;
 import java.math.BigDecimal;
@@ -17,43 +17,51 @@ import java.util.Objects;
  * floating-point values equal within a relative tolerance, exact numbers (integers, decimals) equal by value
  * whatever their Java type. Sorting makes it O(n log n) in the number of rows.
  */
-final class ResultComparison {
+public final class ResultComparison {
   /** Relative tolerance for floating-point values (aggregation order changes the last bits). */
   static final double RELATIVE_TOLERANCE = 1e-8;
   static final double ABSOLUTE_TOLERANCE = 1e-9;
   private static final MathContext COARSE = new MathContext(7);
 
   /** How the rows must be ordered: not at all, by some key columns, or entirely as returned. */
-  record Order(boolean ordered, List<Integer> keyColumns) {
-    static final Order NONE = new Order(false, List.of());
+  public record Order(boolean ordered, List<Integer> keyColumns) {
+    public static final Order NONE = new Order(false, List.of());
 
-    Order {
+    public Order {
       keyColumns = List.copyOf(keyColumns);
     }
 
     /** Ordered, comparing only these output columns' sequence (ties may come in any order). */
-    static Order byKeys(List<Integer> keys) {
+    public static Order byKeys(List<Integer> keys) {
       return new Order(true, keys);
     }
 
     /** Ordered, but the sort keys are not output columns: rows must come in the same sequence. */
-    static Order strict() {
+    public static Order strict() {
       return new Order(true, List.of());
     }
   }
 
   /** The outcome: equal or not, why, and the differing rows (up to a limit per side). */
-  record Outcome(boolean equal, String detail, List<List<Object>> onlyInFirst, List<List<Object>> onlyInSecond) {}
+  public record Outcome(boolean equal, String detail, List<List<Object>> onlyInFirst,
+      List<List<Object>> onlyInSecond) {}
 
   private ResultComparison() {}
 
-  static Outcome compare(ResultTable first, ResultTable second, Order order, int maxDiffRows) {
+  /** Compares two results: same number of columns, same rows as multisets, and in order where asked. */
+  public static Outcome compare(ResultTable first, ResultTable second, Order order, int maxDiffRows) {
     if (first.columnCount() != second.columnCount()) {
       return new Outcome(false, "different number of columns: " + first.columnCount() + " vs "
           + second.columnCount(), sample(first.rows(), maxDiffRows), sample(second.rows(), maxDiffRows));
     }
-    List<List<Object>> a = new ArrayList<>(first.rows());
-    List<List<Object>> b = new ArrayList<>(second.rows());
+    return compareRows(first.rows(), second.rows(), order, maxDiffRows);
+  }
+
+  /** {@link #compare} on bare rows of equal width. */
+  static Outcome compareRows(List<List<Object>> firstRows, List<List<Object>> secondRows, Order order,
+      int maxDiffRows) {
+    List<List<Object>> a = new ArrayList<>(firstRows);
+    List<List<Object>> b = new ArrayList<>(secondRows);
     Comparator<List<Object>> cmp = ResultComparison::compareRows;
     a.sort(cmp);
     b.sort(cmp);
@@ -76,16 +84,16 @@ final class ResultComparison {
       }
     }
     if (!onlyA.isEmpty() || !onlyB.isEmpty()) {
-      String detail = first.rowCount() != second.rowCount()
-          ? "different row counts: " + first.rowCount() + " vs " + second.rowCount()
-          : "same row count (" + first.rowCount() + ") but different rows";
+      String detail = firstRows.size() != secondRows.size()
+          ? "different row counts: " + firstRows.size() + " vs " + secondRows.size()
+          : "same row count (" + firstRows.size() + ") but different rows";
       return new Outcome(false, detail + " (" + onlyA.size() + " rows only in the first, " + onlyB.size()
           + " only in the second)", sample(onlyA, maxDiffRows), sample(onlyB, maxDiffRows));
     }
     if (order.ordered()) {
-      for (int r = 0; r < first.rowCount(); r++) {
-        List<Object> x = first.rows().get(r);
-        List<Object> y = second.rows().get(r);
+      for (int r = 0; r < firstRows.size(); r++) {
+        List<Object> x = firstRows.get(r);
+        List<Object> y = secondRows.get(r);
         boolean same = order.keyColumns().isEmpty() ? rowsEqual(x, y) : keysEqual(x, y, order.keyColumns());
         if (!same) {
           return new Outcome(false, "same rows in a different order: row " + (r + 1) + " differs"
@@ -94,7 +102,7 @@ final class ResultComparison {
         }
       }
     }
-    return new Outcome(true, "equal: " + first.rowCount() + " rows" + (order.ordered() ? ", same order" : ""),
+    return new Outcome(true, "equal: " + firstRows.size() + " rows" + (order.ordered() ? ", same order" : ""),
         List.of(), List.of());
   }
 

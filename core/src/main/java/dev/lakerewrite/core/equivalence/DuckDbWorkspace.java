@@ -1,0 +1,248 @@
+package dev.lakerewrite.core.equivalence;
+
+import dev.lakerewrite.core.Execution;
+import dev.lakerewrite.core.QueryLimits;
+import dev.lakerewrite.core.SafeExecutor;
+import dev.lakerewrite.sql.Sql;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A private in-memory DuckDB holding the schema's tables (with NOT NULL, keys and CHECKs; foreign keys are kept
+ * by the generator instead, so that instances can be swapped freely) and its views, sandboxed like a lake: no
+ * extensions, no file or network access, configuration locked, one thread. Instances replace each other's rows.
+ */
+final class DuckDbWorkspace implements Workspace {
+  private final Connection connection;
+  private final SafeExecutor executor;
+  private final Set<String> filled = new HashSet<>();
+
+  private DuckDbWorkspace(Connection connection) {
+    this.connection = connection;
+    this.executor = SafeExecutor.on(connection);
+  }
+
+  /** A workspace with every table and view of the schema. */
+  static DuckDbWorkspace create(Schema schema) throws SQLException {
+    Connection c = scratch();
+    try (Statement st = c.createStatement()) {
+      for (Schema.Table t : schema.tables()) {
+        st.execute(t.createStatement(false));
+      }
+      List<Schema.View> pending = new ArrayList<>(schema.views());
+      // Views may use each other: create them in rounds until no more succeed.
+      boolean progress = true;
+      while (!pending.isEmpty() && progress) {
+        progress = false;
+        for (var it = pending.iterator(); it.hasNext(); ) {
+          Schema.View v = it.next();
+          try {
+            st.execute(v.createStatement());
+            it.remove();
+            progress = true;
+          } catch (SQLException e) {
+            // Retried in the next round (it may depend on a view not created yet).
+          }
+        }
+      }
+      st.execute("SET enable_external_access=false");
+      st.execute("SET lock_configuration=true");
+    } catch (SQLException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
+    return new DuckDbWorkspace(c);
+  }
+
+  /** A fresh in-memory DuckDB without extensions, on one thread (configuration still open). */
+  static Connection scratch() throws SQLException {
+    Connection c = DriverManager.getConnection("jdbc:duckdb:");
+    try (Statement st = c.createStatement()) {
+      st.execute("SET autoinstall_known_extensions=false");
+      st.execute("SET autoload_known_extensions=false");
+      st.execute("SET threads=1");
+      st.execute("SET preserve_insertion_order=true");
+    } catch (SQLException e) {
+      c.close();
+      throw e;
+    }
+    return c;
+  }
+
+  Connection connection() {
+    return connection;
+  }
+
+  @Override
+  public String engine() {
+    return "DuckDB";
+  }
+
+  @Override
+  public Database load(Database instance) throws SQLException {
+    for (String t : filled) {
+      statementsFor(t).delete().execute();
+    }
+    filled.clear();
+    boolean refused = false;
+    for (Schema.Table t : instance.tables()) {
+      List<List<String>> rows = instance.rows(t);
+      if (rows.isEmpty()) {
+        continue;
+      }
+      filled.add(t.name());
+      if (!bulkInsert(t, rows)) {
+        refused = true;
+      }
+    }
+    if (!refused) {
+      return instance;
+    }
+    // The engine refused a row (a CHECK, a value out of range): load row by row and leave such rows out.
+    for (String t : filled) {
+      statementsFor(t).delete().execute();
+    }
+    Map<String, List<List<String>>> loaded = new LinkedHashMap<>();
+    for (Schema.Table t : instance.tables()) {
+      List<List<String>> kept = new ArrayList<>();
+      for (List<String> row : instance.rows(t)) {
+        if (bulkInsert(t, List.of(row))) {
+          kept.add(row);
+        }
+      }
+      loaded.put(t.name().toLowerCase(Locale.ROOT), kept);
+    }
+    return new Database(instance.name(), instance.tables(), loaded);
+  }
+
+  /** The prepared statements of one table: copy from its staging table, empty both. */
+  private record TableStatements(String staging, java.sql.PreparedStatement copy, java.sql.PreparedStatement delete,
+      java.sql.PreparedStatement clearStaging) {}
+
+  private final Map<String, TableStatements> statements = new java.util.HashMap<>();
+  private final Map<String, Schema.Table> byName = new java.util.HashMap<>();
+
+  private TableStatements statementsFor(String table) throws SQLException {
+    TableStatements ts = statements.get(table);
+    if (ts == null) {
+      Schema.Table t = byName.get(table);
+      String staging = "lakerewrite_staging_" + statements.size();
+      try (Statement st = connection.createStatement()) {
+        StringBuilder cols = new StringBuilder();
+        for (int c = 0; c < t.columns().size(); c++) {
+          cols.append(c == 0 ? "" : ", ").append('c').append(c).append(" VARCHAR");
+        }
+        st.execute("CREATE TEMP TABLE " + staging + " (" + cols + ")");
+      }
+      StringBuilder select = new StringBuilder();
+      for (int c = 0; c < t.columns().size(); c++) {
+        select.append(c == 0 ? "" : ", ").append("CAST(c").append(c).append(" AS ").append(t.columns().get(c).type())
+            .append(')');
+      }
+      ts = new TableStatements(staging,
+          connection.prepareStatement("INSERT INTO " + Sql.identifier(t.name()) + " SELECT " + select + " FROM "
+              + staging),
+          connection.prepareStatement("DELETE FROM " + Sql.identifier(t.name())),
+          connection.prepareStatement("DELETE FROM " + staging));
+      statements.put(table, ts);
+    }
+    return ts;
+  }
+
+  /**
+   * Appends the rows (as text) to the table's staging table and copies them over with one cast per column;
+   * false (and nothing inserted) when the engine refuses one.
+   */
+  private boolean bulkInsert(Schema.Table t, List<List<String>> rows) throws SQLException {
+    byName.putIfAbsent(t.name(), t);
+    TableStatements ts = statementsFor(t.name());
+    try (org.duckdb.DuckDBAppender app = connection.unwrap(org.duckdb.DuckDBConnection.class)
+        .createAppender("temp", "main", ts.staging())) {
+      for (List<String> row : rows) {
+        app.beginRow();
+        for (String v : row) {
+          if (v == null) {
+            app.appendNull();
+          } else {
+            app.append(v);
+          }
+        }
+        app.endRow();
+      }
+    }
+    try {
+      ts.copy().execute();
+      return true;
+    } catch (SQLException e) {
+      return false;
+    } finally {
+      ts.clearStaging().execute();
+    }
+  }
+
+  @Override
+  public Result run(String sql, QueryLimits limits) {
+    return Result.of(executor.execute(sql, limits));
+  }
+
+  @Override
+  public Query prepare(String sql, int maxRows) {
+    SafeExecutor.Prepared p = executor.prepare(sql, maxRows);
+    return new Query() {
+      @Override
+      public java.util.Optional<dev.lakerewrite.core.QueryError> error() {
+        return p.error();
+      }
+
+      @Override
+      public Result run(java.time.Duration timeout) {
+        return Result.of(p.execute(timeout));
+      }
+
+      @Override
+      public void close() {
+        p.close();
+      }
+    };
+  }
+
+  /** Rows of a query the library wrote, as text. */
+  List<List<String>> strings(String sql) throws SQLException {
+    List<List<String>> rows = new ArrayList<>();
+    try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      int width = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<String> row = new ArrayList<>(width);
+        for (int i = 1; i <= width; i++) {
+          row.add(rs.getString(i));
+        }
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  @Override
+  public void close() {
+    try {
+      for (TableStatements ts : statements.values()) {
+        ts.copy().close();
+        ts.delete().close();
+        ts.clearStaging().close();
+      }
+      connection.close();
+    } catch (SQLException ignored) {
+      // In-memory: nothing to lose.
+    }
+  }
+}

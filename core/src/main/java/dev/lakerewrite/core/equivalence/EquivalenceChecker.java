@@ -1,0 +1,685 @@
+package dev.lakerewrite.core.equivalence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lakerewrite.core.ErrorKind;
+import dev.lakerewrite.core.Execution;
+import dev.lakerewrite.core.QueryError;
+import dev.lakerewrite.core.QueryLimits;
+import dev.lakerewrite.core.ResultTable;
+import dev.lakerewrite.core.SafeExecutor;
+import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.SqlSyntaxException;
+import dev.lakerewrite.sql.Sql;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Decides whether one SQL query can replace another: whether, on every database of a schema (honouring its
+ * NOT NULL, primary key, UNIQUE, foreign key and CHECK constraints), the right query returns what the left one
+ * returns, as multisets, in the left query's order where it has an outer ORDER BY (ties in any order), and in the
+ * same LIMIT/OFFSET window.
+ *
+ * <pre>{@code
+ * try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(ddl).build()) {
+ *   EquivalenceResult r = checker.check(left, right);
+ *   r.verdict(); r.proved(); r.counterexample(); r.reason(); r.evidence();
+ * }
+ * }</pre>
+ *
+ * <p>How (after the verification stages of E3-Rewrite and QUITE, with generated instances in place of an LLM's
+ * judgement): a cheap syntactic pass first — equal normal forms ({@link Normalizer}: aliases renamed, commutative
+ * parts sorted) prove equivalence; then both queries run on instances generated from the queries' predicates and
+ * the schema's constraints ({@link InstanceGenerator}: NULLs, duplicates, empty tables, values at and around
+ * every constant, shared pools for compared columns, in the manner of XData and VeriEQL), and, when the checker
+ * was built on a database with data, on that database too. The first instance where they differ is shrunk by
+ * delta debugging into a {@link Counterexample}. LIMIT without a total order is judged up to ties and reported
+ * as nondeterminism, not as a difference.
+ *
+ * <p>Thread-safe: each {@link #check} uses its own private DuckDB workspace (pooled); when built on a
+ * connection, that connection is used from the calling thread only, as JDBC requires. Close the checker to free
+ * the pooled workspaces.
+ */
+public final class EquivalenceChecker implements AutoCloseable {
+  private static final int DIFF_ROWS = 5;
+
+  private final Schema schema;
+  private final Database scriptRows;
+  private final Connection database;
+  private final boolean useData;
+  private final int maxInstances;
+  private final Duration timeBudget;
+  private final Duration queryTimeout;
+  private final long seed;
+  private final boolean minimize;
+  private final int maxComparedRows;
+  private final int maxMinimizeTests;
+  private final dev.lakerewrite.core.Engine engine;
+  private final ConcurrentLinkedQueue<DuckDbWorkspace> pool = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Connection> scratchPool = new ConcurrentLinkedQueue<>();
+  private final Map<QueryFacts.ColumnKey, List<String>> realValues = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  private EquivalenceChecker(Builder b, Schema schema, Database scriptRows, dev.lakerewrite.core.Engine engine) {
+    this.engine = engine;
+    this.schema = schema;
+    this.scriptRows = scriptRows;
+    this.database = b.connection;
+    this.useData = b.useData && b.connection != null;
+    this.maxInstances = b.maxInstances;
+    this.timeBudget = b.timeBudget;
+    this.queryTimeout = b.queryTimeout;
+    this.seed = b.seed;
+    this.minimize = b.minimize;
+    this.maxComparedRows = b.maxComparedRows;
+    this.maxMinimizeTests = b.maxMinimizeTests;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Checks whether {@code right} can replace {@code left}.
+   *
+   * @return the verdict with its evidence; never null
+   * @throws EquivalenceInputException if a query does not parse, is not a single SELECT/WITH query, or does not
+   *     bind against the schema (unknown table or column: the engine's message, with its nearest names)
+   */
+  public EquivalenceResult check(String left, String right) {
+    Objects.requireNonNull(left, "left");
+    Objects.requireNonNull(right, "right");
+    if (closed) {
+      throw new IllegalStateException("the checker is closed");
+    }
+    long start = System.nanoTime();
+    if (engine == dev.lakerewrite.core.Engine.POSTGRESQL) {
+      Connection scratch = scratchPool.poll();
+      try {
+        if (scratch == null) {
+          scratch = DuckDbWorkspace.scratch();
+        }
+        Connection duck = scratch;
+        EquivalenceResult result = new Check(() -> PostgresWorkspace.create(database, schema), duck, left, right,
+            start).run();
+        if (!closed) {
+          scratchPool.add(scratch);
+          scratch = null;
+        }
+        return result;
+      } catch (SQLException e) {
+        throw new dev.lakerewrite.core.LakeRewriteException("cannot set up the PostgreSQL workspace for the check "
+            + "(temporary tables in a transaction that is rolled back): " + e.getMessage(), e);
+      } finally {
+        if (scratch != null) {
+          try {
+            scratch.close();
+          } catch (SQLException ignored) {
+            // In memory.
+          }
+        }
+      }
+    }
+    DuckDbWorkspace ws = pool.poll();
+    try {
+      if (ws == null) {
+        ws = DuckDbWorkspace.create(schema);
+      }
+      DuckDbWorkspace mine = ws;
+      EquivalenceResult result = new Check(() -> mine, ws.connection(), left, right, start).run();
+      if (!closed) {
+        pool.add(ws);
+        ws = null;
+      }
+      return result;
+    } catch (SQLException e) {
+      throw new dev.lakerewrite.core.LakeRewriteException("cannot set up the DuckDB workspace for the check: "
+          + e.getMessage(), e);
+    } finally {
+      if (ws != null) {
+        ws.close();
+      }
+    }
+  }
+
+  /** Makes the workspace of one check (for PostgreSQL: after the database itself was read). */
+  private interface WorkspaceFactory {
+    Workspace open() throws SQLException;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    for (DuckDbWorkspace ws; (ws = pool.poll()) != null; ) {
+      ws.close();
+    }
+    for (Connection c; (c = scratchPool.poll()) != null; ) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // In memory.
+      }
+    }
+  }
+
+  /** The tables (and views) the checker knows, as the engine reports their names. */
+  public List<String> relations() {
+    return schema.relationNames();
+  }
+
+  /** One check: the state of comparing one pair. */
+  private final class Check {
+    private final WorkspaceFactory factory;
+    private final Connection duck;
+    private Workspace ws;
+    private final String leftSql;
+    private final String rightSql;
+    private final long start;
+    private final long deadline;
+    private final SqlParser parser;
+    private final List<InstanceCheck> checks = new ArrayList<>();
+    private final Set<String> notes = new LinkedHashSet<>();
+    private int instancesTried;
+    private long rowsCompared;
+    private int compared;
+    private boolean windowNondeterministic;
+    private String nondeterministicDetail;
+    private String orderNotGuaranteed;
+    private OutputShape leftShape;
+    private OutputShape rightShape;
+    private String leftFailure;
+    private String rightFailure;
+    private Workspace.Query leftQuery;
+    private Workspace.Query rightQuery;
+
+    Check(WorkspaceFactory factory, Connection duck, String left, String right, long start) {
+      this.factory = factory;
+      this.duck = duck;
+      this.leftSql = strip(left);
+      this.rightSql = strip(right);
+      this.start = start;
+      this.deadline = start + timeBudget.toNanos();
+      this.parser = SqlParser.on(duck);
+    }
+
+    private boolean postgres() {
+      return engine == dev.lakerewrite.core.Engine.POSTGRESQL;
+    }
+
+    EquivalenceResult run() throws SQLException {
+      JsonNode leftTree = parse(leftSql, EquivalenceInputException.Part.LEFT);
+      JsonNode rightTree = parse(rightSql, EquivalenceInputException.Part.RIGHT);
+      leftShape = postgres() ? OutputShape.asWritten(leftSql, leftTree, parser)
+          : OutputShape.of(leftSql, leftTree, parser);
+      rightShape = postgres() ? OutputShape.asWritten(rightSql, rightTree, parser)
+          : OutputShape.of(rightSql, rightTree, parser);
+      QueryFacts facts = new QueryFacts(schema, parser);
+      if (leftTree != null) {
+        facts.add(leftTree);
+      }
+      if (rightTree != null) {
+        facts.add(rightTree);
+      }
+      List<Schema.Table> tables = schema.closure(facts.tables().isEmpty()
+          ? schema.tables().stream().map(Schema.Table::name).toList() : facts.tables());
+      // PostgreSQL: the database itself is read before the workspace's temporary tables shadow it.
+      Map<QueryFacts.ColumnKey, List<String>> real = useData ? real(facts, tables) : Map.of();
+      Trial onDatabase = useData && postgres() ? onDatabase() : null;
+      ws = factory.open();
+      try {
+        return run(leftTree, rightTree, facts, tables, real, onDatabase);
+      } finally {
+        if (postgres()) {
+          ws.close();
+        }
+      }
+    }
+
+    private EquivalenceResult run(JsonNode leftTree, JsonNode rightTree, QueryFacts facts, List<Schema.Table> tables,
+        Map<QueryFacts.ColumnKey, List<String>> real, Trial onDatabase) throws SQLException {
+
+      // The empty instance first: it also tells whether both queries bind.
+      Database empty = new Database("every table empty", tables, Map.of());
+      ws.load(empty);
+      bind(leftSql, leftTree, true, facts);
+      bind(rightSql, rightTree, false, facts);
+
+      String leftForm = leftTree == null || rightTree == null ? null : Normalizer.normalForm(leftTree);
+      if (leftForm != null && leftForm.equals(Normalizer.normalForm(rightTree))) {
+        return result(EquivalenceResult.Verdict.EQUIVALENT, true, null, null,
+            "the two queries have the same normal form (aliases renamed, commutative parts sorted)", facts);
+      }
+
+      leftQuery = ws.prepare(leftShape.runnable(), maxComparedRows);
+      rightQuery = ws.prepare(rightShape.runnable(), maxComparedRows);
+      try {
+        return instances(facts, tables, real, onDatabase);
+      } finally {
+        leftQuery.close();
+        rightQuery.close();
+      }
+    }
+
+    /**
+     * Generated instances first (their differences shrink to small counterexamples), then the database itself
+     * (on PostgreSQL it was read before the workspace was made: {@code onDatabase}).
+     */
+    private EquivalenceResult instances(QueryFacts facts, List<Schema.Table> tables,
+        Map<QueryFacts.ColumnKey, List<String>> real, Trial onDatabase) throws SQLException {
+      Domains domains = Domains.build(facts, tables, duck, real);
+      InstanceGenerator generator = new InstanceGenerator(tables, domains, seed, facts.largestLimit(),
+          facts.columnComparisons());
+      int generated = 0;
+      int total = maxInstances + (scriptRows != null ? 1 : 0);
+      for (int i = 0; i < total && System.nanoTime() < deadline; i++) {
+        Database db = i == 0 && scriptRows != null ? scriptRows : generator.generate(generated++);
+        Database loaded = ws.load(db);
+        Trial t = trial(loaded);
+        if (t != null && t.outcome().kind() == OutputComparison.Kind.DIFFERENT) {
+          return difference(loaded, t, facts);
+        }
+      }
+      if (useData && (postgres() || System.nanoTime() < deadline + timeBudget.toNanos())) {
+        Trial t = postgres() ? onDatabase : onDatabase();
+        if (t != null && t.outcome().kind() == OutputComparison.Kind.DIFFERENT) {
+          return databaseDifference(t, facts);
+        }
+      }
+      if (compared == 0) {
+        String why = "no instance where both queries ran"
+            + (leftFailure != null ? "; the left query fails: " + leftFailure : "")
+            + (rightFailure != null ? "; the right query fails: " + rightFailure : "");
+        return result(EquivalenceResult.Verdict.UNKNOWN, false, null, why, why, facts);
+      }
+      if (nondeterministicDetail != null) {
+        return result(EquivalenceResult.Verdict.UNKNOWN, false, null, "nondeterministic: " + nondeterministicDetail,
+            "the answers differ only in rows chosen among ties at a LIMIT boundary", facts);
+      }
+      if (orderNotGuaranteed != null) {
+        return result(EquivalenceResult.Verdict.UNKNOWN, false, null, orderNotGuaranteed,
+            "same rows on every instance, but the right query does not guarantee the left query's order", facts);
+      }
+      if (!facts.nondeterminism().isEmpty()) {
+        notes.add("the queries use " + String.join(", ", facts.nondeterminism())
+            + "; they agreed on every instance anyway");
+      }
+      return result(EquivalenceResult.Verdict.EQUIVALENT, false, null, null, "same results on all " + compared
+          + " instance(s) where both ran" + (useData ? " (including the database itself)" : ""), facts);
+    }
+
+    /**
+     * The query's syntax tree (DuckDB's parser); on PostgreSQL null when DuckDB's parser cannot read a PostgreSQL
+     * construct (the check then goes on without the syntactic pass and the query's constants).
+     */
+    private JsonNode parse(String sql, EquivalenceInputException.Part part) {
+      Optional<QueryError> refused = postgres() ? PostgresWorkspace.admission(sql)
+          : SafeExecutor.on(duck).admission(sql);
+      if (refused.isPresent()) {
+        throw new EquivalenceInputException(part, refused.get().summary(), refused.get().position());
+      }
+      try {
+        return parser.parse(sql).statement(0);
+      } catch (SqlSyntaxException e) {
+        if (postgres() && !e.notAQuery()) {
+          notes.add("DuckDB's parser cannot read the " + part.name().toLowerCase(java.util.Locale.ROOT)
+              + " query (" + e.getMessage() + "): no syntactic pass, values from the schema alone");
+          return null;
+        }
+        throw new EquivalenceInputException(part, e.getMessage(), e.position());
+      }
+    }
+
+    /** Runs a query on the empty instance: bad input when it does not bind; strict shape when hidden keys fail. */
+    private void bind(String sql, JsonNode tree, boolean left, QueryFacts facts) {
+      OutputShape shape = left ? leftShape : rightShape;
+      Workspace.Result e = ws.run(shape.runnable(), limits());
+      if (e.isSuccess()) {
+        return;
+      }
+      Workspace.Result plain = shape.runnable().equals(sql) ? e : ws.run(sql, limits());
+      if (!plain.isSuccess()) {
+        QueryError err = plain.error().orElseThrow();
+        if (err.kind() == ErrorKind.BINDER || err.kind() == ErrorKind.PARSE || err.kind() == ErrorKind.REJECTED) {
+          String hint = "";
+          for (String unknown : facts.unknownRelations()) {
+            if (err.message().contains(unknown)) {
+              hint = dev.lakerewrite.sql.DidYouMean.hint(unknown, schema.relationNames());
+              break;
+            }
+          }
+          throw new EquivalenceInputException(left ? EquivalenceInputException.Part.LEFT
+              : EquivalenceInputException.Part.RIGHT, err.summary() + hint, err.position());
+        }
+        return; // a runtime failure on the empty instance: judged per instance
+      }
+      OutputShape strict = tree == null ? OutputShape.asWritten(sql, null, parser)
+          : shape.strictFallback(sql, tree, parser);
+      if (left) {
+        leftShape = strict;
+      } else {
+        rightShape = strict;
+      }
+    }
+
+    private QueryLimits limits() {
+      return new QueryLimits(queryTimeout, maxComparedRows);
+    }
+
+    private record Trial(OutputComparison.Outcome outcome, ResultTable left, ResultTable right) {}
+
+    /** Runs both queries on the loaded instance and compares; null when they cannot be compared there. */
+    private Trial trial(Database db) {
+      instancesTried++;
+      return compare(db.name(), leftQuery.run(queryTimeout), rightQuery.run(queryTimeout));
+    }
+
+    private Trial compare(String name, Workspace.Result l, Workspace.Result r) {
+      if (!l.isSuccess() || !r.isSuccess()) {
+        String lf = l.error().map(QueryError::summary).orElse(null);
+        String rf = r.error().map(QueryError::summary).orElse(null);
+        leftFailure = leftFailure == null ? lf : leftFailure;
+        rightFailure = rightFailure == null ? rf : rightFailure;
+        String detail = (lf != null && rf != null ? "both queries fail: " + lf
+            : lf != null ? "the left query fails: " + lf : "the right query fails: " + rf);
+        notes.add("skipped instances where a query fails (e.g. " + name + ": " + detail + ")");
+        if (checks.size() < 100) {
+          checks.add(new InstanceCheck(name, true, "skipped, " + detail,
+              l.isSuccess() ? l.table().rowCount() : -1, r.isSuccess() ? r.table().rowCount() : -1, List.of(),
+              List.of()));
+        }
+        return null;
+      }
+      if (l.table().truncated() || r.table().truncated()) {
+        notes.add("skipped instances where a result has more than " + maxComparedRows + " rows");
+        return null;
+      }
+      OutputComparison.Outcome o = OutputComparison.compare(new OutputComparison.Run(l.table(), leftShape),
+          new OutputComparison.Run(r.table(), rightShape), DIFF_ROWS);
+      compared++;
+      rowsCompared += l.table().rowCount() + r.table().rowCount();
+      windowNondeterministic |= o.windowNondeterministic();
+      boolean equal = o.kind() != OutputComparison.Kind.DIFFERENT;
+      if (checks.size() < 100 || !equal) {
+        checks.add(new InstanceCheck(name, equal, o.detail(), l.table().rowCount(), r.table().rowCount(),
+            o.onlyLeft(), o.onlyRight()));
+      }
+      if (o.kind() == OutputComparison.Kind.NONDETERMINISTIC && nondeterministicDetail == null) {
+        nondeterministicDetail = o.detail() + " (first seen on " + name + ")";
+      }
+      if (o.kind() == OutputComparison.Kind.ORDER_NOT_GUARANTEED && orderNotGuaranteed == null) {
+        orderNotGuaranteed = o.detail() + " (first seen on " + name + ")";
+      }
+      return new Trial(o, l.table(), r.table());
+    }
+
+    private EquivalenceResult difference(Database failing, Trial first, QueryFacts facts) throws SQLException {
+      Database small = failing;
+      if (minimize) {
+        long minimizeDeadline = System.nanoTime() + Math.max(timeBudget.toNanos() / 2, 500_000_000L);
+        small = Minimizer.minimize(failing, candidate -> {
+          try {
+            Database loaded = ws.load(candidate);
+            Trial t = quietly(loaded);
+            return t != null && t.outcome().kind() == OutputComparison.Kind.DIFFERENT;
+          } catch (SQLException e) {
+            return false;
+          }
+        }, maxMinimizeTests, minimizeDeadline);
+      }
+      Database loaded = ws.load(small);
+      Trial t = quietly(loaded);
+      if (t == null || t.outcome().kind() != OutputComparison.Kind.DIFFERENT) {
+        loaded = ws.load(failing);
+        t = quietly(loaded);
+        small = loaded;
+      }
+      ResultTable leftResult = asWritten(leftSql, t.left());
+      ResultTable rightResult = asWritten(rightSql, t.right());
+      Counterexample ce = new Counterexample(failing.name(), small, leftResult, rightResult, t.outcome().detail(),
+          failing.rowCount());
+      return differenceResult(ce, facts, "the results differ on " + failing.name() + ", shrunk to "
+          + ce.rowCount() + " row(s)");
+    }
+
+    private EquivalenceResult differenceResult(Counterexample ce, QueryFacts facts, String explanation) {
+      if (!facts.nondeterminism().isEmpty()) {
+        String why = "the queries use " + String.join(", ", facts.nondeterminism())
+            + ", so a difference may come from the engine's choices rather than the data";
+        return result(EquivalenceResult.Verdict.UNKNOWN, false, ce, why, explanation, facts);
+      }
+      return result(EquivalenceResult.Verdict.NOT_EQUIVALENT, false, ce, null, explanation, facts);
+    }
+
+    /** Both queries as written (with their LIMIT), on the loaded instance; falls back to the compared rows. */
+    private ResultTable asWritten(String sql, ResultTable compared) {
+      Workspace.Result e = ws.run(sql, limits());
+      return e.isSuccess() ? e.table() : compared;
+    }
+
+    /** A trial that leaves no trace in the evidence (for minimisation). */
+    private Trial quietly(Database db) {
+      Workspace.Result l = leftQuery.run(queryTimeout);
+      Workspace.Result r = rightQuery.run(queryTimeout);
+      if (!l.isSuccess() || !r.isSuccess() || l.table().truncated() || r.table().truncated()) {
+        return null;
+      }
+      return new Trial(OutputComparison.compare(new OutputComparison.Run(l.table(), leftShape),
+          new OutputComparison.Run(r.table(), rightShape), DIFF_ROWS), l.table(), r.table());
+    }
+
+    private Trial onDatabase() throws SQLException {
+      instancesTried++;
+      if (postgres()) {
+        try (Workspace plain = PostgresWorkspace.plain(database)) {
+          return compare("the database itself", plain.run(leftShape.runnable(), limits()),
+              plain.run(rightShape.runnable(), limits()));
+        }
+      }
+      SafeExecutor executor = SafeExecutor.on(database);
+      return compare("the database itself", Workspace.Result.of(executor.execute(leftShape.runnable(), limits())),
+          Workspace.Result.of(executor.execute(rightShape.runnable(), limits())));
+    }
+
+    private EquivalenceResult databaseDifference(Trial t, QueryFacts facts) {
+      Counterexample ce = new Counterexample("the database itself (too large to shrink)",
+          new Database("the database itself", List.of(), Map.of()), t.left(), t.right(), t.outcome().detail(), -1);
+      return differenceResult(ce, facts, "the results differ on the database itself; no generated instance "
+          + "showed it");
+    }
+
+    private Map<QueryFacts.ColumnKey, List<String>> real(QueryFacts facts, List<Schema.Table> tables) {
+      Map<QueryFacts.ColumnKey, List<String>> out = new java.util.HashMap<>();
+      for (QueryFacts.ColumnKey key : facts.columns()) {
+        List<String> values = realValues.computeIfAbsent(key, k -> sample(k, tables));
+        out.put(key, values);
+      }
+      return out;
+    }
+
+    private List<String> sample(QueryFacts.ColumnKey key, List<Schema.Table> tables) {
+      Optional<Schema.Table> t = schema.table(key.table());
+      Optional<Schema.Column> c = t.flatMap(x -> x.column(key.column()));
+      if (c.isEmpty()) {
+        return List.of();
+      }
+      String column = Sql.quoted(c.get().name());
+      String sql = "SELECT DISTINCT CAST(" + column + " AS VARCHAR) FROM (SELECT " + column + " FROM "
+          + Sql.quoted(t.get().name()) + " LIMIT 2000) AS sampled WHERE " + column + " IS NOT NULL LIMIT 3";
+      List<String> out = new ArrayList<>();
+      try (Statement st = database.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        while (rs.next()) {
+          out.add(rs.getString(1));
+        }
+      } catch (SQLException e) {
+        return List.of();
+      }
+      return out;
+    }
+
+    private EquivalenceResult result(EquivalenceResult.Verdict verdict, boolean proved, Counterexample ce,
+        String reason, String explanation, QueryFacts facts) {
+      boolean nondeterministic = windowNondeterministic || nondeterministicDetail != null
+          || !facts.nondeterminism().isEmpty();
+      if (windowNondeterministic && verdict == EquivalenceResult.Verdict.EQUIVALENT) {
+        notes.add("a LIMIT without a total order: on some instances the rows returned depend on how ties are "
+            + "broken; both queries allow the same rows there");
+      }
+      EquivalenceEvidence evidence = new EquivalenceEvidence(verdict == EquivalenceResult.Verdict.EQUIVALENT,
+          leftShape != null && leftShape.ordered(), leftShape != null && leftShape.hasWindow(), checks,
+          instancesTried, rowsCompared, Duration.ofNanos(System.nanoTime() - start));
+      return new EquivalenceResult(verdict, proved, ce, reason, explanation, new ArrayList<>(notes),
+          nondeterministic, evidence, engine.displayName());
+    }
+  }
+
+  private static String strip(String sql) {
+    String body = sql.strip();
+    while (body.endsWith(";")) {
+      body = body.substring(0, body.length() - 1).strip();
+    }
+    return body;
+  }
+
+  /**
+   * Settings of a checker. Defaults: up to 64 generated instances within a 5-second budget per check, 10 seconds
+   * per query execution, seed 42, counterexamples minimised (at most 400 delta-debugging trials), results of up to
+   * 100,000 rows compared; with a connection, its data is used (as an instance and as values).
+   */
+  public static final class Builder {
+    private String ddl;
+    private Connection connection;
+    private boolean useData = true;
+    private int maxInstances = 64;
+    private Duration timeBudget = Duration.ofSeconds(5);
+    private Duration queryTimeout = Duration.ofSeconds(10);
+    private long seed = 42;
+    private boolean minimize = true;
+    private int maxComparedRows = 100_000;
+    private int maxMinimizeTests = 400;
+
+    private Builder() {}
+
+    /** The schema as DDL ({@code CREATE TABLE}, {@code CREATE VIEW}, ...; INSERTs add an instance of data). */
+    public Builder schema(String ddl) {
+      this.ddl = Objects.requireNonNull(ddl, "ddl");
+      return this;
+    }
+
+    /**
+     * A DuckDB connection whose current schema's tables and views the queries use (read from its catalog), and
+     * whose data is one more instance and a source of values unless {@link #useData(boolean) useData(false)}.
+     * Only read; used from the thread that calls {@link #check}.
+     */
+    public Builder connection(Connection connection) {
+      this.connection = Objects.requireNonNull(connection, "connection");
+      return this;
+    }
+
+    /** Whether the connection's rows are used (default true). */
+    public Builder useData(boolean enabled) {
+      this.useData = enabled;
+      return this;
+    }
+
+    /** Generated instances per check at most, 1 to 10,000. */
+    public Builder maxInstances(int n) {
+      if (n < 1 || n > 10_000) {
+        throw new IllegalArgumentException("maxInstances must be between 1 and 10,000, was " + n);
+      }
+      this.maxInstances = n;
+      return this;
+    }
+
+    /** Time per check for generated instances (a check stops generating once it is spent), positive. */
+    public Builder timeBudget(Duration budget) {
+      Objects.requireNonNull(budget, "budget");
+      if (budget.isNegative() || budget.isZero()) {
+        throw new IllegalArgumentException("timeBudget must be positive, was " + budget);
+      }
+      this.timeBudget = budget;
+      return this;
+    }
+
+    /** Time limit per query execution, positive. */
+    public Builder queryTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("queryTimeout must be positive, was " + timeout);
+      }
+      this.queryTimeout = timeout;
+      return this;
+    }
+
+    /** Seed of instance generation (same seed, schema and queries: same instances). */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /** Whether counterexamples are shrunk by delta debugging (default true). */
+    public Builder minimize(boolean enabled) {
+      this.minimize = enabled;
+      return this;
+    }
+
+    /** Delta-debugging trials per counterexample at most, 1 to 100,000. */
+    public Builder maxMinimizeTests(int n) {
+      if (n < 1 || n > 100_000) {
+        throw new IllegalArgumentException("maxMinimizeTests must be between 1 and 100,000, was " + n);
+      }
+      this.maxMinimizeTests = n;
+      return this;
+    }
+
+    /** Results larger than this are not compared (the instance is skipped), 1 to 50,000,000. */
+    public Builder maxComparedRows(int rows) {
+      if (rows < 1 || rows > 50_000_000) {
+        throw new IllegalArgumentException("maxComparedRows must be between 1 and 50,000,000, was " + rows);
+      }
+      this.maxComparedRows = rows;
+      return this;
+    }
+
+    /**
+     * The checker.
+     *
+     * @throws EquivalenceInputException if neither a schema nor a connection was given, the schema script fails
+     *     or the connection's catalog cannot be read
+     */
+    public EquivalenceChecker build() {
+      if (ddl == null && connection == null) {
+        throw new IllegalStateException("give the schema: schema(ddl) or connection(connection)");
+      }
+      if (ddl != null && connection != null) {
+        throw new IllegalStateException("give the schema once: schema(ddl) or connection(connection), not both");
+      }
+      if (ddl != null) {
+        DuckDbCatalog.Loaded loaded = DuckDbCatalog.load(ddl);
+        return new EquivalenceChecker(this, loaded.schema(), loaded.rows().orElse(null),
+            dev.lakerewrite.core.Engine.DUCKDB);
+      }
+      try {
+        dev.lakerewrite.core.Engine engine = dev.lakerewrite.core.Engine.of(connection);
+        Schema schema = engine == dev.lakerewrite.core.Engine.POSTGRESQL ? PostgresCatalog.read(connection)
+            : DuckDbCatalog.read(connection);
+        return new EquivalenceChecker(this, schema, null, engine);
+      } catch (IllegalArgumentException e) {
+        throw new EquivalenceInputException(EquivalenceInputException.Part.DATABASE, e.getMessage(), -1);
+      } catch (SQLException e) {
+        throw new EquivalenceInputException(EquivalenceInputException.Part.DATABASE,
+            "cannot read the database's catalog: " + e.getMessage(), -1);
+      }
+    }
+  }
+}

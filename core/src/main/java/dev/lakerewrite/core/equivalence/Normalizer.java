@@ -1,0 +1,557 @@
+package dev.lakerewrite.core.equivalence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.sql.Trees;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map.Entry;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The cheap syntactic pass: a normal form of a query's syntax tree in which queries that differ only in ways that
+ * cannot change their result look the same. Two queries with equal normal forms are equivalent (proved), because
+ * every step preserves meaning:
+ * <ul>
+ *   <li>source positions and CTE materialisation hints are dropped;</li>
+ *   <li>table aliases and CTE names are renamed consistently, by position, honouring scopes (correlated
+ *       references and shadowing);</li>
+ *   <li>a FROM clause of inner and cross joins only (when the select list has no star, whose column order the
+ *       join order decides) becomes a sorted set of relations, and its ON conditions join the WHERE
+ *       conjuncts;</li>
+ *   <li>AND and OR operands (flattened), operands of {@code =}, {@code <>}, {@code +}, {@code *}, IN lists,
+ *       GROUP BY keys, and the branches of UNION / INTERSECT without modifiers are sorted; {@code b > a} becomes
+ *       {@code a < b};</li>
+ *   <li>aliases of the outermost select list that nothing refers to are dropped (results are compared by
+ *       position).</li>
+ * </ul>
+ * Anything the pass does not understand is left as it is, so unequal normal forms say nothing. Linear in the tree
+ * apart from the sorts.
+ */
+final class Normalizer {
+  private static final ObjectMapper JSON = Trees.JSON;
+  private static final Set<String> SYMMETRIC_COMPARISONS = Set.of("COMPARE_EQUAL", "COMPARE_NOTEQUAL",
+      "COMPARE_DISTINCT_FROM", "COMPARE_NOT_DISTINCT_FROM");
+  private static final Map<String, String> FLIPPED = Map.of(
+      "COMPARE_LESSTHAN", "COMPARE_GREATERTHAN", "COMPARE_GREATERTHAN", "COMPARE_LESSTHAN",
+      "COMPARE_LESSTHANOREQUALTO", "COMPARE_GREATERTHANOREQUALTO",
+      "COMPARE_GREATERTHANOREQUALTO", "COMPARE_LESSTHANOREQUALTO");
+
+  private int cteCounter;
+
+  private Normalizer() {}
+
+  /** The normal form of a statement tree as text, or null when the tree has a shape the pass refuses. */
+  static String normalForm(JsonNode statement) {
+    try {
+      ObjectNode copy = (ObjectNode) statement.deepCopy();
+      stripLocations(copy);
+      copy.remove("named_param_map");
+      Normalizer n = new Normalizer();
+      JsonNode node = n.node(copy.get("node"), new ArrayDeque<>(), new ArrayDeque<>(), true);
+      return node == null ? null : JSON.writeValueAsString(node);
+    } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
+      return null;
+    }
+  }
+
+  private static void stripLocations(JsonNode n) {
+    if (n instanceof ObjectNode o) {
+      o.remove("query_location");
+      o.remove("query_location_length");
+      if (o.has("materialized") && o.get("materialized").isTextual()) {
+        o.put("materialized", "CTE_MATERIALIZE_DEFAULT");
+      }
+    }
+    if (n != null && n.isContainerNode()) {
+      for (JsonNode child : n) {
+        stripLocations(child);
+      }
+    }
+  }
+
+  /** Normalises a query node in place (returns it), under the table-alias scopes and CTE names around it. */
+  private JsonNode node(JsonNode n, Deque<Map<String, String>> aliases, Deque<Map<String, String>> ctes,
+      boolean outermost) {
+    if (!(n instanceof ObjectNode node)) {
+      return n;
+    }
+    Map<String, String> cteNames = new HashMap<>();
+    ctes.push(cteNames);
+    try {
+      for (JsonNode entry : node.path("cte_map").path("map")) {
+        String name = entry.path("key").asText("");
+        String canonical = "__cte" + (++cteCounter);
+        // A recursive CTE sees its own name; a plain one only earlier ones, but naming it early is harmless.
+        cteNames.put(name.toLowerCase(Locale.ROOT), canonical);
+        ((ObjectNode) entry).put("key", canonical);
+        JsonNode value = entry.path("value");
+        if (value.has("query_node")) {
+          node(value.get("query_node"), aliases, ctes, false);
+        } else if (value.path("query").has("node")) {
+          node(value.path("query").get("node"), aliases, ctes, false);
+        }
+      }
+      switch (node.path("type").asText("")) {
+        case "SELECT_NODE" -> select(node, aliases, ctes, outermost);
+        case "SET_OPERATION_NODE" -> setOperation(node, aliases, ctes, outermost);
+        default -> {
+          for (Iterator<Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Entry<String, JsonNode> f = it.next();
+            if (f.getValue().isObject() && f.getValue().path("type").asText("").endsWith("_NODE")) {
+              node(f.getValue(), aliases, ctes, false);
+            }
+          }
+        }
+      }
+      return node;
+    } finally {
+      ctes.pop();
+    }
+  }
+
+  private void setOperation(ObjectNode node, Deque<Map<String, String>> aliases, Deque<Map<String, String>> ctes,
+      boolean outermost) {
+    List<JsonNode> children = new ArrayList<>();
+    boolean list = node.path("children").isArray() && !node.path("children").isEmpty();
+    if (list) {
+      node.get("children").forEach(children::add);
+    } else {
+      children.add(node.path("left"));
+      children.add(node.path("right"));
+    }
+    for (int i = 0; i < children.size(); i++) {
+      node(children.get(i), aliases, ctes, false);
+    }
+    String op = node.path("setop_type").asText("");
+    boolean commutative = (op.equals("UNION") || op.equals("INTERSECT")) && node.path("modifiers").isEmpty();
+    if (commutative && !outermostNamesMatter(node, outermost)) {
+      children.sort(Comparator.comparing(Normalizer::text));
+    }
+    ArrayNode kids = JSON.createArrayNode();
+    children.forEach(kids::add);
+    node.set("children", kids);
+    node.putNull("left");
+    node.putNull("right");
+    for (JsonNode m : node.path("modifiers")) {
+      expressionsIn(m, aliases, ctes);
+    }
+  }
+
+  /** Whether swapping branches could change column names someone reads (never for the outermost query). */
+  private static boolean outermostNamesMatter(JsonNode node, boolean outermost) {
+    return !outermost;
+  }
+
+  private void select(ObjectNode node, Deque<Map<String, String>> aliases, Deque<Map<String, String>> ctes,
+      boolean outermost) {
+    JsonNode from = node.path("from_table");
+    boolean star = false;
+    for (JsonNode item : node.path("select_list")) {
+      star |= "STAR".equals(item.path("class").asText()) || hasStar(item);
+    }
+    List<JsonNode> conditions = new ArrayList<>();
+    List<JsonNode> items = new ArrayList<>();
+    boolean flat = !star && flatten(from, items, conditions);
+    if (!flat) {
+      items.clear();
+      conditions.clear();
+    }
+    Map<String, String> scope = new HashMap<>();
+    int depth = aliases.size();
+    if (flat) {
+      for (JsonNode item : items) {
+        fromItem(item, aliases, ctes);
+      }
+      items.sort(Comparator.comparing(Normalizer::itemKey));
+      for (int i = 0; i < items.size(); i++) {
+        if (!rename((ObjectNode) items.get(i), scope, "__t" + depth + "_" + i)) {
+          throw new IllegalStateException("two relations with one name");
+        }
+      }
+      ArrayNode list = JSON.createArrayNode();
+      items.forEach(list::add);
+      ObjectNode canonical = JSON.createObjectNode();
+      canonical.put("type", "INNER_JOIN_SET");
+      canonical.set("items", list);
+      node.set("from_table", canonical);
+    } else {
+      int[] counter = {0};
+      walkFrom(from, aliases, ctes, scope, depth, counter);
+    }
+    aliases.push(scope);
+    try {
+      if (flat) {
+        List<JsonNode> where = new ArrayList<>(conditions);
+        if (node.hasNonNull("where_clause") && node.get("where_clause").isObject()) {
+          where.add(node.get("where_clause"));
+        }
+        if (!where.isEmpty()) {
+          ObjectNode and = JSON.createObjectNode();
+          and.put("class", "CONJUNCTION");
+          and.put("type", "CONJUNCTION_AND");
+          and.put("alias", "");
+          ArrayNode kids = and.putArray("children");
+          where.forEach(kids::add);
+          node.set("where_clause", where.size() == 1 ? where.get(0) : and);
+        }
+      } else {
+        walkJoinConditions(node.path("from_table"), aliases, ctes);
+      }
+      for (String field : List.of("where_clause", "having", "qualify")) {
+        if (node.hasNonNull(field)) {
+          node.set(field, expression(node.get(field), aliases, ctes));
+        }
+      }
+      ArrayNode selectList = (ArrayNode) node.path("select_list");
+      for (int i = 0; i < selectList.size(); i++) {
+        selectList.set(i, expression(selectList.get(i), aliases, ctes));
+      }
+      JsonNode groups = node.path("group_expressions");
+      if (groups.isArray()) {
+        ArrayNode g = (ArrayNode) groups;
+        for (int i = 0; i < g.size(); i++) {
+          g.set(i, expression(g.get(i), aliases, ctes));
+        }
+        if (standardGrouping(node) && g.size() > 1) {
+          List<JsonNode> sorted = new ArrayList<>();
+          g.forEach(sorted::add);
+          sorted.sort(Comparator.comparing(Normalizer::text));
+          g.removeAll();
+          sorted.forEach(g::add);
+        }
+      }
+      for (JsonNode m : node.path("modifiers")) {
+        expressionsIn(m, aliases, ctes);
+      }
+      if (outermost) {
+        dropUnusedOutputAliases(node);
+      }
+    } finally {
+      aliases.pop();
+    }
+  }
+
+  private static boolean hasStar(JsonNode n) {
+    boolean[] found = {false};
+    Trees.visit(n, x -> found[0] |= "STAR".equals(x.path("class").asText()));
+    return found[0];
+  }
+
+  private static boolean standardGrouping(JsonNode node) {
+    JsonNode sets = node.path("group_sets");
+    if (sets.size() != 1) {
+      return false;
+    }
+    JsonNode only = sets.get(0);
+    if (only.size() != node.path("group_expressions").size()) {
+      return false;
+    }
+    for (int i = 0; i < only.size(); i++) {
+      if (only.get(i).asInt(-1) != i) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Collects the relations and ON conditions of a FROM tree of inner and cross joins; false for anything else. */
+  private static boolean flatten(JsonNode from, List<JsonNode> items, List<JsonNode> conditions) {
+    if (from == null || from.isNull() || from.isMissingNode()) {
+      return false;
+    }
+    String type = from.path("type").asText("");
+    if (type.equals("JOIN")) {
+      String join = from.path("join_type").asText("");
+      String ref = from.path("ref_type").asText("");
+      boolean inner = join.equals("INNER") && (ref.equals("REGULAR") || ref.equals("CROSS"));
+      boolean cross = ref.equals("CROSS");
+      if (!(inner || cross) || !from.path("using_columns").isEmpty() || !from.path("alias").asText("").isEmpty()) {
+        return false;
+      }
+      if (!flatten(from.path("left"), items, conditions) || !flatten(from.path("right"), items, conditions)) {
+        return false;
+      }
+      if (from.hasNonNull("condition") && from.get("condition").isObject()) {
+        conditions.add(from.get("condition"));
+      }
+      return true;
+    }
+    if (type.equals("BASE_TABLE") || type.equals("SUBQUERY")) {
+      items.add(from);
+      return true;
+    }
+    return false;
+  }
+
+  private void fromItem(JsonNode item, Deque<Map<String, String>> aliases, Deque<Map<String, String>> ctes) {
+    String type = item.path("type").asText("");
+    if (type.equals("SUBQUERY")) {
+      node(item.path("subquery").path("node"), aliases, ctes, false);
+    } else if (type.equals("BASE_TABLE") && item.path("schema_name").asText("").isEmpty()) {
+      String canonical = lookup(ctes, item.path("table_name").asText(""));
+      if (canonical != null) {
+        ObjectNode o = (ObjectNode) item;
+        o.put("original_name", o.path("table_name").asText("").toLowerCase(Locale.ROOT));
+        o.put("table_name", canonical);
+        o.remove("qualified_name");
+      }
+    } else if (type.equals("TABLE_FUNCTION")) {
+      if (item.has("function")) {
+        ((ObjectNode) item).set("function", expression(item.get("function"), aliases, ctes));
+      }
+    }
+  }
+
+  private static String itemKey(JsonNode item) {
+    ObjectNode copy = (ObjectNode) item.deepCopy();
+    copy.put("alias", "");
+    copy.remove("original_name");
+    return text(copy);
+  }
+
+  /** Gives a relation its canonical alias, remembering the name it was referred to by; false on a clash. */
+  private static boolean rename(ObjectNode item, Map<String, String> scope, String canonical) {
+    String alias = item.path("alias").asText("");
+    String name = !alias.isEmpty() ? alias
+        : item.has("original_name") ? item.path("original_name").asText("") : item.path("table_name").asText("");
+    item.remove("original_name");
+    String key = name.toLowerCase(Locale.ROOT);
+    if (!key.isEmpty()) {
+      if (scope.containsKey(key)) {
+        return false;
+      }
+      scope.put(key, canonical);
+    }
+    item.put("alias", canonical);
+    return true;
+  }
+
+  /** Outside the flattened case: normalise and rename relations in the FROM tree in their written order. */
+  private void walkFrom(JsonNode from, Deque<Map<String, String>> aliases, Deque<Map<String, String>> ctes,
+      Map<String, String> scope, int depth, int[] counter) {
+    if (!(from instanceof ObjectNode o)) {
+      return;
+    }
+    String type = o.path("type").asText("");
+    if (type.equals("JOIN")) {
+      walkFrom(o.path("left"), aliases, ctes, scope, depth, counter);
+      walkFrom(o.path("right"), aliases, ctes, scope, depth, counter);
+    } else if (type.equals("BASE_TABLE") || type.equals("SUBQUERY") || type.equals("TABLE_FUNCTION")) {
+      fromItem(o, aliases, ctes);
+      if (!rename(o, scope, "__t" + depth + "_" + counter[0]++)) {
+        throw new IllegalStateException("two relations with one name");
+      }
+    }
+  }
+
+  private void walkJoinConditions(JsonNode from, Deque<Map<String, String>> aliases, Deque<Map<String, String>> ctes) {
+    if (!(from instanceof ObjectNode o) || !"JOIN".equals(o.path("type").asText())) {
+      return;
+    }
+    walkJoinConditions(o.path("left"), aliases, ctes);
+    walkJoinConditions(o.path("right"), aliases, ctes);
+    if (o.hasNonNull("condition") && o.get("condition").isObject()) {
+      o.set("condition", expression(o.get("condition"), aliases, ctes));
+    }
+  }
+
+  private void expressionsIn(JsonNode modifier, Deque<Map<String, String>> aliases, Deque<Map<String, String>> ctes) {
+    if (!(modifier instanceof ObjectNode m)) {
+      return;
+    }
+    for (Iterator<Entry<String, JsonNode>> it = m.fields(); it.hasNext(); ) {
+      Entry<String, JsonNode> f = it.next();
+      JsonNode v = f.getValue();
+      if (v.isObject() && v.has("class")) {
+        f.setValue(expression(v, aliases, ctes));
+      } else if (v.isArray()) {
+        ArrayNode a = (ArrayNode) v;
+        for (int i = 0; i < a.size(); i++) {
+          JsonNode item = a.get(i);
+          if (item.isObject() && item.has("class")) {
+            a.set(i, expression(item, aliases, ctes));
+          } else if (item.isObject() && item.has("expression")) {
+            ((ObjectNode) item).set("expression", expression(item.get("expression"), aliases, ctes));
+          }
+        }
+      }
+    }
+  }
+
+  /** Normalises an expression (renaming qualifiers, normalising subqueries, sorting commutative operands). */
+  private JsonNode expression(JsonNode e, Deque<Map<String, String>> aliases, Deque<Map<String, String>> ctes) {
+    if (!(e instanceof ObjectNode o)) {
+      return e;
+    }
+    String cls = o.path("class").asText("");
+    if (cls.equals("COLUMN_REF")) {
+      JsonNode names = o.path("column_names");
+      if (names.size() >= 2) {
+        String canonical = lookup(aliases, names.get(names.size() - 2).asText());
+        if (canonical != null) {
+          ArrayNode renamed = JSON.createArrayNode();
+          renamed.add(canonical);
+          renamed.add(names.get(names.size() - 1).asText());
+          o.set("column_names", renamed);
+        }
+      }
+      return o;
+    }
+    if (cls.equals("STAR") && !o.path("relation_name").asText("").isEmpty()) {
+      String canonical = lookup(aliases, o.path("relation_name").asText(""));
+      if (canonical != null) {
+        o.put("relation_name", canonical);
+      }
+    }
+    if (cls.equals("SUBQUERY")) {
+      node(o.path("subquery").path("node"), aliases, ctes, false);
+      if (o.hasNonNull("child")) {
+        o.set("child", expression(o.get("child"), aliases, ctes));
+      }
+      return o;
+    }
+    for (Iterator<Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
+      Entry<String, JsonNode> f = it.next();
+      JsonNode v = f.getValue();
+      if (v.isObject()) {
+        if (v.has("class")) {
+          f.setValue(expression(v, aliases, ctes));
+        } else {
+          expressionsIn(v, aliases, ctes);
+          if (v.has("expression")) {
+            ((ObjectNode) v).set("expression", expression(v.get("expression"), aliases, ctes));
+          }
+        }
+      } else if (v.isArray()) {
+        ArrayNode a = (ArrayNode) v;
+        for (int i = 0; i < a.size(); i++) {
+          JsonNode item = a.get(i);
+          if (item.isObject() && item.has("class")) {
+            a.set(i, expression(item, aliases, ctes));
+          } else if (item instanceof ObjectNode io) {
+            for (String k : List.of("expression", "when_expr", "then_expr")) {
+              if (io.has(k)) {
+                io.set(k, expression(io.get(k), aliases, ctes));
+              }
+            }
+          }
+        }
+      }
+    }
+    return commute(o);
+  }
+
+  /** Sorts the operands of commutative operators (children already normal). */
+  private static JsonNode commute(ObjectNode o) {
+    String cls = o.path("class").asText("");
+    String type = o.path("type").asText("");
+    if (cls.equals("CONJUNCTION")) {
+      List<JsonNode> flat = new ArrayList<>();
+      flattenConjunction(o, type, flat);
+      flat.sort(Comparator.comparing(Normalizer::text));
+      ArrayNode kids = JSON.createArrayNode();
+      flat.forEach(kids::add);
+      o.set("children", kids);
+      return o;
+    }
+    if (cls.equals("COMPARISON")) {
+      JsonNode l = o.path("left");
+      JsonNode r = o.path("right");
+      if (text(l).compareTo(text(r)) > 0) {
+        if (SYMMETRIC_COMPARISONS.contains(type)) {
+          o.set("left", r);
+          o.set("right", l);
+        } else if (FLIPPED.containsKey(type)) {
+          o.set("left", r);
+          o.set("right", l);
+          o.put("type", FLIPPED.get(type));
+        }
+      }
+      return o;
+    }
+    if (cls.equals("OPERATOR") && (type.equals("COMPARE_IN") || type.equals("COMPARE_NOT_IN"))) {
+      ArrayNode kids = (ArrayNode) o.path("children");
+      if (kids.size() > 2) {
+        List<JsonNode> list = new ArrayList<>();
+        for (int i = 1; i < kids.size(); i++) {
+          list.add(kids.get(i));
+        }
+        list.sort(Comparator.comparing(Normalizer::text));
+        Set<String> seen = new HashSet<>();
+        ArrayNode sorted = JSON.createArrayNode();
+        sorted.add(kids.get(0));
+        for (JsonNode x : list) {
+          if (seen.add(text(x))) {
+            sorted.add(x);
+          }
+        }
+        o.set("children", sorted);
+      }
+      return o;
+    }
+    if (cls.equals("FUNCTION") && o.path("is_operator").asBoolean(false)) {
+      String fn = o.path("function_name").asText("");
+      JsonNode args = o.path("arguments");
+      if ((fn.equals("+") || fn.equals("*")) && args.isArray() && args.size() == 2
+          && text(args.get(0)).compareTo(text(args.get(1))) > 0) {
+        ArrayNode swapped = JSON.createArrayNode();
+        swapped.add(args.get(1));
+        swapped.add(args.get(0));
+        o.set("arguments", swapped);
+      }
+    }
+    return o;
+  }
+
+  private static void flattenConjunction(JsonNode n, String type, List<JsonNode> out) {
+    if ("CONJUNCTION".equals(n.path("class").asText()) && type.equals(n.path("type").asText())
+        && n.path("alias").asText("").isEmpty()) {
+      for (JsonNode c : n.path("children")) {
+        flattenConjunction(c, type, out);
+      }
+    } else {
+      out.add(n);
+    }
+  }
+
+  private static void dropUnusedOutputAliases(ObjectNode node) {
+    Set<String> referenced = new HashSet<>();
+    Trees.visit(node, n -> {
+      if ("COLUMN_REF".equals(n.path("class").asText()) && n.path("column_names").size() == 1) {
+        referenced.add(n.path("column_names").get(0).asText().toLowerCase(Locale.ROOT));
+      }
+    });
+    for (JsonNode item : node.path("select_list")) {
+      String alias = item.path("alias").asText("");
+      if (!alias.isEmpty() && !referenced.contains(alias.toLowerCase(Locale.ROOT))) {
+        ((ObjectNode) item).put("alias", "");
+      }
+    }
+  }
+
+  private static String lookup(Deque<Map<String, String>> scopes, String name) {
+    String key = name.toLowerCase(Locale.ROOT);
+    for (Map<String, String> s : scopes) {
+      String v = s.get(key);
+      if (v != null) {
+        return v;
+      }
+    }
+    return null;
+  }
+
+  private static String text(JsonNode n) {
+    return n == null ? "" : n.toString();
+  }
+}

@@ -1,0 +1,773 @@
+package dev.lakerewrite.core.equivalence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lakerewrite.core.sql.SqlAnalyzer;
+import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.Trees;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What two queries say about the data that could tell them apart, read from DuckDB's syntax trees with the
+ * schema at hand (so unqualified columns resolve to their tables, through aliases, CTEs, views and derived
+ * tables, and correlated references to the outer query): the base tables and columns used; which columns are
+ * compared with which (joins, {@code IN} subqueries, set-operation branches, scalar subqueries: such columns
+ * share one pool of values, so joins find partners and groups collide); the constants each column is compared
+ * with ({@code =}, {@code <}, {@code BETWEEN}, {@code IN}, {@code LIKE}, {@code year(d) = 1995}, a string
+ * function of it); the largest LIMIT; and constructs whose result is not determined by the data (volatile
+ * functions, {@code row_number()}).
+ *
+ * <p>This is the query-driven half of instance generation (after XData's per-predicate test data and
+ * VeriEQL's small symbolic domains); {@link InstanceGenerator} turns it into rows. One walk per query, linear
+ * in the size of the tree.
+ */
+final class QueryFacts {
+  /** A base table column, lower-cased. */
+  record ColumnKey(String table, String column) {
+    static ColumnKey of(String table, String column) {
+      return new ColumnKey(table.toLowerCase(Locale.ROOT), column.toLowerCase(Locale.ROOT));
+    }
+
+    @Override
+    public String toString() {
+      return table + "." + column;
+    }
+  }
+
+  /** How a column relates to a constant. */
+  enum Relation {
+    /** Compared directly ({@code =, <, BETWEEN, IN}): the value and its neighbours matter. */
+    COMPARE,
+    /** Matched by a LIKE pattern (the constant is the pattern). */
+    LIKE,
+    /** A function of the column is compared with the constant (e.g. {@code substring(phone, 1, 2) = '13'}). */
+    FUNCTION,
+    /** The year of the column is compared with the constant. */
+    YEAR
+  }
+
+  /**
+   * A constant expression a column is compared with (evaluated later by the engine, in the column's type), and
+   * how: {@code =}, {@code <>}, {@code <}, {@code <=}, {@code >}, {@code >=} (column on the left), {@code IN},
+   * {@code LIKE} or {@code ?} when unknown.
+   */
+  record Constant(ColumnKey column, JsonNode expression, Relation relation, String operator) {}
+
+  /** Two columns compared directly ({@code l_shipdate < l_commitdate}), the operator with the left on the left. */
+  record ColumnComparison(ColumnKey left, String operator, ColumnKey right) {}
+
+  private static final Map<String, String> OPERATORS = Map.of("COMPARE_EQUAL", "=", "COMPARE_NOTEQUAL", "<>",
+      "COMPARE_LESSTHAN", "<", "COMPARE_GREATERTHAN", ">", "COMPARE_LESSTHANOREQUALTO", "<=",
+      "COMPARE_GREATERTHANOREQUALTO", ">=", "COMPARE_NOT_DISTINCT_FROM", "=", "COMPARE_DISTINCT_FROM", "<>");
+  private static final Map<String, String> MIRRORED = Map.of("<", ">", ">", "<", "<=", ">=", ">=", "<=");
+
+  private static final Set<String> VOLATILE = Set.of("random", "rand", "uuid", "gen_random_uuid", "uuidv4",
+      "uuidv7", "now", "current_timestamp", "get_current_timestamp", "current_date", "current_time",
+      "today", "transaction_timestamp", "statement_timestamp", "clock_timestamp", "setseed", "nextval",
+      "currval", "localtime", "localtimestamp");
+  /** Window functions whose value depends on how ties of the window's order are broken. */
+  private static final Set<String> TIE_DEPENDENT = Set.of("row_number", "first_value", "last_value", "nth_value",
+      "lead", "lag", "ntile");
+  /** Aggregates whose value depends on the order rows arrive in (unless the aggregate orders them). */
+  private static final Set<String> ORDER_DEPENDENT = Set.of("first", "last", "any_value", "arbitrary",
+      "string_agg", "group_concat", "listagg", "list", "array_agg", "histogram");
+  private static final Set<String> LIKE = Set.of("~~", "!~~", "~~*", "!~~*", "like_escape", "not_like_escape",
+      "ilike_escape", "not_ilike_escape", "glob");
+  private static final Set<String> COMPARISONS = Set.of("COMPARE_EQUAL", "COMPARE_NOTEQUAL", "COMPARE_LESSTHAN",
+      "COMPARE_GREATERTHAN", "COMPARE_LESSTHANOREQUALTO", "COMPARE_GREATERTHANOREQUALTO",
+      "COMPARE_DISTINCT_FROM", "COMPARE_NOT_DISTINCT_FROM");
+  private static final Set<String> KEY_PRESERVING_AGGREGATES = Set.of("min", "max", "avg", "sum", "first", "last",
+      "any_value", "arbitrary", "arg_min", "arg_max", "median", "mode", "quantile", "quantile_cont",
+      "quantile_disc", "fsum", "sumkahan", "kahan_sum", "bit_and", "bit_or");
+
+  private final Schema schema;
+  private final SqlParser parser;
+  private final Set<String> tables = new LinkedHashSet<>();
+  private final Set<ColumnKey> columns = new LinkedHashSet<>();
+  private final Map<ColumnKey, ColumnKey> parent = new HashMap<>();
+  private final List<Constant> constants = new ArrayList<>();
+  private final List<ColumnComparison> columnComparisons = new ArrayList<>();
+  private final Set<String> nondeterministic = new LinkedHashSet<>();
+  private final Set<String> unknownRelations = new LinkedHashSet<>();
+  private long largestLimit;
+  private int viewDepth;
+
+  QueryFacts(Schema schema, SqlParser parser) {
+    this.schema = schema;
+    this.parser = parser;
+  }
+
+  /** Adds what one query (its statement tree, as the parser returns it) says. */
+  void add(JsonNode statement) {
+    query(statement.path("node"), null, new HashMap<>());
+  }
+
+  Set<String> tables() {
+    return tables;
+  }
+
+  Set<ColumnKey> columns() {
+    return columns;
+  }
+
+  List<Constant> constants() {
+    return constants;
+  }
+
+  /** Pairs of columns compared directly with each other (each pair in both orientations). */
+  List<ColumnComparison> columnComparisons() {
+    return columnComparisons;
+  }
+
+  /** Why the queries' results may not be determined by the data (empty when they are). */
+  Set<String> nondeterminism() {
+    return nondeterministic;
+  }
+
+  /** Relations named in FROM that are neither tables, views nor CTEs of the schema. */
+  Set<String> unknownRelations() {
+    return unknownRelations;
+  }
+
+  /** The largest LIMIT + OFFSET written anywhere (0 when none). */
+  long largestLimit() {
+    return largestLimit;
+  }
+
+  /** The representative of a column's class (columns compared with each other share one). */
+  ColumnKey classOf(ColumnKey key) {
+    ColumnKey p = parent.getOrDefault(key, key);
+    if (p.equals(key)) {
+      return key;
+    }
+    ColumnKey root = classOf(p);
+    parent.put(key, root);
+    return root;
+  }
+
+  private void union(ColumnKey a, ColumnKey b) {
+    if (a == null || b == null) {
+      return;
+    }
+    Optional<ValueType> ta = typeOf(a);
+    Optional<ValueType> tb = typeOf(b);
+    if (ta.isEmpty() || tb.isEmpty() || !ta.get().comparableWith(tb.get())) {
+      return;
+    }
+    ColumnKey ra = classOf(a);
+    ColumnKey rb = classOf(b);
+    if (!ra.equals(rb)) {
+      parent.put(ra, rb);
+    }
+  }
+
+  Optional<ValueType> typeOf(ColumnKey key) {
+    return schema.table(key.table()).flatMap(t -> t.column(key.column())).map(c -> ValueType.of(c.valueType()));
+  }
+
+  // ---- scopes -------------------------------------------------------------------------------------------
+
+  /** One output column of a query or relation: its name and the base column its values come from, if any. */
+  private record Output(String name, ColumnKey key) {}
+
+  /** A relation in a FROM clause: a base table, or something with known output columns. */
+  private record Source(String table, List<Output> outputs) {
+    List<Output> columns(Schema schema) {
+      if (table != null) {
+        List<Output> out = new ArrayList<>();
+        schema.table(table).ifPresent(t -> t.columns().forEach(c -> out.add(
+            new Output(c.name().toLowerCase(Locale.ROOT), ColumnKey.of(t.name(), c.name())))));
+        return out;
+      }
+      return outputs;
+    }
+
+    Optional<Output> column(Schema schema, String name) {
+      if (table != null) {
+        return schema.table(table).flatMap(t -> t.column(name))
+            .map(c -> new Output(c.name().toLowerCase(Locale.ROOT), ColumnKey.of(table, c.name())));
+      }
+      Output found = null;
+      for (Output o : outputs) {
+        if (o.name().equalsIgnoreCase(name)) {
+          if (found != null) {
+            return Optional.empty();
+          }
+          found = o;
+        }
+      }
+      return Optional.ofNullable(found);
+    }
+  }
+
+  private static final class Scope {
+    final Scope parent;
+    final Map<String, Source> sources = new LinkedHashMap<>();
+    final Map<String, ColumnKey> selectAliases = new HashMap<>();
+
+    Scope(Scope parent) {
+      this.parent = parent;
+    }
+  }
+
+  // ---- queries ------------------------------------------------------------------------------------------
+
+  private List<Output> query(JsonNode node, Scope outer, Map<String, List<Output>> ctesOuter) {
+    if (node == null || !node.isObject()) {
+      return List.of();
+    }
+    Map<String, List<Output>> ctes = new HashMap<>(ctesOuter);
+    for (JsonNode entry : node.path("cte_map").path("map")) {
+      String name = entry.path("key").asText("").toLowerCase(Locale.ROOT);
+      JsonNode value = entry.path("value");
+      JsonNode q = value.has("query_node") ? value.get("query_node") : value.path("query").path("node");
+      ctes.put(name, List.of()); // visible to itself (recursive CTEs) with no known columns yet
+      List<Output> outs = query(q, outer, ctes);
+      List<String> aliases = new ArrayList<>();
+      value.path("aliases").forEach(a -> aliases.add(a.asText()));
+      ctes.put(name, renamed(outs, aliases));
+    }
+    String type = node.path("type").asText("");
+    switch (type) {
+      case "SELECT_NODE" -> {
+        return select(node, outer, ctes);
+      }
+      case "SET_OPERATION_NODE" -> {
+        List<JsonNode> children = new ArrayList<>();
+        if (node.has("children") && node.get("children").isArray() && !node.get("children").isEmpty()) {
+          node.get("children").forEach(children::add);
+        } else {
+          children.add(node.path("left"));
+          children.add(node.path("right"));
+        }
+        List<List<Output>> outs = new ArrayList<>();
+        for (JsonNode child : children) {
+          outs.add(query(child, outer, ctes));
+        }
+        List<Output> first = outs.isEmpty() ? List.of() : outs.get(0);
+        List<Output> merged = new ArrayList<>();
+        for (int i = 0; i < first.size(); i++) {
+          ColumnKey key = first.get(i).key();
+          for (List<Output> o : outs) {
+            if (i < o.size()) {
+              union(key, o.get(i).key());
+              key = key != null ? key : o.get(i).key();
+            }
+          }
+          merged.add(new Output(first.get(i).name(), key));
+        }
+        Scope scope = new Scope(outer);
+        scope.sources.put("", new Source(null, merged));
+        modifiers(node, scope, ctes);
+        return merged;
+      }
+      case "RECURSIVE_CTE_NODE", "CTE_NODE" -> {
+        List<Output> left = query(node.path("left"), outer, ctes);
+        query(node.path("right"), outer, ctes);
+        List<Output> q = query(node.path("query"), outer, ctes);
+        query(node.path("child"), outer, ctes);
+        return left.isEmpty() ? q : left;
+      }
+      default -> {
+        return List.of();
+      }
+    }
+  }
+
+  private static List<Output> renamed(List<Output> outs, List<String> aliases) {
+    if (aliases.isEmpty()) {
+      return outs;
+    }
+    List<Output> out = new ArrayList<>();
+    for (int i = 0; i < outs.size(); i++) {
+      out.add(i < aliases.size() ? new Output(aliases.get(i).toLowerCase(Locale.ROOT), outs.get(i).key()) : outs.get(i));
+    }
+    return out;
+  }
+
+  private List<Output> select(JsonNode node, Scope outer, Map<String, List<Output>> ctes) {
+    Scope scope = new Scope(outer);
+    from(node.path("from_table"), scope, ctes);
+    List<Output> outputs = new ArrayList<>();
+    for (JsonNode item : node.path("select_list")) {
+      String cls = item.path("class").asText("");
+      if (cls.equals("STAR") && !item.path("columns").asBoolean(false)) {
+        String relation = item.path("relation_name").asText("").toLowerCase(Locale.ROOT);
+        Set<String> excluded = new java.util.HashSet<>();
+        item.path("exclude_list").forEach(e -> excluded.add(e.isTextual() ? e.asText().toLowerCase(Locale.ROOT)
+            : e.path("column_names").path(e.path("column_names").size() - 1).asText().toLowerCase(Locale.ROOT)));
+        for (Map.Entry<String, Source> s : scope.sources.entrySet()) {
+          if (relation.isEmpty() || s.getKey().equals(relation)) {
+            for (Output o : s.getValue().columns(schema)) {
+              if (!excluded.contains(o.name())) {
+                outputs.add(o);
+              }
+            }
+          }
+        }
+        continue;
+      }
+      expression(item, scope, ctes);
+      ColumnKey key = keyOf(item, scope);
+      String alias = item.path("alias").asText("");
+      String name = !alias.isEmpty() ? alias
+          : cls.equals("COLUMN_REF") ? last(item.path("column_names")) : "";
+      outputs.add(new Output(name.toLowerCase(Locale.ROOT), key));
+      if (!alias.isEmpty()) {
+        scope.selectAliases.put(alias.toLowerCase(Locale.ROOT), key);
+      }
+    }
+    expression(node.path("where_clause"), scope, ctes);
+    for (JsonNode g : node.path("group_expressions")) {
+      expression(g, scope, ctes);
+    }
+    expression(node.path("having"), scope, ctes);
+    expression(node.path("qualify"), scope, ctes);
+    modifiers(node, scope, ctes);
+    return outputs;
+  }
+
+  private void modifiers(JsonNode node, Scope scope, Map<String, List<Output>> ctes) {
+    for (JsonNode m : node.path("modifiers")) {
+      String type = m.path("type").asText("");
+      if (type.equals("ORDER_MODIFIER")) {
+        for (JsonNode o : m.path("orders")) {
+          expression(o.path("expression"), scope, ctes);
+        }
+      } else if (type.equals("LIMIT_MODIFIER")) {
+        long limit = constantLong(m.path("limit"));
+        long offset = constantLong(m.path("offset"));
+        largestLimit = Math.max(largestLimit, Math.max(0, limit) + Math.max(0, offset));
+        expression(m.path("limit"), scope, ctes);
+        expression(m.path("offset"), scope, ctes);
+      } else if (type.equals("DISTINCT_MODIFIER")) {
+        for (JsonNode d : m.path("distinct_on_targets")) {
+          expression(d, scope, ctes);
+        }
+        if (!m.path("distinct_on_targets").isEmpty()) {
+          nondeterministic.add("DISTINCT ON keeps an arbitrary row of each group unless ORDER BY decides");
+        }
+      }
+    }
+  }
+
+  static long constantLong(JsonNode e) {
+    if (e == null || !e.isObject() || !"CONSTANT".equals(e.path("class").asText())) {
+      return -1;
+    }
+    String text = e.path("literal").isObject() ? e.path("literal").path("text").asText("")
+        : e.path("value").path("value").asText("");
+    try {
+      return Long.parseLong(text.strip());
+    } catch (NumberFormatException ex) {
+      return -1;
+    }
+  }
+
+  private void from(JsonNode ref, Scope scope, Map<String, List<Output>> ctes) {
+    if (ref == null || !ref.isObject()) {
+      return;
+    }
+    String type = ref.path("type").asText("");
+    String alias = ref.path("alias").asText("").toLowerCase(Locale.ROOT);
+    List<String> columnAliases = new ArrayList<>();
+    ref.path("column_name_alias").forEach(a -> columnAliases.add(a.asText()));
+    switch (type) {
+      case "BASE_TABLE" -> {
+        String name = ref.path("table_name").asText("");
+        String lower = name.toLowerCase(Locale.ROOT);
+        String key = alias.isEmpty() ? lower : alias;
+        boolean unqualified = ref.path("schema_name").asText("").isEmpty();
+        if (unqualified && ctes.containsKey(lower)) {
+          scope.sources.put(key, new Source(null, renamed(ctes.get(lower), columnAliases)));
+        } else if (schema.table(name).isPresent()) {
+          tables.add(schema.table(name).get().name().toLowerCase(Locale.ROOT));
+          Source base = new Source(schema.table(name).get().name().toLowerCase(Locale.ROOT), null);
+          scope.sources.put(key, columnAliases.isEmpty() ? base
+              : new Source(null, renamed(base.columns(schema), columnAliases)));
+        } else if (schema.view(name).isPresent() && viewDepth < 16) {
+          viewDepth++;
+          try {
+            JsonNode statement = parser.parse(schema.view(name).get().query()).statement(0);
+            List<Output> outs = query(statement.path("node"), null, new HashMap<>());
+            scope.sources.put(key, new Source(null, renamed(outs, columnAliases)));
+          } catch (RuntimeException e) {
+            scope.sources.put(key, new Source(null, List.of()));
+          } finally {
+            viewDepth--;
+          }
+        } else {
+          unknownRelations.add(name);
+          scope.sources.put(key, new Source(null, List.of()));
+        }
+      }
+      case "JOIN" -> {
+        from(ref.path("left"), scope, ctes);
+        from(ref.path("right"), scope, ctes);
+        expression(ref.path("condition"), scope, ctes);
+        for (JsonNode using : ref.path("using_columns")) {
+          List<ColumnKey> keys = new ArrayList<>();
+          for (Source s : scope.sources.values()) {
+            s.column(schema, using.asText()).map(Output::key).ifPresent(keys::add);
+          }
+          for (int i = 1; i < keys.size(); i++) {
+            union(keys.get(0), keys.get(i));
+          }
+          keys.forEach(this::use);
+        }
+        if ("NATURAL".equals(ref.path("ref_type").asText(""))) {
+          Map<String, List<ColumnKey>> byName = new HashMap<>();
+          for (Source s : scope.sources.values()) {
+            for (Output o : s.columns(schema)) {
+              if (o.key() != null) {
+                byName.computeIfAbsent(o.name(), k -> new ArrayList<>()).add(o.key());
+              }
+            }
+          }
+          byName.values().forEach(keys -> {
+            for (int i = 1; i < keys.size(); i++) {
+              union(keys.get(0), keys.get(i));
+            }
+          });
+        }
+      }
+      case "SUBQUERY" -> {
+        List<Output> outs = query(ref.path("subquery").path("node"), scope, ctes);
+        scope.sources.put(alias.isEmpty() ? "__subquery" + scope.sources.size() : alias,
+            new Source(null, renamed(outs, columnAliases)));
+      }
+      case "TABLE_FUNCTION" -> {
+        expression(ref.path("function"), scope, ctes);
+        scope.sources.put(alias.isEmpty() ? "__function" + scope.sources.size() : alias, new Source(null, List.of()));
+      }
+      default -> {
+        // EMPTY (no FROM), VALUES lists, PIVOT: nothing to draw values for.
+        ref.fields().forEachRemaining(f -> {
+          if (f.getValue().isObject() && f.getValue().has("class")) {
+            expression(f.getValue(), scope, ctes);
+          }
+        });
+      }
+    }
+  }
+
+  // ---- expressions --------------------------------------------------------------------------------------
+
+  private void use(ColumnKey key) {
+    if (key != null) {
+      columns.add(key);
+    }
+  }
+
+  private ColumnKey resolve(JsonNode ref, Scope scope) {
+    List<String> parts = new ArrayList<>();
+    ref.path("column_names").forEach(p -> parts.add(p.asText()));
+    if (parts.isEmpty()) {
+      return null;
+    }
+    String column = parts.get(parts.size() - 1);
+    for (Scope s = scope; s != null; s = s.parent) {
+      if (parts.size() >= 2) {
+        Source src = s.sources.get(parts.get(parts.size() - 2).toLowerCase(Locale.ROOT));
+        if (src != null) {
+          return src.column(schema, column).map(Output::key).orElse(null);
+        }
+        continue;
+      }
+      List<Output> found = new ArrayList<>();
+      for (Source src : s.sources.values()) {
+        src.column(schema, column).ifPresent(found::add);
+      }
+      if (found.size() == 1) {
+        return found.get(0).key();
+      }
+      if (found.size() > 1) {
+        return null;
+      }
+      if (s.selectAliases.containsKey(column.toLowerCase(Locale.ROOT))) {
+        return s.selectAliases.get(column.toLowerCase(Locale.ROOT));
+      }
+    }
+    return null;
+  }
+
+  /** The base column whose values an expression's values come from (through casts, MIN/MAX/..., +constant). */
+  private ColumnKey keyOf(JsonNode e, Scope scope) {
+    for (int depth = 0; depth < 12 && e != null && e.isObject(); depth++) {
+      String cls = e.path("class").asText("");
+      switch (cls) {
+        case "COLUMN_REF" -> {
+          return resolve(e, scope);
+        }
+        case "CAST", "COLLATE" -> e = e.path("child");
+        case "FUNCTION" -> {
+          String fn = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
+          List<JsonNode> args = arguments(e);
+          if (KEY_PRESERVING_AGGREGATES.contains(fn) && !args.isEmpty()) {
+            e = args.get(0);
+          } else if (Set.of("+", "-", "*", "coalesce", "ifnull", "abs", "round", "trunc", "floor", "ceil")
+              .contains(fn)) {
+            JsonNode only = null;
+            for (JsonNode a : args) {
+              if (!isConstant(a)) {
+                if (only != null) {
+                  return null;
+                }
+                only = a;
+              }
+            }
+            e = only;
+          } else {
+            return null;
+          }
+        }
+        default -> {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The column an expression is a (string/date) function of, directly or through casts, and how. */
+  private record Wrapped(ColumnKey key, Relation relation) {}
+
+  private Wrapped wrapped(JsonNode e, Scope scope) {
+    Relation relation = Relation.COMPARE;
+    for (int depth = 0; depth < 8 && e != null && e.isObject(); depth++) {
+      String cls = e.path("class").asText("");
+      switch (cls) {
+        case "COLUMN_REF" -> {
+          ColumnKey k = resolve(e, scope);
+          return k == null ? null : new Wrapped(k, relation);
+        }
+        case "CAST", "COLLATE" -> e = e.path("child");
+        case "FUNCTION" -> {
+          String fn = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
+          List<JsonNode> args = arguments(e);
+          if ((fn.equals("date_part") || fn.equals("datepart") || fn.equals("extract")) && args.size() == 2
+              && isConstant(args.get(0)) && constantText(args.get(0)).toLowerCase(Locale.ROOT).startsWith("year")) {
+            relation = Relation.YEAR;
+            e = args.get(1);
+            continue;
+          }
+          if (fn.equals("year") && args.size() == 1) {
+            relation = Relation.YEAR;
+            e = args.get(0);
+            continue;
+          }
+          JsonNode only = null;
+          for (JsonNode a : args) {
+            if (!isConstant(a)) {
+              if (only != null) {
+                return null;
+              }
+              only = a;
+            }
+          }
+          if (only == null) {
+            return null;
+          }
+          if (!Set.of("+", "-", "*", "/", "abs", "round", "trunc", "floor", "ceil").contains(fn)
+              && relation == Relation.COMPARE) {
+            relation = Relation.FUNCTION;
+          }
+          e = only;
+        }
+        default -> {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String constantText(JsonNode e) {
+    if ("CONSTANT".equals(e.path("class").asText())) {
+      return e.path("literal").isObject() ? e.path("literal").path("text").asText("")
+          : e.path("value").path("value").asText("");
+    }
+    if ("CAST".equals(e.path("class").asText())) {
+      return constantText(e.path("child"));
+    }
+    return "";
+  }
+
+  /** Whether an expression is a constant: no column, subquery, aggregate, parameter or volatile function. */
+  static boolean isConstant(JsonNode e) {
+    boolean[] constant = {true};
+    Trees.visit(e, n -> {
+      String cls = n.path("class").asText("");
+      if (cls.equals("COLUMN_REF") || cls.equals("SUBQUERY") || cls.equals("PARAMETER") || cls.equals("STAR")
+          || cls.equals("WINDOW") || cls.equals("LAMBDA") || cls.equals("LAMBDA_REF")) {
+        constant[0] = false;
+      } else if (cls.equals("FUNCTION")) {
+        String fn = n.path("function_name").asText("").toLowerCase(Locale.ROOT);
+        if (VOLATILE.contains(fn) || SqlAnalyzer.isAggregate(fn)) {
+          constant[0] = false;
+        }
+      }
+    });
+    return constant[0] && e != null && e.isObject() && e.has("class");
+  }
+
+  static List<JsonNode> arguments(JsonNode function) {
+    List<JsonNode> out = new ArrayList<>();
+    if (function.has("arguments")) {
+      for (JsonNode a : function.get("arguments")) {
+        out.add(a.has("expression") ? a.get("expression") : a);
+      }
+    } else {
+      function.path("children").forEach(out::add);
+    }
+    return out;
+  }
+
+  private void constant(ColumnKey key, JsonNode expression, Relation relation, String operator) {
+    if (key != null) {
+      constants.add(new Constant(key, expression, relation, operator));
+    }
+  }
+
+  /** {@code column op other}: unions with another column or scalar subquery, or records a constant. */
+  private void compare(JsonNode side, JsonNode other, String operator, Scope scope, Map<String, List<Output>> ctes) {
+    Wrapped w = wrapped(side, scope);
+    if (w == null) {
+      return;
+    }
+    if (isConstant(other)) {
+      constant(w.key(), other, w.relation(), operator);
+      return;
+    }
+    if (w.relation() != Relation.COMPARE) {
+      return;
+    }
+    if ("SUBQUERY".equals(other.path("class").asText()) && "SCALAR".equals(other.path("subquery_type").asText())) {
+      union(w.key(), firstOutput(other, scope, ctes));
+      return;
+    }
+    Wrapped o = wrapped(other, scope);
+    if (o != null && o.relation() == Relation.COMPARE && !operator.equals("?") && !operator.equals("IN")) {
+      columnComparisons.add(new ColumnComparison(w.key(), operator, o.key()));
+    }
+    union(w.key(), keyOf(other, scope));
+  }
+
+  private ColumnKey firstOutput(JsonNode subquery, Scope scope, Map<String, List<Output>> ctes) {
+    List<Output> outs = query(subquery.path("subquery").path("node"), scope, ctes);
+    return outs.isEmpty() ? null : outs.get(0).key();
+  }
+
+  private void expression(JsonNode e, Scope scope, Map<String, List<Output>> ctes) {
+    if (e == null || !e.isObject()) {
+      return;
+    }
+    String cls = e.path("class").asText("");
+    String type = e.path("type").asText("");
+    switch (cls) {
+      case "COLUMN_REF" -> {
+        use(resolve(e, scope));
+        return;
+      }
+      case "SUBQUERY" -> {
+        List<Output> outs = query(e.path("subquery").path("node"), scope, ctes);
+        JsonNode child = e.path("child");
+        if (child.isObject()) {
+          expression(child, scope, ctes);
+          if (!outs.isEmpty()) {
+            Wrapped w = wrapped(child, scope);
+            union(w != null && w.relation() == Relation.COMPARE ? w.key() : keyOf(child, scope), outs.get(0).key());
+          }
+        }
+        return;
+      }
+      case "COMPARISON" -> {
+        if (COMPARISONS.contains(type)) {
+          String op = OPERATORS.getOrDefault(type, "?");
+          compare(e.path("left"), e.path("right"), op, scope, ctes);
+          compare(e.path("right"), e.path("left"), MIRRORED.getOrDefault(op, op), scope, ctes);
+        }
+      }
+      case "BETWEEN" -> {
+        compare(e.path("input"), e.path("lower"), ">=", scope, ctes);
+        compare(e.path("input"), e.path("upper"), "<=", scope, ctes);
+      }
+      case "OPERATOR" -> {
+        if (type.equals("COMPARE_IN") || type.equals("COMPARE_NOT_IN")) {
+          JsonNode kids = e.path("children");
+          for (int i = 1; i < kids.size(); i++) {
+            compare(kids.get(0), kids.get(i), "IN", scope, ctes);
+          }
+        }
+      }
+      case "FUNCTION" -> {
+        String fn = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
+        List<JsonNode> args = arguments(e);
+        if (VOLATILE.contains(fn)) {
+          nondeterministic.add("the volatile function " + fn + "()");
+        }
+        if (ORDER_DEPENDENT.contains(fn) && e.path("order_bys").path("orders").isEmpty()) {
+          nondeterministic.add(fn + "() without ORDER BY depends on the order rows arrive in");
+        }
+        if (args.size() >= 2 && isConstant(args.get(1))) {
+          Wrapped w = wrapped(args.get(0), scope);
+          if (w != null && LIKE.contains(fn)) {
+            constant(w.key(), args.get(1), w.relation() == Relation.COMPARE ? Relation.LIKE : Relation.FUNCTION,
+                fn.startsWith("!") || fn.startsWith("not_") ? "NOT LIKE" : "LIKE");
+          } else if (w != null && Set.of("prefix", "starts_with", "suffix", "ends_with", "contains", "strpos",
+              "instr", "position").contains(fn)) {
+            constant(w.key(), args.get(1), Relation.FUNCTION, "?");
+          }
+        }
+      }
+      case "WINDOW" -> {
+        String fn = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
+        if (TIE_DEPENDENT.contains(fn)) {
+          nondeterministic.add(fn + "() depends on how ties in its window's order are broken");
+        }
+      }
+      default -> {
+        // Walked generically below.
+      }
+    }
+    e.fields().forEachRemaining(f -> {
+      if (f.getKey().equals("subquery")) {
+        return;
+      }
+      JsonNode v = f.getValue();
+      if (v.isObject()) {
+        if (v.has("class")) {
+          expression(v, scope, ctes);
+        } else if (v.has("expression")) {
+          expression(v.get("expression"), scope, ctes);
+        } else if (v.has("orders")) {
+          v.path("orders").forEach(o -> expression(o.path("expression"), scope, ctes));
+        }
+      } else if (v.isArray()) {
+        for (JsonNode item : v) {
+          if (item.isObject()) {
+            if (item.has("class")) {
+              expression(item, scope, ctes);
+            } else if (item.has("expression")) {
+              expression(item.get("expression"), scope, ctes);
+            } else if (item.has("when_expr")) {
+              expression(item.get("when_expr"), scope, ctes);
+              expression(item.get("then_expr"), scope, ctes);
+            }
+          }
+        }
+      }
+    });
+  }
+
+  private static String last(JsonNode names) {
+    return names.size() == 0 ? "" : names.get(names.size() - 1).asText();
+  }
+}
