@@ -104,12 +104,15 @@ final class LuceneLake implements AutoCloseable {
   /**
    * Writes an index of tables and their values at {@code path}: a fresh one, or (append) one that adds to and
    * deletes from the index already there. Segments stay small (at most {@value #MAX_SEGMENT_MB} MB merged), and
-   * closing an appended index rewrites every segment that lost documents, so its statistics (and hence BM25 scores)
-   * are those of a fresh index of the same documents while a refresh rewrites only the segments of changed tables.
+   * closing an appended index rewrites the segments that lost more than {@value #DELETES_PCT_ALLOWED} % of their
+   * documents: a refresh of a few tables of a large lake rewrites (almost) nothing, while the statistics BM25 scores
+   * with stay within that share of a fresh index's (Lucene counts a deleted document until its segment is merged).
    * Thread-safe.
    */
   static final class Writer implements AutoCloseable {
     static final double MAX_SEGMENT_MB = 64;
+    /** Lucene's default for forced merges of deletions. */
+    static final double DELETES_PCT_ALLOWED = 10;
     private final Directory directory;
     private final IndexWriter writer;
     private final boolean append;
@@ -124,7 +127,7 @@ final class LuceneLake implements AutoCloseable {
       Analyzer analyzer = new PerFieldAnalyzerWrapper(words(), Map.of(GRAMS, trigrams()));
       org.apache.lucene.index.TieredMergePolicy merges = new org.apache.lucene.index.TieredMergePolicy();
       merges.setMaxMergedSegmentMB(MAX_SEGMENT_MB);
-      merges.setForceMergeDeletesPctAllowed(0);
+      merges.setForceMergeDeletesPctAllowed(DELETES_PCT_ALLOWED);
       IndexWriterConfig config = new IndexWriterConfig(analyzer)
           .setOpenMode(append ? IndexWriterConfig.OpenMode.APPEND : IndexWriterConfig.OpenMode.CREATE)
           .setMergePolicy(merges)
