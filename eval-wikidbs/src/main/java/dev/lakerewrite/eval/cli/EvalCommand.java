@@ -70,7 +70,8 @@ final class EvalCommand implements Callable<Integer> {
   LakeOptions lakeOptions;
 
   @Option(names = "--suite", paramLabel = "LIST", split = ",",
-      description = "Suites instead of one pair file: dev (the 118 development pairs), wikidbs-perturbed, all, or "
+      description = "Suites instead of one pair file: dev (the 118 development pairs), wikidbs-perturbed, tpch, "
+          + "tpcds (TPC-H / TPC-DS at scale factor 0.01, disorganized), all, or "
           + "the folder of any corpus built with PerturbedCorpus (it has a corpus.json). "
           + "Perturbed suites run every lake of --split (corpora are built on first use, under --corpora) and "
           + "report per lake; suites.md / suites.json sum them up by SQL shape and perturbation kind.")

@@ -44,7 +44,7 @@ final class PerturbCommand implements Callable<Integer> {
 
   @Option(names = "--corpus", paramLabel = "NAME",
       description = "Instead of --db: build (or find up to date) a whole corpus with its fit / held-out split: "
-          + "wikidbs-perturbed, tpch, tpcds, or all. Written under --corpora.")
+          + "wikidbs-perturbed, tpch, tpcds (scale factor 0.01), or all. Written under --corpora.")
   String corpus;
 
   @Option(names = "--corpora", paramLabel = "DIR",

@@ -23,7 +23,11 @@ final class Suites {
     /** The 118 hand-written pairs on the WikiDBs sample. */
     DEV("dev"),
     /** The WikiDBs sample's databases, disorganized. */
-    WIKIDBS_PERTURBED("wikidbs-perturbed");
+    WIKIDBS_PERTURBED("wikidbs-perturbed"),
+    /** TPC-H (scale factor 0.01) and its standard queries, disorganized. */
+    TPCH("tpch"),
+    /** TPC-DS (scale factor 0.01) and its standard queries, disorganized. */
+    TPCDS("tpcds");
 
     final String label;
 
@@ -116,14 +120,16 @@ final class Suites {
   /** The corpus of a perturbed suite, built under {@code root} unless an up-to-date one is there. */
   static PerturbedCorpus.Index corpus(Suite suite, Path root, Path sample, Path cache, Consumer<String> progress)
       throws IOException {
-    PerturbedCorpus.Spec spec = switch (suite) {
-      case WIKIDBS_PERTURBED -> Corpora.wikidbs(sample, cache);
-      case DEV -> throw new IllegalArgumentException("the dev suite has no corpus");
-    };
     try {
+      PerturbedCorpus.Spec spec = switch (suite) {
+        case WIKIDBS_PERTURBED -> Corpora.wikidbs(sample, cache);
+        case TPCH -> Corpora.tpch(cache);
+        case TPCDS -> Corpora.tpcds(cache);
+        case DEV -> throw new IllegalArgumentException("the dev suite has no corpus");
+      };
       return PerturbedCorpus.build(spec, root, cache, progress);
     } catch (SQLException e) {
-      throw new IOException("cannot build the corpus " + spec.name() + ": " + e.getMessage(), e);
+      throw new IOException("cannot build the corpus " + suite.label + ": " + e.getMessage(), e);
     }
   }
 

@@ -2,7 +2,12 @@ package dev.lakerewrite.eval.perturb;
 
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.DataLake;
+import dev.lakerewrite.core.Engine;
+import dev.lakerewrite.eval.tpc.TpcBenchmark;
+import dev.lakerewrite.eval.tpc.TpcQuery;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +27,9 @@ public final class Corpora {
   public static final List<Long> FIT_SEEDS = List.of(1L, 2L, 3L);
   /** Lake seeds of the held-out part of every corpus. */
   public static final List<Long> HELD_OUT_SEEDS = List.of(101L, 102L, 103L);
+
+  /** The scale factor of the TPC corpora: large enough for selective filters, small enough for CSV lakes. */
+  public static final double TPC_SCALE = 0.01;
 
   private Corpora() {}
 
@@ -53,5 +61,39 @@ public final class Corpora {
     byDatabase.forEach((db, tables) -> schemas.add(new PerturbedCorpus.Schema(db, database, tables, List.of(), 40)));
     return new PerturbedCorpus.Spec("wikidbs-perturbed", "the WikiDBs sample's databases, disorganized", schemas,
         FIT_SEEDS.subList(0, 2), HELD_OUT_SEEDS.subList(0, 2), 500);
+  }
+
+  /**
+   * TPC-H at scale factor {@value #TPC_SCALE}: its 22 standard queries (those the disorganizer can verify a golden
+   * query for) plus 60 generated ones, two fit and two held-out lakes.
+   *
+   * @param cacheDirectory where the clean database is generated, or null for core's default
+   */
+  public static PerturbedCorpus.Spec tpch(Path cacheDirectory) throws IOException, SQLException {
+    return tpc(TpcBenchmark.TPCH, "tpch", 60, cacheDirectory);
+  }
+
+  /**
+   * TPC-DS at scale factor {@value #TPC_SCALE}: its single-statement standard queries (those the disorganizer can
+   * verify a golden query for) plus 80 generated ones over its 24 tables, two fit and two held-out lakes.
+   *
+   * @param cacheDirectory where the clean database is generated, or null for core's default
+   */
+  public static PerturbedCorpus.Spec tpcds(Path cacheDirectory) throws IOException, SQLException {
+    return tpc(TpcBenchmark.TPCDS, "tpcds", 80, cacheDirectory);
+  }
+
+  private static PerturbedCorpus.Spec tpc(TpcBenchmark benchmark, String name, int generated, Path cacheDirectory)
+      throws IOException, SQLException {
+    Path database = cacheDirectory == null ? benchmark.cachedDuckDb(TPC_SCALE)
+        : benchmark.cachedDuckDb(TPC_SCALE, cacheDirectory);
+    List<SourceQuery> standard = new ArrayList<>();
+    for (TpcQuery q : benchmark.queries(Engine.DUCKDB)) {
+      standard.add(SourceQuery.of(q.name(), q.sql()));
+    }
+    PerturbedCorpus.Schema schema = new PerturbedCorpus.Schema(name, database, Set.copyOf(benchmark.tables()),
+        standard, generated);
+    return new PerturbedCorpus.Spec(name, benchmark.displayName() + " at scale factor " + TPC_SCALE
+        + ", disorganized", List.of(schema), FIT_SEEDS.subList(0, 2), HELD_OUT_SEEDS.subList(0, 2), 500);
   }
 }

@@ -433,6 +433,12 @@ public final class QueryGenerator {
       List<SourceColumn> extra = new ArrayList<>(r.measures());
       extra.addAll(r.dates());
       extra.addAll(r.categories());
+      if (pool.isEmpty()) {
+        pool.addAll(extra); // a table of measures and dates only (TPC-DS's inventory): project what it has
+      }
+      if (pool.isEmpty()) {
+        pool.addAll(r.table().columns());
+      }
       List<String> out = new ArrayList<>();
       out.add(qualifier + id(pick(pool).name()));
       for (int i = 1; i < n && !extra.isEmpty(); i++) {

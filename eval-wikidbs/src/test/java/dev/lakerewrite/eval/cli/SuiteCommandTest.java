@@ -37,7 +37,7 @@ class SuiteCommandTest {
 
     CliTest.Run unknown = cli("eval", "--suite", "tpcx");
     assertThat(unknown.code()).isEqualTo(2);
-    assertThat(unknown.err()).contains("unknown suite 'tpcx'", "dev, wikidbs-perturbed");
+    assertThat(unknown.err()).contains("unknown suite 'tpcx'", "dev, wikidbs-perturbed, tpch, tpcds");
     CliTest.Run both = cli("eval", "--suite", "dev", "--pairs", "x.json");
     assertThat(both.code()).isEqualTo(2);
     assertThat(both.err()).contains("--pairs and --suite exclude each other");

@@ -69,4 +69,19 @@ class QueryGeneratorTest {
     assertThat(lake.dropped()).isEmpty();
     assertThat(lake.pairs()).hasSize(queries.size());
   }
+
+  @Test
+  void aTableOfMeasuresOnlyIsStillProjected() throws Exception {
+    // As TPC-DS's inventory: keys into other tables and a quantity, nothing to label a row with.
+    Path db = dir.resolve("stock.duckdb");
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + db); Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE item (i_item_sk INTEGER PRIMARY KEY, i_brand VARCHAR)");
+      st.execute("INSERT INTO item SELECT g, 'brand ' || (g % 7) FROM range(1, 60) t(g)");
+      st.execute("CREATE TABLE stock (s_item_sk INTEGER REFERENCES item (i_item_sk), s_quantity INTEGER)");
+      st.execute("INSERT INTO stock SELECT g % 59 + 1, g % 13 FROM range(0, 300) t(g)");
+    }
+    List<SourceQuery> generated = QueryGenerator.builder().seed(3).count(30).build().generate(db, "s");
+    assertThat(generated).isNotEmpty();
+    assertThat(generated).anySatisfy(q -> assertThat(q.sql()).contains("stock"));
+  }
 }
