@@ -6,11 +6,14 @@ import java.util.Locale;
 public enum IndexStage {
   /** Reading the folder and writing the lake file (views or copies): done when the lake opens. */
   LOAD,
-  /** Column profiles: counts, distinct values, null fractions, frequent values, type families. */
-  PROFILES,
-  /** The retrieval index: tables and their distinct values in Lucene, names embedded. */
+  /**
+   * Reading the new and changed tables, one scan each, for their column profiles (counts, distinct values, null
+   * fractions, frequent values, type families), their retrieval entries and their join-graph sketches.
+   */
+  READ,
+  /** Writing the retrieval index: tables and their distinct values in Lucene, names embedded. */
   RETRIEVAL,
-  /** The join graph: column sketches and joinable column pairs. */
+  /** Finding the join graph's edges from every table's sketches. */
   JOIN_GRAPH,
   /** Embedding the string values that SEARCH_VALUE ranks (else embedded at each table's first search). */
   VALUES;

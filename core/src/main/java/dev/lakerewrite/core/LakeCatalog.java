@@ -227,50 +227,71 @@ public final class LakeCatalog {
     }
   }
 
-  /**
-   * Profiles a table in one scan: every column cast to text and unpivoted (which drops NULLs), grouped per
-   * column and value; distinct and non-null counts come from the groups, samples from the most frequent ones.
-   * Above {@link #SAMPLE_ROWS} rows the groups come from a reservoir sample, and the counts from a second,
-   * streaming scan of the whole table (exact non-null counts, HyperLogLog distinct counts).
-   */
+  /** Profiles a table: one {@link TableScan} (with a second, streaming scan for counts above a million rows). */
   private TableProfile computeProfile(CatalogTable table) {
-    boolean large = table.rowCount() > SAMPLE_ROWS;
-    String from = Sql.quoted(table.name()) + (large ? " USING SAMPLE reservoir(" + SAMPLE_ROWS
-        + " ROWS) REPEATABLE (7)" : "");
-    String sql = "WITH u AS (UNPIVOT (SELECT COLUMNS(*)::VARCHAR FROM " + from + ") "
-        + "ON COLUMNS(*) INTO NAME col VALUE v), "
-        + "g AS (SELECT col, v, count(*) AS n FROM u GROUP BY ALL) "
-        + "SELECT col, count(*) OVER (PARTITION BY col) AS distinct_count, "
-        + "sum(n) OVER (PARTITION BY col) AS non_null, v FROM g "
-        + "QUALIFY row_number() OVER (PARTITION BY col ORDER BY n DESC, v) <= " + PROFILE_VALUES + " "
-        + "ORDER BY col, n DESC, v";
-    Map<String, long[]> counts = new java.util.HashMap<>();
-    Map<String, List<String>> frequent = new java.util.HashMap<>();
-    try (Connection c = privateConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      while (rs.next()) {
-        String col = rs.getString(1);
-        counts.putIfAbsent(col, new long[] {rs.getLong(2), rs.getLong(3)});
-        frequent.computeIfAbsent(col, k -> new ArrayList<>()).add(rs.getString(4));
-      }
+    try (Connection c = privateConnection()) {
+      return profileOf(TableScan.scan(c, table, SAMPLE_ROWS, Integer.MAX_VALUE));
     } catch (SQLException e) {
       throw new LakeRewriteException("cannot profile table " + table.name() + ": " + e.getMessage(), e);
     }
-    if (large && !table.columns().isEmpty()) {
+  }
+
+  /**
+   * A table's profile from its scan: per column the distinct and non-null counts and the most frequent values
+   * (type family from the first {@value #PROFILE_VALUES}, samples the first {@value #SAMPLE_VALUES}). When the scan
+   * sampled the rows, the counts come from one streaming scan of the whole table instead (exact non-null counts,
+   * HyperLogLog distinct counts).
+   */
+  TableProfile profileOf(TableScan.Result scan) {
+    CatalogTable table = scan.table();
+    Map<String, long[]> counts = new java.util.HashMap<>();
+    for (TableScan.Column c : scan.columns()) {
+      counts.put(c.name(), new long[] {c.values().size(), c.nonNull()});
+    }
+    if (scan.sampled() && !table.columns().isEmpty()) {
       wholeTableCounts(table, counts);
     }
     long rows = table.rowCount();
     List<ColumnProfile> out = new ArrayList<>(table.columns().size());
-    for (CatalogTable.Column col : table.columns()) {
+    for (TableScan.Column col : scan.columns()) {
       long[] dn = counts.getOrDefault(col.name(), new long[] {0, 0});
       long distinct = dn[0];
       long nonNull = dn[1];
-      List<String> values = frequent.getOrDefault(col.name(), List.of());
+      List<String> values = col.values().subList(0, Math.min(PROFILE_VALUES, col.values().size()));
       double nullFraction = rows == 0 ? 0 : (double) (rows - nonNull) / rows;
       double uniqueness = nonNull == 0 ? 0 : (double) distinct / nonNull;
       out.add(new ColumnProfile(col.name(), col.type(), nonNull, distinct, nullFraction, uniqueness,
           values.subList(0, Math.min(SAMPLE_VALUES, values.size())), TypeFamily.infer(col.type(), values)));
     }
     return new TableProfile(table.name(), rows, out);
+  }
+
+  /** Tables whose profile is neither in memory nor in the cache. */
+  java.util.Set<String> tablesWithoutProfile() {
+    synchronized (profiles) {
+      loadProfiles();
+      java.util.Set<String> out = new java.util.LinkedHashSet<>();
+      for (CatalogTable t : tables()) {
+        if (!profiles.containsKey(t.name())) {
+          out.add(t.name());
+        }
+      }
+      return out;
+    }
+  }
+
+  /** Keeps a profile computed elsewhere (from a scan made for the indexes); {@link #saveComputedProfiles} stores it. */
+  void putProfile(TableProfile p) {
+    synchronized (profiles) {
+      profiles.putIfAbsent(p.table(), p);
+    }
+  }
+
+  /** Writes the profiles in memory to the cache. */
+  void saveComputedProfiles() {
+    synchronized (profiles) {
+      saveProfiles();
+    }
   }
 
   /** Exact non-null and approximate distinct counts of every column, in one streaming scan of the table. */

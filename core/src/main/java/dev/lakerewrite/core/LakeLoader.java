@@ -355,6 +355,27 @@ final class LakeLoader {
         failures.put(p, firstLine(e));
       }
     });
+    // One transaction: a commit per view would write (and sync) the lake file's log thousands of times. Should a
+    // view fail, the transaction is rolled back and the views are created one by one, so that only it is left out.
+    List<ManifestTable> ordered = new ArrayList<>();
+    for (Planned p : plan) {
+      if (entries.containsKey(p)) {
+        ordered.add(entries.get(p));
+      }
+    }
+    boolean autoCommit = c.getAutoCommit();
+    c.setAutoCommit(false);
+    try {
+      for (ManifestTable t : ordered) {
+        createView(c, t, realRoot);
+      }
+      c.commit();
+      return ordered;
+    } catch (SQLException e) {
+      c.rollback();
+    } finally {
+      c.setAutoCommit(autoCommit);
+    }
     List<ManifestTable> out = new ArrayList<>();
     for (Planned p : plan) {
       ManifestTable t = entries.get(p);
@@ -362,14 +383,18 @@ final class LakeLoader {
         continue;
       }
       try {
-        execute(c, "CREATE VIEW " + Sql.quoted(t.name()) + " AS SELECT * FROM "
-            + TableReaders.resolve(t.reader(), realRoot));
+        createView(c, t, realRoot);
         out.add(t);
       } catch (SQLException e) {
         failures.put(p, firstLine(e));
       }
     }
     return out;
+  }
+
+  private static void createView(Connection c, ManifestTable t, Path realRoot) throws SQLException {
+    execute(c, "CREATE VIEW " + Sql.quoted(t.name()) + " AS SELECT * FROM "
+        + TableReaders.resolve(t.reader(), realRoot));
   }
 
   /**

@@ -53,7 +53,7 @@ class IndexRefreshTest {
       assertThat(first.tables()).isEqualTo(7);
       assertThat(first.changes()).hasSize(7);
       assertThat(builtAndReused(first)).containsEntry(IndexStage.LOAD, new long[] {7, 0})
-          .containsEntry(IndexStage.PROFILES, new long[] {7, 0})
+          .containsEntry(IndexStage.READ, new long[] {7, 0})
           .containsEntry(IndexStage.RETRIEVAL, new long[] {7, 0})
           .containsEntry(IndexStage.JOIN_GRAPH, new long[] {7, 0});
       assertThat(first.stage(IndexStage.VALUES).orElseThrow().built()).isPositive();
@@ -84,7 +84,7 @@ class IndexRefreshTest {
         assertThat(c.reason()).startsWith("towns.tsv changed");
       });
       assertThat(builtAndReused(status)).containsEntry(IndexStage.LOAD, new long[] {1, 6})
-          .containsEntry(IndexStage.PROFILES, new long[] {1, 6})
+          .containsEntry(IndexStage.READ, new long[] {1, 6})
           .containsEntry(IndexStage.RETRIEVAL, new long[] {1, 6})
           .containsEntry(IndexStage.JOIN_GRAPH, new long[] {1, 6});
       assertThat(changed.catalog().profile("towns").rowCount()).isEqualTo(3);

@@ -37,19 +37,25 @@ final class GraphBuild {
   private final SketchStore store;
   private final java.util.Map<String, String> fingerprints;
   private final java.util.function.Consumer<JoinGraph.Progress> progress;
+  private final JoinGraph previous;
   private final List<String> readTables = java.util.Collections.synchronizedList(new ArrayList<>());
 
   GraphBuild(ColumnSource source, Embedder embedder, JoinGraphConfig config) {
-    this(source, embedder, config, null, java.util.Map.of(), p -> {});
+    this(source, embedder, config, null, java.util.Map.of(), p -> {}, null);
   }
 
   /**
    * @param store where tables' sketches are kept between builds (null: none kept)
    * @param fingerprints table name → content fingerprint; a table's stored sketches are used when its fingerprint
    *     matches
+   * @param previous the graph of an earlier state of the lake (null: none): when it was found with the same
+   *     settings, only pairs with a column of a new or changed table are searched, and its edges between unchanged
+   *     tables are kept
    */
   GraphBuild(ColumnSource source, Embedder embedder, JoinGraphConfig config, SketchStore store,
-      java.util.Map<String, String> fingerprints, java.util.function.Consumer<JoinGraph.Progress> progress) {
+      java.util.Map<String, String> fingerprints, java.util.function.Consumer<JoinGraph.Progress> progress,
+      JoinGraph previous) {
+    this.previous = previous;
     this.source = source;
     this.embedder = embedder;
     this.config = config;
@@ -92,12 +98,16 @@ final class GraphBuild {
 
     PairScorer scorer = new PairScorer(config, columns, vectors, tableVectors);
     JoinGraphConfig.CandidateSearch search = config.resolvedSearch(columns.length);
-    PairSearch pairSearch = new PairSearch(columns, scorer, config, pool, threads);
+    boolean[] changed = changedTables(tables, search);
+    PairSearch pairSearch = new PairSearch(columns, scorer, config, pool, threads, changed);
     List<ScoredPair> evidence = pairSearch.run(search);
     long t3 = System.nanoTime();
 
     List<GraphTable> infos = tableInfos(tables, columns);
     List<JoinEdge> edges = assemble(tables, columns, scorer, evidence);
+    if (changed != null) {
+      edges = withKeptEdges(edges, tables, changed);
+    }
     long t4 = System.nanoTime();
 
     BuildStats stats = new BuildStats(tables.size(), columns.length, distinctNames, search,
@@ -114,6 +124,58 @@ final class GraphBuild {
     List<String> read = new ArrayList<>(readTables);
     java.util.Collections.sort(read);
     return new Result(infos, edges, stats, read);
+  }
+
+  /**
+   * Per table, whether it is new or changed since {@link #previous} (same fingerprint, same columns): null when
+   * there is no usable previous graph (none, other settings, or every table changed), and every pair is searched.
+   */
+  private boolean[] changedTables(List<ColumnSource.Table> tables, JoinGraphConfig.CandidateSearch search) {
+    if (previous == null || previous.tableFingerprints().isEmpty()
+        || !previous.searchSettings().equals(JoinGraph.searchSettings(embedder.modelId(), config, search))) {
+      return null;
+    }
+    boolean[] changed = new boolean[tables.size()];
+    boolean all = true;
+    for (int t = 0; t < tables.size(); t++) {
+      ColumnSource.Table table = tables.get(t);
+      String fp = fingerprints.get(table.name());
+      GraphTable before = previous.table(table.name()).orElse(null);
+      boolean same = fp != null && fp.equals(previous.tableFingerprints().get(table.name())) && before != null
+          && sameColumns(before, table);
+      changed[t] = !same;
+      all &= !same;
+    }
+    return all ? null : changed;
+  }
+
+  private static boolean sameColumns(GraphTable before, ColumnSource.Table now) {
+    if (before.columns().size() != now.columns().size()) {
+      return false;
+    }
+    for (int i = 0; i < now.columns().size(); i++) {
+      if (!before.columns().get(i).name().equals(now.columns().get(i).name())
+          || !java.util.Objects.equals(before.columns().get(i).sqlType(), now.columns().get(i).sqlType())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The new edges (each with a changed table) and the previous graph's edges between unchanged tables. */
+  private List<JoinEdge> withKeptEdges(List<JoinEdge> found, List<ColumnSource.Table> tables, boolean[] changed) {
+    java.util.Map<String, Boolean> unchanged = new java.util.HashMap<>();
+    for (int t = 0; t < tables.size(); t++) {
+      unchanged.put(tables.get(t).name(), !changed[t]);
+    }
+    List<JoinEdge> out = new ArrayList<>(found);
+    for (JoinEdge e : previous.edges()) {
+      if (unchanged.getOrDefault(e.tableA(), false) && unchanged.getOrDefault(e.tableB(), false)) {
+        out.add(e);
+      }
+    }
+    out.sort(Comparator.comparing(JoinEdge::tableA).thenComparing(JoinEdge::tableB));
+    return List.copyOf(out);
   }
 
   private static long millis(long nanos) {

@@ -72,6 +72,8 @@ public final class JoinGraph {
   private final Map<String, GraphTable> byName;
   private final Graph<String, JoinEdge> graph;
   private List<String> readTables = List.of();
+  private final Map<String, String> tableFingerprints;
+  private final String searchSettings;
 
   /**
    * How far a build has come: tables read and sketched of those to read (tables whose sketches are kept are not
@@ -81,6 +83,18 @@ public final class JoinGraph {
 
   JoinGraph(String fingerprint, String buildKey, List<GraphTable> tables, List<JoinEdge> edges, BuildStats stats,
       JoinGraphConfig config, Connection connection) {
+    this(fingerprint, buildKey, tables, edges, stats, config, connection, Map.of(), "");
+  }
+
+  /**
+   * @param tableFingerprints the content fingerprint each table had when the graph was built (a refresh keeps the
+   *     edges between tables whose fingerprint is unchanged)
+   * @param searchSettings the build settings and the candidate search the edges were found with
+   */
+  JoinGraph(String fingerprint, String buildKey, List<GraphTable> tables, List<JoinEdge> edges, BuildStats stats,
+      JoinGraphConfig config, Connection connection, Map<String, String> tableFingerprints, String searchSettings) {
+    this.tableFingerprints = Map.copyOf(tableFingerprints);
+    this.searchSettings = Objects.requireNonNull(searchSettings, "searchSettings");
     this.fingerprint = Objects.requireNonNull(fingerprint, "fingerprint");
     this.buildKey = Objects.requireNonNull(buildKey, "buildKey");
     this.tables = List.copyOf(tables);
@@ -192,7 +206,24 @@ public final class JoinGraph {
 
   /** This graph with other query settings ({@code λ, ε, α, k}, preview, caps); the edges stay as built. */
   public JoinGraph withConfig(JoinGraphConfig newConfig) {
-    return new JoinGraph(fingerprint, buildKey, tables, edges, stats, newConfig, connection);
+    return new JoinGraph(fingerprint, buildKey, tables, edges, stats, newConfig, connection, tableFingerprints,
+        searchSettings);
+  }
+
+  /** The content fingerprint of each table when the graph was built (empty when the builder had none). */
+  Map<String, String> tableFingerprints() {
+    return tableFingerprints;
+  }
+
+  /** The settings the edges were found with: build signature and candidate search (see {@link #searchSettings}). */
+  String searchSettings() {
+    return searchSettings;
+  }
+
+  /** What decides which edges a build finds: the model, the build signature and the search's own settings. */
+  static String searchSettings(String modelId, JoinGraphConfig config, JoinGraphConfig.CandidateSearch resolved) {
+    return "model=" + modelId + ";" + config.buildSignature() + ";search=" + resolved + ";sketch="
+        + config.sketchSize() + ";postings=" + config.maxPostings();
   }
 
   /**
@@ -426,6 +457,7 @@ public final class JoinGraph {
       String print = fingerprint == null ? "unfingerprinted" : fingerprint;
       String key = buildKey(print, embedder.modelId(), config);
       Path file = cacheDirectory == null ? null : cacheDirectory.resolve(FILE_NAME);
+      JoinGraph previous = null;
       if (file != null && Files.isRegularFile(file)) {
         try {
           JoinGraph cached = JoinGraphFile.read(file, config, connection);
@@ -434,6 +466,7 @@ public final class JoinGraph {
             return cached;
           }
           LOG.info("join graph in {} is stale (lake, model or settings changed): rebuilding", file);
+          previous = cached;
         } catch (JoinGraphException e) {
           LOG.warn("join graph in {} is unreadable ({}): rebuilding", file, e.getMessage());
         }
@@ -460,12 +493,13 @@ public final class JoinGraph {
       if (file != null && !(embedder instanceof CachingEmbedder)) {
         // Rebuilds after a lake change meet mostly the same column names: keep their vectors beside the graph.
         try (CachingEmbedder cached = CachingEmbedder.open(embedder, cacheDirectory.resolve(EMBEDDINGS_DIRECTORY))) {
-          built = new GraphBuild(reader, cached, config, store, fingerprints, progress).run();
+          built = new GraphBuild(reader, cached, config, store, fingerprints, progress, previous).run();
         }
       } else {
-        built = new GraphBuild(reader, embedder, config, store, fingerprints, progress).run();
+        built = new GraphBuild(reader, embedder, config, store, fingerprints, progress, previous).run();
       }
-      JoinGraph graph = new JoinGraph(print, key, built.tables(), built.edges(), built.stats(), config, connection);
+      JoinGraph graph = new JoinGraph(print, key, built.tables(), built.edges(), built.stats(), config, connection,
+          fingerprints, searchSettings(embedder.modelId(), config, built.stats().candidateSearch()));
       graph.readTables = built.readTables();
       if (file != null) {
         graph.write(file);

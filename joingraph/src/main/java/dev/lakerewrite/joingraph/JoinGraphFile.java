@@ -74,6 +74,12 @@ final class JoinGraphFile {
     json.writeNumberField("version", JoinGraph.FORMAT_VERSION);
     json.writeStringField("fingerprint", graph.fingerprint());
     json.writeStringField("buildKey", graph.buildKey());
+    json.writeStringField("searchSettings", graph.searchSettings());
+    json.writeObjectFieldStart("tableFingerprints");
+    for (Map.Entry<String, String> e : new java.util.TreeMap<>(graph.tableFingerprints()).entrySet()) {
+      json.writeStringField(e.getKey(), e.getValue());
+    }
+    json.writeEndObject();
     BuildStats s = graph.buildStats();
     json.writeObjectFieldStart("stats");
     json.writeNumberField("tables", s.tables());
@@ -209,8 +215,10 @@ final class JoinGraphFile {
       }
       edges.add(new JoinEdge(a.name(), b.name(), e.get(2).doubleValue(), pairs));
     }
+    Map<String, String> fingerprints = new HashMap<>();
+    root.path("tableFingerprints").fields().forEachRemaining(e -> fingerprints.put(e.getKey(), e.getValue().asText()));
     return new JoinGraph(text(root, "fingerprint"), text(root, "buildKey"), tables, edges, stats, config,
-        connection);
+        connection, fingerprints, root.path("searchSettings").asText(""));
   }
 
   private static JsonNode required(JsonNode node, String field) {

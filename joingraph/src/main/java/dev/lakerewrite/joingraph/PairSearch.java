@@ -26,13 +26,31 @@ final class PairSearch {
   final AtomicLong scored = new AtomicLong();
   final AtomicLong stopValuesSkipped = new AtomicLong();
 
+  /** Per table: whether its pairs are searched (null: every table's). */
+  private final boolean[] searchedTables;
+
   PairSearch(ColumnProfile[] columns, PairScorer scorer, JoinGraphConfig config, ExecutorService pool,
       int threads) {
+    this(columns, scorer, config, pool, threads, null);
+  }
+
+  /**
+   * @param searchedTables per table, whether pairs with one of its columns are searched; pairs between two tables
+   *     not searched are skipped (a refresh keeps their edges). Null searches every pair.
+   */
+  PairSearch(ColumnProfile[] columns, PairScorer scorer, JoinGraphConfig config, ExecutorService pool,
+      int threads, boolean[] searchedTables) {
     this.columns = columns;
     this.scorer = scorer;
     this.config = config;
     this.pool = pool;
     this.threads = threads;
+    this.searchedTables = searchedTables;
+  }
+
+  /** Whether the pair of two columns' tables is searched. */
+  private boolean searched(int a, int b) {
+    return searchedTables == null || searchedTables[columns[a].table] || searchedTables[columns[b].table];
   }
 
   /** The evidence pairs, each once with a &lt; b, found by {@code search} ({@code AUTO} must be resolved). */
@@ -63,7 +81,7 @@ final class PairSearch {
           continue;
         }
         for (int b = a + 1; b < n; b++) {
-          if (eligible[b] && columns[b].table != columns[a].table) {
+          if (eligible[b] && columns[b].table != columns[a].table && searched(a, b)) {
             scored.incrementAndGet();
             ScoredPair pair = scorer.score(a, b);
             if (pair.evidence()) {
@@ -86,6 +104,16 @@ final class PairSearch {
     }
     int indexed = sketch ? config.sketchSize() : Integer.MAX_VALUE;
     ValueIndex index = ValueIndex.build(columns, key, indexed);
+    // A refresh: columns of unchanged tables only need the key-like columns of changed tables.
+    ValueIndex changedIndex = null;
+    if (searchedTables != null) {
+      boolean[] changedKey = new boolean[n];
+      for (int c = 0; c < n; c++) {
+        changedKey[c] = key[c] && searchedTables[columns[c].table];
+      }
+      changedIndex = ValueIndex.build(columns, changedKey, indexed);
+    }
+    ValueIndex unchangedProbes = changedIndex;
     int maxPostings = sketch ? config.maxPostings() : Integer.MAX_VALUE;
     return parallel(worker -> {
       int[] hits = new int[n];
@@ -97,32 +125,30 @@ final class PairSearch {
           continue;
         }
         ColumnProfile pa = columns[a];
-        int nTouched = 0;
-        int from = 0;
-        for (long hash : pa.hashes) {
-          int run = index.find(hash, from);
-          if (run < 0) {
-            from = -run - 1;
-            continue;
-          }
-          from = run;
-          int start = index.start[run];
-          int end = index.start[run + 1];
+        int probe = a;
+        ValueIndex probed = searchedTables == null || searchedTables[pa.table] ? index : unchangedProbes;
+        int[] nTouched = {0};
+        long[] stopCount = {0};
+        probed.forEachShared(pa.hashes, (run, times) -> {
+          int start = probed.start[run];
+          int end = probed.start[run + 1];
           if (end - start > maxPostings) {
-            stops++;
-            continue;
+            stopCount[0] += times;
+            return;
           }
           for (int p = start; p < end; p++) {
-            int b = index.postings[p];
-            if (columns[b].table == pa.table || (key[a] && !probes(a, b))) {
+            int b = probed.postings[p];
+            if (columns[b].table == pa.table || (key[probe] && !probes(probe, b)) || !searched(probe, b)) {
               continue;
             }
-            if (hits[b]++ == 0) {
-              touched[nTouched++] = b;
+            if (hits[b] == 0) {
+              touched[nTouched[0]++] = b;
             }
+            hits[b] += times;
           }
-        }
-        for (int t = 0; t < nTouched; t++) {
+        });
+        stops += stopCount[0];
+        for (int t = 0, m = nTouched[0]; t < m; t++) {
           int b = touched[t];
           int count = hits[b];
           hits[b] = 0;
@@ -268,6 +294,60 @@ final class PairSearch {
     int find(long hash, int from) {
       long k = hash >>> columnBits;
       return Arrays.binarySearch(keys, Math.min(from, keys.length), keys.length, k);
+    }
+
+    /** Told of a run of the index and how many of the probed hashes fall into it. */
+    interface RunVisitor {
+      void visit(int run, int times);
+    }
+
+    /**
+     * Visits every run holding one of {@code hashes} (ascending) with how many of them it holds, in ascending order:
+     * walking the hashes and searching the index, or, when the index has fewer runs, walking the runs and searching
+     * the hashes. O(min(h, r) · log max(h, r)).
+     */
+    void forEachShared(long[] hashes, RunVisitor visitor) {
+      if (keys.length < hashes.length) {
+        int from = 0;
+        for (int run = 0; run < keys.length && from < hashes.length; run++) {
+          long lowest = keys[run] << columnBits;
+          from = lowerBound(hashes, from, lowest);
+          int times = 0;
+          while (from < hashes.length && hashes[from] >>> columnBits == keys[run]) {
+            times++;
+            from++;
+          }
+          if (times > 0) {
+            visitor.visit(run, times);
+          }
+        }
+        return;
+      }
+      int from = 0;
+      for (long hash : hashes) {
+        int run = find(hash, from);
+        if (run < 0) {
+          from = -run - 1;
+          continue;
+        }
+        from = run;
+        visitor.visit(run, 1);
+      }
+    }
+
+    /** The first index at or after {@code from} whose value is at least {@code value} (values ascending). */
+    private static int lowerBound(long[] values, int from, long value) {
+      int lo = from;
+      int hi = values.length;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (values[mid] < value) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
     }
   }
 }

@@ -76,6 +76,21 @@ class IncrementalBuildTest {
     JoinGraph full = build(dir.resolve("fresh"), ColumnSource.inMemory(lake(40, 5000)), v2);
     assertThat(after.tables()).isEqualTo(full.tables());
     assertThat(after.edges()).isEqualTo(full.edges());
+
+    // A product table gains SKUs orders reference: only pairs with a column of products are searched; the edge
+    // between customers and orders (both unchanged) is kept, and the result still equals a full build.
+    Map<String, Map<String, List<String>>> v3lake = lake(40, 1000);
+    v3lake.put("products", Map.of("sku", java.util.stream.IntStream.range(0, 60).mapToObj(i -> "O" + i).toList()));
+    Map<String, String> v3 = new HashMap<>(Map.of("customers", "c1", "orders", "o1", "products", "p3"));
+    JoinGraph base = build(dir.resolve("third"), ColumnSource.inMemory(lake(40, 1000)), v1);
+    JoinGraph refreshed = build(dir.resolve("third"), ColumnSource.inMemory(v3lake), v3);
+    JoinGraph fresh = build(dir.resolve("fourth"), ColumnSource.inMemory(v3lake), v3);
+    assertThat(refreshed.readTables()).containsExactly("products");
+    assertThat(refreshed.edges()).isEqualTo(fresh.edges());
+    assertThat(refreshed.joinability("orders", "products")).isPositive();
+    assertThat(refreshed.joinability("customers", "orders")).isEqualTo(base.joinability("customers", "orders"));
+    assertThat(refreshed.buildStats().pairsScored()).as("only pairs with a products column are scored")
+        .isLessThan(fresh.buildStats().pairsScored());
     try (Stream<Path> sketches = Files.list(dir.resolve("cache").resolve(JoinGraph.SKETCHES_DIRECTORY))) {
       assertThat(sketches.filter(p -> p.toString().endsWith(".sketch")).count())
           .as("the old orders sketch is removed").isEqualTo(3);
@@ -87,6 +102,39 @@ class IncrementalBuildTest {
     assertThat(third.tablesRead.get()).isZero();
     assertThat(loaded.readTables()).isEmpty();
     assertThat(loaded.edges()).isEqualTo(after.edges());
+  }
+
+  /**
+   * On a lake of many tables, a refresh where a few tables changed probes only their key-like columns from the
+   * unchanged ones (walking the small index instead of every value); its edges equal a full build's, in both
+   * index searches.
+   */
+  @Test
+  void aRefreshOfAFewTablesOfALargeLakeEqualsAFullBuild(@TempDir Path dir) {
+    refreshEqualsFullBuild(JoinGraphConfig.CandidateSearch.INVERTED_INDEX, dir.resolve("index"));
+    refreshEqualsFullBuild(JoinGraphConfig.CandidateSearch.SKETCH, dir.resolve("sketch"));
+  }
+
+  private static void refreshEqualsFullBuild(JoinGraphConfig.CandidateSearch search, Path dir) {
+    SyntheticLake lake = new SyntheticLake(60, 12, 11);
+    JoinGraphConfig config = JoinGraphConfig.defaults().toBuilder().candidateSearch(search).build();
+    Map<String, String> before = new LinkedHashMap<>();
+    lake.tables().forEach(t -> before.put(t.name(), "v1"));
+    JoinGraph.builder().columnSource(lake).embedder(TestEmbedders.miniLm()).config(config)
+        .cacheDirectory(dir.resolve("cache")).lakeFingerprint("v1").tableFingerprints(before).build();
+    Map<String, String> after = new LinkedHashMap<>(before);
+    // The two smallest tables change: their key-like columns hold fewer values than many columns that probe them.
+    List<String> changed = lake.plans().stream().sorted(java.util.Comparator.comparingInt(SyntheticLake.TablePlan::rows))
+        .limit(2).map(SyntheticLake.TablePlan::name).toList();
+    changed.forEach(t -> after.put(t, "v2"));
+    JoinGraph refreshed = JoinGraph.builder().columnSource(lake).embedder(TestEmbedders.miniLm()).config(config)
+        .cacheDirectory(dir.resolve("cache")).lakeFingerprint("v2").tableFingerprints(after).build();
+    JoinGraph full = JoinGraph.builder().columnSource(lake).embedder(TestEmbedders.miniLm()).config(config)
+        .cacheDirectory(dir.resolve("full")).lakeFingerprint("v2").tableFingerprints(after).build();
+    assertThat(refreshed.readTables()).containsExactlyInAnyOrderElementsOf(changed);
+    assertThat(full.edges()).isNotEmpty();
+    assertThat(refreshed.edges()).isEqualTo(full.edges());
+    assertThat(refreshed.buildStats().pairsScored()).isLessThan(full.buildStats().pairsScored());
   }
 
   @Test

@@ -88,14 +88,14 @@ public final class LakeIndex implements AutoCloseable {
   static final int EXAMPLE_COLUMNS = 8;
   /** BM25 candidates re-ranked by embeddings in a lake-wide value search. */
   static final int LAKE_VALUE_CANDIDATES = 300;
-  static final int FORMAT_VERSION = 3;
+  static final int FORMAT_VERSION = 5;
   /** Trigram Jaccard similarity from which a value counts as a {@link LiteralMatch#FUZZY} match. */
   static final double FUZZY_MIN_JACCARD = 0.4;
   private static final String MANIFEST = "manifest.json";
   private static final String LUCENE = "lucene";
   private static final String INDEX_PREFIX = "lake-index-";
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-  private static final Map<Path, Object> BUILD_LOCKS = new ConcurrentHashMap<>();
+  private static final Map<Path, java.util.concurrent.Semaphore> BUILD_LOCKS = new ConcurrentHashMap<>();
 
   private final Path directory;
   private final String fingerprint;
@@ -658,27 +658,26 @@ public final class LakeIndex implements AutoCloseable {
     for (Map.Entry<String, Set<Integer>> e : chosen.entrySet()) {
       List<IndexedValue> values;
       try {
-        values = lucene.values(e.getKey());
+        values = lucene.values(e.getKey(), e.getValue());
       } catch (IOException ex) {
         throw new RetrievalException("cannot read the values of " + e.getKey() + " from " + directory, ex);
       }
       for (IndexedValue v : values) {
-        if (e.getValue().contains(v.ordinal())) {
+        done++;
+        if (!embedder.contains(v.value())) {
           batch.add(v.value());
         }
       }
       if (batch.size() >= 2048) {
         embedder.embedAll(batch);
-        done += batch.size();
         batch.clear();
         progress.accept(new Progress(Progress.Phase.EMBEDDING_VALUES, done, taken));
       }
     }
     if (!batch.isEmpty()) {
       embedder.embedAll(batch);
-      done += batch.size();
-      progress.accept(new Progress(Progress.Phase.EMBEDDING_VALUES, done, taken));
     }
+    progress.accept(new Progress(Progress.Phase.EMBEDDING_VALUES, done, taken));
     long embedded = Math.min(done, embedder.misses() - misses);
     return new ValueEmbedding(embedded, done - embedded, deferred);
   }
@@ -916,74 +915,352 @@ public final class LakeIndex implements AutoCloseable {
      * @throws RetrievalException if the lake cannot be read or the cache directory cannot be written
      */
     public LakeIndex build() {
+      try (Build build = start()) {
+        return build.finish();
+      }
+    }
+
+    /**
+     * Starts a build whose tables the caller may supply ({@link Build#add}) instead of the index reading them, so
+     * that one scan of a table can feed several consumers. Holds the cache directory's build lock until
+     * {@link Build#finish()} or {@link Build#close()}.
+     *
+     * @throws RetrievalException if the lake's catalog cannot be read or the cache directory cannot be written
+     */
+    public Build start() {
       if (connection == null) {
         throw new IllegalStateException("LakeIndex.builder(): connection(...) is required");
       }
       if (cacheDirectory == null) {
         throw new IllegalStateException("LakeIndex.builder(): cacheDirectory(...) is required");
       }
-      return LakeIndex.open(this);
+      return new Build(this);
     }
   }
 
-  private static LakeIndex open(Builder b) {
-    Embedder model = b.embedder != null ? b.embedder : MiniLmEmbedder.shared();
-    boolean owns = !(model instanceof CachingEmbedder);
-    CachingEmbedder embedder = CachingEmbedder.wrap(model, b.cacheDirectory.resolve("embeddings"));
-    try {
-      List<CatalogTable> catalog;
+  /**
+   * A column's distinct values and how many rows hold each, most frequent first (ties by value), as a caller that
+   * scanned the table hands them to {@link Build#add}.
+   *
+   * @param column the column name
+   * @param values distinct non-null values, as text
+   * @param counts rows holding each value
+   * @param complete false when the values are not all of the column's (a sample, or cut off)
+   */
+  public record ValueCounts(String column, List<String> values, long[] counts, boolean complete) {
+    public ValueCounts {
+      Objects.requireNonNull(column, "column");
+      values = List.copyOf(values);
+      Objects.requireNonNull(counts, "counts");
+      if (counts.length != values.size()) {
+        throw new IllegalArgumentException(values.size() + " values but " + counts.length + " counts");
+      }
+    }
+  }
+
+  /**
+   * An index being built: it knows which tables it needs ({@link #tablesToRead}: new or changed since the
+   * previous index of the cache directory; none when the index is current), accepts them from the caller
+   * ({@link #add}, from any thread), reads any still missing itself, and {@link #finish() finishes}. Start and
+   * finish on one thread; close it in any case (closing an unfinished build abandons it).
+   */
+  public static final class Build implements AutoCloseable {
+    private final Builder b;
+    private final CachingEmbedder embedder;
+    private final boolean owns;
+    private final Path dir;
+    private final java.util.concurrent.Semaphore jvmLock;
+    private final FileChannel lockChannel;
+    private final FileLock fileLock;
+    private final boolean current;
+    private final List<CatalogTable> catalog;
+    private final Map<String, CatalogTable> needed = new java.util.concurrent.ConcurrentHashMap<>();
+    private final List<String> toRead;
+    private final String fingerprint;
+    private final Map<String, String> tableFps;
+    private final Map<String, LakeTable> reused = new HashMap<>();
+    private final Map<String, LakeTable> read = new java.util.concurrent.ConcurrentHashMap<>();
+    private final List<String> stringValues = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final java.util.concurrent.atomic.AtomicLong valueCount = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+    private final long start = System.nanoTime();
+    private Path tmp;
+    private LuceneLake.Writer writer;
+    private boolean closed;
+
+    private Build(Builder b) {
+      this.b = b;
+      Embedder model = b.embedder != null ? b.embedder : MiniLmEmbedder.shared();
+      this.owns = !(model instanceof CachingEmbedder);
+      this.embedder = CachingEmbedder.wrap(model, b.cacheDirectory.resolve("embeddings"));
+      java.util.concurrent.Semaphore lock = null;
+      FileChannel channel = null;
+      FileLock held = null;
       try {
-        catalog = LakeReader.catalog(b.connection);
-      } catch (SQLException e) {
-        throw new RetrievalException("cannot read the lake's catalog: " + e.getMessage(), e);
-      }
-      String fp = b.fingerprint != null ? b.fingerprint : LakeReader.fingerprint(catalog);
-      Map<String, String> tableFps = new LinkedHashMap<>();
-      for (CatalogTable ct : catalog) {
-        String given = b.tableFingerprints.get(ct.id());
-        // Without its own fingerprint a table is current while its catalog entry and the lake's fingerprint are.
-        tableFps.put(ct.id(), given != null ? given
-            : sha256((b.fingerprint == null ? "" : b.fingerprint) + "\n" + LakeReader.fingerprint(List.of(ct))));
-      }
-      String key = sha256(FORMAT_VERSION + "\n" + fp + "\n" + settings(embedder.modelId(), b)).substring(0, 16);
-      Path dir = b.cacheDirectory.resolve(INDEX_PREFIX + key);
-      List<String> rebuilt = List.of();
-      boolean built = false;
-      Files.createDirectories(b.cacheDirectory);
-      Path lockFile = b.cacheDirectory.resolve("lake-index.lock").toAbsolutePath().normalize();
-      synchronized (BUILD_LOCKS.computeIfAbsent(lockFile, p -> new Object())) {
-        try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock = ch.lock()) {
-          if (!Files.exists(dir.resolve(MANIFEST))) {
-            rebuilt = buildInto(b, catalog, fp, tableFps, embedder, dir, previous(b, embedder.modelId(), dir));
-            built = true;
-            removeStale(b.cacheDirectory, dir);
+        try {
+          catalog = LakeReader.catalog(b.connection);
+        } catch (SQLException e) {
+          throw new RetrievalException("cannot read the lake's catalog: " + e.getMessage(), e);
+        }
+        fingerprint = b.fingerprint != null ? b.fingerprint : LakeReader.fingerprint(catalog);
+        tableFps = new LinkedHashMap<>();
+        for (CatalogTable ct : catalog) {
+          String given = b.tableFingerprints.get(ct.id());
+          // Without its own fingerprint a table is current while its catalog entry and the lake's fingerprint are.
+          tableFps.put(ct.id(), given != null ? given
+              : sha256((b.fingerprint == null ? "" : b.fingerprint) + "\n" + LakeReader.fingerprint(List.of(ct))));
+        }
+        String key = sha256(FORMAT_VERSION + "\n" + fingerprint + "\n" + settings(embedder.modelId(), b))
+            .substring(0, 16);
+        dir = b.cacheDirectory.resolve(INDEX_PREFIX + key);
+        Files.createDirectories(b.cacheDirectory);
+        Path lockFile = b.cacheDirectory.resolve("lake-index.lock").toAbsolutePath().normalize();
+        lock = BUILD_LOCKS.computeIfAbsent(lockFile, p -> new java.util.concurrent.Semaphore(1));
+        lock.acquireUninterruptibly();
+        channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        held = channel.lock();
+        current = Files.exists(dir.resolve(MANIFEST));
+        Previous previous = current ? null : previous(b, embedder.modelId(), dir);
+        if (previous != null) {
+          for (LakeTable t : previous.manifest().tables()) {
+            String fp = tableFps.get(t.name());
+            if (fp != null && fp.equals(previous.manifest().tableFingerprints().get(t.name()))) {
+              reused.put(t.name(), t);
+            }
           }
         }
+        List<String> names = new ArrayList<>();
+        if (!current) {
+          for (CatalogTable ct : catalog) {
+            if (!reused.containsKey(ct.id())) {
+              needed.put(ct.id(), ct);
+              names.add(ct.id());
+            }
+          }
+          tmp = dir.resolveSibling(dir.getFileName() + ".tmp-" + UUID.randomUUID());
+          Files.createDirectories(tmp);
+          Path lucenePath = tmp.resolve(LUCENE);
+          boolean append = !reused.isEmpty();
+          if (append) {
+            linkFiles(previous.directory().resolve(LUCENE), lucenePath);
+          }
+          writer = new LuceneLake.Writer(lucenePath, append);
+          if (append) {
+            for (LakeTable t : previous.manifest().tables()) {
+              if (!reused.containsKey(t.name())) {
+                writer.deleteTable(t.name());
+              }
+            }
+          }
+        }
+        toRead = List.copyOf(names);
+        jvmLock = lock;
+        lockChannel = channel;
+        fileLock = held;
+        b.progress.accept(new Progress(Progress.Phase.READING_TABLES, 0, toRead.size()));
+      } catch (IOException | RuntimeException e) {
+        abandon(lock, channel, held);
+        if (e instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new RetrievalException("cannot build or load the lake index in " + b.cacheDirectory + ": "
+            + e.getMessage(), e);
       }
-      Manifest manifest = JSON.readValue(dir.resolve(MANIFEST).toFile(), Manifest.class);
-      if (manifest.formatVersion() != FORMAT_VERSION) {
-        throw new RetrievalException("index " + dir + " has format " + manifest.formatVersion() + ", expected "
-            + FORMAT_VERSION + "; delete it");
-      }
-      LuceneLake lucene = LuceneLake.open(dir.resolve(LUCENE));
+    }
+
+    private void abandon(java.util.concurrent.Semaphore lock, FileChannel channel, FileLock held) {
       try {
-        return new LakeIndex(dir, manifest, built, rebuilt, b.scoring, lucene, embedder, owns, b.valueCacheCapacity);
+        if (writer != null) {
+          writer.close();
+        }
+      } catch (IOException | RuntimeException ignored) {
+        // Abandoned: the temporary folder is deleted below.
+      }
+      if (tmp != null) {
+        deleteRecursively(tmp);
+      }
+      try {
+        if (held != null) {
+          held.release();
+        }
+        if (channel != null) {
+          channel.close();
+        }
+      } catch (IOException ignored) {
+        // Closing the channel releases the lock in any case.
+      }
+      if (lock != null) {
+        lock.release();
+      }
+      if (owns) {
+        embedder.close();
+      }
+    }
+
+    /** The embedder the index will have (a cache in the index's cache directory), to share with other builders. */
+    public Embedder embedder() {
+      return embedder;
+    }
+
+    /** The tables this build needs: new or changed since the previous index; empty when the index is current. */
+    public List<String> tablesToRead() {
+      return toRead;
+    }
+
+    /**
+     * Supplies a table the build needs, read by the caller. Thread-safe; a table it does not need is ignored.
+     *
+     * @param values per column of the table (any order, any subset: columns left out index no values)
+     */
+    public void add(String table, long rows, List<ValueCounts> values) {
+      CatalogTable ct = needed.remove(table);
+      if (ct == null) {
+        return;
+      }
+      Map<String, ValueCounts> byColumn = new HashMap<>();
+      values.forEach(v -> byColumn.put(v.column(), v));
+      List<List<LakeReader.ValueCount>> columns = new ArrayList<>();
+      List<Integer> ordinals = new ArrayList<>();
+      List<Boolean> capped = new ArrayList<>();
+      for (int i = 0; i < ct.columns().size(); i++) {
+        CatalogColumn cc = ct.columns().get(i);
+        if (!LakeReader.indexesValues(cc.type())) {
+          continue;
+        }
+        ValueCounts vc = byColumn.get(cc.name());
+        List<LakeReader.ValueCount> kept = new ArrayList<>();
+        boolean more = vc != null && !vc.complete() || rows > b.maxRowsScannedPerTable;
+        if (vc != null) {
+          for (int k = 0; k < vc.values().size(); k++) {
+            String v = vc.values().get(k);
+            if (!LakeReader.indexable(v)) {
+              continue;
+            }
+            if (kept.size() == b.maxDistinctValuesPerColumn) {
+              more = true;
+              break;
+            }
+            kept.add(new LakeReader.ValueCount(v, vc.counts()[k]));
+          }
+        }
+        columns.add(kept);
+        ordinals.add(i);
+        capped.add(more);
+      }
+      store(readTable(ct, rows, columns, ordinals, capped, b.maxDistinctValuesPerColumn));
+    }
+
+    private void store(ReadTable r) {
+      try {
+        LakeTable t = writeTable(writer, r, b.embedValuesEagerly ? stringValues : null, valueCount);
+        read.put(t.name(), t);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      b.progress.accept(new Progress(Progress.Phase.READING_TABLES, done.incrementAndGet(), toRead.size()));
+    }
+
+    /**
+     * Reads the tables still missing, writes the index (or loads the current one) and releases the lock.
+     *
+     * @throws RetrievalException if the lake cannot be read or the index cannot be written
+     */
+    public LakeIndex finish() {
+      if (closed) {
+        throw new IllegalStateException("this build is finished or closed");
+      }
+      closed = true;
+      try {
+        List<String> rebuilt = List.of();
+        if (!current) {
+          readTables(b, List.copyOf(needed.values()).stream()
+              .sorted(Comparator.comparing(CatalogTable::id)).toList(), this::store);
+          writer.close();
+          writer = null;
+          List<LakeTable> tables = new ArrayList<>(catalog.size());
+          for (CatalogTable ct : catalog) {
+            tables.add(reused.containsKey(ct.id()) ? reused.get(ct.id()) : read.get(ct.id()));
+          }
+          if (!stringValues.isEmpty()) {
+            for (List<String> chunk : Embedder.batches(stringValues, 4096)) {
+              embedder.embedAll(chunk);
+            }
+          }
+          long millis = (System.nanoTime() - start) / 1_000_000;
+          Manifest manifest = new Manifest(FORMAT_VERSION, fingerprint, embedder.modelId(),
+              b.maxDistinctValuesPerColumn, b.maxRowsScannedPerTable, millis, tables, tableFps);
+          JSON.writeValue(tmp.resolve(MANIFEST).toFile(), manifest);
+          try {
+            Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+          } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, dir);
+          }
+          tmp = null;
+          LOG.info("indexed {} tables ({} read, {} reused) and {} distinct values in {} ms into {}", tables.size(),
+              toRead.size(), reused.size(), valueCount.get(), millis, dir);
+          removeStale(b.cacheDirectory, dir);
+          rebuilt = toRead;
+        }
+        release();
+        Manifest manifest = JSON.readValue(dir.resolve(MANIFEST).toFile(), Manifest.class);
+        if (manifest.formatVersion() != FORMAT_VERSION) {
+          throw new RetrievalException("index " + dir + " has format " + manifest.formatVersion() + ", expected "
+              + FORMAT_VERSION + "; delete it");
+        }
+        LuceneLake lucene = LuceneLake.open(dir.resolve(LUCENE));
+        try {
+          return new LakeIndex(dir, manifest, !current, rebuilt, b.scoring, lucene, embedder, owns,
+              b.valueCacheCapacity);
+        } catch (RuntimeException e) {
+          lucene.close();
+          throw e;
+        }
+      } catch (IOException | UncheckedIOException e) {
+        abandon(jvmLockOrNull(), lockChannelOrNull(), fileLockOrNull());
+        throw new RetrievalException("cannot build or load the lake index in " + b.cacheDirectory + ": "
+            + e.getMessage(), e);
       } catch (RuntimeException e) {
-        lucene.close();
+        abandon(jvmLockOrNull(), lockChannelOrNull(), fileLockOrNull());
         throw e;
       }
-    } catch (IOException | UncheckedIOException e) {
-      if (owns) {
-        embedder.close();
+    }
+
+    private boolean released;
+
+    private void release() {
+      if (released) {
+        return;
       }
-      throw new RetrievalException("cannot build or load the lake index in " + b.cacheDirectory + ": "
-          + e.getMessage(), e);
-    } catch (RuntimeException e) {
-      if (owns) {
-        embedder.close();
+      released = true;
+      try {
+        fileLock.release();
+        lockChannel.close();
+      } catch (IOException ignored) {
+        // Closing the channel releases the lock in any case.
       }
-      throw e;
+      jvmLock.release();
+    }
+
+    private java.util.concurrent.Semaphore jvmLockOrNull() {
+      return released ? null : jvmLock;
+    }
+
+    private FileChannel lockChannelOrNull() {
+      return released ? null : lockChannel;
+    }
+
+    private FileLock fileLockOrNull() {
+      return released ? null : fileLock;
+    }
+
+    /** Abandons an unfinished build (nothing is written) and releases the lock; after finish, does nothing. */
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        abandon(jvmLock, lockChannel, fileLock);
+        released = true;
+      }
     }
   }
 
@@ -1027,81 +1304,6 @@ public final class LakeIndex implements AutoCloseable {
   private record ReadTable(LakeTable table, List<List<LakeReader.ValueCount>> values, List<Integer> ordinals) {}
 
   /**
-   * Builds the index into {@code dir}: tables whose fingerprint is unchanged since {@code previous} keep their
-   * entries and Lucene documents (the previous segments are linked, not copied, and their stale documents
-   * deleted); the others are read from the lake, in parallel over the builder's connections.
-   *
-   * @return the tables read from the lake
-   */
-  private static List<String> buildInto(Builder b, List<CatalogTable> catalog, String fingerprint,
-      Map<String, String> tableFps, CachingEmbedder embedder, Path dir, Previous previous) throws IOException {
-    long start = System.nanoTime();
-    Path tmp = dir.resolveSibling(dir.getFileName() + ".tmp-" + UUID.randomUUID());
-    Files.createDirectories(tmp);
-    Map<String, LakeTable> reused = new HashMap<>();
-    if (previous != null) {
-      for (LakeTable t : previous.manifest().tables()) {
-        String fp = tableFps.get(t.name());
-        if (fp != null && fp.equals(previous.manifest().tableFingerprints().get(t.name()))) {
-          reused.put(t.name(), t);
-        }
-      }
-    }
-    List<CatalogTable> toRead = catalog.stream().filter(ct -> !reused.containsKey(ct.id())).toList();
-    Map<String, LakeTable> read = new java.util.concurrent.ConcurrentHashMap<>();
-    List<String> stringValues = java.util.Collections.synchronizedList(new ArrayList<>());
-    java.util.concurrent.atomic.AtomicLong valueCount = new java.util.concurrent.atomic.AtomicLong();
-    try {
-      Path lucenePath = tmp.resolve(LUCENE);
-      boolean append = !reused.isEmpty();
-      if (append) {
-        linkFiles(previous.directory().resolve(LUCENE), lucenePath);
-      }
-      b.progress.accept(new Progress(Progress.Phase.READING_TABLES, 0, toRead.size()));
-      try (LuceneLake.Writer writer = new LuceneLake.Writer(lucenePath, append)) {
-        if (append) {
-          for (LakeTable t : previous.manifest().tables()) {
-            if (!reused.containsKey(t.name())) {
-              writer.deleteTable(t.name());
-            }
-          }
-        }
-        readTables(b, toRead, table -> {
-          try {
-            LakeTable t = writeTable(writer, table, b.embedValuesEagerly ? stringValues : null, valueCount);
-            read.put(t.name(), t);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        });
-      }
-      List<LakeTable> tables = new ArrayList<>(catalog.size());
-      for (CatalogTable ct : catalog) {
-        tables.add(reused.containsKey(ct.id()) ? reused.get(ct.id()) : read.get(ct.id()));
-      }
-      if (!stringValues.isEmpty()) {
-        for (List<String> chunk : Embedder.batches(stringValues, 4096)) {
-          embedder.embedAll(chunk);
-        }
-      }
-      long millis = (System.nanoTime() - start) / 1_000_000;
-      Manifest manifest = new Manifest(FORMAT_VERSION, fingerprint, embedder.modelId(), b.maxDistinctValuesPerColumn,
-          b.maxRowsScannedPerTable, millis, tables, tableFps);
-      JSON.writeValue(tmp.resolve(MANIFEST).toFile(), manifest);
-      try {
-        Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, dir);
-      }
-      LOG.info("indexed {} tables ({} read, {} reused) and {} distinct values in {} ms into {}", tables.size(),
-          toRead.size(), reused.size(), valueCount.get(), millis, dir);
-      return toRead.stream().map(CatalogTable::id).toList();
-    } finally {
-      deleteRecursively(tmp);
-    }
-  }
-
-  /**
    * Reads the tables' row counts and distinct values on the builder's connections, one table per connection at a
    * time, handing each table to {@code sink} (called from several threads).
    */
@@ -1113,7 +1315,6 @@ public final class LakeIndex implements AutoCloseable {
     int threads = Math.min(connections.size(), Math.max(1, tables.size()));
     java.util.concurrent.BlockingQueue<Connection> free = new java.util.concurrent.LinkedBlockingQueue<>(
         connections.subList(0, threads));
-    java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "lake-index-read");
       t.setDaemon(true);
@@ -1129,7 +1330,6 @@ public final class LakeIndex implements AutoCloseable {
           } finally {
             free.add(c);
           }
-          b.progress.accept(new Progress(Progress.Phase.READING_TABLES, done.incrementAndGet(), tables.size()));
           return null;
         }));
       }
@@ -1168,27 +1368,49 @@ public final class LakeIndex implements AutoCloseable {
       List<DistinctValues> distinct = LakeReader.distinctValues(c, ct, indexed, rows, b.maxDistinctValuesPerColumn,
           b.maxRowsScannedPerTable);
       List<List<LakeReader.ValueCount>> values = new ArrayList<>();
-      List<LakeColumn> columns = new ArrayList<>();
-      int next = 0;
-      for (int ordinal = 0; ordinal < ct.columns().size(); ordinal++) {
-        CatalogColumn cc = ct.columns().get(ordinal);
-        if (!LakeReader.indexesValues(cc.type())) {
-          columns.add(new LakeColumn(cc.name(), cc.type(), TypeFamily.fromSqlType(cc.type()), 0, false));
-          continue;
-        }
-        DistinctValues dv = distinct.get(next++);
-        List<String> sample = new ArrayList<>(dv.values().size());
-        for (LakeReader.ValueCount v : dv.values()) {
-          sample.add(v.value());
-        }
+      List<Boolean> capped = new ArrayList<>();
+      for (DistinctValues dv : distinct) {
         values.add(dv.values());
-        columns.add(new LakeColumn(cc.name(), cc.type(), TypeFamily.infer(cc.type(), sample), sample.size(),
-            dv.capped()));
+        capped.add(dv.capped());
       }
-      return new ReadTable(new LakeTable(ct.id(), ct.schema(), ct.table(), rows, columns), values, ordinals);
+      return readTable(ct, rows, values, ordinals, capped, b.maxDistinctValuesPerColumn);
     } catch (SQLException e) {
       throw new RetrievalException("cannot read table " + ct.id() + " while indexing the lake: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * A table's entry (columns with their type families) from its indexed columns' values. A numeric, temporal or
+   * boolean column with at least {@code cap} distinct values (identifiers, amounts, timestamps) keeps only the
+   * values that occur more than once: any {@code cap} of its values would be an arbitrary few, which no filter
+   * value is likely to be among, and lakes hold many such columns.
+   */
+  private static ReadTable readTable(CatalogTable ct, long rows, List<List<LakeReader.ValueCount>> values,
+      List<Integer> ordinals, List<Boolean> capped, int cap) {
+    List<LakeColumn> columns = new ArrayList<>();
+    List<List<LakeReader.ValueCount>> indexed = new ArrayList<>(values.size());
+    int next = 0;
+    for (int ordinal = 0; ordinal < ct.columns().size(); ordinal++) {
+      CatalogColumn cc = ct.columns().get(ordinal);
+      if (next >= ordinals.size() || ordinals.get(next) != ordinal) {
+        columns.add(new LakeColumn(cc.name(), cc.type(), TypeFamily.fromSqlType(cc.type()), 0, false));
+        continue;
+      }
+      List<LakeReader.ValueCount> all = values.get(next);
+      List<String> sample = new ArrayList<>(all.size());
+      for (LakeReader.ValueCount v : all) {
+        sample.add(v.value());
+      }
+      TypeFamily family = TypeFamily.infer(cc.type(), sample);
+      List<LakeReader.ValueCount> kept = all;
+      if (family != TypeFamily.STRING && all.size() >= cap) {
+        kept = all.stream().filter(v -> v.count() > 1).toList();
+      }
+      indexed.add(kept);
+      columns.add(new LakeColumn(cc.name(), cc.type(), family, kept.size(), capped.get(next) || kept != all));
+      next++;
+    }
+    return new ReadTable(new LakeTable(ct.id(), ct.schema(), ct.table(), rows, columns), indexed, ordinals);
   }
 
   /** Adds a table's documents (one for the table, one per distinct value) to the index. */

@@ -119,6 +119,15 @@ final class LakeReader {
     }
   }
 
+  /**
+   * Whether a value is worth indexing, as the distinct-values query decides it: not blank (spaces trimmed) and at
+   * most {@link #MAX_VALUE_LENGTH} characters.
+   */
+  static boolean indexable(String value) {
+    int n = value.codePointCount(0, value.length());
+    return n <= MAX_VALUE_LENGTH && !value.replace(" ", "").isEmpty();
+  }
+
   static boolean indexesValues(String sqlType) {
     String t = sqlType.toUpperCase(Locale.ROOT);
     for (String p : SKIPPED_TYPE_PREFIXES) {

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.TokenStream;
@@ -49,6 +51,8 @@ final class LuceneLake implements AutoCloseable {
   static final String TABLE = "table";
   static final String COLUMN = "column";
   static final String COLUMN_ORDINAL = "ordinal";
+  /** Table and column ordinal of a value, indexed so that one column's values are found without the table's. */
+  static final String COLUMN_KEY = "column_key";
   static final String VALUE = "value";
   static final String COUNT = "count";
   static final String WORDS = "words";
@@ -99,12 +103,19 @@ final class LuceneLake implements AutoCloseable {
 
   /**
    * Writes an index of tables and their values at {@code path}: a fresh one, or (append) one that adds to and
-   * deletes from the index already there. Closing merges it into one segment, so its statistics (and hence BM25
-   * scores) are those of a fresh index of the same documents. Thread-safe.
+   * deletes from the index already there. Segments stay small (at most {@value #MAX_SEGMENT_MB} MB merged), and
+   * closing an appended index rewrites the segments that lost more than {@value #DELETES_PCT_ALLOWED} % of their
+   * documents: a refresh of a few tables of a large lake rewrites (almost) nothing, while the statistics BM25 scores
+   * with stay within that share of a fresh index's (Lucene counts a deleted document until its segment is merged).
+   * Thread-safe.
    */
   static final class Writer implements AutoCloseable {
+    static final double MAX_SEGMENT_MB = 64;
+    /** Lucene's default for forced merges of deletions. */
+    static final double DELETES_PCT_ALLOWED = 10;
     private final Directory directory;
     private final IndexWriter writer;
+    private final boolean append;
 
     Writer(Path path) throws IOException {
       this(path, false);
@@ -112,9 +123,14 @@ final class LuceneLake implements AutoCloseable {
 
     Writer(Path path, boolean append) throws IOException {
       this.directory = FSDirectory.open(path);
+      this.append = append;
       Analyzer analyzer = new PerFieldAnalyzerWrapper(words(), Map.of(GRAMS, trigrams()));
+      org.apache.lucene.index.TieredMergePolicy merges = new org.apache.lucene.index.TieredMergePolicy();
+      merges.setMaxMergedSegmentMB(MAX_SEGMENT_MB);
+      merges.setForceMergeDeletesPctAllowed(DELETES_PCT_ALLOWED);
       IndexWriterConfig config = new IndexWriterConfig(analyzer)
           .setOpenMode(append ? IndexWriterConfig.OpenMode.APPEND : IndexWriterConfig.OpenMode.CREATE)
+          .setMergePolicy(merges)
           .setRAMBufferSizeMB(64);
       this.writer = new IndexWriter(directory, config);
     }
@@ -143,6 +159,7 @@ final class LuceneLake implements AutoCloseable {
       d.add(new StringField(TABLE, table, Field.Store.YES));
       d.add(new StoredField(COLUMN, column));
       d.add(new StoredField(COLUMN_ORDINAL, ordinal));
+      d.add(new StringField(COLUMN_KEY, columnKey(table, ordinal), Field.Store.NO));
       d.add(new StoredField(VALUE, value));
       d.add(new StoredField(COUNT, count));
       d.add(new TextField(WORDS, value, Field.Store.NO));
@@ -154,7 +171,9 @@ final class LuceneLake implements AutoCloseable {
     @Override
     public void close() throws IOException {
       try {
-        writer.forceMerge(1);
+        if (append) {
+          writer.forceMergeDeletes();
+        }
         writer.commit();
       } finally {
         writer.close();
@@ -169,12 +188,41 @@ final class LuceneLake implements AutoCloseable {
   /** A hit with its BM25 score. */
   record Hit<T>(T item, double score) {}
 
+  /** Above this many columns a table's values are read whole (a query holds at most 1,024 clauses). */
+  private static final int MAX_COLUMN_CLAUSES = 512;
+
+  private static String columnKey(String table, int ordinal) {
+    return table + '\u0001' + ordinal;
+  }
+
   /** All indexed values of {@code table}, in column order then by descending frequency. */
   List<IndexedValue> values(String table) throws IOException {
-    Query q = new BooleanQuery.Builder()
+    return values(new BooleanQuery.Builder()
         .add(new TermQuery(new Term(KIND, KIND_VALUE)), Occur.FILTER)
         .add(new TermQuery(new Term(TABLE, table)), Occur.FILTER)
-        .build();
+        .build());
+  }
+
+  /** The indexed values of these columns of {@code table} (by ordinal), in column order then by descending frequency. */
+  List<IndexedValue> values(String table, java.util.Collection<Integer> ordinals) throws IOException {
+    if (ordinals.isEmpty()) {
+      return List.of();
+    }
+    if (ordinals.size() > MAX_COLUMN_CLAUSES) {
+      Set<Integer> wanted = new HashSet<>(ordinals);
+      return values(table).stream().filter(v -> wanted.contains(v.ordinal())).toList();
+    }
+    BooleanQuery.Builder columns = new BooleanQuery.Builder();
+    for (int ordinal : ordinals) {
+      columns.add(new TermQuery(new Term(COLUMN_KEY, columnKey(table, ordinal))), Occur.SHOULD);
+    }
+    return values(new BooleanQuery.Builder()
+        .add(new TermQuery(new Term(KIND, KIND_VALUE)), Occur.FILTER)
+        .add(new org.apache.lucene.search.ConstantScoreQuery(columns.build()), Occur.FILTER)
+        .build());
+  }
+
+  private List<IndexedValue> values(Query q) throws IOException {
     int n = Math.max(1, searcher.count(q));
     TopDocs top = searcher.search(q, n);
     StoredFields fields = searcher.storedFields();

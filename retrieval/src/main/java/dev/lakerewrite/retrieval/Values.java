@@ -28,6 +28,41 @@ public final class Values {
     if (value == null) {
       return null;
     }
+    String plain = plainAscii(value);
+    return plain != null ? plain : normalizeFully(value);
+  }
+
+  /**
+   * The comparison form of the commonest values, without regular expressions or Unicode normalisation (indexing
+   * normalises millions of values): printable ASCII with single inner spaces, not starting like a number, or a
+   * whole number without leading zeros, is only lower-cased. Null for anything else.
+   */
+  static String plainAscii(String value) {
+    int n = value.length();
+    if (n == 0 || n > 64) {
+      return null;
+    }
+    boolean upper = false;
+    boolean digits = true;
+    for (int i = 0; i < n; i++) {
+      char c = value.charAt(i);
+      if (c < 0x20 || c > 0x7E || c == ' ' && (i == 0 || i == n - 1 || value.charAt(i - 1) == ' ')) {
+        return null;
+      }
+      upper |= c >= 'A' && c <= 'Z';
+      digits &= c >= '0' && c <= '9';
+    }
+    char first = value.charAt(0);
+    if (digits) {
+      return first != '0' || n == 1 ? value : null;
+    }
+    if (first >= '0' && first <= '9' || first == '+' || first == '-' || first == '.') {
+      return null;
+    }
+    return upper ? value.toLowerCase(Locale.ROOT) : value;
+  }
+
+  static String normalizeFully(String value) {
     String s = WHITESPACE.matcher(value).replaceAll(" ").strip();
     s = Names.Text.stripDiacritics(s).toLowerCase(Locale.ROOT);
     String number = canonicalNumber(s);

@@ -84,6 +84,33 @@ class IncrementalIndexTest {
   }
 
   @Test
+  void tablesSuppliedByTheCallerIndexLikeTablesTheIndexReads(@TempDir Path dir) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + dir.resolve("lake.duckdb"))) {
+      lake(c, "('Whangārei', 'Northland', 52900), ('Napier', 'Hawke''s Bay', 66300), ('Napier', '  ', NULL)");
+      Map<String, String> fps = Map.of("towns", "t", "regions", "r", "rivers", "v");
+      LakeIndex supplied;
+      try (LakeIndex.Build build = LakeIndex.builder().connection(c).cacheDirectory(dir.resolve("a"))
+          .embedder(EMBEDDER).fingerprint("lake").tableFingerprints(fps).start()) {
+        assertThat(build.tablesToRead()).containsExactlyInAnyOrder("towns", "regions", "rivers");
+        // The caller's scan of towns: every column's values, most frequent first; blanks are the index's to drop.
+        build.add("towns", 3, List.of(
+            new LakeIndex.ValueCounts("town", List.of("Napier", "Whangārei"), new long[] {2, 1}, true),
+            new LakeIndex.ValueCounts("region", List.of("  ", "Hawke's Bay", "Northland"), new long[] {1, 1, 1}, true),
+            new LakeIndex.ValueCounts("population", List.of("52900", "66300"), new long[] {1, 1}, true)));
+        build.add("not a table", 1, List.of());
+        supplied = build.finish();
+      }
+      try (LakeIndex read = LakeIndex.builder().connection(c).cacheDirectory(dir.resolve("b")).embedder(EMBEDDER)
+          .fingerprint("lake").tableFingerprints(fps).build()) {
+        assertThat(supplied.rebuiltTables()).containsExactlyInAnyOrder("towns", "regions", "rivers");
+        assertThat(answers(supplied)).isEqualTo(answers(read));
+      } finally {
+        supplied.close();
+      }
+    }
+  }
+
+  @Test
   void valuesAreEmbeddedAheadSmallestColumnsFirstWithinTheBudget(@TempDir Path dir) throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + dir.resolve("lake.duckdb"))) {
       lake(c, "('Whangārei', 'Northland', 52900), ('Napier', 'Hawke''s Bay', 66300)");

@@ -130,6 +130,29 @@ class LakeIndexTest {
     }
   }
 
+  /**
+   * Issue 15: a numeric column with more distinct values than the cap (identifiers, amounts) indexes only its
+   * repeated values; a string column keeps the cap's worth, and a small numeric column all of its values.
+   */
+  @Test
+  void aLargeNumericColumnIndexesOnlyItsRepeatedValues() throws Exception {
+    try (Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+        java.sql.Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE orders AS SELECT range AS order_id, range % 40 + (CASE WHEN range < 20 THEN 0.5"
+          + " ELSE 0 END) AS amount, 'customer ' || range AS buyer, range % 7 AS weekday FROM range(500)");
+      try (LakeIndex index = LakeIndex.builder().connection(c).cacheDirectory(freshDirectory()).embedder(embedder)
+          .maxDistinctValuesPerColumn(50).build()) {
+        LakeTable orders = index.table("orders");
+        assertThat(orders.column("order_id").orElseThrow().distinctValues()).isZero();
+        assertThat(orders.column("order_id").orElseThrow().distinctCapped()).isTrue();
+        LakeColumn amount = orders.column("amount").orElseThrow();
+        assertThat(amount.distinctValues()).as("the 40 repeated amounts, not the 20 single ones").isEqualTo(40);
+        assertThat(orders.column("buyer").orElseThrow().distinctValues()).isEqualTo(50);
+        assertThat(orders.column("weekday").orElseThrow().distinctValues()).isEqualTo(7);
+      }
+    }
+  }
+
   @Test
   void builderChecksItsArguments() {
     assertThatThrownBy(() -> LakeIndex.builder().cacheDirectory(Path.of("x")).build())

@@ -26,6 +26,26 @@ class ValuesTest {
     assertThat(Values.normalize(value)).isEqualTo(expected);
   }
 
+  /** The shortcut for plain ASCII values gives what the full normalisation gives. */
+  @net.jqwik.api.Property(tries = 3000)
+  void theAsciiShortcutAgreesWithTheFullNormalisation(
+      @net.jqwik.api.ForAll("asciiValues") String value) {
+    String shortcut = Values.plainAscii(value);
+    if (shortcut != null) {
+      assertThat(shortcut).isEqualTo(Values.normalizeFully(value));
+    }
+    assertThat(Values.normalize(value)).isEqualTo(Values.normalizeFully(value));
+  }
+
+  @net.jqwik.api.Provide
+  net.jqwik.api.Arbitrary<String> asciiValues() {
+    return net.jqwik.api.Arbitraries.oneOf(
+        net.jqwik.api.Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(70),
+        net.jqwik.api.Arbitraries.strings().withChars("0123456789 +-.eEaZ").ofMaxLength(20),
+        net.jqwik.api.Arbitraries.longs().map(String::valueOf),
+        net.jqwik.api.Arbitraries.strings().withChars("abcXYZ \t\u00e9").ofMaxLength(12));
+  }
+
   @Test
   void keepsNullAndDoesNotTreatGroupedNumbersAsPlainOnes() {
     assertThat(Values.normalize(null)).isNull();

@@ -1,0 +1,61 @@
+package dev.lakerewrite.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 15: a table too large for one query is read in groups of columns (each group one query), and every column's
+ * values and counts are those of a plain {@code GROUP BY}; above {@code maxRows} rows the values come from a sample.
+ */
+class TableScanTest {
+
+  @Test
+  void groupsOfColumnsGiveEachColumnsValuesAndCounts() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+      // 300,000 rows x 7 columns: 2.1 million cells, three groups of at most a million cells.
+      st.execute("CREATE TABLE t AS SELECT range AS id, range % 13 AS small, 'v' || (range % 1000) AS text,"
+          + " CASE WHEN range % 5 = 0 THEN NULL ELSE range % 77 END AS sparse, range % 2 = 0 AS flag,"
+          + " DATE '2024-01-01' + (range % 31)::INTEGER AS day, range * 0.5 AS half FROM range(300000)");
+      List<CatalogTable.Column> columns = new ArrayList<>();
+      try (ResultSet rs = st.executeQuery("DESCRIBE t")) {
+        while (rs.next()) {
+          columns.add(new CatalogTable.Column(rs.getString(1), rs.getString(2)));
+        }
+      }
+      CatalogTable table = new CatalogTable("t", columns, 300_000, Optional.empty());
+      TableScan.Result scan = TableScan.scan(c, table, 1_000_000, 500);
+      assertThat(scan.sampled()).isFalse();
+      assertThat(scan.columns()).extracting(TableScan.Column::name)
+          .containsExactly("id", "small", "text", "sparse", "flag", "day", "half");
+      for (TableScan.Column col : scan.columns()) {
+        List<String> values = new ArrayList<>();
+        List<Long> counts = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery("SELECT CAST(\"" + col.name() + "\" AS VARCHAR) AS v, count(*) AS n"
+            + " FROM t WHERE v IS NOT NULL GROUP BY v ORDER BY n DESC, v LIMIT 500")) {
+          while (rs.next()) {
+            values.add(rs.getString(1));
+            counts.add(rs.getLong(2));
+          }
+        }
+        assertThat(col.values()).as(col.name()).isEqualTo(values);
+        assertThat(col.counts()).as(col.name()).containsExactly(counts.stream().mapToLong(Long::longValue).toArray());
+      }
+      assertThat(scan.columns().get(1).complete()).as("13 values, all read").isTrue();
+      assertThat(scan.columns().get(0).complete()).as("cut at 500 values").isFalse();
+      assertThat(scan.columns().get(3).nonNull()).isEqualTo(240_000);
+
+      TableScan.Result sampled = TableScan.scan(c, table, 50_000, 500);
+      assertThat(sampled.sampled()).isTrue();
+      assertThat(sampled.columns().get(1).nonNull()).isEqualTo(50_000);
+      assertThat(sampled.columns().get(1).complete()).isFalse();
+    }
+  }
+}
