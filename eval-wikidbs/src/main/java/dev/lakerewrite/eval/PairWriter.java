@@ -126,6 +126,7 @@ public final class PairWriter {
       }
       g.writeEndArray();
       g.writeArrayFieldStart("rows");
+      List<String> rows = new java.util.ArrayList<>();
       for (List<Object> row : p.resultTable().rows()) {
         // One row per line: compact JSON for the row, spliced in as a raw value.
         StringWriter compact = new StringWriter();
@@ -136,7 +137,15 @@ public final class PairWriter {
           }
           rowGenerator.writeEndArray();
         }
-        g.writeRawValue(compact.toString());
+        rows.add(compact.toString());
+      }
+      if (!p.ordered()) {
+        // An unordered result comes in whatever order DuckDB's parallel operators produced: sorted, the same pairs
+        // give the same file.
+        java.util.Collections.sort(rows);
+      }
+      for (String row : rows) {
+        g.writeRawValue(row);
       }
       g.writeEndArray();
       g.writeEndObject();
