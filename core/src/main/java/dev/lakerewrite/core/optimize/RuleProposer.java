@@ -414,17 +414,70 @@ final class RuleProposer {
   private record AggregateComparison(JsonNode comparison, boolean subOnLeft, JsonNode other, JsonNode sub,
       JsonNode item) {}
 
+  /** Arithmetic operators: NULL in, NULL out, so an aggregate over no rows still makes the comparison NULL. */
+  private static final Set<String> NULL_PROPAGATING_OPERATORS = Set.of("+", "-", "*", "/");
+
+  /**
+   * The one scalar subquery a comparison side computes with, reached only through arithmetic operators and casts
+   * ({@code 1.2 * (SELECT avg(..) ..)}, TPC-DS q6), or null. Only NULL-propagating wrappers qualify: where the
+   * subquery finds no rows its NULL must still make the comparison NULL, as a join partner missing does.
+   */
+  private static JsonNode soleScalarSubquery(JsonNode side) {
+    if (isScalarSubquery(side)) {
+      return side;
+    }
+    List<JsonNode> children = new ArrayList<>();
+    String cls = side.path("class").asText();
+    if ("CAST".equals(cls)) {
+      children.add(side.path("child"));
+    } else if ("FUNCTION".equals(cls) && side.path("is_operator").asBoolean(false)
+        && NULL_PROPAGATING_OPERATORS.contains(side.path("function_name").asText())) {
+      children.addAll(dev.lakerewrite.core.sql.SqlAnalyzer.arguments(side));
+    } else {
+      return null;
+    }
+    JsonNode found = null;
+    for (JsonNode child : children) {
+      if (Trees.hasSubquery(child)) {
+        if (found != null) {
+          return null;
+        }
+        found = soleScalarSubquery(child);
+        if (found == null) {
+          return null;
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The comparison side that held the subquery, with the subquery replaced by {@code value} (the subquery alone
+   * becomes just {@code value}).
+   */
+  private String sideWithValue(AggregateComparison ac, String value) {
+    JsonNode side = ac.subOnLeft() ? ac.comparison().path("left") : ac.comparison().path("right");
+    if (isScalarSubquery(side)) {
+      return value;
+    }
+    JsonNode copy = side.deepCopy();
+    replace((ObjectNode) soleScalarSubquery(copy), trees.parseExpression(value));
+    return trees.expression(copy);
+  }
+
   /** The conjunct as an {@link AggregateComparison}, or null when it is none (grouped or limited subqueries too). */
   private static AggregateComparison aggregateComparison(JsonNode c) {
     if (!"COMPARISON".equals(c.path("class").asText())) {
       return null;
     }
-    boolean subOnLeft = isScalarSubquery(c.path("left"));
-    if (!subOnLeft && !isScalarSubquery(c.path("right"))) {
+    JsonNode leftSub = soleScalarSubquery(c.path("left"));
+    boolean subOnLeft = leftSub != null;
+    JsonNode subquery = subOnLeft ? leftSub : soleScalarSubquery(c.path("right"));
+    if (subquery == null) {
       return null;
     }
     JsonNode other = subOnLeft ? c.path("right") : c.path("left");
-    JsonNode sub = (subOnLeft ? c.path("left") : c.path("right")).path("subquery").path("node");
+    JsonNode sub = subquery.path("subquery").path("node");
     if (Trees.hasSubquery(other) || !plainSubquery(sub) || sub.path("select_list").size() != 1
         || !sub.path("group_expressions").isEmpty() || !sub.path("having").isNull()
         || !sub.path("qualify").isNull()) {
@@ -520,7 +573,7 @@ final class RuleProposer {
       List<String> newConjuncts = new ArrayList<>();
       for (int i = 0; i < conjuncts.size(); i++) {
         if (i == idx) {
-          newConjuncts.add(trees.expression(other) + " " + op + " " + alias + ".lr_value");
+          newConjuncts.add(trees.expression(other) + " " + op + " " + sideWithValue(ac, alias + ".lr_value"));
           for (int k = 0; k < correlation.size(); k++) {
             newConjuncts.add(alias + ".lr_k" + (k + 1) + " = " + correlation.get(k)[1]);
           }
@@ -625,7 +678,7 @@ final class RuleProposer {
       for (int i = 0; i < conjuncts.size(); i++) {
         if (i == idx) {
           newConjuncts.add(trees.expression(other) + " " + comparisonOp(c, subOnLeft) + " "
-              + Sql.identifier(name) + "." + column);
+              + sideWithValue(ac, Sql.identifier(name) + "." + column));
           for (String[] k : keys) {
             newConjuncts.add(k[1] + " IS NOT NULL");
           }
@@ -1048,7 +1101,7 @@ final class RuleProposer {
     String alias = ctx.fresh("lr_cs");
     String op = comparisonOp(having, subOnLeft);
     String inner = "SELECT " + String.join(", ", items) + ", " + trees.expression(other) + " AS lr_having_value, "
-        + trees.expression(total) + " AS lr_total FROM " + from
+        + sideWithValue(ac, trees.expression(total)) + " AS lr_total FROM " + from
         + (outerWhere.isEmpty() ? "" : " WHERE " + Trees.and(new ArrayList<>(outerWhere)))
         + " GROUP BY " + String.join(", ", groups);
     String text = "SELECT " + String.join(", ", names.stream().map(n -> alias + "." + Sql.identifier(n)).toList())
