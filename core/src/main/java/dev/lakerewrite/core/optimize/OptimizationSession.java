@@ -276,8 +276,7 @@ final class OptimizationSession {
    */
   private void proposeRules() {
     PlanProfile profile = PlanProfile.of(plan);
-    trace("REASONING", "plan-profile", profile.describe() + (plan == null ? " (no plan could be read: every"
-        + " recipe is tried)" : ""));
+    trace("REASONING", "plan-profile", profile.describe() + (plan == null ? " (no plan could be read)" : ""));
     List<Recipe> selected = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
     for (Recipe r : RecipeRegistry.ALL) {

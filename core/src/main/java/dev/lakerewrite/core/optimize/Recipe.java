@@ -15,10 +15,13 @@ interface Recipe {
   /** The knowledge-base entry: problem, strategy, engine notes, an example before and after. */
   KnowledgeBase.Recipe knowledge();
 
-  /** The plan symptoms this recipe can relieve; it is proposed only when one of them dominates the plan. */
+  /**
+   * The plan symptoms this recipe can relieve; it is proposed only when one of them dominates a measured plan (an
+   * estimated plan rules nothing out, see {@link PlanProfile}).
+   */
   Set<PlanSymptom> targets();
 
-  /** Whether the measured plan gives this recipe something to do. */
+  /** Whether the plan gives this recipe something to do. */
   default boolean appliesTo(PlanProfile plan) {
     return plan.dominantAny(targets());
   }
