@@ -123,13 +123,14 @@ class LlmGatewayTest {
   @Test
   void slowAnswersTimeOut() {
     ScriptedChatModel model = ScriptedChatModel.create()
-        .slow(Duration.ofSeconds(5), "{}").slow(Duration.ofSeconds(5), "{}");
+        .slow(Duration.ofSeconds(120), "{}").slow(Duration.ofSeconds(120), "{}");
     LlmGateway g = LlmGateway.builder().model(model, "m").retry(new RetryPolicy(1, Duration.ZERO, Duration.ZERO))
         .callTimeout(Duration.ofMillis(150)).build();
     long t0 = System.nanoTime();
     assertThatThrownBy(() -> g.ask(Role.REWRITER, PROMPT))
         .isInstanceOfSatisfying(LlmFailure.class, f -> assertThat(f.kind()).isEqualTo(LlmFailure.Kind.TIMEOUT));
-    assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(3_000);
+    // Two 120 s answers would take four minutes; the bound is far from both that and a loaded machine's 150 ms.
+    assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(60_000);
   }
 
   @Test

@@ -38,7 +38,11 @@ class HostileSqlTest {
   static final String RESOURCE = "/dev/lakerewrite/core/reliability/sql-attacks.tsv";
   static final QueryLimits LIMITS = new QueryLimits(Duration.ofMillis(600), 1_000);
   /** Outcomes seen, by class, for the summary printed at the end (the report quotes it). */
-  static final long PLANNING_ALLOWANCE_MS = 5_000;
+  /**
+   * Parsing and binding happen before the time limit starts, and a loaded machine slows them; the bound only
+   * catches an attack the limits failed to stop (those run for minutes or forever), not a slow machine.
+   */
+  static final long PLANNING_ALLOWANCE_MS = 60_000;
   static final Map<String, Integer> OUTCOMES = new ConcurrentHashMap<>();
 
   private DataLake lake;

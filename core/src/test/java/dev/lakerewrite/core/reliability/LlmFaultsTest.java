@@ -136,7 +136,7 @@ class LlmFaultsTest {
   @Test
   void slowModelsTimeOutPerCallAndAreRetried() {
     ProgrammableModel rw = ProgrammableModel.of((n, req) -> {
-      ProgrammableModel.sleep(5_000);
+      ProgrammableModel.sleep(60_000);
       return Reply.of(rewrite(GOOD_SQL));
     });
     ProgrammableModel ck = ProgrammableModel.always(decide());
@@ -150,7 +150,7 @@ class LlmFaultsTest {
       assertThat(c.attempts()).isEqualTo(2);
     });
     assertThat(rw.calls()).isEqualTo(4);
-    assertThat(ms).as("four 200 ms attempts, not four 5 s answers").isLessThan(4_000);
+    assertThat(ms).as("four 200 ms attempts, not four 60 s answers").isLessThan(60_000);
     assertThat(r.stopReason()).isEqualTo(StopReason.MAX_ITERATIONS);
   }
 
@@ -328,5 +328,9 @@ class LlmFaultsTest {
   }
 
   /** Work between budget checks that is not interruptible (a retrieval step, a preview) fits in this. */
-  static final long WALL_TOLERANCE_MS = 1_000;
+  /**
+   * Slack over a wall-time budget: the failure these tests catch is a budget ignored (tens of seconds of model
+   * calls or a 10 s query per iteration), so the slack is wide enough for a loaded CI machine.
+   */
+  static final long WALL_TOLERANCE_MS = 10_000;
 }
