@@ -36,7 +36,7 @@ class IndexRefreshTest {
     out.add(lake.services().index().searchValueInLake("Nelson", 5));
     out.add(lake.services().joinGraph().tables());
     out.add(lake.services().joinGraph().edges());
-    out.add(Rewriter.offline().rewrite("SELECT town FROM places WHERE people > 60000", lake).sql());
+    out.add(Rewriter.rewrite("SELECT town FROM places WHERE people > 60000", lake).sql());
     return out;
   }
 

@@ -4,6 +4,7 @@ import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.QueryError;
 import dev.lakerewrite.core.ResultTable;
 import dev.lakerewrite.core.RewriteResult;
+import dev.lakerewrite.core.LakeRewriter;
 import dev.lakerewrite.core.Rewriter;
 import dev.lakerewrite.core.llm.LlmUsage;
 import dev.lakerewrite.core.rewrite.RewriteCandidate;
@@ -52,7 +53,7 @@ public final class Evaluation {
   /** How a rewrite is called: the seam tests use to make a rewrite fail or hang. */
   @FunctionalInterface
   interface RewriteCall {
-    RewriteResult rewrite(Rewriter rewriter, String sql, DataLake lake);
+    RewriteResult rewrite(LakeRewriter rewriter, String sql, DataLake lake);
   }
 
   private final DataLake lake;
@@ -134,7 +135,7 @@ public final class Evaluation {
     ExecutorService workers = Executors.newFixedThreadPool(jobs, daemons("lakerewrite-eval-worker"));
     try {
       for (Variant v : runnable) {
-        Rewriter rewriter;
+        LakeRewriter rewriter;
         try {
           rewriter = v.rewriter(maxIterations, pairTimeout);
         } catch (RuntimeException e) {
@@ -190,7 +191,7 @@ public final class Evaluation {
       return Duration.ZERO;
     }
     long t0 = System.nanoTime();
-    Rewriter quick = Rewriter.builder().method(Rewriter.Method.ONE_STEP).build();
+    LakeRewriter quick = Rewriter.builder().method(Rewriter.Method.ONE_STEP).build();
     for (QueryResultPair p : pairs) {
       DataLake target = p.noisy() ? noisyLake : lake;
       if (target != null) {
@@ -208,7 +209,7 @@ public final class Evaluation {
     }
   }
 
-  private PairOutcome runPair(Variant v, Rewriter rewriter, QueryResultPair p, ExecutorService rewrites) {
+  private PairOutcome runPair(Variant v, LakeRewriter rewriter, QueryResultPair p, ExecutorService rewrites) {
     boolean noisy = p.noisy();
     if (noisy && noisyLake == null) {
       return PairOutcome.without(v, p, PairStatus.SKIPPED, noNoisyLakeReason, true, 0);

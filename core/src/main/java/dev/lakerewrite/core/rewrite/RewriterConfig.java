@@ -10,7 +10,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Settings of the rewriting loop; immutable, built by {@link dev.lakerewrite.core.Rewriter.Builder}.
+ * Settings of the rewriting loop; immutable, built by {@link dev.lakerewrite.core.Rewriter.Builder} and read from
+ * {@link dev.lakerewrite.core.LakeRewriter#config()}.
  *
  * @param maxIterations iterations before the loop stops and returns the best candidate (thesis: 5)
  * @param topK tables basic retrieval hands the rewriter per iteration

@@ -2,6 +2,7 @@ package dev.lakerewrite.eval.cli;
 
 import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.RewriteResult;
+import dev.lakerewrite.core.LakeRewriter;
 import dev.lakerewrite.core.Rewriter;
 import dev.lakerewrite.core.llm.LlmBudget;
 import dev.lakerewrite.core.llm.ModelConfig;
@@ -96,7 +97,7 @@ final class RewriteCommand implements Callable<Integer> {
     if (!offline) {
       ModelConfig.fromEnvironment().ifPresent(c -> b.chatModel(c.chatModel(), c.modelName()));
     }
-    Rewriter rewriter = b.build();
+    LakeRewriter rewriter = b.build();
     Lakes.Layout layout = lakeOptions.layout();
     try (DataLake lake = lakeOptions.open(layout)) {
       RewriteResult r = rewriter.rewrite(sql, lake);
