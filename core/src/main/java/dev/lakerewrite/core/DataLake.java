@@ -181,6 +181,9 @@ public final class DataLake implements AutoCloseable {
    *
    * @return the lake's size, the tables that changed since the last load (and why), and per stage what was built
    *     and what reused
+   * @throws LakeIndexException if a component (the retrieval index, the join graph, the cleaning functions) failed
+   *     to build or load; the message names the lake and the step, the cause is the component's exception
+   * @throws IllegalStateException if the lake is closed
    */
   public IndexStatus index() {
     return index(IndexProgress.NONE);
@@ -215,8 +218,13 @@ public final class DataLake implements AutoCloseable {
       // The names rewrites compare assumed names with: column names are embedded with the index, table names here.
       s.index().embedder().embedAll(catalog.tableNames().stream().map(dev.lakerewrite.retrieval.Names::normalize)
           .filter(n -> !n.isEmpty()).distinct().toList());
-      LakeIndex.ValueEmbedding values = s.index().embedValues(valueEmbeddingBudget,
-          p -> progress.update(IndexStage.VALUES, p.done(), p.total()));
+      LakeIndex.ValueEmbedding values;
+      try {
+        values = s.index().embedValues(valueEmbeddingBudget,
+            p -> progress.update(IndexStage.VALUES, p.done(), p.total()));
+      } catch (RuntimeException e) {
+        throw indexFailed("embedding the lake's values", e);
+      }
       stages.add(new IndexStatus.Stage(IndexStage.VALUES, values.embedded(), values.cached(),
           Duration.ofNanos(System.nanoTime() - v0), values.deferred() == 0 ? "all string values"
               : values.deferred() + " values beyond the budget of " + valueEmbeddingBudget
@@ -228,8 +236,27 @@ public final class DataLake implements AutoCloseable {
     }
   }
 
+  /**
+   * The lake's indexes, built on first use.
+   *
+   * @throws LakeIndexException if a component failed to build or load them
+   * @throws IllegalStateException if the lake is closed
+   */
   LakeServices services() {
     return services(IndexProgress.NONE);
+  }
+
+  /** A component's failure while indexing, in the library's exception family, saying which lake and which step. */
+  private LakeIndexException indexFailed(String step, RuntimeException e) {
+    if (e instanceof LakeIndexException already) {
+      return already;
+    }
+    if (e instanceof IllegalStateException && closed) {
+      throw e;
+    }
+    String component = e.getClass().getSimpleName();
+    return new LakeIndexException("cannot index the lake " + source + " (cache " + cacheDirectory + "): " + step
+        + " failed with " + component + ": " + e.getMessage(), e);
   }
 
   private LakeServices services(IndexProgress progress) {
@@ -239,7 +266,11 @@ public final class DataLake implements AutoCloseable {
       synchronized (this) {
         s = services;
         if (s == null) {
-          s = LakeServices.build(this, progress);
+          try {
+            s = LakeServices.build(this, progress);
+          } catch (RuntimeException e) {
+            throw indexFailed("building the retrieval index and the join graph", e);
+          }
           services = s;
         }
       }

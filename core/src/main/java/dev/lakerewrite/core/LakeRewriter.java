@@ -4,14 +4,7 @@ import dev.lakerewrite.core.llm.LlmGateway;
 import dev.lakerewrite.core.llm.PriceTable;
 import dev.lakerewrite.core.llm.RetryPolicy;
 import dev.lakerewrite.core.llm.Role;
-import dev.lakerewrite.core.rewrite.Baselines;
-import dev.lakerewrite.core.rewrite.CheckerAgent;
-import dev.lakerewrite.core.rewrite.LlmCheckerAgent;
-import dev.lakerewrite.core.rewrite.LlmRewriterAgent;
-import dev.lakerewrite.core.rewrite.OfflineCheckerAgent;
-import dev.lakerewrite.core.rewrite.OfflineRewriterAgent;
-import dev.lakerewrite.core.rewrite.RewriteLoop;
-import dev.lakerewrite.core.rewrite.RewriterAgent;
+import dev.lakerewrite.core.rewrite.RewriteRun;
 import dev.lakerewrite.core.rewrite.RewriterConfig;
 import dev.langchain4j.model.chat.ChatModel;
 import java.time.Duration;
@@ -70,8 +63,10 @@ public final class LakeRewriter {
   }
 
   /**
-   * Rewrites one query on a lake. Never throws for a bad query, a failing model or a failing action: the result
-   * says what happened ({@link RewriteResult#stopReason()}, {@link RewriteResult#error()}, the trace).
+   * Rewrites one query on a lake. Never throws for a bad query, a failing model, a failing action or a failing
+   * index build: the result says what happened ({@link RewriteResult#stopReason()}, {@link RewriteResult#error()},
+   * the trace); when the lake's indexes cannot be built the stop reason is {@code INDEX_FAILED} and the error
+   * names the lake, the step and the component.
    *
    * @param sql the query as the user wrote it, against the schema they assume
    * @param lake an open lake; its indexes are built on the first rewrite (or ahead of time with
@@ -83,26 +78,17 @@ public final class LakeRewriter {
     Objects.requireNonNull(sql, "sql");
     Objects.requireNonNull(lake, "lake");
     long t0 = System.nanoTime();
-    lake.services();
+    try {
+      lake.services();
+    } catch (LakeIndexException e) {
+      return RewriteRun.indexFailed(sql, e.getMessage(), Duration.ofNanos(System.nanoTime() - t0));
+    }
     Duration indexing = Duration.ofNanos(System.nanoTime() - t0);
     LlmGateway gateway = gateway();
     try (LakeSession session = lake.openSession()) {
       DefaultLakeTools tools = new DefaultLakeTools(lake, session, gateway.model(Role.CLEANER), config.joinGraph());
-      if (method == Rewriter.Method.RETRIEVER_REWRITER || method == Rewriter.Method.RETRIEVER_READER) {
-        return new Baselines(config, gateway, tools, session)
-            .run(method == Rewriter.Method.RETRIEVER_READER, sql, indexing);
-      }
-      RewriterAgent rewriter = gateway.hasModel(Role.REWRITER) ? new LlmRewriterAgent(gateway)
-          : new OfflineRewriterAgent(session.parser());
-      CheckerAgent checker = gateway.hasModel(Role.CHECKER) ? new LlmCheckerAgent(gateway) : new OfflineCheckerAgent();
-      RewriterConfig effective = method == Rewriter.Method.ONE_STEP ? oneStep(config) : config;
-      return new RewriteLoop(effective, rewriter, checker, tools, session, gateway).run(sql, indexing);
+      return RewriteRun.run(method, config, gateway, tools, session, sql, indexing);
     }
-  }
-
-  private static RewriterConfig oneStep(RewriterConfig c) {
-    return new RewriterConfig(1, c.topK(), c.previewRows(), c.historyPreviewRows(), c.sectionLimits(),
-        c.enabledActions(), c.joinGraph(), c.budget(), c.queryLimits(), c.llmCallTimeout(), c.minConfidence());
   }
 
   private LlmGateway gateway() {

@@ -60,10 +60,10 @@ public enum Ablation {
     if (label == null) {
       return Optional.empty();
     }
-    String key = Names.key(label);
+    String key = LabelKeys.key(label);
     String bare = key.startsWith("no") ? key.substring(2) : key;
     return Arrays.stream(values())
-        .filter(a -> Names.key(a.label).equals(key) || Names.key(a.label).substring(2).equals(bare))
+        .filter(a -> LabelKeys.key(a.label).equals(key) || LabelKeys.key(a.label).substring(2).equals(bare))
         .findFirst();
   }
 

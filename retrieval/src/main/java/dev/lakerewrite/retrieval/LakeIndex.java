@@ -725,7 +725,7 @@ public final class LakeIndex implements AutoCloseable {
     pairs.sort(Comparator.comparingDouble(Pair::weight).reversed().thenComparingInt(Pair::b).thenComparingInt(Pair::c));
     boolean[] baseUsed = new boolean[bv.length];
     boolean[] candUsed = new boolean[cv.length];
-    ColumnMapping[] byBase = new ColumnMapping[bv.length];
+    UnionColumnPair[] byBase = new UnionColumnPair[bv.length];
     int matched = 0;
     int consistent = 0;
     double simSum = 0;
@@ -737,7 +737,7 @@ public final class LakeIndex implements AutoCloseable {
       candUsed[p.c()] = true;
       LakeColumn b = base.columns().get(p.b());
       LakeColumn c = cand.columns().get(p.c());
-      byBase[p.b()] = new ColumnMapping(b.name(), c.name(), p.sim(), b.family(), c.family());
+      byBase[p.b()] = new UnionColumnPair(b.name(), c.name(), p.sim(), b.family(), c.family());
       matched++;
       simSum += p.sim();
       if (b.family() == c.family()) {
@@ -752,8 +752,8 @@ public final class LakeIndex implements AutoCloseable {
     double typeShare = (double) consistent / matched;
     double typeBonus = UNION_TYPE_BONUS * typeShare;
     double score = UNION_SIMILARITY_WEIGHT * meanSim + UNION_COVERAGE_WEIGHT * coverage + typeBonus;
-    List<ColumnMapping> mapping = new ArrayList<>(matched);
-    for (ColumnMapping m : byBase) {
+    List<UnionColumnPair> mapping = new ArrayList<>(matched);
+    for (UnionColumnPair m : byBase) {
       if (m != null) {
         mapping.add(m);
       }

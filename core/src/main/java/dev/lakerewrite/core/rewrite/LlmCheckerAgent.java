@@ -19,7 +19,7 @@ import java.util.OptionalInt;
  * known and enabled, parameters present, tables must exist in the lake (with a "did you mean" in the repair
  * message), candidate indexes must exist.
  */
-public final class LlmCheckerAgent implements CheckerAgent {
+final class LlmCheckerAgent implements CheckerAgent {
 
   /** The JSON the checker answers with. */
   record Answer(List<ActionAnswer> actions, @JsonProperty("best_candidate") Integer bestCandidate,

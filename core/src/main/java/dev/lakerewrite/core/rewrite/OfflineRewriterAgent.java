@@ -34,7 +34,7 @@ import java.util.Set;
  * noisy tables are read through their cleaned CTEs, and numbers or dates stored as text are read through the
  * vetted {@code clean_number}/{@code clean_date} functions.
  */
-public final class OfflineRewriterAgent implements RewriterAgent {
+final class OfflineRewriterAgent implements RewriterAgent {
   private final SqlParser parser;
 
   public OfflineRewriterAgent(SqlParser parser) {

@@ -61,6 +61,12 @@ public record RewriterConfig(int maxIterations, int topK, int previewRows, int h
   }
 
   /** The defaults: 5 iterations, top-5 tables, 3 preview rows, every action, no budget, 10 s per query. */
+  /** These settings with another iteration limit (the one-step method runs one). */
+  RewriterConfig withMaxIterations(int n) {
+    return new RewriterConfig(n, topK, previewRows, historyPreviewRows, sectionLimits, enabledActions, joinGraph,
+        budget, queryLimits, llmCallTimeout, minConfidence);
+  }
+
   public static RewriterConfig defaults() {
     Map<Scratchpad.Section, Integer> limits = new EnumMap<>(Scratchpad.Section.class);
     limits.put(Scratchpad.Section.TABLES, 8);
