@@ -267,7 +267,7 @@ final class EvalCommand implements Callable<Integer> {
   /** One lake's evaluation and its written report. */
   private record Evaluated(EvaluationResult result, ReportWriter.Written written) {}
 
-  private Evaluated evaluate(Path lakePath, Lakes.Layout layout, Path pairFile, Optional<Path> presetNoisy,
+  private Evaluated evaluate(Path lakePath, Lakes.Layout layout, @Nullable Path pairFile, Optional<Path> presetNoisy,
       List<Variant> variants, List<EvalMethod> methodList, List<Ablation> ablationList, List<String> modelNames,
       Set<DifficultyTag> tagFilter, Path outDir) throws IOException, InterruptedException {
     PrintWriter err = spec.commandLine().getErr();

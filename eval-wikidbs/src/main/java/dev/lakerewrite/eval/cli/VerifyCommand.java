@@ -156,7 +156,7 @@ final class VerifyCommand implements Callable<Integer> {
     }
   }
 
-  private static String read(String inline, Path file, String option) {
+  private static String read(@Nullable String inline, @Nullable Path file, String option) {
     if (file == null) {
       if (inline.isBlank()) {
         throw new BadInputException(option + " is empty");
