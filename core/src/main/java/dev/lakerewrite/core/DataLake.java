@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import dev.lakerewrite.retrieval.LakeIndex;
 import org.duckdb.DuckDBConnection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A data lake held in DuckDB: a folder of Parquet, CSV and JSON files queried in place (or copied into a DuckDB
@@ -57,11 +58,11 @@ public final class DataLake implements AutoCloseable {
   private final IndexStatus.Stage loadStage;
   private final Object indexLock = new Object();
   private final Set<LakeSession> sessions = ConcurrentHashMap.newKeySet();
-  private volatile LakeServices services;
+  private volatile @Nullable LakeServices services;
   private volatile boolean closed;
 
   private DataLake(Path source, Path databaseFile, Path cacheDirectory, String fingerprint, DuckDBConnection root,
-      Path tempDirectory, QueryLimits queryLimits, LakeLoader.Manifest manifest, List<String> warnings,
+      Path tempDirectory, QueryLimits queryLimits, LakeLoader.@Nullable Manifest manifest, List<String> warnings,
       List<IndexStatus.TableChange> changes, Storage storage, int threads, long valueEmbeddingBudget,
       Duration loadTime, boolean rebuiltFile) {
     this.source = source;
@@ -367,8 +368,8 @@ public final class DataLake implements AutoCloseable {
   public static final class Builder {
     /** Values {@link DataLake#index()} embeds ahead by default: about a minute on two quiet cores. */
     public static final long DEFAULT_VALUE_EMBEDDING_BUDGET = 20_000;
-    private Path cacheRoot;
-    private Storage storage;
+    private @Nullable Path cacheRoot;
+    private @Nullable Storage storage;
     private String memoryLimit = "2GB";
     private int threads = Runtime.getRuntime().availableProcessors();
     private QueryLimits queryLimits = QueryLimits.DEFAULT;
@@ -513,7 +514,7 @@ public final class DataLake implements AutoCloseable {
     }
 
     private DataLake openSandboxed(Path source, Path lakeFile, Path cacheDir, String fingerprint,
-        LakeLoader.Manifest manifest, List<String> warnings, List<IndexStatus.TableChange> changes,
+        LakeLoader.@Nullable Manifest manifest, List<String> warnings, List<IndexStatus.TableChange> changes,
         Storage storage, Duration loadTime, boolean rebuiltFile) {
       try {
         Files.createDirectories(cacheDir);
@@ -552,7 +553,7 @@ public final class DataLake implements AutoCloseable {
     }
 
     /** In place, the lake's table files (real paths) are all DuckDB may read; copied, nothing. */
-    private static List<Path> readableFiles(LakeLoader.Manifest manifest, Storage storage) {
+    private static List<Path> readableFiles(LakeLoader.@Nullable Manifest manifest, Storage storage) {
       if (manifest == null || storage != Storage.IN_PLACE) {
         return List.of();
       }

@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link LakeTools} over the lake's services (retrieval index, join graph, cleaning module) and one rewrite's
@@ -327,7 +328,7 @@ final class DefaultLakeTools implements LakeTools {
     return out;
   }
 
-  private static ResultTable preview(JoinPath p) {
+  private static @Nullable ResultTable preview(JoinPath p) {
     if (p.preview() == null) {
       return null;
     }

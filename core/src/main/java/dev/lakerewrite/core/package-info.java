@@ -34,4 +34,7 @@
  *   <li>{@link UnknownTableException}: A table name the lake does not have.
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.core;
+
+import org.jspecify.annotations.NullMarked;

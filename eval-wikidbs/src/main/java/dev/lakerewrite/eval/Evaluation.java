@@ -26,6 +26,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs pairs through rewriters and scores them (thesis §7.3): every pair with every variant (method × ablation ×
@@ -324,15 +325,15 @@ public final class Evaluation {
    * no traces written, no noisy lake (Noise pairs are skipped).
    */
   public static final class Builder {
-    private DataLake lake;
-    private DataLake noisyLake;
+    private @Nullable DataLake lake;
+    private @Nullable DataLake noisyLake;
     private String noNoisyLakeReason = "no noisy lake was given: Noise pairs run only on the noisy lake";
-    private List<QueryResultPair> pairs;
+    private @Nullable List<QueryResultPair> pairs;
     private final List<Variant> variants = new ArrayList<>();
     private int maxIterations = 5;
     private Duration pairTimeout = Duration.ofSeconds(600);
     private int jobs = 1;
-    private Path outputDirectory;
+    private @Nullable Path outputDirectory;
     private ProgressListener listener = ProgressListener.NONE;
     private RewriteCall call = (rewriter, sql, lake) -> rewriter.rewrite(sql, lake);
     private boolean warmUp = true;

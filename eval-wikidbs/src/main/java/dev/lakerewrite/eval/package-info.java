@@ -45,4 +45,7 @@
  *   <li>{@link VariantSummary}: The figures of one variant over its pairs, as the thesis reports them (§7.4).
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.eval;
+
+import org.jspecify.annotations.NullMarked;

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,10 +35,10 @@ final class GraphBuild {
   private final ColumnSource source;
   private final Embedder embedder;
   private final JoinGraphConfig config;
-  private final SketchStore store;
+  private final @Nullable SketchStore store;
   private final java.util.Map<String, String> fingerprints;
   private final java.util.function.Consumer<JoinGraph.Progress> progress;
-  private final JoinGraph previous;
+  private final @Nullable JoinGraph previous;
   private final List<String> readTables = java.util.Collections.synchronizedList(new ArrayList<>());
 
   GraphBuild(ColumnSource source, Embedder embedder, JoinGraphConfig config) {
@@ -52,9 +53,9 @@ final class GraphBuild {
    *     settings, only pairs with a column of a new or changed table are searched, and its edges between unchanged
    *     tables are kept
    */
-  GraphBuild(ColumnSource source, Embedder embedder, JoinGraphConfig config, SketchStore store,
+  GraphBuild(ColumnSource source, Embedder embedder, JoinGraphConfig config, @Nullable SketchStore store,
       java.util.Map<String, String> fingerprints, java.util.function.Consumer<JoinGraph.Progress> progress,
-      JoinGraph previous) {
+      @Nullable JoinGraph previous) {
     this.previous = previous;
     this.source = source;
     this.embedder = embedder;
@@ -130,7 +131,7 @@ final class GraphBuild {
    * Per table, whether it is new or changed since {@link #previous} (same fingerprint, same columns): null when
    * there is no usable previous graph (none, other settings, or every table changed), and every pair is searched.
    */
-  private boolean[] changedTables(List<ColumnSource.Table> tables, JoinGraphConfig.CandidateSearch search) {
+  private boolean @Nullable [] changedTables(List<ColumnSource.Table> tables, JoinGraphConfig.CandidateSearch search) {
     if (previous == null || previous.tableFingerprints().isEmpty()
         || !previous.searchSettings().equals(JoinGraph.searchSettings(embedder.modelId(), config, search))) {
       return null;

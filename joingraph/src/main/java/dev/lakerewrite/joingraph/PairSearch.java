@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds the join-evidence column pairs of a lake: the candidate search of {@link JoinGraphConfig.CandidateSearch}
@@ -27,7 +28,7 @@ final class PairSearch {
   final AtomicLong stopValuesSkipped = new AtomicLong();
 
   /** Per table: whether its pairs are searched (null: every table's). */
-  private final boolean[] searchedTables;
+  private final boolean @Nullable [] searchedTables;
 
   PairSearch(ColumnSketch[] columns, PairScorer scorer, JoinGraphConfig config, ExecutorService pool,
       int threads) {
@@ -39,7 +40,7 @@ final class PairSearch {
    *     not searched are skipped (a refresh keeps their edges). Null searches every pair.
    */
   PairSearch(ColumnSketch[] columns, PairScorer scorer, JoinGraphConfig config, ExecutorService pool,
-      int threads, boolean[] searchedTables) {
+      int threads, boolean @Nullable [] searchedTables) {
     this.columns = columns;
     this.scorer = scorer;
     this.config = config;

@@ -32,4 +32,7 @@
  *   <li>{@link PathCandidate}: A path of the join graph before execution, as Yen's algorithm ranks it.
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.joingraph;
+
+import org.jspecify.annotations.NullMarked;

@@ -41,6 +41,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -709,7 +710,7 @@ public final class LakeIndex implements AutoCloseable {
     return List.copyOf(out.subList(0, Math.min(k, out.size())));
   }
 
-  private static UnionCandidate align(LakeTable base, float[][] bv, LakeTable cand, float[][] cv) {
+  private static @Nullable UnionCandidate align(LakeTable base, float[][] bv, LakeTable cand, float[][] cv) {
     record Pair(int b, int c, double sim, double weight) {}
     List<Pair> pairs = new ArrayList<>();
     for (int i = 0; i < bv.length; i++) {
@@ -796,10 +797,10 @@ public final class LakeIndex implements AutoCloseable {
    * defaults.
    */
   public static final class Builder {
-    private Connection connection;
-    private Path cacheDirectory;
-    private Embedder embedder;
-    private String fingerprint;
+    private @Nullable Connection connection;
+    private @Nullable Path cacheDirectory;
+    private @Nullable Embedder embedder;
+    private @Nullable String fingerprint;
     private int maxDistinctValuesPerColumn = DEFAULT_MAX_DISTINCT_VALUES;
     private long maxRowsScannedPerTable = DEFAULT_MAX_ROWS_SCANNED;
     private TableScoring scoring = TableScoring.HYBRID;
@@ -984,8 +985,8 @@ public final class LakeIndex implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong valueCount = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
     private final long start = System.nanoTime();
-    private Path tmp;
-    private LuceneLake.Writer writer;
+    private @Nullable Path tmp;
+    private LuceneLake.@Nullable Writer writer;
     private boolean closed;
 
     private Build(Builder b) {

@@ -28,4 +28,7 @@
  *   <li>{@link Values}: The comparison form of a cell value.
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.retrieval;
+
+import org.jspecify.annotations.NullMarked;

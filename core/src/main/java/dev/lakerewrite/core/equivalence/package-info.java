@@ -13,4 +13,7 @@
  *   <li>{@link ResultComparison}: Compares two query results the way equivalence is defined for rewrites.
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.core.equivalence;
+
+import org.jspecify.annotations.NullMarked;

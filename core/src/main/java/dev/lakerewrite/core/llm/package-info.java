@@ -17,4 +17,7 @@
  *   <li>{@link Role}: Who is asking the model: usage is accounted per role, and each role may use its own model.
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.core.llm;
+
+import org.jspecify.annotations.NullMarked;

@@ -19,4 +19,7 @@
  *   <li>{@link NameSignals}: Lexical name evidence, independent of embeddings: token alignment with abbreviations.
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.core.match;
+
+import org.jspecify.annotations.NullMarked;

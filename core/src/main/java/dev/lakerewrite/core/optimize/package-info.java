@@ -16,4 +16,7 @@
  *   <li>{@link Timing}: Measured run times of one query: the timed runs after the warm-up, and their trimmed mean.
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.core.optimize;
+
+import org.jspecify.annotations.NullMarked;

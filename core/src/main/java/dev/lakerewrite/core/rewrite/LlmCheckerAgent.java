@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The self-checker as an LLM (thesis §4.1). Its answer is checked before anything runs: action types must be
@@ -161,7 +162,7 @@ final class LlmCheckerAgent implements CheckerAgent {
     return problems;
   }
 
-  private static String table(String name, String where, String field, RewriteState state, List<String> problems) {
+  private static @Nullable String table(String name, String where, String field, RewriteState state, List<String> problems) {
     if (blank(name)) {
       problems.add(where + ": \"" + field + "\" is missing");
       return null;

@@ -20,4 +20,7 @@
  *   <li>{@link StopReason}: Why the rewriting loop stopped.
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.core.rewrite;
+
+import org.jspecify.annotations.NullMarked;

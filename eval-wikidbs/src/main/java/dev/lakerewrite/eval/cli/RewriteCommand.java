@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -52,7 +53,7 @@ final class RewriteCommand implements Callable<Integer> {
     String sql;
 
     @Option(names = "--sql-file", paramLabel = "FILE", required = true, description = "Read the query from a file.")
-    Path file;
+    @Nullable Path file;
   }
 
   @ArgGroup(exclusive = true, multiplicity = "1")

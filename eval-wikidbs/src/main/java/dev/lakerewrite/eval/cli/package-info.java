@@ -7,4 +7,7 @@
  *   <li>{@link LakeRewriteCli}: The lakerewrite command line (bin/lakerewrite).
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.eval.cli;
+
+import org.jspecify.annotations.NullMarked;

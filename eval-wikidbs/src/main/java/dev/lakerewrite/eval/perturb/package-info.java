@@ -18,4 +18,7 @@
  *   <li>{@link SqlShape}: The SQL shapes a query has (issue 12: the rewriter must keep every one of them binding).
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.eval.perturb;
+
+import org.jspecify.annotations.NullMarked;

@@ -11,4 +11,7 @@
  *   <li>{@link TpcQuery}: One standard query of a TPC benchmark, with its parameters substituted.
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.eval.tpc;
+
+import org.jspecify.annotations.NullMarked;
