@@ -2,6 +2,10 @@
  * The one way lakerewrite talks to language models ({@link LlmGateway}): models per role, timeouts, retries, JSON
  * contracts, budgets, usage and estimated cost.
  *
+ * <p>Users configure models through {@code Rewriter.builder()} and {@code Optimizer.builder()} and read
+ * {@link LlmUsage} and {@link LlmCall} from results; {@link LlmGateway}, {@link JsonContract} and {@link LlmFailure}
+ * are public because the rewriting loop ({@code core.rewrite}) and the optimizer ({@code core.optimize}) use them.
+ *
  * <p>Public types (one line each; {@code PublicTypesListedTest} checks that every public type is here):
  * <ul>
  *   <li>{@link JsonContract}: The JSON an LLM must answer with: a record type and the checks its content must pass.

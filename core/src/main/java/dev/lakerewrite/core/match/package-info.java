@@ -9,14 +9,12 @@
  * <p>Public types (one line each; {@code PublicTypesListedTest} checks that every public type is here):
  * <ul>
  *   <li>{@link AssumedSchema}: The schema a query assumes, read from DuckDB's syntax tree with SQL's scoping rules.
- *   <li>{@link ColumnAssignment}: One-to-one assignments of assumed columns to lake columns.
  *   <li>{@link ColumnFeatures}: The evidence that an assumed column is a given lake column.
  *   <li>{@link ColumnMapping}: The mapping a rewrite chose from the schema the user assumes to the lake.
  *   <li>{@link ColumnModel}: The learned combiner of the matcher's signals: an L2-regularised logistic regression.
  *   <li>{@link MappingConfidence}: The calibrated confidence that a column's chosen lake column is right.
  *   <li>{@link MatchLake}: What the schema matcher reads of a lake: the catalog, column profiles.
  *   <li>{@link MatcherTraining}: Fits and judges the matcher's ColumnModel on pairs with gold column mappings.
- *   <li>{@link NameSignals}: Lexical name evidence, independent of embeddings: token alignment with abbreviations.
  * </ul>
  */
 @NullMarked
