@@ -38,6 +38,11 @@ class HostileSqlTest {
   static final String RESOURCE = "/dev/lakerewrite/core/reliability/sql-attacks.tsv";
   static final QueryLimits LIMITS = new QueryLimits(Duration.ofMillis(600), 1_000);
   /** Outcomes seen, by class, for the summary printed at the end (the report quotes it). */
+  /**
+   * Parsing and binding happen before the time limit starts, and a loaded machine slows them; the bound only
+   * catches an attack the limits failed to stop (those run for minutes or forever), not a slow machine.
+   */
+  static final long PLANNING_ALLOWANCE_MS = 60_000;
   static final Map<String, Integer> OUTCOMES = new ConcurrentHashMap<>();
 
   private DataLake lake;
@@ -96,9 +101,9 @@ class HostileSqlTest {
     if (ms > 1000) {
       System.out.println("[reliability] slow attack " + ms + " ms: " + attack);
     }
-    // No wall-clock bound here (the project's rule: a loaded CI machine fails it, as it did at 5.8 s for a memory
-    // attack on a busy machine): that the executor stopped the statement is the outcome TIMEOUT or MEMORY below;
-    // slow attacks are printed above.
+    // Parsing and binding happen before the time limit starts (DuckDB cannot cancel a statement being planned);
+    // the size cap keeps that part to a few seconds.
+    assertThat(ms).as(attack + ": wall time").isLessThan(LIMITS.timeout().toMillis() + PLANNING_ALLOWANCE_MS);
     OUTCOMES.merge(outcome, 1, Integer::sum);
     assertThat(outcome).as(attack + " → " + e).isIn(attack.outcomes());
     e.error().ifPresent(err -> {
