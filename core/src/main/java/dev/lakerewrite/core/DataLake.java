@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import dev.lakerewrite.retrieval.LakeIndex;
 import org.duckdb.DuckDBConnection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A data lake held in DuckDB: a folder of Parquet, CSV and JSON files queried in place (or copied into a DuckDB
@@ -57,11 +58,11 @@ public final class DataLake implements AutoCloseable {
   private final IndexStatus.Stage loadStage;
   private final Object indexLock = new Object();
   private final Set<LakeSession> sessions = ConcurrentHashMap.newKeySet();
-  private volatile LakeServices services;
+  private volatile @Nullable LakeServices services;
   private volatile boolean closed;
 
   private DataLake(Path source, Path databaseFile, Path cacheDirectory, String fingerprint, DuckDBConnection root,
-      Path tempDirectory, QueryLimits queryLimits, LakeLoader.Manifest manifest, List<String> warnings,
+      Path tempDirectory, QueryLimits queryLimits, LakeLoader.@Nullable Manifest manifest, List<String> warnings,
       List<IndexStatus.TableChange> changes, Storage storage, int threads, long valueEmbeddingBudget,
       Duration loadTime, boolean rebuiltFile) {
     this.source = source;
@@ -181,6 +182,9 @@ public final class DataLake implements AutoCloseable {
    *
    * @return the lake's size, the tables that changed since the last load (and why), and per stage what was built
    *     and what reused
+   * @throws LakeIndexException if a component (the retrieval index, the join graph, the cleaning functions) failed
+   *     to build or load; the message names the lake and the step, the cause is the component's exception
+   * @throws IllegalStateException if the lake is closed
    */
   public IndexStatus index() {
     return index(IndexProgress.NONE);
@@ -215,8 +219,13 @@ public final class DataLake implements AutoCloseable {
       // The names rewrites compare assumed names with: column names are embedded with the index, table names here.
       s.index().embedder().embedAll(catalog.tableNames().stream().map(dev.lakerewrite.retrieval.Names::normalize)
           .filter(n -> !n.isEmpty()).distinct().toList());
-      LakeIndex.ValueEmbedding values = s.index().embedValues(valueEmbeddingBudget,
-          p -> progress.update(IndexStage.VALUES, p.done(), p.total()));
+      LakeIndex.ValueEmbedding values;
+      try {
+        values = s.index().embedValues(valueEmbeddingBudget,
+            p -> progress.update(IndexStage.VALUES, p.done(), p.total()));
+      } catch (RuntimeException e) {
+        throw indexFailed("embedding the lake's values", e);
+      }
       stages.add(new IndexStatus.Stage(IndexStage.VALUES, values.embedded(), values.cached(),
           Duration.ofNanos(System.nanoTime() - v0), values.deferred() == 0 ? "all string values"
               : values.deferred() + " values beyond the budget of " + valueEmbeddingBudget
@@ -228,8 +237,27 @@ public final class DataLake implements AutoCloseable {
     }
   }
 
+  /**
+   * The lake's indexes, built on first use.
+   *
+   * @throws LakeIndexException if a component failed to build or load them
+   * @throws IllegalStateException if the lake is closed
+   */
   LakeServices services() {
     return services(IndexProgress.NONE);
+  }
+
+  /** A component's failure while indexing, in the library's exception family, saying which lake and which step. */
+  private LakeIndexException indexFailed(String step, RuntimeException e) {
+    if (e instanceof LakeIndexException already) {
+      return already;
+    }
+    if (e instanceof IllegalStateException && closed) {
+      throw e;
+    }
+    String component = e.getClass().getSimpleName();
+    return new LakeIndexException("cannot index the lake " + source + " (cache " + cacheDirectory + "): " + step
+        + " failed with " + component + ": " + e.getMessage(), e);
   }
 
   private LakeServices services(IndexProgress progress) {
@@ -239,7 +267,11 @@ public final class DataLake implements AutoCloseable {
       synchronized (this) {
         s = services;
         if (s == null) {
-          s = LakeServices.build(this, progress);
+          try {
+            s = LakeServices.build(this, progress);
+          } catch (RuntimeException e) {
+            throw indexFailed("building the retrieval index and the join graph", e);
+          }
           services = s;
         }
       }
@@ -336,8 +368,8 @@ public final class DataLake implements AutoCloseable {
   public static final class Builder {
     /** Values {@link DataLake#index()} embeds ahead by default: about a minute on two quiet cores. */
     public static final long DEFAULT_VALUE_EMBEDDING_BUDGET = 20_000;
-    private Path cacheRoot;
-    private Storage storage;
+    private @Nullable Path cacheRoot;
+    private @Nullable Storage storage;
     private String memoryLimit = "2GB";
     private int threads = Runtime.getRuntime().availableProcessors();
     private QueryLimits queryLimits = QueryLimits.DEFAULT;
@@ -482,7 +514,7 @@ public final class DataLake implements AutoCloseable {
     }
 
     private DataLake openSandboxed(Path source, Path lakeFile, Path cacheDir, String fingerprint,
-        LakeLoader.Manifest manifest, List<String> warnings, List<IndexStatus.TableChange> changes,
+        LakeLoader.@Nullable Manifest manifest, List<String> warnings, List<IndexStatus.TableChange> changes,
         Storage storage, Duration loadTime, boolean rebuiltFile) {
       try {
         Files.createDirectories(cacheDir);
@@ -521,7 +553,7 @@ public final class DataLake implements AutoCloseable {
     }
 
     /** In place, the lake's table files (real paths) are all DuckDB may read; copied, nothing. */
-    private static List<Path> readableFiles(LakeLoader.Manifest manifest, Storage storage) {
+    private static List<Path> readableFiles(LakeLoader.@Nullable Manifest manifest, Storage storage) {
       if (manifest == null || storage != Storage.IN_PLACE) {
         return List.of();
       }

@@ -19,7 +19,7 @@ import dev.lakerewrite.noiseudf.NoiseKind;
 import dev.lakerewrite.noiseudf.OfflineCteBuilder;
 import dev.lakerewrite.noiseudf.PreviewTable;
 import dev.lakerewrite.noiseudf.UdfInfo;
-import dev.lakerewrite.retrieval.ColumnMapping;
+import dev.lakerewrite.retrieval.UnionColumnPair;
 import dev.lakerewrite.retrieval.Embedder;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.QueryRelevance;
@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link LakeTools} over the lake's services (retrieval index, join graph, cleaning module) and one rewrite's
@@ -327,7 +328,7 @@ final class DefaultLakeTools implements LakeTools {
     return out;
   }
 
-  private static ResultTable preview(JoinPath p) {
+  private static @Nullable ResultTable preview(JoinPath p) {
     if (p.preview() == null) {
       return null;
     }
@@ -349,7 +350,7 @@ final class DefaultLakeTools implements LakeTools {
     List<Evidence.UnionPartner> out = new ArrayList<>();
     for (UnionCandidate c : services.index().unionSearch(t, k)) {
       Map<String, String> mapping = new LinkedHashMap<>();
-      for (ColumnMapping m : c.mapping()) {
+      for (UnionColumnPair m : c.mapping()) {
         mapping.put(m.baseColumn(), m.candidateColumn());
       }
       out.add(new Evidence.UnionPartner(t, c.table(), mapping, c.score()));

@@ -3,6 +3,7 @@ package dev.lakerewrite.core;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The outcome of running one statement through the safe executor: either a {@link ResultTable} or a
@@ -10,11 +11,11 @@ import java.util.Optional;
  */
 public final class Execution {
   private final String sql;
-  private final ResultTable table;
-  private final QueryError error;
+  private final @Nullable ResultTable table;
+  private final @Nullable QueryError error;
   private final Duration elapsed;
 
-  private Execution(String sql, ResultTable table, QueryError error, Duration elapsed) {
+  private Execution(String sql, @Nullable ResultTable table, @Nullable QueryError error, Duration elapsed) {
     this.sql = sql;
     this.table = table;
     this.error = error;

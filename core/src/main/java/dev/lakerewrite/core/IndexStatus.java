@@ -9,7 +9,8 @@ import java.util.Objects;
 /**
  * What {@link DataLake#index()} found, built and reused: the lake's size, the tables whose files were added,
  * changed or removed since the lake was last indexed (and why), and per stage how many tables were built and how
- * many were taken from the cache, with the time it took.
+ * many were taken from the cache, with the time it took. Data, for programs; the command line ({@code
+ * bin/lakerewrite index}) formats it for people and as JSON.
  *
  * @param tables tables in the lake
  * @param columns columns in all tables
@@ -83,34 +84,5 @@ public record IndexStatus(int tables, int columns, int joinEdges, List<TableChan
     return String.format(Locale.ROOT, "%d tables, %d join edges; %s; %.1f s", tables, joinEdges,
         built.isEmpty() ? "up to date (everything loaded from the cache)" : "built: " + String.join(", ", built),
         elapsed.toMillis() / 1000.0);
-  }
-
-  /** Several lines for people: the changes with their reasons, then each stage. */
-  public List<String> describe() {
-    List<String> lines = new ArrayList<>();
-    lines.add(tables + " tables, " + columns + " columns, " + joinEdges + " join edges");
-    if (changes.isEmpty()) {
-      lines.add("no table changed since the lake was last loaded");
-    } else {
-      long added = changes.stream().filter(c -> c.kind() == TableChange.Kind.ADDED).count();
-      long changed = changes.stream().filter(c -> c.kind() == TableChange.Kind.CHANGED).count();
-      long removed = changes.stream().filter(c -> c.kind() == TableChange.Kind.REMOVED).count();
-      lines.add(String.format(Locale.ROOT, "%d tables added, %d changed, %d removed since the lake was last loaded:",
-          added, changed, removed));
-      int shown = 0;
-      for (TableChange c : changes) {
-        if (shown++ == 20) {
-          lines.add("  ... and " + (changes.size() - 20) + " more");
-          break;
-        }
-        lines.add("  " + c.kind().name().toLowerCase(Locale.ROOT) + " " + c.table() + ": " + c.reason());
-      }
-    }
-    for (Stage s : stages) {
-      lines.add(String.format(Locale.ROOT, "%-11s built %d, reused %d in %.1f s%s", s.stage().label(), s.built(),
-          s.reused(), s.time().toMillis() / 1000.0, s.detail().isEmpty() ? "" : " (" + s.detail() + ")"));
-    }
-    lines.add(String.format(Locale.ROOT, "indexed in %.1f s", elapsed.toMillis() / 1000.0));
-    return lines;
   }
 }

@@ -34,6 +34,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.duckdb.DuckDBConnection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Loads a lake folder into the DuckDB file in its cache directory: one view per table over its files (queried in
@@ -264,7 +265,7 @@ final class LakeLoader {
         : String.join(", ", parts.subList(0, 3)) + " and " + (parts.size() - 3) + " more";
   }
 
-  static Manifest readManifest(Path manifestFile) {
+  static @Nullable Manifest readManifest(Path manifestFile) {
     if (!Files.isRegularFile(manifestFile)) {
       return null;
     }

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable, typed query result: columns with their DuckDB types, rows of Java values (nulls allowed), and
@@ -68,7 +69,7 @@ public final class ResultTable {
   }
 
   /** Rows in result order; each row is unmodifiable and may contain nulls. */
-  public List<List<Object>> rows() {
+  public List<List<@Nullable Object>> rows() {
     return rows;
   }
 
@@ -89,8 +90,8 @@ public final class ResultTable {
     return rows.isEmpty();
   }
 
-  /** The value at a row and column (zero-based). */
-  public Object get(int row, int column) {
+  /** The value at a row and column (zero-based); null for SQL NULL. */
+  public @Nullable Object get(int row, int column) {
     return rows.get(row).get(column);
   }
 
@@ -105,7 +106,7 @@ public final class ResultTable {
   }
 
   /** The values of one column, in row order. */
-  public List<Object> columnValues(int column) {
+  public List<@Nullable Object> columnValues(int column) {
     Objects.checkIndex(column, columns.size());
     List<Object> out = new ArrayList<>(rows.size());
     for (List<Object> row : rows) {

@@ -1,20 +1,11 @@
 package dev.lakerewrite.core;
 
 import dev.lakerewrite.core.llm.LlmBudget;
-import dev.lakerewrite.core.llm.LlmGateway;
 import dev.lakerewrite.core.llm.ModelConfig;
 import dev.lakerewrite.core.llm.PriceTable;
 import dev.lakerewrite.core.llm.RetryPolicy;
 import dev.lakerewrite.core.llm.Role;
 import dev.lakerewrite.core.rewrite.ActionType;
-import dev.lakerewrite.core.rewrite.Baselines;
-import dev.lakerewrite.core.rewrite.CheckerAgent;
-import dev.lakerewrite.core.rewrite.LlmCheckerAgent;
-import dev.lakerewrite.core.rewrite.LlmRewriterAgent;
-import dev.lakerewrite.core.rewrite.OfflineCheckerAgent;
-import dev.lakerewrite.core.rewrite.OfflineRewriterAgent;
-import dev.lakerewrite.core.rewrite.RewriteLoop;
-import dev.lakerewrite.core.rewrite.RewriterAgent;
 import dev.lakerewrite.core.rewrite.RewriterConfig;
 import dev.lakerewrite.core.rewrite.Scratchpad;
 import dev.langchain4j.model.chat.ChatModel;
@@ -31,17 +22,18 @@ import java.util.Set;
  * FIND_JOIN_PATH, UNION_SEARCH, BUILD_CTE, EVICT_TABLE, OUTPUT_QUERY).
  *
  * <pre>{@code
- * RewriteResult r = Rewriter.offline().rewrite("SELECT name, population FROM nz_regions WHERE capital = 'Whangarei'", lake);
- * Rewriter rw = Rewriter.builder().chatModel(model, "gpt-5-mini").maxIterations(5).build();
+ * RewriteResult r = Rewriter.rewrite("SELECT name, population FROM nz_regions WHERE capital = 'Whangarei'", lake);
+ * LakeRewriter rw = Rewriter.builder().chatModel(model, "gpt-5-mini").maxIterations(5).build();
  * RewriteResult r2 = rw.rewrite(sql, lake);   // r2.sql(), r2.result(), r2.trace(), r2.usage()
  * }</pre>
  *
- * <p>(Java cannot have a static {@code Rewriter.rewrite(sql, lake)} beside the instance method of the same
- * signature; {@link #offline()} is the shared default instance.)
+ * <p>As Caffeine's {@code Caffeine} class, this is the entry point only: {@link #rewrite(String, DataLake)} is the
+ * default (offline agents, default settings) and {@link #builder()} is the one builder, which builds a configured,
+ * immutable {@link LakeRewriter}. The performance pipeline has the same shape ({@code Optimizer.optimize},
+ * {@code Optimizer.builder()} → {@code QueryOptimizer}).
  *
  * <p>Without a model the agents are deterministic and offline; with a LangChain4j {@link ChatModel} (per role if
- * wanted) they are LLM agents with the same scratchpad, history, actions and trace. Immutable and thread-safe:
- * one rewriter and one indexed lake serve concurrent rewrites (each opens its own session).
+ * wanted) they are LLM agents with the same scratchpad, history, actions and trace.
  */
 public final class Rewriter {
 
@@ -57,89 +49,29 @@ public final class Rewriter {
     RETRIEVER_READER
   }
 
-  private final RewriterConfig config;
-  private final Method method;
-  private final Map<Role, ChatModel> models;
-  private final Map<Role, String> modelNames;
-  private final PriceTable prices;
-  private final RetryPolicy retry;
+  private static final LakeRewriter DEFAULT = new Builder().build();
 
-  private Rewriter(Builder b) {
-    this.config = new RewriterConfig(b.maxIterations, b.topK, b.previewRows, b.historyPreviewRows, b.sectionLimits,
-        b.enabled, b.joinGraph, b.budget, b.queryLimits, b.llmCallTimeout, b.minConfidence);
-    this.method = b.method;
-    this.models = Map.copyOf(b.models);
-    this.modelNames = Map.copyOf(b.modelNames);
-    this.prices = b.prices;
-    this.retry = b.retry;
-    if ((method == Method.RETRIEVER_REWRITER || method == Method.RETRIEVER_READER)
-        && !models.containsKey(Role.REWRITER) && !models.containsKey(Role.READER)) {
-      throw new IllegalStateException("the " + method + " baseline needs a chat model; configure one with chatModel(...)");
-    }
-  }
-
-  private static final Rewriter OFFLINE = new Builder().build();
-
-  /** The default rewriter: offline agents, default settings. Shared and thread-safe. */
-  public static Rewriter offline() {
-    return OFFLINE;
-  }
-
-  public static Builder builder() {
-    return new Builder();
-  }
-
-  /** The settings of the loop. */
-  public RewriterConfig config() {
-    return config;
-  }
-
-  public Method method() {
-    return method;
-  }
-
-  /** Whether an LLM drives the agents (else they are offline). */
-  public boolean usesModel() {
-    return models.containsKey(Role.REWRITER);
-  }
+  private Rewriter() {}
 
   /**
-   * Rewrites one query on a lake. Never throws for a bad query, a failing model or a failing action: the result
-   * says what happened ({@link RewriteResult#stopReason()}, {@link RewriteResult#error()}, the trace).
+   * Rewrites one query on a lake with offline agents and default settings. Never throws for a bad query, a failing
+   * action or a failing index build: the result says what happened ({@link RewriteResult#stopReason()},
+   * {@link RewriteResult#error()}, the trace).
    *
+   * @param sql the query as the user wrote it, against the schema they assume
+   * @param lake an open lake; its indexes are built on the first rewrite (or ahead of time with
+   *     {@link DataLake#index()})
    * @throws NullPointerException if an argument is null
    * @throws IllegalStateException if the lake is closed
+   * @see LakeRewriter#rewrite(String, DataLake)
    */
-  public RewriteResult rewrite(String sql, DataLake lake) {
-    Objects.requireNonNull(sql, "sql");
-    Objects.requireNonNull(lake, "lake");
-    long t0 = System.nanoTime();
-    lake.services();
-    Duration indexing = Duration.ofNanos(System.nanoTime() - t0);
-    LlmGateway gateway = gateway();
-    try (LakeSession session = lake.openSession()) {
-      DefaultLakeTools tools = new DefaultLakeTools(lake, session, gateway.model(Role.CLEANER), config.joinGraph());
-      if (method == Method.RETRIEVER_REWRITER || method == Method.RETRIEVER_READER) {
-        return new Baselines(config, gateway, tools, session).run(method == Method.RETRIEVER_READER, sql, indexing);
-      }
-      RewriterAgent rewriter = gateway.hasModel(Role.REWRITER) ? new LlmRewriterAgent(gateway)
-          : new OfflineRewriterAgent(session.parser());
-      CheckerAgent checker = gateway.hasModel(Role.CHECKER) ? new LlmCheckerAgent(gateway) : new OfflineCheckerAgent();
-      RewriterConfig effective = method == Method.ONE_STEP ? oneStep(config) : config;
-      return new RewriteLoop(effective, rewriter, checker, tools, session, gateway).run(sql, indexing);
-    }
+  public static RewriteResult rewrite(String sql, DataLake lake) {
+    return DEFAULT.rewrite(sql, lake);
   }
 
-  private static RewriterConfig oneStep(RewriterConfig c) {
-    return new RewriterConfig(1, c.topK(), c.previewRows(), c.historyPreviewRows(), c.sectionLimits(),
-        c.enabledActions(), c.joinGraph(), c.budget(), c.queryLimits(), c.llmCallTimeout(), c.minConfidence());
-  }
-
-  private LlmGateway gateway() {
-    LlmGateway.Builder g = LlmGateway.builder().prices(prices).retry(retry).callTimeout(config.llmCallTimeout())
-        .budget(config.budget());
-    models.forEach((role, model) -> g.model(role, model, modelNames.get(role)));
-    return g.build();
+  /** A builder for a configured {@link LakeRewriter}; every setting has a default. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /**
@@ -147,23 +79,23 @@ public final class Rewriter {
    * rows, all actions, the join graph on, no LLM budget, 10 s and 10,000 rows per query, 120 s per LLM call.
    */
   public static final class Builder {
-    private Method method = Method.ITERATIVE;
-    private int maxIterations = 5;
-    private int topK = 5;
-    private int previewRows = 3;
-    private int historyPreviewRows = 5;
-    private final Map<Scratchpad.Section, Integer> sectionLimits =
+    Method method = Method.ITERATIVE;
+    int maxIterations = 5;
+    int topK = 5;
+    int previewRows = 3;
+    int historyPreviewRows = 5;
+    final Map<Scratchpad.Section, Integer> sectionLimits =
         new EnumMap<>(RewriterConfig.defaults().sectionLimits());
-    private final Set<ActionType> enabled = EnumSet.allOf(ActionType.class);
-    private boolean joinGraph = true;
-    private LlmBudget budget = LlmBudget.UNLIMITED;
-    private QueryLimits queryLimits = RewriterConfig.defaults().queryLimits();
-    private Duration llmCallTimeout = Duration.ofSeconds(120);
-    private final Map<Role, ChatModel> models = new EnumMap<>(Role.class);
-    private final Map<Role, String> modelNames = new EnumMap<>(Role.class);
-    private PriceTable prices = PriceTable.DEFAULT;
-    private RetryPolicy retry = RetryPolicy.DEFAULT;
-    private double minConfidence;
+    final Set<ActionType> enabled = EnumSet.allOf(ActionType.class);
+    boolean joinGraph = true;
+    LlmBudget budget = LlmBudget.UNLIMITED;
+    QueryLimits queryLimits = RewriterConfig.defaults().queryLimits();
+    Duration llmCallTimeout = Duration.ofSeconds(120);
+    final Map<Role, ChatModel> models = new EnumMap<>(Role.class);
+    final Map<Role, String> modelNames = new EnumMap<>(Role.class);
+    PriceTable prices = PriceTable.DEFAULT;
+    RetryPolicy retry = RetryPolicy.DEFAULT;
+    double minConfidence;
 
     private Builder() {}
 
@@ -307,8 +239,9 @@ public final class Rewriter {
       return this;
     }
 
-    public Rewriter build() {
-      return new Rewriter(this);
+    /** A configured, immutable, thread-safe rewriter with these settings. */
+    public LakeRewriter build() {
+      return new LakeRewriter(this);
     }
   }
 }

@@ -24,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs untrusted SQL on one connection: admission check ({@link StatementGuard}), time limit (a
@@ -142,13 +143,13 @@ public final class SafeExecutor {
   /** An admitted, prepared query ({@link #prepare}); used by one thread at a time, closed when done. */
   public static final class Prepared implements AutoCloseable {
     private final String sql;
-    private final PreparedStatement statement;
+    private final @Nullable PreparedStatement statement;
     private final List<ResultTable.Column> columns;
     private final int maxRows;
-    private final QueryError error;
+    private final @Nullable QueryError error;
 
-    private Prepared(String sql, PreparedStatement statement, List<ResultTable.Column> columns, int maxRows,
-        QueryError error) {
+    private Prepared(String sql, @Nullable PreparedStatement statement, List<ResultTable.Column> columns, int maxRows,
+        @Nullable QueryError error) {
       this.sql = sql;
       this.statement = statement;
       this.columns = columns;
@@ -372,7 +373,7 @@ public final class SafeExecutor {
   }
 
   /** Converts driver objects into plain, immutable-friendly Java values. */
-  static Object toJava(Object v) throws SQLException {
+  static @Nullable Object toJava(Object v) throws SQLException {
     if (v == null) {
       return null;
     }

@@ -6,6 +6,7 @@ import dev.lakerewrite.sql.DidYouMean;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The ablations of thesis §7.4.2: the iterative rewriter with one capability switched off, in both the offline
@@ -25,9 +26,9 @@ public enum Ablation {
 
   private final String label;
   private final String title;
-  private final ActionType action;
+  private final @Nullable ActionType action;
 
-  Ablation(String label, String title, ActionType action) {
+  Ablation(String label, String title, @Nullable ActionType action) {
     this.label = label;
     this.title = title;
     this.action = action;
@@ -60,10 +61,10 @@ public enum Ablation {
     if (label == null) {
       return Optional.empty();
     }
-    String key = Names.key(label);
+    String key = LabelKeys.key(label);
     String bare = key.startsWith("no") ? key.substring(2) : key;
     return Arrays.stream(values())
-        .filter(a -> Names.key(a.label).equals(key) || Names.key(a.label).substring(2).equals(bare))
+        .filter(a -> LabelKeys.key(a.label).equals(key) || LabelKeys.key(a.label).substring(2).equals(bare))
         .findFirst();
   }
 

@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the metrics read a cell "as a string" (thesis §7.3: "we extract its cell values as a list of strings").
@@ -51,7 +52,7 @@ public final class CellValues {
   private CellValues() {}
 
   /** The canonical string of a cell, or {@code null} for a NULL cell. */
-  public static String canonical(Object value) {
+  public static @Nullable String canonical(Object value) {
     if (value == null) {
       return null;
     }

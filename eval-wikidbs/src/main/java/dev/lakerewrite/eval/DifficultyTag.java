@@ -47,9 +47,9 @@ public enum DifficultyTag {
     if (label == null) {
       return Optional.empty();
     }
-    String key = Names.key(label);
+    String key = LabelKeys.key(label);
     for (DifficultyTag tag : values()) {
-      if (Names.key(tag.label).equals(key)) {
+      if (LabelKeys.key(tag.label).equals(key)) {
         return Optional.of(tag);
       }
     }

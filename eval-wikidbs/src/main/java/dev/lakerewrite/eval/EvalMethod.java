@@ -59,8 +59,8 @@ public enum EvalMethod {
     if (label == null) {
       return Optional.empty();
     }
-    String key = Names.key(label);
-    return Arrays.stream(values()).filter(m -> Names.key(m.label).equals(key) || Names.key(m.name()).equals(key))
+    String key = LabelKeys.key(label);
+    return Arrays.stream(values()).filter(m -> LabelKeys.key(m.label).equals(key) || LabelKeys.key(m.name()).equals(key))
         .findFirst();
   }
 

@@ -4,6 +4,7 @@ import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.QueryError;
 import dev.lakerewrite.core.ResultTable;
 import dev.lakerewrite.core.RewriteResult;
+import dev.lakerewrite.core.LakeRewriter;
 import dev.lakerewrite.core.Rewriter;
 import dev.lakerewrite.core.llm.LlmUsage;
 import dev.lakerewrite.core.rewrite.RewriteCandidate;
@@ -25,6 +26,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs pairs through rewriters and scores them (thesis §7.3): every pair with every variant (method × ablation ×
@@ -52,7 +54,7 @@ public final class Evaluation {
   /** How a rewrite is called: the seam tests use to make a rewrite fail or hang. */
   @FunctionalInterface
   interface RewriteCall {
-    RewriteResult rewrite(Rewriter rewriter, String sql, DataLake lake);
+    RewriteResult rewrite(LakeRewriter rewriter, String sql, DataLake lake);
   }
 
   private final DataLake lake;
@@ -134,7 +136,7 @@ public final class Evaluation {
     ExecutorService workers = Executors.newFixedThreadPool(jobs, daemons("lakerewrite-eval-worker"));
     try {
       for (Variant v : runnable) {
-        Rewriter rewriter;
+        LakeRewriter rewriter;
         try {
           rewriter = v.rewriter(maxIterations, pairTimeout);
         } catch (RuntimeException e) {
@@ -190,7 +192,7 @@ public final class Evaluation {
       return Duration.ZERO;
     }
     long t0 = System.nanoTime();
-    Rewriter quick = Rewriter.builder().method(Rewriter.Method.ONE_STEP).build();
+    LakeRewriter quick = Rewriter.builder().method(Rewriter.Method.ONE_STEP).build();
     for (QueryResultPair p : pairs) {
       DataLake target = p.noisy() ? noisyLake : lake;
       if (target != null) {
@@ -208,7 +210,7 @@ public final class Evaluation {
     }
   }
 
-  private PairOutcome runPair(Variant v, Rewriter rewriter, QueryResultPair p, ExecutorService rewrites) {
+  private PairOutcome runPair(Variant v, LakeRewriter rewriter, QueryResultPair p, ExecutorService rewrites) {
     boolean noisy = p.noisy();
     if (noisy && noisyLake == null) {
       return PairOutcome.without(v, p, PairStatus.SKIPPED, noNoisyLakeReason, true, 0);
@@ -323,15 +325,15 @@ public final class Evaluation {
    * no traces written, no noisy lake (Noise pairs are skipped).
    */
   public static final class Builder {
-    private DataLake lake;
-    private DataLake noisyLake;
+    private @Nullable DataLake lake;
+    private @Nullable DataLake noisyLake;
     private String noNoisyLakeReason = "no noisy lake was given: Noise pairs run only on the noisy lake";
-    private List<QueryResultPair> pairs;
+    private @Nullable List<QueryResultPair> pairs;
     private final List<Variant> variants = new ArrayList<>();
     private int maxIterations = 5;
     private Duration pairTimeout = Duration.ofSeconds(600);
     private int jobs = 1;
-    private Path outputDirectory;
+    private @Nullable Path outputDirectory;
     private ProgressListener listener = ProgressListener.NONE;
     private RewriteCall call = (rewriter, sql, lake) -> rewriter.rewrite(sql, lake);
     private boolean warmUp = true;

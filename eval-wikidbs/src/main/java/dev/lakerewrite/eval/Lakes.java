@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Opens a lake from a path whatever its layout: a WikiDBs folder, a folder of Parquet/CSV/JSON files, a folder of
@@ -96,7 +97,7 @@ public final class Lakes {
    * @param storage in place or copied; {@code null} for the layout's default (mixed folders in place, the others
    *     copied)
    */
-  public static DataLake open(Path path, Layout layout, Path cacheRoot, DataLake.Storage storage) {
+  public static DataLake open(Path path, Layout layout, Path cacheRoot, DataLake.@Nullable Storage storage) {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(layout, "layout");
     DataLake.Builder b = DataLake.builder();

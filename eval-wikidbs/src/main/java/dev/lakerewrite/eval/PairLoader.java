@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads pair files, validates every pair, and returns the good pairs with a list of problems, never stopping at a
@@ -105,8 +106,8 @@ public final class PairLoader {
 
   /** Configures a {@link PairLoader}. */
   public static final class Builder {
-    private QueryRunner goldRunner;
-    private Map<String, String> lakeTables;
+    private @Nullable QueryRunner goldRunner;
+    private @Nullable Map<String, String> lakeTables;
     private boolean checkStoredResults = true;
 
     private Builder() {}
@@ -209,7 +210,7 @@ public final class PairLoader {
     final List<Candidate> candidates = new ArrayList<>();
     final Map<String, Integer> idLines = new HashMap<>();
     final Map<String, Integer> idIndexes = new HashMap<>();
-    String lake;
+    @Nullable String lake;
     String description;
     int index;
 
@@ -308,7 +309,7 @@ public final class PairLoader {
       return out;
     }
 
-    private QueryResultPair runGolden(Candidate c) {
+    private @Nullable QueryResultPair runGolden(Candidate c) {
       QueryResultPair pair = c.pair();
       PlainTable computed;
       try {
@@ -365,7 +366,7 @@ public final class PairLoader {
     private final JsonNode node;
     private final int index;
     private final int line;
-    private String id;
+    private @Nullable String id;
     private boolean failed;
 
     PairParser(Reading reading, JsonNode node, int index, int line) {
@@ -376,7 +377,7 @@ public final class PairLoader {
     }
 
     /** The pair, or null when it has errors (all of them reported). */
-    QueryResultPair parse() {
+    @Nullable QueryResultPair parse() {
       JsonNode idNode = node.get("id");
       if (idNode != null && idNode.isTextual() && !idNode.textValue().isBlank()) {
         id = idNode.textValue();
@@ -418,7 +419,7 @@ public final class PairLoader {
           goldMapping, perturbations, sqlShapes);
     }
 
-    private String query(String field) {
+    private @Nullable String query(String field) {
       JsonNode q = node.get(field);
       if (q == null || q.isNull()) {
         error(PairProblem.Kind.MISSING_FIELD, "missing field '" + field + "'");
@@ -448,7 +449,7 @@ public final class PairLoader {
       return text;
     }
 
-    private Difficulty difficulty() {
+    private @Nullable Difficulty difficulty() {
       JsonNode d = node.get("difficulty");
       if (d == null || d.isNull()) {
         error(PairProblem.Kind.MISSING_FIELD, "missing field 'difficulty' (easy, medium or hard)");
@@ -461,7 +462,7 @@ public final class PairLoader {
       return parsed;
     }
 
-    private Set<DifficultyTag> tags() {
+    private @Nullable Set<DifficultyTag> tags() {
       JsonNode t = node.get("difficulty_tags");
       if (t == null || t.isNull()) {
         error(PairProblem.Kind.MISSING_FIELD, "missing field 'difficulty_tags' (one or more of "
@@ -507,7 +508,7 @@ public final class PairLoader {
       return n.booleanValue();
     }
 
-    private List<String> requiredTables() {
+    private @Nullable List<String> requiredTables() {
       JsonNode r = node.get("required_tables");
       if (r == null || r.isNull()) {
         error(PairProblem.Kind.MISSING_FIELD, "missing field 'required_tables'");
@@ -593,7 +594,7 @@ public final class PairLoader {
       return new GoldMapping(tables, columns);
     }
 
-    private static List<String> texts(JsonNode array) {
+    private static @Nullable List<String> texts(JsonNode array) {
       if (!array.isArray()) {
         return null;
       }
@@ -619,7 +620,7 @@ public final class PairLoader {
       return n.textValue();
     }
 
-    private PlainTable resultTable(JsonNode t) {
+    private @Nullable PlainTable resultTable(JsonNode t) {
       if (t.isObject()) {
         JsonNode cols = t.get("columns");
         JsonNode rows = t.get("rows");

@@ -1,6 +1,7 @@
 package dev.lakerewrite.eval;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Something wrong with a pair file, found while loading it. Loading never stops at a bad pair: it keeps the good
@@ -17,7 +18,8 @@ import java.util.Objects;
  * @param message what is wrong, in words, with the database error or a "did you mean" where there is one
  */
 public record PairProblem(
-    Severity severity, Kind kind, String source, int index, String pairId, int line, int column, String message) {
+    Severity severity, Kind kind, String source, int index, @Nullable String pairId, int line, int column,
+    String message) {
 
   /** Whether the pair survived. */
   public enum Severity {

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A query result as plain data: column names in result order and rows of Java values (cells may be null).
@@ -17,7 +18,7 @@ import java.util.OptionalInt;
  * @param columns column names, in result order
  * @param rows rows in result order, each exactly as wide as {@code columns}; unmodifiable, cells may be null
  */
-public record PlainTable(List<String> columns, List<List<Object>> rows) {
+public record PlainTable(List<String> columns, List<List<@Nullable Object>> rows) {
 
   public PlainTable {
     Objects.requireNonNull(columns, "columns");
@@ -62,7 +63,7 @@ public record PlainTable(List<String> columns, List<List<Object>> rows) {
   }
 
   /** One row for varargs-style construction in code and tests: {@code PlainTable.row("a", null, 3)}. */
-  public static List<Object> row(Object... values) {
+  public static List<@Nullable Object> row(@Nullable Object... values) {
     List<Object> row = new ArrayList<>(values.length);
     Collections.addAll(row, values);
     return row;
@@ -110,7 +111,7 @@ public record PlainTable(List<String> columns, List<List<Object>> rows) {
   }
 
   /** The values of one column in row order (nulls kept). */
-  public List<Object> columnValues(int column) {
+  public List<@Nullable Object> columnValues(int column) {
     Objects.checkIndex(column, columns.size());
     List<Object> out = new ArrayList<>(rows.size());
     for (List<Object> row : rows) {

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A progress bar on a terminal stream (stderr): pairs done, the running F1 of the current variant, the elapsed
@@ -19,7 +20,7 @@ public final class ProgressBar implements ProgressListener {
   private long start;
   private int total;
   private int done;
-  private Variant current;
+  private @Nullable Variant current;
   private int variantPairs;
   private int variantDone;
   private double variantF1Sum;

@@ -1,5 +1,6 @@
 package dev.lakerewrite.eval;
 
+import dev.lakerewrite.core.LakeRewriter;
 import dev.lakerewrite.core.Rewriter;
 import dev.lakerewrite.core.llm.LlmBudget;
 import java.time.Duration;
@@ -63,7 +64,7 @@ public record Variant(EvalMethod method, Optional<Ablation> ablation, EvalModel 
    * The rewriter for this variant. The wall-time budget bounds each rewrite's loop (it then returns its best
    * candidate so far, as the thesis's runs do at their limit).
    */
-  public Rewriter rewriter(int maxIterations, Duration wallTime) {
+  public LakeRewriter rewriter(int maxIterations, Duration wallTime) {
     Rewriter.Builder b = Rewriter.builder().method(method.coreMethod()).maxIterations(maxIterations)
         .budget(LlmBudget.UNLIMITED.withMaxWallTime(wallTime));
     model.chatModel().ifPresent(m -> b.chatModel(m, model.name()));

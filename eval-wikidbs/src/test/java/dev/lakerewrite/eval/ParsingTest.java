@@ -3,6 +3,7 @@ package dev.lakerewrite.eval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lakerewrite.core.LakeRewriter;
 import dev.lakerewrite.core.Rewriter;
 import dev.lakerewrite.core.rewrite.ActionType;
 import java.time.Duration;
@@ -27,13 +28,13 @@ class ParsingTest {
 
   @Test
   void ablationsSwitchTheirCapabilityOff() {
-    Rewriter noCte = Variant.ablated(Ablation.NO_BUILD_CTE, EvalModel.OFFLINE).rewriter(5, Duration.ofSeconds(9));
+    LakeRewriter noCte = Variant.ablated(Ablation.NO_BUILD_CTE, EvalModel.OFFLINE).rewriter(5, Duration.ofSeconds(9));
     assertThat(noCte.config().enabledActions()).doesNotContain(ActionType.BUILD_CTE).contains(ActionType.SEARCH_VALUE);
     assertThat(noCte.config().joinGraph()).isTrue();
-    Rewriter noGraph = Variant.ablated(Ablation.NO_JOIN_GRAPH, EvalModel.OFFLINE).rewriter(5, Duration.ofSeconds(9));
+    LakeRewriter noGraph = Variant.ablated(Ablation.NO_JOIN_GRAPH, EvalModel.OFFLINE).rewriter(5, Duration.ofSeconds(9));
     assertThat(noGraph.config().joinGraph()).isFalse();
     assertThat(noGraph.config().enabledActions()).doesNotContain(ActionType.FIND_JOIN_PATH);
-    Rewriter oneStep = Variant.of(EvalMethod.ONE_STEP, EvalModel.OFFLINE).rewriter(5, Duration.ofSeconds(9));
+    LakeRewriter oneStep = Variant.of(EvalMethod.ONE_STEP, EvalModel.OFFLINE).rewriter(5, Duration.ofSeconds(9));
     assertThat(oneStep.method()).isEqualTo(Rewriter.Method.ONE_STEP);
     assertThat(oneStep.config().budget().maxWallTime()).isEqualTo(Duration.ofSeconds(9));
     assertThat(oneStep.usesModel()).isFalse();

@@ -12,7 +12,7 @@ import org.apache.datasketches.theta.HashIterator;
 import org.apache.datasketches.theta.UpdateSketch;
 
 /**
- * The value/sketch stage: turns a column's raw values into a {@link ColumnProfile}. Each value is brought to its
+ * The value/sketch stage: turns a column's raw values into a {@link ColumnSketch}. Each value is brought to its
  * comparison form ({@link Values#normalize}: case, whitespace, diacritics, numbers) and fed to an Apache
  * DataSketches theta sketch with {@code valueCap} nominal entries, which hashes it (MurmurHash3, the library's
  * default seed, so hashes of equal values agree across columns) and keeps every hash while the column has fewer
@@ -33,7 +33,7 @@ final class ColumnProfiler {
     this.valueCap = valueCap;
   }
 
-  ColumnProfile profile(int table, ColumnValues column) {
+  ColumnSketch profile(int table, ColumnValues column) {
     UpdateSketch sketch = UpdateSketch.builder().setNominalEntries(valueCap).build();
     List<String> sample = new ArrayList<>(TYPE_SAMPLE);
     Set<String> seen = new HashSet<>();
@@ -61,7 +61,7 @@ final class ColumnProfiler {
     }
     boolean exact = !compact.isEstimationMode();
     long distinct = exact ? hashes.length : Math.round(compact.getEstimate());
-    return new ColumnProfile(table, column.column(), Names.normalize(column.column()), column.sqlType(),
+    return new ColumnSketch(table, column.column(), Names.normalize(column.column()), column.sqlType(),
         TypeFamily.infer(column.sqlType(), sample), column.nonNullCount(), distinct, hashes,
         compact.getThetaLong(), exact);
   }

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,10 +35,10 @@ final class GraphBuild {
   private final ColumnSource source;
   private final Embedder embedder;
   private final JoinGraphConfig config;
-  private final SketchStore store;
+  private final @Nullable SketchStore store;
   private final java.util.Map<String, String> fingerprints;
   private final java.util.function.Consumer<JoinGraph.Progress> progress;
-  private final JoinGraph previous;
+  private final @Nullable JoinGraph previous;
   private final List<String> readTables = java.util.Collections.synchronizedList(new ArrayList<>());
 
   GraphBuild(ColumnSource source, Embedder embedder, JoinGraphConfig config) {
@@ -52,9 +53,9 @@ final class GraphBuild {
    *     settings, only pairs with a column of a new or changed table are searched, and its edges between unchanged
    *     tables are kept
    */
-  GraphBuild(ColumnSource source, Embedder embedder, JoinGraphConfig config, SketchStore store,
+  GraphBuild(ColumnSource source, Embedder embedder, JoinGraphConfig config, @Nullable SketchStore store,
       java.util.Map<String, String> fingerprints, java.util.function.Consumer<JoinGraph.Progress> progress,
-      JoinGraph previous) {
+      @Nullable JoinGraph previous) {
     this.previous = previous;
     this.source = source;
     this.embedder = embedder;
@@ -88,7 +89,7 @@ final class GraphBuild {
         throw new IllegalArgumentException("the column source lists table " + table.name() + " twice");
       }
     }
-    ColumnProfile[] columns = profile(tables, pool, threads);
+    ColumnSketch[] columns = profile(tables, pool, threads);
     long t1 = System.nanoTime();
     List<String> tableNames = tables.stream().map(ColumnSource.Table::name).toList();
     float[][] tableVectors = new float[tables.size()][];
@@ -130,7 +131,7 @@ final class GraphBuild {
    * Per table, whether it is new or changed since {@link #previous} (same fingerprint, same columns): null when
    * there is no usable previous graph (none, other settings, or every table changed), and every pair is searched.
    */
-  private boolean[] changedTables(List<ColumnSource.Table> tables, JoinGraphConfig.CandidateSearch search) {
+  private boolean @Nullable [] changedTables(List<ColumnSource.Table> tables, JoinGraphConfig.CandidateSearch search) {
     if (previous == null || previous.tableFingerprints().isEmpty()
         || !previous.searchSettings().equals(JoinGraph.searchSettings(embedder.modelId(), config, search))) {
       return null;
@@ -188,14 +189,14 @@ final class GraphBuild {
    * memory), or, when the source reads several tables at once, that many tables in parallel, each profiled as it
    * is read. Newly read tables' sketches are stored.
    */
-  private ColumnProfile[] profile(List<ColumnSource.Table> tables, ExecutorService pool, int threads) {
+  private ColumnSketch[] profile(List<ColumnSource.Table> tables, ExecutorService pool, int threads) {
     ColumnProfiler profiler = new ColumnProfiler(config.valueCap());
-    List<List<ColumnProfile>> perTable = new ArrayList<>();
+    List<List<ColumnSketch>> perTable = new ArrayList<>();
     List<Integer> toRead = new ArrayList<>();
     for (int t = 0; t < tables.size(); t++) {
       ColumnSource.Table table = tables.get(t);
       String fp = fingerprints.get(table.name());
-      java.util.Optional<List<ColumnProfile>> stored = store == null || fp == null ? java.util.Optional.empty()
+      java.util.Optional<List<ColumnSketch>> stored = store == null || fp == null ? java.util.Optional.empty()
           : store.load(table.name(), fp, t).filter(cols -> sameColumns(cols, table));
       perTable.add(stored.orElse(null));
       if (stored.isEmpty()) {
@@ -206,17 +207,17 @@ final class GraphBuild {
     progress.accept(new JoinGraph.Progress(0, toRead.size()));
     int readers = Math.min(source.parallelism(), threads);
     if (readers > 1) {
-      List<Future<List<ColumnProfile>>> futures = new ArrayList<>();
+      List<Future<List<ColumnSketch>>> futures = new ArrayList<>();
       for (int t : toRead) {
         ColumnSource.Table table = tables.get(t);
         futures.add(pool.submit(() -> {
-          List<ColumnProfile> cols = new ArrayList<>();
+          List<ColumnSketch> cols = new ArrayList<>();
           readTable(table, values -> cols.add(profiler.profile(t, values)));
           tableRead(table, cols, done, toRead.size());
           return cols;
         }));
       }
-      List<List<ColumnProfile>> read = Futures.getAll(futures, "reading and profiling tables");
+      List<List<ColumnSketch>> read = Futures.getAll(futures, "reading and profiling tables");
       for (int i = 0; i < toRead.size(); i++) {
         perTable.set(toRead.get(i), read.get(i));
       }
@@ -225,7 +226,7 @@ final class GraphBuild {
       for (int t : toRead) {
         ColumnSource.Table table = tables.get(t);
         int tableId = t;
-        List<Future<ColumnProfile>> futures = new ArrayList<>();
+        List<Future<ColumnSketch>> futures = new ArrayList<>();
         readTable(table, values -> {
           inFlight.acquireUninterruptibly();
           futures.add(pool.submit(() -> {
@@ -236,14 +237,14 @@ final class GraphBuild {
             }
           }));
         });
-        List<ColumnProfile> cols = Futures.getAll(futures, "profiling columns");
+        List<ColumnSketch> cols = Futures.getAll(futures, "profiling columns");
         perTable.set(t, cols);
         tableRead(table, cols, done, toRead.size());
       }
     }
-    List<ColumnProfile> all = new ArrayList<>();
+    List<ColumnSketch> all = new ArrayList<>();
     perTable.forEach(all::addAll);
-    return all.toArray(new ColumnProfile[0]);
+    return all.toArray(new ColumnSketch[0]);
   }
 
   /** Reads one table's columns, checking the source delivers each declared column once, in order. */
@@ -263,7 +264,7 @@ final class GraphBuild {
     }
   }
 
-  private void tableRead(ColumnSource.Table table, List<ColumnProfile> cols, AtomicInteger done, int total) {
+  private void tableRead(ColumnSource.Table table, List<ColumnSketch> cols, AtomicInteger done, int total) {
     readTables.add(table.name());
     String fp = fingerprints.get(table.name());
     if (store != null && fp != null) {
@@ -273,7 +274,7 @@ final class GraphBuild {
   }
 
   /** Stored sketches are used only while the table still has exactly those columns and types. */
-  private static boolean sameColumns(List<ColumnProfile> stored, ColumnSource.Table table) {
+  private static boolean sameColumns(List<ColumnSketch> stored, ColumnSource.Table table) {
     if (stored.size() != table.columns().size()) {
       return false;
     }
@@ -290,9 +291,9 @@ final class GraphBuild {
    * Embeds each distinct normalised column name once (lakes repeat names a lot) and, when table-aware names are
    * on, the table names; returns a vector per column and fills {@code tableVectors}.
    */
-  private float[][] embedNames(ColumnProfile[] columns, List<String> tableNames, float[][] tableVectors) {
+  private float[][] embedNames(ColumnSketch[] columns, List<String> tableNames, float[][] tableVectors) {
     Map<String, Integer> slot = new LinkedHashMap<>();
-    for (ColumnProfile c : columns) {
+    for (ColumnSketch c : columns) {
       String text = embeddingText(c);
       if (!text.isEmpty()) {
         slot.putIfAbsent(text, slot.size());
@@ -349,7 +350,7 @@ final class GraphBuild {
     return perColumn;
   }
 
-  private static String embeddingText(ColumnProfile c) {
+  private static String embeddingText(ColumnSketch c) {
     return c.normalizedName.isEmpty() ? embeddingText(c.name) : c.normalizedName;
   }
 
@@ -359,12 +360,12 @@ final class GraphBuild {
     return normalized.isEmpty() ? name.strip().toLowerCase(Locale.ROOT) : normalized;
   }
 
-  private static List<GraphTable> tableInfos(List<ColumnSource.Table> tables, ColumnProfile[] columns) {
+  private static List<GraphTable> tableInfos(List<ColumnSource.Table> tables, ColumnSketch[] columns) {
     List<List<GraphColumn>> perTable = new ArrayList<>();
     for (int t = 0; t < tables.size(); t++) {
       perTable.add(new ArrayList<>());
     }
-    for (ColumnProfile c : columns) {
+    for (ColumnSketch c : columns) {
       perTable.get(c.table).add(new GraphColumn(c.name, c.sqlType, c.family, c.nonNull, c.distinct, c.uniqueness));
     }
     List<GraphTable> infos = new ArrayList<>();
@@ -381,7 +382,7 @@ final class GraphBuild {
       .thenComparingInt(ScoredPair::a)
       .thenComparingInt(ScoredPair::b);
 
-  private List<JoinEdge> assemble(List<ColumnSource.Table> tables, ColumnProfile[] columns, PairScorer scorer,
+  private List<JoinEdge> assemble(List<ColumnSource.Table> tables, ColumnSketch[] columns, PairScorer scorer,
       List<ScoredPair> evidence) {
     Map<Long, List<ScoredPair>> byTablePair = new HashMap<>();
     long n = tables.size();

@@ -20,6 +20,7 @@ import java.util.Optional;
 import org.jgrapht.Graph;
 import org.jgrapht.graph.AsUnmodifiableGraph;
 import org.jgrapht.graph.SimpleGraph;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +69,7 @@ public final class JoinGraph {
   private final BuildStats stats;
 
   private final JoinGraphConfig config;
-  private final Connection connection;
+  private final @Nullable Connection connection;
   private final Map<String, GraphTable> byName;
   private final Graph<String, JoinEdge> graph;
   private List<String> readTables = List.of();
@@ -82,7 +83,7 @@ public final class JoinGraph {
   public record Progress(int tablesRead, int tablesToRead) {}
 
   JoinGraph(String fingerprint, String buildKey, List<GraphTable> tables, List<JoinEdge> edges, BuildStats stats,
-      JoinGraphConfig config, Connection connection) {
+      JoinGraphConfig config, @Nullable Connection connection) {
     this(fingerprint, buildKey, tables, edges, stats, config, connection, Map.of(), "");
   }
 
@@ -92,7 +93,7 @@ public final class JoinGraph {
    * @param searchSettings the build settings and the candidate search the edges were found with
    */
   JoinGraph(String fingerprint, String buildKey, List<GraphTable> tables, List<JoinEdge> edges, BuildStats stats,
-      JoinGraphConfig config, Connection connection, Map<String, String> tableFingerprints, String searchSettings) {
+      JoinGraphConfig config, @Nullable Connection connection, Map<String, String> tableFingerprints, String searchSettings) {
     this.tableFingerprints = Map.copyOf(tableFingerprints);
     this.searchSettings = Objects.requireNonNull(searchSettings, "searchSettings");
     this.fingerprint = Objects.requireNonNull(fingerprint, "fingerprint");
@@ -283,7 +284,7 @@ public final class JoinGraph {
   }
 
   /** Reads a graph written by {@link #write}, with query settings and a connection to execute joins on. */
-  public static JoinGraph read(Path file, JoinGraphConfig config, Connection connection) {
+  public static JoinGraph read(Path file, JoinGraphConfig config, @Nullable Connection connection) {
     return JoinGraphFile.read(file, config, connection);
   }
 
@@ -352,11 +353,11 @@ public final class JoinGraph {
    * fingerprint, embedding model and build settings (and rebuilds and rewrites it otherwise).
    */
   public static final class Builder {
-    private Connection connection;
-    private ColumnSource source;
-    private Embedder embedder;
-    private Path cacheDirectory;
-    private String fingerprint;
+    private @Nullable Connection connection;
+    private @Nullable ColumnSource source;
+    private @Nullable Embedder embedder;
+    private @Nullable Path cacheDirectory;
+    private @Nullable String fingerprint;
     private JoinGraphConfig config = JoinGraphConfig.defaults();
     private Map<String, String> tableFingerprints = Map.of();
     private List<Connection> moreConnections = List.of();

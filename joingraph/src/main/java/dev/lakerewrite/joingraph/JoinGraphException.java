@@ -1,5 +1,7 @@
 package dev.lakerewrite.joingraph;
 
+import org.jspecify.annotations.Nullable;
+
 /** A join graph could not be built, read, written or executed against the lake; {@link #reason()} says which. */
 public final class JoinGraphException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -18,7 +20,7 @@ public final class JoinGraphException extends RuntimeException {
 
   private final Reason reason;
 
-  public JoinGraphException(Reason reason, String message, Throwable cause) {
+  public JoinGraphException(Reason reason, String message, @Nullable Throwable cause) {
     super(message, cause);
     this.reason = reason;
   }

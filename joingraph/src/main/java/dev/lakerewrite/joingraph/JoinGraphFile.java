@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The compact JSON form of a join graph (thesis §5.2.1: "saved in a compact JSON representation"). Tables carry
@@ -161,7 +162,7 @@ final class JoinGraphFile {
   }
 
   static JoinGraph read(Path file, JoinGraphConfig config, Connection connection) {
-    JsonNode root;
+    @Nullable JsonNode root;
     try {
       root = MAPPER.readTree(file.toFile());
     } catch (IOException e) {

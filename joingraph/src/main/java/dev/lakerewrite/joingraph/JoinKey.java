@@ -1,6 +1,7 @@
 package dev.lakerewrite.joingraph;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A join-key candidate of one hop, re-ranked by executing the join (thesis §5.2.2): fan-out f, "the average number
@@ -26,7 +27,7 @@ import java.util.Objects;
  * @param error why the join could not be executed (timeout, SQL error), or null
  */
 public record JoinKey(String leftColumn, String rightColumn, double similarity, double fanOut, double joinScore,
-    long rightRows, long leftKeys, long matchedLeftKeys, boolean capped, String condition, String error) {
+    long rightRows, long leftKeys, long matchedLeftKeys, boolean capped, String condition, @Nullable String error) {
   public JoinKey {
     Objects.requireNonNull(leftColumn, "leftColumn");
     Objects.requireNonNull(rightColumn, "rightColumn");

@@ -12,7 +12,7 @@ package dev.lakerewrite.joingraph;
 record Overlap(double shared, double jaccard) {
   static final Overlap NONE = new Overlap(0, 0);
 
-  static Overlap of(ColumnProfile a, ColumnProfile b) {
+  static Overlap of(ColumnSketch a, ColumnSketch b) {
     if (a.hashes.length == 0 || b.hashes.length == 0) {
       return NONE;
     }

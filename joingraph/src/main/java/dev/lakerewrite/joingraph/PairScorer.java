@@ -9,13 +9,13 @@ import dev.lakerewrite.retrieval.TypeFamily;
  */
 final class PairScorer {
   private final JoinGraphConfig config;
-  private final ColumnProfile[] columns;
+  private final ColumnSketch[] columns;
   /** Name vector of each column; null when the name has no words. */
   private final float[][] vectors;
   /** Name vector of each table; null when the name has no words. */
   private final float[][] tableVectors;
 
-  PairScorer(JoinGraphConfig config, ColumnProfile[] columns, float[][] vectors, float[][] tableVectors) {
+  PairScorer(JoinGraphConfig config, ColumnSketch[] columns, float[][] vectors, float[][] tableVectors) {
     this.config = config;
     this.columns = columns;
     this.vectors = vectors;
@@ -24,7 +24,7 @@ final class PairScorer {
 
   /** Whether the column can be one side of join evidence at all. */
   boolean eligible(int c) {
-    ColumnProfile p = columns[c];
+    ColumnSketch p = columns[c];
     return p.distinct >= config.minDistinctValues() && p.hashes.length > 0
         && !(config.skipBooleanColumns() && p.family == TypeFamily.BOOLEAN);
   }
@@ -42,8 +42,8 @@ final class PairScorer {
   double schemaSimilarity(int a, int b) {
     double schema = cosine(vectors[a], vectors[b]);
     if (config.tableAwareNames()) {
-      ColumnProfile pa = columns[a];
-      ColumnProfile pb = columns[b];
+      ColumnSketch pa = columns[a];
+      ColumnSketch pb = columns[b];
       if (pb.uniqueness >= pa.uniqueness) {
         schema = Math.max(schema, cosine(vectors[a], tableVectors[pb.table]));
       }
@@ -62,10 +62,10 @@ final class PairScorer {
   }
 
   ScoredPair score(int a, int b) {
-    ColumnProfile pa = columns[a];
-    ColumnProfile pb = columns[b];
+    ColumnSketch pa = columns[a];
+    ColumnSketch pb = columns[b];
     Overlap overlap = Overlap.of(pa, pb);
-    ColumnProfile referencing = referencing(pa, pb);
+    ColumnSketch referencing = referencing(pa, pb);
     double containment = Math.min(1.0, overlap.shared() / Math.max(1, referencing.distinct));
     double instance = config.instanceMeasure() == JoinGraphConfig.InstanceMeasure.JACCARD
         ? overlap.jaccard()
@@ -87,7 +87,7 @@ final class PairScorer {
    * The referencing side of a pair, whose values should be found in the other: the less unique column (a
    * foreign key repeats values, the key it references does not); on equal uniqueness the one with fewer values.
    */
-  static ColumnProfile referencing(ColumnProfile a, ColumnProfile b) {
+  static ColumnSketch referencing(ColumnSketch a, ColumnSketch b) {
     if (a.uniqueness != b.uniqueness) {
       return a.uniqueness < b.uniqueness ? a : b;
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds the join-evidence column pairs of a lake: the candidate search of {@link JoinGraphConfig.CandidateSearch}
@@ -17,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (ScanCount). Work is Σ over probed values of the posting length, instead of one merge per column pair.
  */
 final class PairSearch {
-  private final ColumnProfile[] columns;
+  private final ColumnSketch[] columns;
   private final PairScorer scorer;
   private final JoinGraphConfig config;
   private final ExecutorService pool;
@@ -27,9 +28,9 @@ final class PairSearch {
   final AtomicLong stopValuesSkipped = new AtomicLong();
 
   /** Per table: whether its pairs are searched (null: every table's). */
-  private final boolean[] searchedTables;
+  private final boolean @Nullable [] searchedTables;
 
-  PairSearch(ColumnProfile[] columns, PairScorer scorer, JoinGraphConfig config, ExecutorService pool,
+  PairSearch(ColumnSketch[] columns, PairScorer scorer, JoinGraphConfig config, ExecutorService pool,
       int threads) {
     this(columns, scorer, config, pool, threads, null);
   }
@@ -38,8 +39,8 @@ final class PairSearch {
    * @param searchedTables per table, whether pairs with one of its columns are searched; pairs between two tables
    *     not searched are skipped (a refresh keeps their edges). Null searches every pair.
    */
-  PairSearch(ColumnProfile[] columns, PairScorer scorer, JoinGraphConfig config, ExecutorService pool,
-      int threads, boolean[] searchedTables) {
+  PairSearch(ColumnSketch[] columns, PairScorer scorer, JoinGraphConfig config, ExecutorService pool,
+      int threads, boolean @Nullable [] searchedTables) {
     this.columns = columns;
     this.scorer = scorer;
     this.config = config;
@@ -124,7 +125,7 @@ final class PairSearch {
         if (!eligible[a]) {
           continue;
         }
-        ColumnProfile pa = columns[a];
+        ColumnSketch pa = columns[a];
         int probe = a;
         ValueIndex probed = searchedTables == null || searchedTables[pa.table] ? index : unchangedProbes;
         int[] nTouched = {0};
@@ -154,7 +155,7 @@ final class PairSearch {
           hits[b] = 0;
           // The hit count is the exact intersection when both value sets and b's index entries are complete
           // (truncated hashes can only add hits), so evidence thresholds that fail on it fail on the pair.
-          ColumnProfile pb = columns[b];
+          ColumnSketch pb = columns[b];
           boolean complete = pa.exact && pb.exact && pb.hashes.length <= indexed;
           double needed = necessaryShared(pa, pb);
           if (complete ? count < needed : count < sampledHitsNeeded(needed, pb, indexed)) {
@@ -176,7 +177,7 @@ final class PairSearch {
    * The fewest shared values that can pass the evidence thresholds: minSharedValues, and minInstanceSimilarity
    * solved for the intersection (containment: |A ∩ B| ≥ t · (|R| + c); Jaccard: |A ∩ B| ≥ t · (|A| + |B|) / (1 + t)).
    */
-  private double necessaryShared(ColumnProfile a, ColumnProfile b) {
+  private double necessaryShared(ColumnSketch a, ColumnSketch b) {
     double t = config.minInstanceSimilarity();
     double byInstance = config.instanceMeasure() == JoinGraphConfig.InstanceMeasure.JACCARD
         ? t * (a.distinct + b.distinct) / (1 + t)
@@ -190,7 +191,7 @@ final class PairSearch {
    * to produce is needed · (sampled / all values of b); half of it is required (a generous margin for sampling
    * noise), and never more than one hit while that expectation is small.
    */
-  private static double sampledHitsNeeded(double needed, ColumnProfile b, int indexed) {
+  private static double sampledHitsNeeded(double needed, ColumnSketch b, int indexed) {
     double sampledShare = Math.min(1.0, (double) Math.min(indexed, b.hashes.length) / Math.max(1, b.distinct));
     double expected = needed * sampledShare;
     return expected < 4 ? 1 : expected / 2;
@@ -242,7 +243,7 @@ final class PairSearch {
       this.postings = postings;
     }
 
-    static ValueIndex build(ColumnProfile[] columns, boolean[] indexed, int perColumn) {
+    static ValueIndex build(ColumnSketch[] columns, boolean[] indexed, int perColumn) {
       int bits = Math.max(1, 32 - Integer.numberOfLeadingZeros(Math.max(1, columns.length - 1)));
       long total = 0;
       for (int c = 0; c < columns.length; c++) {

@@ -69,7 +69,7 @@ final class SketchStore {
   }
 
   /** The stored profiles of the table's columns, renumbered as table {@code tableIndex}, if this content's are kept. */
-  Optional<List<ColumnProfile>> load(String table, String fingerprint, int tableIndex) {
+  Optional<List<ColumnSketch>> load(String table, String fingerprint, int tableIndex) {
     Path f = file(table, fingerprint);
     if (!Files.isRegularFile(f)) {
       return Optional.empty();
@@ -80,7 +80,7 @@ final class SketchStore {
         return Optional.empty();
       }
       int n = in.readInt();
-      List<ColumnProfile> out = new ArrayList<>(n);
+      List<ColumnSketch> out = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
         String name = in.readUTF();
         String normalized = in.readUTF();
@@ -94,7 +94,7 @@ final class SketchStore {
         for (int h = 0; h < hashes.length; h++) {
           hashes[h] = in.readLong();
         }
-        out.add(new ColumnProfile(tableIndex, name, normalized, sqlType, family, nonNull, distinct, hashes, theta,
+        out.add(new ColumnSketch(tableIndex, name, normalized, sqlType, family, nonNull, distinct, hashes, theta,
             exact));
       }
       return Optional.of(out);
@@ -105,7 +105,7 @@ final class SketchStore {
   }
 
   /** Keeps the profiles of one table's content. Failing to write only costs re-reading the table next time. */
-  void save(String table, String fingerprint, List<ColumnProfile> columns) {
+  void save(String table, String fingerprint, List<ColumnSketch> columns) {
     Path f = file(table, fingerprint);
     Path tmp = null;
     try {
@@ -115,7 +115,7 @@ final class SketchStore {
         out.write(MAGIC);
         out.writeInt(VERSION);
         out.writeInt(columns.size());
-        for (ColumnProfile c : columns) {
+        for (ColumnSketch c : columns) {
           out.writeUTF(c.name);
           out.writeUTF(c.normalizedName);
           out.writeBoolean(c.sqlType != null);

@@ -12,5 +12,27 @@
  * and {@link dev.lakerewrite.joingraph.JoinGraph#findJoinPaths(String, String, int, java.sql.Connection)
  * findJoinPaths}: Yen's k shortest paths on −log Ω + λ, join keys re-ranked by executed fan-out, previews.
  * Settings and their measured defaults: {@link dev.lakerewrite.joingraph.JoinGraphConfig}.
+ *
+ * <p>Public types (one line each; {@code PublicTypesListedTest} checks that every public type is here):
+ * <ul>
+ *   <li>{@link BuildStats}: How a graph was built: sizes, the candidate search used, and where the time went.
+ *   <li>{@link ColumnPair}: A scored column pair of an edge, oriented like the edge.
+ *   <li>{@link ColumnSource}: Where the join graph reads a lake's tables and column values from.
+ *   <li>{@link ColumnValues}: The raw values of one column as the profiler consumes them.
+ *   <li>{@link GraphColumn}: A column as the join graph measured it.
+ *   <li>{@link GraphTable}: A node of the join graph: a lake table and what the build measured about its columns.
+ *   <li>{@link JoinEdge}: An undirected edge of the join graph (thesis §5.2.1): two tables with join evidence.
+ *   <li>{@link JoinGraph}: The join graph of a data lake (thesis §5.2): one node per table.
+ *   <li>{@link JoinGraphConfig}: Immutable settings of the join graph (thesis §5.2).
+ *   <li>{@link JoinGraphException}: A join graph could not be built, read, written or executed against the lake.
+ *   <li>{@link JoinHop}: One hop of a join path, from leftTable to rightTable.
+ *   <li>{@link JoinKey}: A join-key candidate of one hop, re-ranked by executing the join (thesis §5.2.2).
+ *   <li>{@link JoinPath}: A join path returned by FIND_JOIN_PATH (thesis §5.2.2): the tables.
+ *   <li>{@link JoinPreview}: The first rows of an executed join path; columns are named table.column.
+ *   <li>{@link PathCandidate}: A path of the join graph before execution, as Yen's algorithm ranks it.
+ * </ul>
  */
+@NullMarked
 package dev.lakerewrite.joingraph;
+
+import org.jspecify.annotations.NullMarked;

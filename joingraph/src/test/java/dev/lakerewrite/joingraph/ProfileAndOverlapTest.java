@@ -17,14 +17,14 @@ import org.junit.jupiter.api.Test;
 class ProfileAndOverlapTest {
   private final ColumnProfiler profiler = new ColumnProfiler(1 << 12);
 
-  private ColumnProfile profile(String column, String sqlType, String... cells) {
+  private ColumnSketch profile(String column, String sqlType, String... cells) {
     return profiler.profile(0, ColumnValues.ofCells(column, sqlType, Arrays.asList(cells)));
   }
 
   @Test
   void lightlyNoisyValuesCompareEqual() {
-    ColumnProfile clean = profile("area", "BIGINT", "13789", "22215", "Whangārei");
-    ColumnProfile noisy = profile("area", "VARCHAR", "+13789", " 22215.0 ", "WHANGAREI");
+    ColumnSketch clean = profile("area", "BIGINT", "13789", "22215", "Whangārei");
+    ColumnSketch noisy = profile("area", "VARCHAR", "+13789", " 22215.0 ", "WHANGAREI");
     assertThat(noisy.hashes).isEqualTo(clean.hashes);
     Overlap o = Overlap.of(clean, noisy);
     assertThat(o.shared()).isEqualTo(3);
@@ -33,7 +33,7 @@ class ProfileAndOverlapTest {
 
   @Test
   void uniquenessCountsDistinctComparisonFormsOverNonNullCells() {
-    ColumnProfile p = profile("country", "VARCHAR", "New Zealand", "new zealand ", null, "Australia", "NEW ZEALAND");
+    ColumnSketch p = profile("country", "VARCHAR", "New Zealand", "new zealand ", null, "Australia", "NEW ZEALAND");
     assertThat(p.nonNull).isEqualTo(4);
     assertThat(p.distinct).isEqualTo(2);
     assertThat(p.uniqueness).isEqualTo(0.5);
@@ -54,8 +54,8 @@ class ProfileAndOverlapTest {
     for (int i = 30_000; i < 120_000; i++) {
       b.add("v" + i);
     }
-    ColumnProfile pa = profiler.profile(0, ColumnValues.ofCells("a", "VARCHAR", a));
-    ColumnProfile pb = profiler.profile(1, ColumnValues.ofCells("b", "VARCHAR", b));
+    ColumnSketch pa = profiler.profile(0, ColumnValues.ofCells("a", "VARCHAR", a));
+    ColumnSketch pb = profiler.profile(1, ColumnValues.ofCells("b", "VARCHAR", b));
     assertThat(pa.exact).isFalse();
     assertThat(pa.hashes.length).isLessThan(2 * 4096 + 1);
     assertThat((double) pa.distinct).isCloseTo(50_000, within(50_000 * 0.05));
@@ -80,8 +80,8 @@ class ProfileAndOverlapTest {
     for (int i = 0; i < key.length; i++) {
       key[i] = "entity " + i;
     }
-    ColumnProfile pk = profile("label", "VARCHAR", key);
-    ColumnProfile fk = profiler.profile(1, ColumnValues.ofCells("entity", "VARCHAR",
+    ColumnSketch pk = profile("label", "VARCHAR", key);
+    ColumnSketch fk = profiler.profile(1, ColumnValues.ofCells("entity", "VARCHAR",
         List.of("entity 1", "entity 2", "entity 2", "entity 3", "entity 3", "entity 3", "entity 4", "entity 4")));
     assertThat(PairScorer.referencing(pk, fk)).isSameAs(fk);
     assertThat(Overlap.of(pk, fk).jaccard()).isEqualTo(4.0 / 200);

@@ -41,6 +41,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -709,7 +710,7 @@ public final class LakeIndex implements AutoCloseable {
     return List.copyOf(out.subList(0, Math.min(k, out.size())));
   }
 
-  private static UnionCandidate align(LakeTable base, float[][] bv, LakeTable cand, float[][] cv) {
+  private static @Nullable UnionCandidate align(LakeTable base, float[][] bv, LakeTable cand, float[][] cv) {
     record Pair(int b, int c, double sim, double weight) {}
     List<Pair> pairs = new ArrayList<>();
     for (int i = 0; i < bv.length; i++) {
@@ -725,7 +726,7 @@ public final class LakeIndex implements AutoCloseable {
     pairs.sort(Comparator.comparingDouble(Pair::weight).reversed().thenComparingInt(Pair::b).thenComparingInt(Pair::c));
     boolean[] baseUsed = new boolean[bv.length];
     boolean[] candUsed = new boolean[cv.length];
-    ColumnMapping[] byBase = new ColumnMapping[bv.length];
+    UnionColumnPair[] byBase = new UnionColumnPair[bv.length];
     int matched = 0;
     int consistent = 0;
     double simSum = 0;
@@ -737,7 +738,7 @@ public final class LakeIndex implements AutoCloseable {
       candUsed[p.c()] = true;
       LakeColumn b = base.columns().get(p.b());
       LakeColumn c = cand.columns().get(p.c());
-      byBase[p.b()] = new ColumnMapping(b.name(), c.name(), p.sim(), b.family(), c.family());
+      byBase[p.b()] = new UnionColumnPair(b.name(), c.name(), p.sim(), b.family(), c.family());
       matched++;
       simSum += p.sim();
       if (b.family() == c.family()) {
@@ -752,8 +753,8 @@ public final class LakeIndex implements AutoCloseable {
     double typeShare = (double) consistent / matched;
     double typeBonus = UNION_TYPE_BONUS * typeShare;
     double score = UNION_SIMILARITY_WEIGHT * meanSim + UNION_COVERAGE_WEIGHT * coverage + typeBonus;
-    List<ColumnMapping> mapping = new ArrayList<>(matched);
-    for (ColumnMapping m : byBase) {
+    List<UnionColumnPair> mapping = new ArrayList<>(matched);
+    for (UnionColumnPair m : byBase) {
       if (m != null) {
         mapping.add(m);
       }
@@ -796,10 +797,10 @@ public final class LakeIndex implements AutoCloseable {
    * defaults.
    */
   public static final class Builder {
-    private Connection connection;
-    private Path cacheDirectory;
-    private Embedder embedder;
-    private String fingerprint;
+    private @Nullable Connection connection;
+    private @Nullable Path cacheDirectory;
+    private @Nullable Embedder embedder;
+    private @Nullable String fingerprint;
     private int maxDistinctValuesPerColumn = DEFAULT_MAX_DISTINCT_VALUES;
     private long maxRowsScannedPerTable = DEFAULT_MAX_ROWS_SCANNED;
     private TableScoring scoring = TableScoring.HYBRID;
@@ -984,8 +985,8 @@ public final class LakeIndex implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong valueCount = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
     private final long start = System.nanoTime();
-    private Path tmp;
-    private LuceneLake.Writer writer;
+    private @Nullable Path tmp;
+    private LuceneLake.@Nullable Writer writer;
     private boolean closed;
 
     private Build(Builder b) {

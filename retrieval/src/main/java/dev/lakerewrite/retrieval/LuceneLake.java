@@ -38,6 +38,7 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.QueryBuilder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Lucene side of a {@link LakeIndex}: one document per table (its normalised name and column names, for BM25
@@ -244,7 +245,7 @@ final class LuceneLake implements AutoCloseable {
    * BM25 over values (folded words, plus trigrams at half weight for typos), optionally within one table.
    * Returns at most {@code limit} hits, best first.
    */
-  List<Hit<IndexedValue>> searchValues(String text, String tableOrNull, int limit) throws IOException {
+  List<Hit<IndexedValue>> searchValues(String text, @Nullable String tableOrNull, int limit) throws IOException {
     BooleanQuery.Builder match = new BooleanQuery.Builder();
     Query words = wordQueries.createBooleanQuery(WORDS, text, Occur.SHOULD);
     if (words != null) {

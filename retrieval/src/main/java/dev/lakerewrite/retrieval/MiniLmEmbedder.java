@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 
 /**
  * sentence-transformers all-MiniLM-L6-v2 (thesis §5.1.1: 384 dimensions, mean pooling, L2 normalisation) run
@@ -209,7 +210,7 @@ public final class MiniLmEmbedder implements Embedder {
     if (isShared || !closed.compareAndSet(false, true)) {
       return;
     }
-    Predictor<TokenBatch, float[][]> p;
+    @Nullable Predictor<TokenBatch, float[][]> p;
     while ((p = predictors.poll()) != null) {
       p.close();
     }

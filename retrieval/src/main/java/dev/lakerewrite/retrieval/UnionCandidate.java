@@ -15,7 +15,7 @@ import java.util.List;
  * @param why a one-line explanation
  */
 public record UnionCandidate(String table, double score, double meanSimilarity, double coverage, double typeBonus,
-    List<ColumnMapping> mapping, String why) {
+    List<UnionColumnPair> mapping, String why) {
   public UnionCandidate {
     mapping = List.copyOf(mapping);
   }

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The comparison form of a cell value, used wherever two values must count as "the same" despite light noise:
@@ -24,7 +25,7 @@ public final class Values {
   private Values() {}
 
   /** Returns the comparison form of {@code value}; {@code null} stays {@code null}. */
-  public static String normalize(String value) {
+  public static @Nullable String normalize(String value) {
     if (value == null) {
       return null;
     }
@@ -37,7 +38,7 @@ public final class Values {
    * normalises millions of values): printable ASCII with single inner spaces, not starting like a number, or a
    * whole number without leading zeros, is only lower-cased. Null for anything else.
    */
-  static String plainAscii(String value) {
+  static @Nullable String plainAscii(String value) {
     int n = value.length();
     if (n == 0 || n > 64) {
       return null;
@@ -81,7 +82,7 @@ public final class Values {
    * {@code 2854.320} → {@code 2854.32}), or null when {@code s} is not such a number. Grouped and
    * locale-formatted numbers ({@code 1.234,5}) are the cleaning module's business, not a comparison's.
    */
-  public static String canonicalNumber(String s) {
+  public static @Nullable String canonicalNumber(String s) {
     Objects.requireNonNull(s, "s");
     String t = s.strip();
     if (t.isEmpty() || t.length() > 64 || !PLAIN_NUMBER.matcher(t).matches()) {

@@ -26,7 +26,7 @@ class UnionSearchTest {
     UnionCandidate border = found.stream().filter(c -> c.table().equals("shares_border_with")).findFirst()
         .orElseThrow();
     Map<String, String> mapping = border.mapping().stream()
-        .collect(Collectors.toMap(ColumnMapping::baseColumn, ColumnMapping::candidateColumn));
+        .collect(Collectors.toMap(UnionColumnPair::baseColumn, UnionColumnPair::candidateColumn));
     // shares_border_with has the region columns in another order, plus two more.
     assertThat(mapping).containsEntry("label", "label").containsEntry("population", "population")
         .containsEntry("capital", "capital").containsEntry("FIPS 10-4 (countries and regions)",
@@ -38,8 +38,8 @@ class UnionSearchTest {
   @Test
   void scoreIsTheThesisFormula() {
     for (UnionCandidate c : index.unionSearch("capital", 5)) {
-      double consistent = c.mapping().stream().filter(ColumnMapping::typeConsistent).count();
-      double mean = c.mapping().stream().mapToDouble(ColumnMapping::similarity).average().orElseThrow();
+      double consistent = c.mapping().stream().filter(UnionColumnPair::typeConsistent).count();
+      double mean = c.mapping().stream().mapToDouble(UnionColumnPair::similarity).average().orElseThrow();
       assertThat(c.meanSimilarity()).isCloseTo(mean, within(1e-9));
       assertThat(c.coverage()).isCloseTo((double) c.mapping().size() / index.table("capital").columns().size(),
           within(1e-9));
@@ -54,8 +54,8 @@ class UnionSearchTest {
   @Test
   void eachColumnIsAlignedAtMostOnceAndOnlyAboveTheThreshold() {
     for (UnionCandidate c : index.unionSearch("located_in_the_administrative_territorial_entity", 5)) {
-      assertThat(c.mapping()).extracting(ColumnMapping::candidateColumn).doesNotHaveDuplicates();
-      assertThat(c.mapping()).extracting(ColumnMapping::baseColumn).doesNotHaveDuplicates();
+      assertThat(c.mapping()).extracting(UnionColumnPair::candidateColumn).doesNotHaveDuplicates();
+      assertThat(c.mapping()).extracting(UnionColumnPair::baseColumn).doesNotHaveDuplicates();
       assertThat(c.mapping()).allSatisfy(m -> assertThat(
           m.similarity() - (m.typeConsistent() ? 0 : LakeIndex.UNION_TYPE_MISMATCH_PENALTY))
           .isGreaterThanOrEqualTo(LakeIndex.UNION_MIN_COLUMN_SIMILARITY));

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A database on which two queries return different results: its tables as {@code CREATE TABLE} statements (with
@@ -114,7 +115,7 @@ public final class Counterexample {
   }
 
   /** The rows per table, each cell as text (null for NULL). */
-  public Map<String, List<List<String>>> rows() {
+  public Map<String, List<List<@Nullable String>>> rows() {
     return rows;
   }
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One database instance as data: for each table (referenced tables first), its rows, each cell as the text the
@@ -83,7 +84,7 @@ final class Database {
   }
 
   /** This database with one cell changed. */
-  Database withCell(Schema.Table table, int row, int column, String value) {
+  Database withCell(Schema.Table table, int row, int column, @Nullable String value) {
     Map<String, List<List<String>>> out = new LinkedHashMap<>();
     for (Schema.Table t : tables) {
       List<List<String>> r = new ArrayList<>(rows(t));

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides whether one SQL query can replace another: whether, on every database of a schema (honouring its
@@ -55,7 +56,7 @@ public final class EquivalenceChecker implements AutoCloseable {
   private static final int DIFF_ROWS = 5;
 
   private final Schema schema;
-  private final Database scriptRows;
+  private final @Nullable Database scriptRows;
   private final Connection database;
   private final boolean useData;
   private final int maxInstances;
@@ -71,7 +72,7 @@ public final class EquivalenceChecker implements AutoCloseable {
   private final Map<QueryFacts.ColumnKey, List<String>> realValues = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  private EquivalenceChecker(Builder b, Schema schema, Database scriptRows, dev.lakerewrite.core.Engine engine) {
+  private EquivalenceChecker(Builder b, Schema schema, @Nullable Database scriptRows, dev.lakerewrite.core.Engine engine) {
     this.engine = engine;
     this.schema = schema;
     this.scriptRows = scriptRows;
@@ -182,7 +183,7 @@ public final class EquivalenceChecker implements AutoCloseable {
   private final class Check {
     private final WorkspaceFactory factory;
     private final Connection duck;
-    private Workspace ws;
+    private @Nullable Workspace ws;
     private final String leftSql;
     private final String rightSql;
     private final long start;
@@ -194,12 +195,12 @@ public final class EquivalenceChecker implements AutoCloseable {
     private long rowsCompared;
     private int compared;
     private boolean windowNondeterministic;
-    private String nondeterministicDetail;
-    private String orderNotGuaranteed;
-    private OutputShape leftShape;
+    private @Nullable String nondeterministicDetail;
+    private @Nullable String orderNotGuaranteed;
+    private @Nullable OutputShape leftShape;
     private OutputShape rightShape;
-    private String leftFailure;
-    private String rightFailure;
+    private @Nullable String leftFailure;
+    private @Nullable String rightFailure;
     private Workspace.Query leftQuery;
     private Workspace.Query rightQuery;
 
@@ -322,7 +323,7 @@ public final class EquivalenceChecker implements AutoCloseable {
      * The query's syntax tree (DuckDB's parser); on PostgreSQL null when DuckDB's parser cannot read a PostgreSQL
      * construct (the check then goes on without the syntactic pass and the query's constants).
      */
-    private JsonNode parse(String sql, EquivalenceInputException.Part part) {
+    private @Nullable JsonNode parse(String sql, EquivalenceInputException.Part part) {
       Optional<QueryError> refused = postgres() ? PostgresWorkspace.admission(sql)
           : SafeExecutor.on(duck).admission(sql);
       if (refused.isPresent()) {
@@ -384,7 +385,7 @@ public final class EquivalenceChecker implements AutoCloseable {
       return compare(db.name(), leftQuery.run(queryTimeout), rightQuery.run(queryTimeout));
     }
 
-    private Trial compare(String name, Workspace.Result l, Workspace.Result r) {
+    private @Nullable Trial compare(String name, Workspace.Result l, Workspace.Result r) {
       if (!l.isSuccess() || !r.isSuccess()) {
         String lf = l.error().map(QueryError::summary).orElse(null);
         String rf = r.error().map(QueryError::summary).orElse(null);
@@ -468,7 +469,7 @@ public final class EquivalenceChecker implements AutoCloseable {
     }
 
     /** A trial that leaves no trace in the evidence (for minimisation). */
-    private Trial quietly(Database db) {
+    private @Nullable Trial quietly(Database db) {
       Workspace.Result l = leftQuery.run(queryTimeout);
       Workspace.Result r = rightQuery.run(queryTimeout);
       if (!l.isSuccess() || !r.isSuccess() || l.table().truncated() || r.table().truncated()) {
@@ -527,8 +528,8 @@ public final class EquivalenceChecker implements AutoCloseable {
       return out;
     }
 
-    private EquivalenceResult result(EquivalenceResult.Verdict verdict, boolean proved, Counterexample ce,
-        String reason, String explanation, QueryFacts facts) {
+    private EquivalenceResult result(EquivalenceResult.Verdict verdict, boolean proved, @Nullable Counterexample ce,
+        @Nullable String reason, String explanation, QueryFacts facts) {
       boolean nondeterministic = windowNondeterministic || nondeterministicDetail != null
           || !facts.nondeterminism().isEmpty();
       if (windowNondeterministic && verdict == EquivalenceResult.Verdict.EQUIVALENT) {
@@ -557,8 +558,8 @@ public final class EquivalenceChecker implements AutoCloseable {
    * 100,000 rows compared; with a connection, its data is used (as an instance and as values).
    */
   public static final class Builder {
-    private String ddl;
-    private Connection connection;
+    private @Nullable String ddl;
+    private @Nullable Connection connection;
     private boolean useData = true;
     private int maxInstances = 64;
     private Duration timeBudget = Duration.ofSeconds(5);

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Generates the database instances two queries are run on, in a fixed order that puts the instances most likely
@@ -171,7 +172,7 @@ final class InstanceGenerator {
   }
 
   /** One row, or null when a NOT NULL foreign key has nothing to point at. */
-  private List<String> row(Schema.Table t, Profile p, Random random, Map<String, List<List<String>>> filled,
+  private @Nullable List<String> row(Schema.Table t, Profile p, Random random, Map<String, List<List<String>>> filled,
       int fresh) {
     String[] cells = new String[t.columns().size()];
     boolean[] set = new boolean[cells.length];

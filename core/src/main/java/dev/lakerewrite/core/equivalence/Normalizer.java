@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map.Entry;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cheap syntactic pass: a normal form of a query's syntax tree in which queries that differ only in ways that
@@ -52,7 +53,7 @@ final class Normalizer {
   private Normalizer() {}
 
   /** The normal form of a statement tree as text, or null when the tree has a shape the pass refuses. */
-  static String normalForm(JsonNode statement) {
+  static @Nullable String normalForm(JsonNode statement) {
     try {
       ObjectNode copy = (ObjectNode) statement.deepCopy();
       stripLocations(copy);
@@ -540,7 +541,7 @@ final class Normalizer {
     }
   }
 
-  private static String lookup(Deque<Map<String, String>> scopes, String name) {
+  private static @Nullable String lookup(Deque<Map<String, String>> scopes, String name) {
     String key = name.toLowerCase(Locale.ROOT);
     for (Map<String, String> s : scopes) {
       String v = s.get(key);

@@ -8,6 +8,7 @@ import dev.lakerewrite.core.sql.Trees;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a query's result is to be compared: whether its outer query orders the rows and on which keys, and which
@@ -200,7 +201,7 @@ final class OutputShape {
    *
    * @param statement DuckDB's tree of the query, or null when DuckDB's parser cannot read it
    */
-  static OutputShape asWritten(String sql, JsonNode statement, SqlParser parser) {
+  static OutputShape asWritten(String sql, @Nullable JsonNode statement, SqlParser parser) {
     if (statement == null) {
       boolean ordered = sql.toUpperCase(java.util.Locale.ROOT).contains("ORDER BY");
       return new OutputShape(sql, 0, List.of(), ordered, ordered, 0, -1, false, "");

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What two queries say about the data that could tell them apart, read from DuckDB's syntax trees with the
@@ -178,7 +179,7 @@ final class QueryFacts {
   private record Output(String name, ColumnKey key) {}
 
   /** A relation in a FROM clause: a base table, or something with known output columns. */
-  private record Source(String table, List<Output> outputs) {
+  private record Source(@Nullable String table, @Nullable List<Output> outputs) {
     List<Output> columns(Schema schema) {
       if (table != null) {
         List<Output> out = new ArrayList<>();
@@ -208,18 +209,18 @@ final class QueryFacts {
   }
 
   private static final class Scope {
-    final Scope parent;
+    final @Nullable Scope parent;
     final Map<String, Source> sources = new LinkedHashMap<>();
     final Map<String, ColumnKey> selectAliases = new HashMap<>();
 
-    Scope(Scope parent) {
+    Scope(@Nullable Scope parent) {
       this.parent = parent;
     }
   }
 
   // ---- queries ------------------------------------------------------------------------------------------
 
-  private List<Output> query(JsonNode node, Scope outer, Map<String, List<Output>> ctesOuter) {
+  private List<Output> query(JsonNode node, @Nullable Scope outer, Map<String, List<Output>> ctesOuter) {
     if (node == null || !node.isObject()) {
       return List.of();
     }
@@ -292,7 +293,7 @@ final class QueryFacts {
     return out;
   }
 
-  private List<Output> select(JsonNode node, Scope outer, Map<String, List<Output>> ctes) {
+  private List<Output> select(JsonNode node, @Nullable Scope outer, Map<String, List<Output>> ctes) {
     Scope scope = new Scope(outer);
     from(node.path("from_table"), scope, ctes);
     List<Output> outputs = new ArrayList<>();
@@ -466,7 +467,7 @@ final class QueryFacts {
     }
   }
 
-  private ColumnKey resolve(JsonNode ref, Scope scope) {
+  private @Nullable ColumnKey resolve(JsonNode ref, Scope scope) {
     List<String> parts = new ArrayList<>();
     ref.path("column_names").forEach(p -> parts.add(p.asText()));
     if (parts.isEmpty()) {
@@ -499,7 +500,7 @@ final class QueryFacts {
   }
 
   /** The base column whose values an expression's values come from (through casts, MIN/MAX/..., +constant). */
-  private ColumnKey keyOf(JsonNode e, Scope scope) {
+  private @Nullable ColumnKey keyOf(JsonNode e, Scope scope) {
     for (int depth = 0; depth < 12 && e != null && e.isObject(); depth++) {
       String cls = e.path("class").asText("");
       switch (cls) {
@@ -539,7 +540,7 @@ final class QueryFacts {
   /** The column an expression is a (string/date) function of, directly or through casts, and how. */
   private record Wrapped(ColumnKey key, Relation relation) {}
 
-  private Wrapped wrapped(JsonNode e, Scope scope) {
+  private @Nullable Wrapped wrapped(JsonNode e, Scope scope) {
     Relation relation = Relation.COMPARE;
     for (int depth = 0; depth < 8 && e != null && e.isObject(); depth++) {
       String cls = e.path("class").asText("");

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the instance generator knows about a column type: its family, the values on either side of a value
@@ -31,7 +32,7 @@ final class ValueType {
   private final BigInteger min;
   private final BigInteger max;
 
-  private ValueType(String type, Family family, int scale, BigInteger min, BigInteger max) {
+  private ValueType(String type, Family family, int scale, @Nullable BigInteger min, @Nullable BigInteger max) {
     this.type = type;
     this.family = family;
     this.scale = scale;
@@ -192,7 +193,7 @@ final class ValueType {
    * How two values of this type compare (negative, zero, positive), or null when they cannot be compared here
    * (unknown types, text that does not parse).
    */
-  Integer compare(String x, String y) {
+  @Nullable Integer compare(String x, String y) {
     try {
       return switch (family) {
         case INTEGER, DECIMAL, FLOAT -> new BigDecimal(x.strip()).compareTo(new BigDecimal(y.strip()));

@@ -5,6 +5,7 @@ import dev.lakerewrite.core.QueryError;
 import dev.lakerewrite.core.QueryLimits;
 import dev.lakerewrite.core.ResultTable;
 import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where instances are loaded and the two queries run: the engine seam of the checker. A DuckDB workspace is a
@@ -25,7 +26,7 @@ interface Workspace extends AutoCloseable {
   Result run(String sql, QueryLimits limits);
 
   /** What a query returned on the loaded instance, or why it failed. */
-  record Result(ResultTable table, QueryError failure) {
+  record Result(@Nullable ResultTable table, @Nullable QueryError failure) {
     static Result of(Execution e) {
       return e.isSuccess() ? new Result(e.table(), null) : new Result(null, e.error().orElseThrow());
     }

@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The model as the library uses it: any {@link ChatModel} wrapped with a per-call timeout, retries with backoff
@@ -152,7 +153,8 @@ final class GatewayChatModel implements ChatModel {
     }
   }
 
-  private void fail(LlmFailure.Kind kind, String message, Throwable cause, int attempts, long start, String prompt) {
+  private void fail(LlmFailure.Kind kind, String message, @Nullable Throwable cause, int attempts, long start,
+      String prompt) {
     meter.failed(role, modelName, attempts, Duration.ofNanos(System.nanoTime() - start), prompt, kind);
     throw new LlmFailure(kind, role, message, cause);
   }

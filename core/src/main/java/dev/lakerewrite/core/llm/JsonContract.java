@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON an LLM must answer with: a record type and the checks its content must pass. Parsing is lenient
@@ -40,7 +41,7 @@ public record JsonContract<T>(String name, Class<T> type, Function<T, List<Strin
   }
 
   /** The outcome of parsing one answer: the value, or the problems. */
-  public record Parsed<T>(T value, List<String> problems) {
+  public record Parsed<T>(@Nullable T value, List<String> problems) {
     public boolean ok() {
       return value != null && problems.isEmpty();
     }
@@ -61,7 +62,7 @@ public record JsonContract<T>(String name, Class<T> type, Function<T, List<Strin
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       return new Parsed<>(null, List.of("the JSON does not parse: " + e.getOriginalMessage()));
     }
-    T value;
+    @Nullable T value;
     try {
       value = JSON.treeToValue(tree, type);
     } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
@@ -85,7 +86,7 @@ public record JsonContract<T>(String name, Class<T> type, Function<T, List<Strin
    * The first balanced {@code {...}} in the text (string-aware), after dropping Markdown code fences; null if
    * there is none.
    */
-  static String extractObject(String text) {
+  static @Nullable String extractObject(String text) {
     int start = text.indexOf('{');
     while (start >= 0) {
       int depth = 0;

@@ -1,6 +1,7 @@
 package dev.lakerewrite.core.llm;
 
 import dev.lakerewrite.core.LakeRewriteException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An LLM call that did not produce a usable answer, after retries where retrying made sense. The rewriting loop
@@ -30,7 +31,7 @@ public final class LlmFailure extends LakeRewriteException {
   private final Kind kind;
   private final Role role;
 
-  public LlmFailure(Kind kind, Role role, String message, Throwable cause) {
+  public LlmFailure(Kind kind, Role role, String message, @Nullable Throwable cause) {
     super(role + " call failed (" + kind + "): " + message, cause);
     this.kind = kind;
     this.role = role;

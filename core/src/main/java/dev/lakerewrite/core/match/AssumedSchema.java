@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The schema a query assumes, read from DuckDB's syntax tree with SQL's scoping rules: every base table it names
@@ -125,7 +126,7 @@ public final class AssumedSchema {
   public record JoinPair(String leftTable, String leftColumn, String rightTable, String rightColumn) {}
 
   /** Where a column reference node points: an assumed table and column; candidates when ambiguous. */
-  public record Binding(String table, String column, List<String> candidates) {
+  public record Binding(@Nullable String table, String column, List<String> candidates) {
     public boolean ambiguous() {
       return table == null;
     }
@@ -202,7 +203,7 @@ public final class AssumedSchema {
   }
 
   /** A FROM item of one block: an assumed base table, or a CTE / derived table with known output names. */
-  private record Source(String assumed, Set<String> outputs, List<String> starBases) {
+  private record Source(@Nullable String assumed, Set<String> outputs, List<String> starBases) {
     boolean base() {
       return assumed != null;
     }
@@ -210,11 +211,11 @@ public final class AssumedSchema {
 
   /** Names visible in one query block. */
   private static final class Scope {
-    final Scope parent;
+    final @Nullable Scope parent;
     final Map<String, Source> byAlias = new LinkedHashMap<>();
     final Set<String> selectAliases = new LinkedHashSet<>();
 
-    Scope(Scope parent) {
+    Scope(@Nullable Scope parent) {
       this.parent = parent;
     }
   }
@@ -252,7 +253,7 @@ public final class AssumedSchema {
      * Walks a query node; returns its output names (the first branch's, for a set operation) and the assumed
      * tables whose columns a {@code *} passes through.
      */
-    CteInfo queryNode(JsonNode node, Scope outer, Map<String, CteInfo> ctes, boolean outermost) {
+    CteInfo queryNode(JsonNode node, @Nullable Scope outer, Map<String, CteInfo> ctes, boolean outermost) {
       if (node == null || !node.isObject()) {
         return new CteInfo(Set.of(), List.of());
       }
@@ -302,7 +303,7 @@ public final class AssumedSchema {
       return new CteInfo(Set.of(), List.of());
     }
 
-    CteInfo selectNode(JsonNode node, Scope outer, Map<String, CteInfo> ctes, boolean outermost) {
+    CteInfo selectNode(JsonNode node, @Nullable Scope outer, Map<String, CteInfo> ctes, boolean outermost) {
       Scope scope = new Scope(outer);
       List<JsonNode> joinNodes = new ArrayList<>();
       from(node.path("from_table"), scope, ctes, joinNodes);
@@ -595,7 +596,7 @@ public final class AssumedSchema {
     }
 
     /** Records a column reference with its uses. */
-    void ref(JsonNode e, Scope scope, EnumSet<Use> uses, String unused, boolean selectItem) {
+    void ref(JsonNode e, Scope scope, EnumSet<Use> uses, @Nullable String unused, boolean selectItem) {
       Binding b = resolve(e, scope);
       if (b == null) {
         return;
@@ -643,7 +644,7 @@ public final class AssumedSchema {
       return b;
     }
 
-    Binding unqualified(String column, Scope scope) {
+    @Nullable Binding unqualified(String column, Scope scope) {
       String k = key(column);
       for (Scope s = scope; s != null; s = s.parent) {
         List<String> bases = new ArrayList<>();
@@ -702,7 +703,7 @@ public final class AssumedSchema {
     }
 
     /** A column reference under casts, collations and one-column functions ({@code lower(x)}); else null. */
-    static JsonNode unwrapColumn(JsonNode e) {
+    static @Nullable JsonNode unwrapColumn(JsonNode e) {
       for (int depth = 0; depth < 8 && e != null && e.isObject(); depth++) {
         String cls = e.path("class").asText("");
         if (cls.equals("COLUMN_REF")) {

@@ -21,7 +21,7 @@ import org.jgrapht.graph.SimpleWeightedGraph;
  * forces a prefix of a previous solution's pairs and forbids the next one, so k assignments cost O(k·n) matchings.
  * Two assumed columns never read one lake column; a column whose every pair weighs nothing stays unassigned.
  */
-public final class ColumnAssignment {
+final class ColumnAssignment {
 
   private ColumnAssignment() {}
 

@@ -12,7 +12,7 @@ import org.apache.commons.text.similarity.JaroWinklerSimilarity;
  * that starts like a word and keeps its letters in order (a prefix, or a consonant skeleton) — with no dictionary:
  * the matcher must not know how any particular lake was named.
  */
-public final class NameSignals {
+final class NameSignals {
   private static final JaroWinklerSimilarity JARO_WINKLER = new JaroWinklerSimilarity();
 
   private NameSignals() {}

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * E3-Rewrite's demonstration pool: verified rewrites with a significant speedup (at least 1.5x by default), kept
@@ -47,11 +48,11 @@ public final class DemonstrationPool {
   record Scored(Demonstration demonstration, double similarity, double structural, double semantic) {}
 
   private final List<Demonstration> demonstrations = new ArrayList<>();
-  private final Path file;
+  private final @Nullable Path file;
   private final Map<String, TreeEditDistance.Node> trees = new HashMap<>();
   private final Map<String, float[]> embeddings = new HashMap<>();
 
-  private DemonstrationPool(Path file, List<Demonstration> initial) {
+  private DemonstrationPool(@Nullable Path file, List<Demonstration> initial) {
     this.file = file;
     this.demonstrations.addAll(initial);
   }
@@ -115,7 +116,7 @@ public final class DemonstrationPool {
    *
    * @param alpha weight of structural similarity; 1 when there is no embedder
    */
-  synchronized List<Scored> retrieve(String sql, Trees parser, Embedder embedder, int k, double alpha) {
+  synchronized List<Scored> retrieve(String sql, Trees parser, @Nullable Embedder embedder, int k, double alpha) {
     if (demonstrations.isEmpty() || k <= 0) {
       return List.of();
     }
@@ -136,7 +137,7 @@ public final class DemonstrationPool {
     return scored.size() > k ? List.copyOf(scored.subList(0, k)) : List.copyOf(scored);
   }
 
-  private TreeEditDistance.Node tree(String sql, Trees parser) {
+  private TreeEditDistance.@Nullable Node tree(String sql, Trees parser) {
     return trees.computeIfAbsent(sql, s -> {
       try {
         return TreeEditDistance.of(parser.statement(s));

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Applies the prompt design's edit operations to a query through its syntax tree — {@code add_cte},
@@ -38,8 +39,8 @@ final class EditOperations {
    * @param patches for patch: the replacements, applied in order
    * @param materialized optional for add_cte/replace_cte: {@code MATERIALIZED} or {@code NOT MATERIALIZED}
    */
-  record Operation(String op, String name, String after, String sql, String target, List<Patch> patches,
-      String materialized) {
+  record Operation(String op, @Nullable String name, @Nullable String after, @Nullable String sql,
+      @Nullable String target, @Nullable List<Patch> patches, @Nullable String materialized) {
     static Operation addCte(String name, String after, String sql) {
       return new Operation("add_cte", name, after, sql, null, null, null);
     }

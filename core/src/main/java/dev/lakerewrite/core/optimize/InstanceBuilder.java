@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds the further database instances a candidate must also agree on (one instance can hide a difference,
@@ -92,7 +93,7 @@ final class InstanceBuilder {
   }
 
   /** Rows of {@code t} whose join column matches a value of an already sampled table, as a WHERE condition. */
-  private String semiJoinFilter(Catalog.Table t, Map<String, List<List<String>>> sampled) {
+  private @Nullable String semiJoinFilter(Catalog.Table t, Map<String, List<List<String>>> sampled) {
     for (QueryAnalysis.JoinCondition j : analysis.joins()) {
       for (int side = 0; side < 2; side++) {
         QueryAnalysis.ColumnReference mine = side == 0 ? j.left() : j.right();

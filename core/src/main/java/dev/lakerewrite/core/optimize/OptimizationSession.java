@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One optimisation: prepares the context (catalog, instances, the original's results and plan, the Block Map),
@@ -38,9 +39,9 @@ final class OptimizationSession {
   Trees trees;
   Engine engine = Engine.DUCKDB;
   Catalog catalog;
-  Verifier verifier;
+  @Nullable Verifier verifier;
   QueryAnalysis analysis;
-  ExecutionPlan plan;
+  @Nullable ExecutionPlan plan;
   private String originalShape;
   private long candidatesStart;
   private boolean budgetTraced;
@@ -456,7 +457,7 @@ final class OptimizationSession {
    * on): the smaller of both estimates must reach the minimum speedup and the candidate must be faster in at least
    * three quarters of the back-to-back pairs. Candidates that do not are downgraded. Null when there is none.
    */
-  private OptimizationCandidate select() {
+  private @Nullable OptimizationCandidate select() {
     List<OptimizationCandidate> faster = new ArrayList<>(candidates.stream()
         .filter(c -> c.verdict() == CandidateVerdict.FASTER && !c.reason().startsWith(SAME_QUERY)
             && !c.reason().startsWith(SAME_PLAN)).toList());
@@ -495,7 +496,7 @@ final class OptimizationSession {
     return null;
   }
 
-  private OptimizeResult result(OptimizeVerdict verdict, OptimizationCandidate chosen, Optional<String> failure) {
+  private OptimizeResult result(OptimizeVerdict verdict, @Nullable OptimizationCandidate chosen, Optional<String> failure) {
     Optional<Timing> originalTime = chosen != null ? chosen.originalTiming()
         : candidates.stream().map(OptimizationCandidate::originalTiming).flatMap(Optional::stream).findFirst();
     LlmUsage usage = gateway == null ? LlmUsage.NONE : gateway.usage();

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The performance pipeline: rewrites a working query into an equivalent, faster one on a DuckDB or PostgreSQL
@@ -79,8 +80,8 @@ public final class Optimizer {
    * 5 minutes for trying candidates.
    */
   public static final class Builder {
-    LlmGateway gateway;
-    ChatModel chatModel;
+    @Nullable LlmGateway gateway;
+    @Nullable ChatModel chatModel;
     Mode mode = Mode.AGENTIC;
     int maxIterations = 5;
     double targetSpeedup = 1.5;

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The offline proposer: applies the knowledge base's recipes where the query's structure shows their pathology,
@@ -244,7 +245,7 @@ final class RuleProposer {
    * conditions. FILTER gives each aggregate exactly the rows its subquery's WHERE kept, so empty inputs still
    * give count 0 and NULL otherwise. Linear in the size of the block.
    */
-  String mergeRepeatedAggregates(ObjectNode node, Context ctx) {
+  @Nullable String mergeRepeatedAggregates(ObjectNode node, Context ctx) {
     if (!isSelect(node)) {
       return null;
     }
@@ -357,7 +358,7 @@ final class RuleProposer {
   }
 
   /** The site of one subquery, or null when it is not a plain uncorrelated aggregate over base tables. */
-  private AggregateSite site(ObjectNode at, JsonNode sub, boolean derived, Context ctx) {
+  private @Nullable AggregateSite site(ObjectNode at, JsonNode sub, boolean derived, Context ctx) {
     if (!plainSubquery(sub) || !sub.path("group_expressions").isEmpty() || sub.path("having").isObject()
         || !uncorrelated(sub, ctx) || sub.path("select_list").isEmpty()) {
       return null;
@@ -466,7 +467,7 @@ final class RuleProposer {
   }
 
   /** The conjunct as an {@link AggregateComparison}, or null when it is none (grouped or limited subqueries too). */
-  private static AggregateComparison aggregateComparison(JsonNode c) {
+  private static @Nullable AggregateComparison aggregateComparison(JsonNode c) {
     if (!"COMPARISON".equals(c.path("class").asText())) {
       return null;
     }
@@ -506,7 +507,7 @@ final class RuleProposer {
     return decorrelate(node, ctx, true);
   }
 
-  private String decorrelate(ObjectNode node, Context ctx, boolean keyFilter) {
+  private @Nullable String decorrelate(ObjectNode node, Context ctx, boolean keyFilter) {
     if (!isSelect(node)) {
       return null;
     }
@@ -600,7 +601,7 @@ final class RuleProposer {
    * matches nothing in the subquery (the comparison is then NULL), hence {@code IS NOT NULL}. Linear in the size
    * of the block.
    */
-  String aggregateToWindow(ObjectNode node, Context ctx) {
+  @Nullable String aggregateToWindow(ObjectNode node, Context ctx) {
     if (!isSelect(node)) {
       return null;
     }
@@ -697,7 +698,7 @@ final class RuleProposer {
    * {@code inner_key IN (SELECT outer_key FROM outer_table WHERE ...)} from the outer WHERE conjuncts that read only
    * the outer table owning the single correlation column (not the subquery's own conjunct); null without such.
    */
-  private String keyRestriction(List<String[]> correlation, List<JsonNode> conjuncts, int skip, Scope outer,
+  private @Nullable String keyRestriction(List<String[]> correlation, List<JsonNode> conjuncts, int skip, Scope outer,
       ObjectNode node) {
     if (correlation.size() != 1) {
       return null;
@@ -728,7 +729,7 @@ final class RuleProposer {
   }
 
   /** {innerText, outerText} for {@code inner.col = outer.col}; null when the conjunct is not such an equality. */
-  private String[] correlationPair(JsonNode c, Scope inner, Scope outer) {
+  private String @Nullable [] correlationPair(JsonNode c, Scope inner, Scope outer) {
     if (!"COMPARE_EQUAL".equals(c.path("type").asText())) {
       return null;
     }
@@ -800,7 +801,7 @@ final class RuleProposer {
     return out;
   }
 
-  String inToJoin(ObjectNode node, Context ctx) {
+  @Nullable String inToJoin(ObjectNode node, Context ctx) {
     if (!isSelect(node)) {
       return null;
     }
@@ -835,7 +836,7 @@ final class RuleProposer {
     return null;
   }
 
-  String notInToNotExists(ObjectNode node, Context ctx) {
+  @Nullable String notInToNotExists(ObjectNode node, Context ctx) {
     if (!isSelect(node)) {
       return null;
     }
@@ -887,7 +888,7 @@ final class RuleProposer {
 
   private static final Set<String> DECOMPOSABLE = Set.of("count", "sum", "min", "max");
 
-  String eagerAggregation(ObjectNode node, Context ctx) {
+  @Nullable String eagerAggregation(ObjectNode node, Context ctx) {
     if (!isSelect(node) || node.path("group_expressions").isEmpty() || !node.path("having").isNull()
         || !node.path("qualify").isNull()) {
       return null;
@@ -1042,7 +1043,7 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // consolidate-repeated-scan
 
-  String consolidate(ObjectNode node, Context ctx) {
+  @Nullable String consolidate(ObjectNode node, Context ctx) {
     if (!isSelect(node) || node.path("group_expressions").isEmpty() || !node.path("having").isObject()
         || !node.path("qualify").isNull() || !node.path("cte_map").path("map").isEmpty()) {
       return null;
@@ -1113,7 +1114,7 @@ final class RuleProposer {
   }
 
   /** ORDER BY / LIMIT of a node as SQL text (leading space), when they only use output names; else null. */
-  private String modifiersText(JsonNode node, List<String> names) {
+  private @Nullable String modifiersText(JsonNode node, List<String> names) {
     JsonNode order = Trees.orderModifier(node);
     if (order != null) {
       for (JsonNode o : order.path("orders")) {
@@ -1139,7 +1140,7 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // implied-or-filters
 
-  String impliedOrFilters(ObjectNode node, Context ctx) {
+  @Nullable String impliedOrFilters(ObjectNode node, Context ctx) {
     if (!isSelect(node)) {
       return null;
     }
@@ -1210,7 +1211,7 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // or-to-union-all
 
-  String orToUnionAll(ObjectNode node, Context ctx) {
+  @Nullable String orToUnionAll(ObjectNode node, Context ctx) {
     if (!isSelect(node) || !node.path("modifiers").isEmpty() || !node.path("group_expressions").isEmpty()
         || !node.path("having").isNull() || !node.path("qualify").isNull()
         || !node.path("cte_map").path("map").isEmpty()) {
@@ -1267,7 +1268,7 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // left-join-to-inner
 
-  String leftJoinToInner(ObjectNode node, Context ctx) {
+  @Nullable String leftJoinToInner(ObjectNode node, Context ctx) {
     if (!isSelect(node)) {
       return null;
     }
@@ -1339,7 +1340,7 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // set-operation-to-semi-join
 
-  String setOperationToSemiJoin(ObjectNode node, Context ctx) {
+  @Nullable String setOperationToSemiJoin(ObjectNode node, Context ctx) {
     if (!"SET_OPERATION_NODE".equals(node.path("type").asText()) || node.path("setop_all").asBoolean(true)
         || !node.path("cte_map").path("map").isEmpty()) {
       return null;
@@ -1380,7 +1381,7 @@ final class RuleProposer {
   // ---------------------------------------------------------------------------------------------------------
   // push-filter-into-cte
 
-  String pushFilterIntoCte(ObjectNode node, Context ctx) {
+  @Nullable String pushFilterIntoCte(ObjectNode node, Context ctx) {
     if (!isSelect(node)) {
       return null;
     }
@@ -1558,7 +1559,7 @@ final class RuleProposer {
   }
 
   /** The SELECT branches of a query node joined by UNION [ALL] (the node itself when it is a SELECT); else null. */
-  private static List<ObjectNode> unionBranches(ObjectNode node) {
+  private static @Nullable List<ObjectNode> unionBranches(ObjectNode node) {
     List<ObjectNode> out = new ArrayList<>();
     if (isSelect(node)) {
       out.add(node);
@@ -1638,7 +1639,7 @@ final class RuleProposer {
    * The value of a comparison of two literals by equality or inequality ({@code 's' = 'w'}, which a UNION branch's
    * constant column gives), null for anything else.
    */
-  private Boolean literalEquality(JsonNode e) {
+  private @Nullable Boolean literalEquality(JsonNode e) {
     String type = e.path("type").asText();
     if (!"COMPARISON".equals(e.path("class").asText())
         || !type.equals("COMPARE_EQUAL") && !type.equals("COMPARE_NOTEQUAL")
@@ -1726,7 +1727,7 @@ final class RuleProposer {
    * uses row_number over such rows; the join must equate every partition column and nothing else. Linear in the
    * size of the block.
    */
-  String selfJoinToLagLead(ObjectNode node, Context ctx) {
+  @Nullable String selfJoinToLagLead(ObjectNode node, Context ctx) {
     if (!isSelect(node) || !crossJoinsOnly(node.path("from_table"))) {
       return null;
     }
@@ -1852,7 +1853,7 @@ final class RuleProposer {
    * dense_rank() or row_number() over plain output columns, in a block grouped by exactly its partition and order
    * columns. Null otherwise.
    */
-  private Numbering numbering(ObjectNode body) {
+  private @Nullable Numbering numbering(ObjectNode body) {
     if (!isSelect(body) || !body.path("modifiers").isEmpty() || body.path("group_sets").size() > 1) {
       return null;
     }
@@ -1893,7 +1894,7 @@ final class RuleProposer {
   }
 
   /** {yName, -1} for {@code x.rn = y.rn + 1} (y precedes x), {yName, +1} for {@code x.rn = y.rn - 1}; else null. */
-  private static Object[] rnStep(JsonNode c, String x, String rn) {
+  private static Object @Nullable [] rnStep(JsonNode c, String x, String rn) {
     for (boolean flipped : new boolean[] {false, true}) {
       JsonNode plain = flipped ? c.path("right") : c.path("left");
       JsonNode shifted = flipped ? c.path("left") : c.path("right");
@@ -1918,7 +1919,7 @@ final class RuleProposer {
   }
 
   /** {yName, column} for {@code x.col = y.col} (either order, the same column); else null. */
-  private static String[] equatedColumn(JsonNode c, String x) {
+  private static String @Nullable [] equatedColumn(JsonNode c, String x) {
     JsonNode l = c.path("left");
     JsonNode r = c.path("right");
     if (!"COLUMN_REF".equals(l.path("class").asText()) || !"COLUMN_REF".equals(r.path("class").asText())) {
@@ -1991,7 +1992,7 @@ final class RuleProposer {
   }
 
   /** The grouping that yields the keys of a {@code t a, t b, a.k = b.k, a.c <> b.c} self-join; null for others. */
-  private String groupingOfSelfJoin(ObjectNode body) {
+  private @Nullable String groupingOfSelfJoin(ObjectNode body) {
     if (!isSelect(body) || !body.path("modifiers").isEmpty() || !body.path("group_expressions").isEmpty()
         || !body.path("having").isNull() || !body.path("qualify").isNull()
         || !body.path("cte_map").path("map").isEmpty() || Trees.hasSubquery(body.path("select_list"))) {
@@ -2053,7 +2054,7 @@ final class RuleProposer {
   }
 
   /** The lower-cased column name of {@code a.col op b.col} (either order), or null. */
-  private static String[] pairedColumns(JsonNode comparison, String a, String b) {
+  private static String @Nullable [] pairedColumns(JsonNode comparison, String a, String b) {
     JsonNode l = comparison.path("left");
     JsonNode r = comparison.path("right");
     if (!"COMPARISON".equals(comparison.path("class").asText()) || !"COLUMN_REF".equals(l.path("class").asText())

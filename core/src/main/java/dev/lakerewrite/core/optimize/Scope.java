@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The names visible in one SELECT block: its FROM items (base tables with their catalog columns, CTE references
@@ -16,7 +17,7 @@ import java.util.Optional;
  */
 final class Scope {
   /** A FROM item: the name it is referred to by, its columns (null when unknown), and its syntax node. */
-  record Item(String name, List<String> columns, JsonNode node) {
+  record Item(String name, @Nullable List<String> columns, JsonNode node) {
     boolean hasColumn(String c) {
       return columns != null && columns.stream().anyMatch(x -> x.equalsIgnoreCase(c));
     }
@@ -25,7 +26,7 @@ final class Scope {
   /** Where a column reference points. */
   enum Kind { LOCAL, OUTER, UNKNOWN }
 
-  record Resolution(Kind kind, Item item) {}
+  record Resolution(Kind kind, @Nullable Item item) {}
 
   private final List<Item> items;
 
@@ -73,7 +74,7 @@ final class Scope {
   }
 
   /** The output column names of a query node, or null when a star or an unnamed expression hides them. */
-  static List<String> outputNames(JsonNode node) {
+  static @Nullable List<String> outputNames(JsonNode node) {
     JsonNode n = node;
     while ("SET_OPERATION_NODE".equals(n.path("type").asText())) {
       JsonNode first = n.path("children").path(0);
@@ -150,7 +151,7 @@ final class Scope {
   }
 
   /** The FROM items an expression's columns belong to; null when some reference is outer or undecidable. */
-  List<Item> owners(JsonNode expression) {
+  @Nullable List<Item> owners(JsonNode expression) {
     List<Item> out = new ArrayList<>();
     for (List<String> parts : Trees.columnRefs(expression)) {
       Resolution r = resolve(parts);

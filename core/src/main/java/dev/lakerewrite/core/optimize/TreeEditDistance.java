@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tree edit distance (Zhang &amp; Shasha 1989, unit costs for insert, delete and relabel) over operator-level
@@ -67,7 +68,7 @@ final class TreeEditDistance {
     }
   }
 
-  private static String label(JsonNode n) {
+  private static @Nullable String label(JsonNode n) {
     String cls = n.path("class").asText("");
     String type = n.path("type").asText("");
     if (!cls.isEmpty()) {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Verifies candidates against one original query, the same way for every candidate: executable (admitted by the
@@ -86,12 +87,12 @@ final class Verifier {
   private final Trees trees;
   private final Instance target;
   private final java.util.function.Supplier<List<Instance>> furtherInstances;
-  private List<Instance> instances;
+  private @Nullable List<Instance> instances;
   private final Settings settings;
   private final String original;
   private final String originalUnlimited;
   private final String originalLimit;
-  private ResultComparison.Order order;
+  private ResultComparison.@Nullable Order order;
   private final Map<String, Execution> originalResults = new LinkedHashMap<>();
   private Duration originalElapsed = Duration.ZERO;
   private boolean originalTimedOut;
@@ -185,7 +186,7 @@ final class Verifier {
   }
 
   /** The prepared verifier, or why the original cannot be optimised. */
-  record Prepared(Verifier verifier, String failure) {}
+  record Prepared(@Nullable Verifier verifier, @Nullable String failure) {}
 
   private static QueryLimits limits(Settings s, Duration timeout) {
     return new QueryLimits(timeout, s.maxComparedRows());
@@ -517,7 +518,7 @@ final class Verifier {
    * One timed run through the executor (the query was admitted before; admitting it again stays out of the
    * timing); null when it failed or timed out.
    */
-  private Duration run(String sql, QueryLimits limits) {
+  private @Nullable Duration run(String sql, QueryLimits limits) {
     Execution e;
     try {
       e = target.executor().admit(sql).execute(limits);

@@ -8,7 +8,7 @@ import java.util.Objects;
  * (SEARCH_TABLE, SEARCH_VALUE, FIND_JOIN_PATH, UNION_SEARCH, BUILD_CTE), prune it (EVICT_TABLE) or end the loop
  * (OUTPUT_QUERY).
  */
-public sealed interface Action {
+sealed interface Action {
 
   ActionType type();
 

@@ -27,7 +27,7 @@ import java.util.Optional;
  * Retriever–Rewriter (10-row previews, one rewrite, executed) and the Retriever–Reader (20-row previews, the model
  * writes the result table itself, nothing is executed). Same result type and trace as the loop.
  */
-public final class Baselines {
+final class Baselines {
   static final int REWRITER_PREVIEW_ROWS = 10;
   static final int READER_PREVIEW_ROWS = 20;
 

@@ -4,7 +4,7 @@ package dev.lakerewrite.core.rewrite;
  * Judges the executed candidates and chooses the next data-lake actions (thesis §4.1, "Evaluation").
  * Implementations: {@link LlmCheckerAgent} and the offline {@link OfflineCheckerAgent}.
  */
-public interface CheckerAgent {
+interface CheckerAgent {
   /**
    * The next actions and the ranking of candidates.
    *

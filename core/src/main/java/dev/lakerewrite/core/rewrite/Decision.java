@@ -14,7 +14,7 @@ import java.util.OptionalInt;
  * @param scores the checker's score in [0, 1] per candidate index, for those it judged
  * @param best the candidate it currently considers best, if any
  */
-public record Decision(List<Action> actions, Reasoning reasoning, Map<Integer, Double> scores, OptionalInt best) {
+record Decision(List<Action> actions, Reasoning reasoning, Map<Integer, Double> scores, OptionalInt best) {
   public Decision {
     actions = List.copyOf(actions);
     Objects.requireNonNull(reasoning, "reasoning");

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Accepts user queries written with SQLite, MySQL, SQL Server or PostgreSQL habits that DuckDB's parser refuses,
@@ -54,7 +55,7 @@ final class DialectNormalizer {
     return new Normalized(sql, List.of());
   }
 
-  private static SqlSyntaxException parses(String sql, SqlParser parser) {
+  private static @Nullable SqlSyntaxException parses(String sql, SqlParser parser) {
     try {
       parser.parse(sql);
       return null;
@@ -188,7 +189,7 @@ final class DialectNormalizer {
    * The query with the bare word the parser stopped at (or the one before it, when the parser only noticed at the
    * next token: {@code SELECT character FROM} fails at FROM) in double quotes, or null when there is none.
    */
-  private static String quoteKeywordAt(String sql, SqlSyntaxException e) {
+  private static @Nullable String quoteKeywordAt(String sql, SqlSyntaxException e) {
     List<int[]> words = bareWords(sql);
     if (words.isEmpty()) {
       return null;

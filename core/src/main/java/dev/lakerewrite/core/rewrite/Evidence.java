@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The typed evidence data-lake actions put into the scratchpad. The text the prompts show is rendered from it;
@@ -53,7 +54,7 @@ public final class Evidence {
    * @param preview a few rows of the executed join
    */
   public record JoinPath(String from, String to, List<JoinStep> steps, double score, int rank,
-      ResultTable preview) {
+      @Nullable ResultTable preview) {
     public JoinPath {
       steps = List.copyOf(steps);
     }

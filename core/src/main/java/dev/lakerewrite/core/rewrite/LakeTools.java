@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lake as the rewriting loop uses it, over the capability modules: the catalog and previews, query–table
@@ -80,10 +81,10 @@ public interface LakeTools extends dev.lakerewrite.core.match.MatchLake {
    * {@code baseColumn} lacks (compared as text), and, among those new rows, the most frequent value of
    * {@code otherKindColumn} (what the new rows are; null when none or no such column).
    */
-  NewRows newRows(String base, String baseColumn, String other, String otherColumn, String otherKindColumn);
+  NewRows newRows(String base, String baseColumn, String other, String otherColumn, @Nullable String otherKindColumn);
 
   /** See {@link #newRows}. */
-  record NewRows(double share, String topKind) {}
+  record NewRows(double share, @Nullable String topKind) {}
 
   /** SEARCH_TABLE: tables like the schema {@code domain(columns)}, best first, without {@code excluded}. */
   List<Evidence.TableHit> searchTable(String domain, List<String> columns, int k, Collection<String> excluded);

@@ -13,13 +13,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The self-checker as an LLM (thesis §4.1). Its answer is checked before anything runs: action types must be
  * known and enabled, parameters present, tables must exist in the lake (with a "did you mean" in the repair
  * message), candidate indexes must exist.
  */
-public final class LlmCheckerAgent implements CheckerAgent {
+final class LlmCheckerAgent implements CheckerAgent {
 
   /** The JSON the checker answers with. */
   record Answer(List<ActionAnswer> actions, @JsonProperty("best_candidate") Integer bestCandidate,
@@ -161,7 +162,7 @@ public final class LlmCheckerAgent implements CheckerAgent {
     return problems;
   }
 
-  private static String table(String name, String where, String field, RewriteState state, List<String> problems) {
+  private static @Nullable String table(String name, String where, String field, RewriteState state, List<String> problems) {
     if (blank(name)) {
       problems.add(where + ": \"" + field + "\" is missing");
       return null;

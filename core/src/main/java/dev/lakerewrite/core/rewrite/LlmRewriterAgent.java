@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Objects;
 
 /** The rewriter as an LLM (thesis §4.1): prompt from the state, JSON answer, one repair round. */
-public final class LlmRewriterAgent implements RewriterAgent {
+final class LlmRewriterAgent implements RewriterAgent {
 
   /** The JSON the rewriter answers with. */
   record Answer(String sql, String reason, @JsonProperty("used_tables") List<UsedTable> usedTables) {}

@@ -19,7 +19,7 @@ import java.util.Set;
  * several tables answer the assumed one equally well, BUILD_CTE when detection finds noise on a column the query
  * uses. With nothing left to learn, or in the last iteration, it outputs the best candidate.
  */
-public final class OfflineCheckerAgent implements CheckerAgent {
+final class OfflineCheckerAgent implements CheckerAgent {
 
   /** A mapping the checker advises against, kept in the scratchpad's notes. */
   public record RejectedMapping(String assumed, String lake) {}

@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The offline agents' shared reasoning: from the user query's analysis and the evidence in the scratchpad, a
@@ -87,7 +88,7 @@ final class OfflinePlanner {
    * @param mergedInto when the table is obsolete: the assumed table that absorbs it
    */
   record TableChoice(String assumed, String lake, double score, Map<String, ColumnTarget> columns,
-      List<String> unmapped, String mergedInto) {}
+      List<String> unmapped, @Nullable String mergedInto) {}
 
   /** A filter literal spelled as the lake spells it, possibly on another column. */
   record LiteralFix(String lakeTable, String lakeColumn, String lakeValue, double score) {}
@@ -126,7 +127,7 @@ final class OfflinePlanner {
   /** Assumed column (lower case) → the type family the query treats it as (compared with numbers or dates). */
   private final Map<String, TypeFamily> expectedFamilies;
   /** The query's assumed schema with how it uses each column (the matcher's type and instance evidence). */
-  private AssumedSchema schema;
+  private @Nullable AssumedSchema schema;
   private final Map<String, Double> probabilities = new HashMap<>();
 
   OfflinePlanner(RewriteState state) {
@@ -1061,12 +1062,13 @@ final class OfflinePlanner {
    * itself is weak, a strong match in a categorical column (filters usually select a category). Hits in
    * categorical columns get a small bonus in the ranking unless the filtered column names the rows' entity.
    */
-  private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped, String assumedColumn) {
+  private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, @Nullable ColumnTarget mapped,
+      String assumedColumn) {
     return pickHit(vs, mapped, assumedColumn, null);
   }
 
-  private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, ColumnTarget mapped, String assumedColumn,
-      TableChoice owner) {
+  private Optional<Evidence.ValueHit> pickHit(Evidence.ValueSearch vs, @Nullable ColumnTarget mapped,
+      String assumedColumn, @Nullable TableChoice owner) {
     ColumnTarget target = mapped == null || mapped.weak() ? null : mapped;
     for (Evidence.ValueHit h : vs.hits()) {
       if (target != null && h.column().equals(target.lakeColumn()) && h.score() >= VALUE_THRESHOLD - 0.05) {
@@ -1290,7 +1292,7 @@ final class OfflinePlanner {
   }
 
   /** The most frequent value of the base column that a partner's kind column is mapped from, if any. */
-  private String topKind(String base, Evidence.UnionPartner partner, String partnerKindColumn) {
+  private @Nullable String topKind(String base, Evidence.UnionPartner partner, String partnerKindColumn) {
     if (partnerKindColumn == null) {
       return null;
     }

@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rewriter without a model: plans the mapping from the evidence ({@link OfflinePlanner}) and applies it to
@@ -34,7 +35,7 @@ import java.util.Set;
  * noisy tables are read through their cleaned CTEs, and numbers or dates stored as text are read through the
  * vetted {@code clean_number}/{@code clean_date} functions.
  */
-public final class OfflineRewriterAgent implements RewriterAgent {
+final class OfflineRewriterAgent implements RewriterAgent {
   private final SqlParser parser;
 
   public OfflineRewriterAgent(SqlParser parser) {
@@ -244,7 +245,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
 
     // ----- FROM ---------------------------------------------------------------------------------------------
 
-    private JsonNode rewriteFrom(JsonNode ref, Scope scope) {
+    private @Nullable JsonNode rewriteFrom(JsonNode ref, Scope scope) {
       if (ref == null || !ref.isObject()) {
         return ref;
       }
@@ -602,7 +603,7 @@ public final class OfflineRewriterAgent implements RewriterAgent {
     }
 
     /** Writes the lake reference into {@code ref}, reading numbers and dates stored as text through cleaners. */
-    private void apply(ObjectNode ref, Resolved r, String overrideColumn, boolean againstText) {
+    private void apply(ObjectNode ref, Resolved r, @Nullable String overrideColumn, boolean againstText) {
       String column = overrideColumn != null ? overrideColumn : r.target().lakeColumn();
       String lakeTable = r.target().lakeTable();
       String key = OfflinePlanner.key(r.table().assumed()) + "." + OfflinePlanner.key(r.assumedColumn());

@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param usedTables the lake tables the query reads (their previews join the scratchpad)
  * @param mapping the column mapping it applies, when the agent knows it ({@link ColumnMapping#NONE} otherwise)
  */
-public record Proposal(String sql, String reason, List<String> usedTables, ColumnMapping mapping) {
+record Proposal(String sql, String reason, List<String> usedTables, ColumnMapping mapping) {
   public Proposal {
     Objects.requireNonNull(sql, "sql");
     reason = reason == null ? "" : reason;

@@ -33,7 +33,7 @@ import java.util.Set;
  * <p>Agent failures (an LLM that times out, answers garbage, or proposes a DROP) are recorded as failed steps,
  * never thrown: a rewrite always returns a result with a reason.
  */
-public final class RewriteLoop {
+final class RewriteLoop {
   private final RewriterConfig config;
   private final RewriterAgent rewriter;
   private final CheckerAgent checker;

@@ -11,7 +11,7 @@ import java.util.Set;
  * the scratchpad, the tables basic retrieval brought this iteration, the enabled actions and the lake. A view:
  * only the loop changes the state.
  */
-public final class RewriteState {
+final class RewriteState {
   private final String userQuery;
   private final Optional<QueryAnalysis> analysis;
   private final int iteration;

@@ -5,7 +5,7 @@ package dev.lakerewrite.core.rewrite;
  * iteration (thesis §4.1, "Proposal"). Implementations: {@link LlmRewriterAgent} and the offline
  * {@link OfflineRewriterAgent}; both see the same state.
  */
-public interface RewriterAgent {
+interface RewriterAgent {
   /**
    * The next candidate.
    *

@@ -10,7 +10,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Settings of the rewriting loop; immutable, built by {@link dev.lakerewrite.core.Rewriter.Builder}.
+ * Settings of the rewriting loop; immutable, built by {@link dev.lakerewrite.core.Rewriter.Builder} and read from
+ * {@link dev.lakerewrite.core.LakeRewriter#config()}.
  *
  * @param maxIterations iterations before the loop stops and returns the best candidate (thesis: 5)
  * @param topK tables basic retrieval hands the rewriter per iteration
@@ -60,6 +61,12 @@ public record RewriterConfig(int maxIterations, int topK, int previewRows, int h
   }
 
   /** The defaults: 5 iterations, top-5 tables, 3 preview rows, every action, no budget, 10 s per query. */
+  /** These settings with another iteration limit (the one-step method runs one). */
+  RewriterConfig withMaxIterations(int n) {
+    return new RewriterConfig(n, topK, previewRows, historyPreviewRows, sectionLimits, enabledActions, joinGraph,
+        budget, queryLimits, llmCallTimeout, minConfidence);
+  }
+
   public static RewriterConfig defaults() {
     Map<Scratchpad.Section, Integer> limits = new EnumMap<>(Scratchpad.Section.class);
     limits.put(Scratchpad.Section.TABLES, 8);

@@ -18,6 +18,12 @@ public enum StopReason {
    */
   LOW_CONFIDENCE,
   /**
+   * The lake's indexes (retrieval index, join graph, profiles, cleaning functions) could not be built or loaded, so
+   * no candidate ran; the error says which lake, which step and which component failed (as
+   * {@code DataLake.index()} would throw it, a {@code LakeIndexException}).
+   */
+  INDEX_FAILED,
+  /**
    * The rewriting thread was interrupted; the best candidate so far was returned and the thread's interrupt flag
    * is left set for the caller.
    */

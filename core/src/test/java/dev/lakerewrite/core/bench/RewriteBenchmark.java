@@ -2,6 +2,7 @@ package dev.lakerewrite.core.bench;
 
 import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.RewriteResult;
+import dev.lakerewrite.core.LakeRewriter;
 import dev.lakerewrite.core.Rewriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +42,7 @@ public final class RewriteBenchmark {
       long t0 = System.nanoTime();
       System.out.println("index: " + lake.index().summary());
       System.out.printf("index build (cold cache): %.1f s%n", (System.nanoTime() - t0) / 1e9);
-      Rewriter rewriter = Rewriter.offline();
+      LakeRewriter rewriter = Rewriter.builder().build();
       for (String q : QUERIES) {
         rewriter.rewrite(q, lake); // warm-up: first value searches embed their tables' values
       }

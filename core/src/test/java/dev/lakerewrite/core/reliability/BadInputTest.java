@@ -83,7 +83,7 @@ class BadInputTest {
   @Test
   void aUserQueryThatIsNotSqlOrNotAQueryIsRefusedWithWhereAndWhy() {
     DataLake lake = TestLakes.sample();
-    RewriteResult prose = Rewriter.offline().rewrite("please list all regions of new zealand", lake);
+    RewriteResult prose = Rewriter.rewrite("please list all regions of new zealand", lake);
     assertThat(prose.stopReason()).isEqualTo(StopReason.INVALID_QUERY);
     QueryError e = prose.error().orElseThrow();
     assertThat(e.kind()).isEqualTo(ErrorKind.PARSE);
@@ -91,17 +91,17 @@ class BadInputTest {
     assertThat(e.message()).contains("syntax error at or near \"please\"");
     assertThat(prose.candidates()).isEmpty();
 
-    RewriteResult ddl = Rewriter.offline().rewrite("DROP TABLE region_of_new_zealand", lake);
+    RewriteResult ddl = Rewriter.rewrite("DROP TABLE region_of_new_zealand", lake);
     assertThat(ddl.stopReason()).isEqualTo(StopReason.INVALID_QUERY);
     assertThat(ddl.error().orElseThrow().kind()).isEqualTo(ErrorKind.REJECTED);
     assertThat(ddl.error().orElseThrow().message()).contains("only SELECT and WITH statements are allowed, got DROP");
 
     String truncated = "SELECT name, population FROM nz_regions WHERE name = 'North";
-    QueryError t = Rewriter.offline().rewrite(truncated, lake).error().orElseThrow();
+    QueryError t = Rewriter.rewrite(truncated, lake).error().orElseThrow();
     assertThat(t.kind()).isEqualTo(ErrorKind.PARSE);
     assertThat(t.message()).contains("unterminated string literal");
 
-    assertThat(Rewriter.offline().rewrite("  ", lake).error().orElseThrow().message()).contains("empty SQL");
+    assertThat(Rewriter.rewrite("  ", lake).error().orElseThrow().message()).contains("empty SQL");
   }
 
   @Test
@@ -127,7 +127,7 @@ class BadInputTest {
     Files.writeString(lakeFolder.resolve("t.csv"), "a\n1\n");
     DataLake lake = builder(tmp).fromCsvFolder(lakeFolder);
     lake.close();
-    assertThatThrownBy(() -> Rewriter.offline().rewrite("SELECT a FROM t", lake))
+    assertThatThrownBy(() -> Rewriter.rewrite("SELECT a FROM t", lake))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
     assertThatThrownBy(lake::openSession).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.RewriteResult;
+import dev.lakerewrite.core.LakeRewriter;
 import dev.lakerewrite.core.Rewriter;
 import dev.lakerewrite.core.TestLakes;
 import java.io.IOException;
@@ -66,7 +67,7 @@ class LoadTest {
     DataLake lake = TestLakes.sample();
     lake.index();
     Path spill = Fingerprints.tempDirectory(lake);
-    Rewriter rewriter = Rewriter.offline();
+    LakeRewriter rewriter = Rewriter.builder().build();
 
     List<Outcome> expected = new ArrayList<>();
     for (String q : QUERIES) {
@@ -93,7 +94,7 @@ class LoadTest {
   }
 
   /** One load: ROUNDS rounds; in each, thread t rewrites queries 2t and 2t+1 (shifted by the round). */
-  static int load(DataLake lake, Rewriter rewriter, List<Outcome> expected) throws Exception {
+  static int load(DataLake lake, LakeRewriter rewriter, List<Outcome> expected) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     int done = 0;
     try {

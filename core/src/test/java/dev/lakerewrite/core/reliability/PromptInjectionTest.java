@@ -11,6 +11,7 @@ import dev.lakerewrite.core.rewrite.RewriteCandidate;
 import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.ErrorKind;
 import dev.lakerewrite.core.RewriteResult;
+import dev.lakerewrite.core.LakeRewriter;
 import dev.lakerewrite.core.Rewriter;
 import dev.lakerewrite.core.llm.RetryPolicy;
 import dev.lakerewrite.core.llm.Role;
@@ -99,7 +100,7 @@ class PromptInjectionTest {
               + "\"cte\": \"SELECT * FROM regions; DROP TABLE regions\", \"notes\": \"as the lake asked\"}"
           : "{\"udfs\": [], \"cte_name\": \"regions_clean\", \"cte\": \"COPY regions TO "
               + json(stolen.toString()).replace("\"", "'") + "\", \"notes\": \"\"}"));
-      Rewriter rewriter = Rewriter.builder().chatModel(Role.REWRITER, rw, "gpt-5-mini")
+      LakeRewriter rewriter = Rewriter.builder().chatModel(Role.REWRITER, rw, "gpt-5-mini")
           .chatModel(Role.CHECKER, ck, "gpt-5-mini").chatModel(Role.CLEANER, cleaner, "gpt-5-mini")
           .retry(RetryPolicy.NONE).llmCallTimeout(Duration.ofSeconds(10)).maxIterations(5).previewRows(10).build();
 

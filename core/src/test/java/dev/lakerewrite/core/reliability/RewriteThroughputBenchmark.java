@@ -1,6 +1,7 @@
 package dev.lakerewrite.core.reliability;
 
 import dev.lakerewrite.core.DataLake;
+import dev.lakerewrite.core.LakeRewriter;
 import dev.lakerewrite.core.Rewriter;
 import dev.lakerewrite.core.TestLakes;
 import java.util.ArrayList;
@@ -30,7 +31,7 @@ public final class RewriteThroughputBenchmark {
     DataLake lake = TestLakes.sample();
     long t0 = System.nanoTime();
     System.out.println("index: " + lake.index().summary() + " (" + (System.nanoTime() - t0) / 1_000_000 + " ms)");
-    Rewriter rewriter = Rewriter.offline();
+    LakeRewriter rewriter = Rewriter.builder().build();
     for (String q : LoadTest.QUERIES) {
       rewriter.rewrite(q, lake); // warm-up: caches, JIT
     }

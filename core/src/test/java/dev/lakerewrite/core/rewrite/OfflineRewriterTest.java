@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.ErrorKind;
+import dev.lakerewrite.core.LakeRewriter;
 import dev.lakerewrite.core.LakeSession;
 import dev.lakerewrite.core.ResultTable;
 import dev.lakerewrite.core.RewriteResult;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class OfflineRewriterTest {
 
   private static RewriteResult rewrite(String sql) {
-    return Rewriter.offline().rewrite(sql, TestLakes.sample());
+    return Rewriter.rewrite(sql, TestLakes.sample());
   }
 
   private static List<String> actions(RewriteResult r) {
@@ -81,8 +82,9 @@ class OfflineRewriterTest {
   void anOptInMinimumConfidenceRefusesAGuessAndSaysWhichColumnsAreUnsure() {
     String sql = "SELECT name, population FROM nz_regions WHERE capital = 'Whangarei'";
     double confidence = rewrite(sql).confidence();
-    RewriteResult refused = Rewriter.builder().minConfidence(Math.min(1, confidence + 0.01)).build()
-        .rewrite(sql, TestLakes.sample());
+    LakeRewriter strict = Rewriter.builder().minConfidence(Math.min(1, confidence + 0.01)).build();
+    assertThat(strict.config().minConfidence()).isEqualTo(Math.min(1, confidence + 0.01));
+    RewriteResult refused = strict.rewrite(sql, TestLakes.sample());
     assertThat(refused.stopReason()).isEqualTo(StopReason.LOW_CONFIDENCE);
     assertThat(refused.result()).isEmpty();
     assertThat(refused.error().orElseThrow().message()).contains("below the minimum").contains("nz_regions.");
@@ -205,7 +207,7 @@ class OfflineRewriterTest {
         assertThat(s.execute("SELECT sum(CAST(population AS BIGINT)) FROM region_of_new_zealand").isSuccess())
             .as("the injected formats no longer cast").isFalse();
       }
-      RewriteResult r = Rewriter.offline().rewrite("SELECT SUM(population) AS total_population FROM nz_regions", noisy);
+      RewriteResult r = Rewriter.rewrite("SELECT SUM(population) AS total_population FROM nz_regions", noisy);
       assertThat(actions(r)).anyMatch(a -> a.startsWith("BUILD_CTE(region_of_new_zealand"));
       assertThat(r.sql()).startsWith("WITH").contains("clean_number");
       assertThat(number(r.result().orElseThrow().get(0, 0))).isEqualTo(cleanTotal);

@@ -45,6 +45,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -87,11 +88,11 @@ final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--pairs", paramLabel = "FILE",
       description = "Pair file (JSON). Default: the built-in development set for the WikiDBs sample.")
-  Path pairs;
+  @Nullable Path pairs;
 
   @Option(names = "--out", paramLabel = "DIR",
       description = "Output folder. Default: target/eval/<timestamp> in the repository.")
-  Path out;
+  @Nullable Path out;
 
   @Option(names = "--method", paramLabel = "LIST", split = ",", defaultValue = "all",
       description = "Methods: iterative, one-step, retriever-rewriter, retriever-reader, or all (default). The LLM "
@@ -110,7 +111,7 @@ final class EvalCommand implements Callable<Integer> {
   List<String> models = new ArrayList<>();
 
   @Option(names = "--limit", paramLabel = "N", description = "Run only the first N pairs (after --id and --tag).")
-  Integer limit;
+  @Nullable Integer limit;
 
   @Option(names = "--id", paramLabel = "LIST", split = ",", description = "Run only these pair ids.")
   List<String> ids = new ArrayList<>();
@@ -266,7 +267,7 @@ final class EvalCommand implements Callable<Integer> {
   /** One lake's evaluation and its written report. */
   private record Evaluated(EvaluationResult result, ReportWriter.Written written) {}
 
-  private Evaluated evaluate(Path lakePath, Lakes.Layout layout, Path pairFile, Optional<Path> presetNoisy,
+  private Evaluated evaluate(Path lakePath, Lakes.Layout layout, @Nullable Path pairFile, Optional<Path> presetNoisy,
       List<Variant> variants, List<EvalMethod> methodList, List<Ablation> ablationList, List<String> modelNames,
       Set<DifficultyTag> tagFilter, Path outDir) throws IOException, InterruptedException {
     PrintWriter err = spec.commandLine().getErr();

@@ -94,7 +94,7 @@ final class IndexCommand implements Callable<Integer> {
       } else {
         out.println("lake " + lakeOptions.lakePath() + " (" + layout.label() + ", "
             + lake.storage().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")");
-        status.describe().forEach(out::println);
+        describe(status).forEach(out::println);
         out.println("cache: " + lake.cacheDirectory());
         lake.warnings().forEach(w -> out.println("warning: " + w));
         out.println("done in " + ms + " ms (load included)");
@@ -102,5 +102,36 @@ final class IndexCommand implements Callable<Integer> {
       out.flush();
       return LakeRewriteCli.OK;
     }
+  }
+
+  /** The status as several lines for people: the changes with their reasons, then each stage. */
+  static List<String> describe(IndexStatus status) {
+    List<String> lines = new ArrayList<>();
+    lines.add(status.tables() + " tables, " + status.columns() + " columns, " + status.joinEdges() + " join edges");
+    if (status.changes().isEmpty()) {
+      lines.add("no table changed since the lake was last loaded");
+    } else {
+      long added = status.changes().stream().filter(c -> c.kind() == IndexStatus.TableChange.Kind.ADDED).count();
+      long changed =
+          status.changes().stream().filter(c -> c.kind() == IndexStatus.TableChange.Kind.CHANGED).count();
+      long removed =
+          status.changes().stream().filter(c -> c.kind() == IndexStatus.TableChange.Kind.REMOVED).count();
+      lines.add(String.format(Locale.ROOT, "%d tables added, %d changed, %d removed since the lake was last loaded:",
+          added, changed, removed));
+      int shown = 0;
+      for (IndexStatus.TableChange c : status.changes()) {
+        if (shown++ == 20) {
+          lines.add("  ... and " + (status.changes().size() - 20) + " more");
+          break;
+        }
+        lines.add("  " + c.kind().name().toLowerCase(Locale.ROOT) + " " + c.table() + ": " + c.reason());
+      }
+    }
+    for (IndexStatus.Stage s : status.stages()) {
+      lines.add(String.format(Locale.ROOT, "%-11s built %d, reused %d in %.1f s%s", s.stage().label(), s.built(),
+          s.reused(), s.time().toMillis() / 1000.0, s.detail().isEmpty() ? "" : " (" + s.detail() + ")"));
+    }
+    lines.add(String.format(Locale.ROOT, "indexed in %.1f s", status.elapsed().toMillis() / 1000.0));
+    return lines;
   }
 }

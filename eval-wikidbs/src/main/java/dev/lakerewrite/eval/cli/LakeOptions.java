@@ -4,6 +4,7 @@ import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.LakeRewriteException;
 import dev.lakerewrite.eval.Lakes;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /** The lake options every subcommand shares: where the lake is and where its derived data is cached. */
@@ -13,12 +14,12 @@ final class LakeOptions {
       description = "The lake: a WikiDBs folder (databases/<db>/tables/<table>.csv), a folder of Parquet, CSV and "
           + "JSON files (Hive-partitioned folders are one table), a folder of CSV files, or a DuckDB file. Default: "
           + "../shared/data/wikidbs-sample beside the repository.")
-  Path lake;
+  @Nullable Path lake;
 
   @Option(names = "--storage", paramLabel = "in-place|copy",
       description = "Where tables live: in-place (views over the files) or copy (copied into the lake's DuckDB "
           + "file). Default: in-place for folders with Parquet or JSON files, copy for CSV and WikiDBs folders.")
-  String storage;
+  @Nullable String storage;
 
   @Option(names = "--cache", paramLabel = "DIR",
       description = "Where lakes keep their derived data (DuckDB file, indexes, join graph, noisy copies). "
@@ -41,7 +42,7 @@ final class LakeOptions {
   }
 
   /** The storage asked for, or null for the layout's default. */
-  DataLake.Storage storage() {
+  DataLake.@Nullable Storage storage() {
     if (storage == null) {
       return null;
     }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,19 +43,19 @@ final class OptimizeCommand implements Callable<Integer> {
   CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--db", paramLabel = "FILE", description = "The DuckDB database file.")
-  Path db;
+  @Nullable Path db;
 
   @Option(names = "--jdbc", paramLabel = "URL", description = "A PostgreSQL JDBC URL instead of --db, e.g. "
       + "jdbc:postgresql://localhost:5432/shop?user=me (password from PGPASSWORD when not in the URL). Every "
       + "query runs in a read-only transaction that is rolled back.")
-  String jdbc;
+  @Nullable String jdbc;
 
   @Option(names = "--sql", paramLabel = "SQL", description = "The query (or a script of queries separated by ;) to "
       + "make faster.")
-  String sql;
+  @Nullable String sql;
 
   @Option(names = "--sql-file", paramLabel = "FILE", description = "Read the query or script from this file.")
-  Path sqlFile;
+  @Nullable Path sqlFile;
 
   @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
       description = "Time limit per query execution (default ${DEFAULT-VALUE}).")
@@ -66,7 +67,7 @@ final class OptimizeCommand implements Callable<Integer> {
 
   @Option(names = "--cache", paramLabel = "DIR",
       description = "Where the database's derived data is cached. Default: $LAKEREWRITE_CACHE or ~/.cache/lakerewrite.")
-  Path cache;
+  @Nullable Path cache;
 
   @Option(names = "--json", description = "Print the result as JSON (the fields of the library's OptimizeResult).")
   boolean json;

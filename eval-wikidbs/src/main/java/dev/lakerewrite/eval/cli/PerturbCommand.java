@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,12 +41,12 @@ final class PerturbCommand implements Callable<Integer> {
   CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--db", paramLabel = "FILE", description = "The clean DuckDB database (read only).")
-  Path db;
+  @Nullable Path db;
 
   @Option(names = "--corpus", paramLabel = "NAME",
       description = "Instead of --db: build (or find up to date) a whole corpus with its fit / held-out split: "
           + "wikidbs-perturbed, tpch, tpcds (scale factor 0.01), or all. Written under --corpora.")
-  String corpus;
+  @Nullable String corpus;
 
   @Option(names = "--corpora", paramLabel = "DIR",
       description = "Where corpora are built. Default: target/corpora in the repository.")
@@ -57,14 +58,14 @@ final class PerturbCommand implements Callable<Integer> {
 
   @Option(names = "--queries", paramLabel = "PATH",
       description = "Queries over the database: a .sql file of ';'-separated queries, or a folder of .sql files.")
-  Path queries;
+  @Nullable Path queries;
 
   @Option(names = "--generate", paramLabel = "N", defaultValue = "0",
       description = "Also generate N queries of every SQL shape over the database (default ${DEFAULT-VALUE}).")
   int generate;
 
   @Option(names = "--out", paramLabel = "DIR", description = "Output folder (must not exist or be empty).")
-  Path out;
+  @Nullable Path out;
 
   @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed of every draw (default ${DEFAULT-VALUE}).")
   long seed;
@@ -102,7 +103,7 @@ final class PerturbCommand implements Callable<Integer> {
 
   @Option(names = "--cache", paramLabel = "DIR",
       description = "Where the verification loads keep derived data. Default: $LAKEREWRITE_CACHE or ~/.cache/lakerewrite.")
-  Path cache;
+  @Nullable Path cache;
 
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   boolean help;

@@ -2,6 +2,7 @@ package dev.lakerewrite.eval.cli;
 
 import dev.lakerewrite.core.DataLake;
 import dev.lakerewrite.core.RewriteResult;
+import dev.lakerewrite.core.LakeRewriter;
 import dev.lakerewrite.core.Rewriter;
 import dev.lakerewrite.core.llm.LlmBudget;
 import dev.lakerewrite.core.llm.ModelConfig;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -51,7 +53,7 @@ final class RewriteCommand implements Callable<Integer> {
     String sql;
 
     @Option(names = "--sql-file", paramLabel = "FILE", required = true, description = "Read the query from a file.")
-    Path file;
+    @Nullable Path file;
   }
 
   @ArgGroup(exclusive = true, multiplicity = "1")
@@ -96,7 +98,7 @@ final class RewriteCommand implements Callable<Integer> {
     if (!offline) {
       ModelConfig.fromEnvironment().ifPresent(c -> b.chatModel(c.chatModel(), c.modelName()));
     }
-    Rewriter rewriter = b.build();
+    LakeRewriter rewriter = b.build();
     Lakes.Layout layout = lakeOptions.layout();
     try (DataLake lake = lakeOptions.open(layout)) {
       RewriteResult r = rewriter.rewrite(sql, lake);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /** The harness's suites: the dev set and the perturbed corpora, by name. */
 final class Suites {
@@ -47,7 +48,7 @@ final class Suites {
    * @param suite the named suite, or null for a folder
    * @param folder the corpus folder, or null for a named suite
    */
-  record Ref(String label, Suite suite, Path folder) {
+  record Ref(String label, @Nullable Suite suite, @Nullable Path folder) {
     boolean perturbed() {
       return suite == null || suite.perturbed();
     }

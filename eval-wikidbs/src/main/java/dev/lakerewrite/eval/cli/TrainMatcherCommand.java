@@ -26,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -62,7 +63,7 @@ final class TrainMatcherCommand implements Callable<Integer> {
 
   @Option(names = "--out", paramLabel = "DIR",
       description = "Where the models go. Default: core's resources (core/src/main/resources/dev/lakerewrite/core/match).")
-  Path out;
+  @Nullable Path out;
 
   @Option(names = "--cache", paramLabel = "DIR",
       description = "Where lakes keep derived data. Default: $LAKEREWRITE_CACHE or ~/.cache/lakerewrite.")

@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -54,7 +55,7 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--schema", paramLabel = "FILE", required = true,
         description = "A DDL file: CREATE TABLE (with keys, foreign keys, NOT NULL, CHECK), CREATE VIEW; INSERTs "
             + "add one more instance.")
-    Path schema;
+    @Nullable Path schema;
 
     @Option(names = "--db", paramLabel = "FILE", required = true,
         description = "A DuckDB file (opened read-only): its tables' schema, and its data as one more instance.")
@@ -71,7 +72,7 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Option(names = "--left-file", paramLabel = "FILE", required = true, description = "Read the left query from "
         + "a file.")
-    Path file;
+    @Nullable Path file;
   }
 
   @ArgGroup(exclusive = true, multiplicity = "1")
@@ -84,7 +85,7 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Option(names = "--right-file", paramLabel = "FILE", required = true, description = "Read the right query "
         + "from a file.")
-    Path file;
+    @Nullable Path file;
   }
 
   @ArgGroup(exclusive = true, multiplicity = "1")
@@ -155,7 +156,7 @@ final class VerifyCommand implements Callable<Integer> {
     }
   }
 
-  private static String read(String inline, Path file, String option) {
+  private static String read(@Nullable String inline, @Nullable Path file, String option) {
     if (file == null) {
       if (inline.isBlank()) {
         throw new BadInputException(option + " is empty");

@@ -48,6 +48,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lake disorganizer: turns a clean DuckDB database and queries over it into a disorganized lake and verified
@@ -133,8 +134,8 @@ public final class LakePerturber {
     private int maxResultRows = 2_000;
     private Format format = Format.CSV;
     private Set<String> tables = Set.of();
-    private String lakeName;
-    private Path cacheDirectory;
+    private @Nullable String lakeName;
+    private @Nullable Path cacheDirectory;
 
     private Builder() {}
 

@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Draws a {@link LakePlan} for a schema from a seed. Every table is renamed; some are split by columns or by rows;
@@ -235,7 +236,7 @@ final class LakePlanner {
     }
   }
 
-  private static Integer medianYear(Connection c, String work, String column) throws SQLException {
+  private static @Nullable Integer medianYear(Connection c, String work, String column) throws SQLException {
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
         "SELECT CAST(quantile_disc(year(" + Sql.quoted(column) + "), 0.5) AS INTEGER), min(year("
             + Sql.quoted(column) + ")) FROM " + work)) {

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Generates queries of every {@link SqlShape} over a clean DuckDB database, for the disorganizer's pairs: selections
@@ -195,7 +196,7 @@ public final class QueryGenerator {
 
     // ---------------------------------------------------------------------------------------------- templates
 
-    private Generated select() throws SQLException {
+    private @Nullable Generated select() throws SQLException {
       Roles r = anyTable(x -> !x.labels().isEmpty() || x.key() != null);
       if (r == null) {
         return null;
@@ -209,7 +210,7 @@ public final class QueryGenerator {
           EnumSet.of(SqlShape.SELECT));
     }
 
-    private Generated join() throws SQLException {
+    private @Nullable Generated join() throws SQLException {
       ForeignKey f = anyForeignKey();
       if (f == null) {
         return null;
@@ -227,7 +228,7 @@ public final class QueryGenerator {
           EnumSet.of(SqlShape.JOIN));
     }
 
-    private Generated aggregate() {
+    private @Nullable Generated aggregate() {
       Roles r = anyTable(x -> !x.categories().isEmpty());
       if (r == null) {
         return null;
@@ -245,7 +246,7 @@ public final class QueryGenerator {
           EnumSet.of(SqlShape.AGGREGATE));
     }
 
-    private Generated joinAggregate() {
+    private @Nullable Generated joinAggregate() {
       ForeignKey f = anyForeignKey();
       if (f == null) {
         return null;
@@ -266,7 +267,7 @@ public final class QueryGenerator {
           EnumSet.of(SqlShape.JOIN, SqlShape.AGGREGATE, SqlShape.ORDER_LIMIT));
     }
 
-    private Generated orderLimit() {
+    private @Nullable Generated orderLimit() {
       Roles r = anyTable(x -> !x.measures().isEmpty() || !x.dates().isEmpty());
       if (r == null) {
         return null;
@@ -289,7 +290,7 @@ public final class QueryGenerator {
           EnumSet.of(SqlShape.SELECT, SqlShape.ORDER_LIMIT));
     }
 
-    private Generated scalarSubquery() {
+    private @Nullable Generated scalarSubquery() {
       Roles r = anyTable(x -> !x.measures().isEmpty());
       if (r == null) {
         return null;
@@ -305,7 +306,7 @@ public final class QueryGenerator {
           + id(m.name()) + " " + op + " " + bound, EnumSet.of(SqlShape.SCALAR_SUBQUERY, SqlShape.AGGREGATE));
     }
 
-    private Generated inSubquery() throws SQLException {
+    private @Nullable Generated inSubquery() throws SQLException {
       ForeignKey f = anyForeignKey();
       if (f == null) {
         return null;
@@ -323,7 +324,7 @@ public final class QueryGenerator {
           EnumSet.of(SqlShape.IN_SUBQUERY));
     }
 
-    private Generated exists() throws SQLException {
+    private @Nullable Generated exists() throws SQLException {
       ForeignKey f = anyForeignKey();
       if (f == null) {
         return null;
@@ -341,7 +342,7 @@ public final class QueryGenerator {
           EnumSet.of(SqlShape.EXISTS_SUBQUERY, SqlShape.CORRELATED_SUBQUERY));
     }
 
-    private Generated correlated() {
+    private @Nullable Generated correlated() {
       Roles r = anyTable(x -> !x.measures().isEmpty() && !x.categories().isEmpty());
       if (r == null) {
         return null;
@@ -356,7 +357,7 @@ public final class QueryGenerator {
           SqlShape.AGGREGATE));
     }
 
-    private Generated derivedTable() {
+    private @Nullable Generated derivedTable() {
       Roles r = anyTable(x -> !x.categories().isEmpty());
       if (r == null) {
         return null;
@@ -369,7 +370,7 @@ public final class QueryGenerator {
           EnumSet.of(SqlShape.DERIVED_TABLE, SqlShape.AGGREGATE));
     }
 
-    private Generated cte() {
+    private @Nullable Generated cte() {
       ForeignKey f = anyForeignKey();
       if (f == null) {
         return null;
@@ -385,7 +386,7 @@ public final class QueryGenerator {
           EnumSet.of(SqlShape.CTE, SqlShape.JOIN, SqlShape.AGGREGATE, SqlShape.ORDER_LIMIT));
     }
 
-    private Generated setOperation() throws SQLException {
+    private @Nullable Generated setOperation() throws SQLException {
       Roles r = anyTable(x -> !x.labels().isEmpty() || x.key() != null);
       if (r == null) {
         return null;
@@ -402,7 +403,7 @@ public final class QueryGenerator {
           + String.join(", ", cols) + from + b, EnumSet.of(SqlShape.SET_OPERATION));
     }
 
-    private Generated selfJoin() throws SQLException {
+    private @Nullable Generated selfJoin() throws SQLException {
       Roles r = anyTable(x -> x.key() != null && !x.categories().isEmpty());
       if (r == null) {
         return null;
@@ -448,7 +449,7 @@ public final class QueryGenerator {
     }
 
     /** A filter on one column with a literal from the data; null when the table has nothing to filter on. */
-    private String predicate(Roles r, String qualifier) throws SQLException {
+    private @Nullable String predicate(Roles r, String qualifier) throws SQLException {
       List<SourceColumn> pool = new ArrayList<>(r.categories());
       pool.addAll(r.measures());
       pool.addAll(r.dates());

@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.time.LocalDate;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
+import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
@@ -23,7 +24,7 @@ import org.postgresql.copy.CopyIn;
  * {@link Integer}, {@link BigDecimal}, {@link LocalDate}, {@link String} or null.
  */
 abstract class RowSink implements AutoCloseable {
-  abstract void row(Object[] values) throws SQLException;
+  abstract void row(@Nullable Object[] values) throws SQLException;
 
   @Override
   public abstract void close() throws SQLException;
@@ -44,7 +45,7 @@ abstract class RowSink implements AutoCloseable {
     }
 
     @Override
-    void row(Object[] values) throws SQLException {
+    void row(@Nullable Object[] values) throws SQLException {
       appender.beginRow();
       for (Object v : values) {
         if (v == null) {
@@ -71,7 +72,7 @@ abstract class RowSink implements AutoCloseable {
   }
 
   /** One CSV line per row: NULL is an unquoted empty field, every text is quoted (so '' stays ''). */
-  static void csv(Object[] values, StringBuilder out) {
+  static void csv(@Nullable Object[] values, StringBuilder out) {
     for (int i = 0; i < values.length; i++) {
       if (i > 0) {
         out.append(',');
@@ -105,7 +106,7 @@ abstract class RowSink implements AutoCloseable {
     }
 
     @Override
-    void row(Object[] values) throws SQLException {
+    void row(@Nullable Object[] values) throws SQLException {
       csv(values, buffer);
       if (buffer.length() >= FLUSH_CHARS) {
         flush();
@@ -150,7 +151,7 @@ abstract class RowSink implements AutoCloseable {
     }
 
     @Override
-    void row(Object[] values) {
+    void row(@Nullable Object[] values) {
       line.setLength(0);
       csv(values, line);
       try {

@@ -14,6 +14,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * TPC-DS data from {@code io.trino.tpcds} (dsdgen ported to Java): the 24 tables of the spec (not
@@ -82,7 +83,7 @@ final class TpcdsData {
     }
   }
 
-  private static Object[] values(TableSpec spec, List<String> raw) {
+  private static @Nullable Object[] values(TableSpec spec, List<@Nullable String> raw) {
     Object[] out = new Object[spec.columns().size()];
     for (int i = 0; i < out.length; i++) {
       String v = raw.get(i);

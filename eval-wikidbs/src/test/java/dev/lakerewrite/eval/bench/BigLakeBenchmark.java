@@ -108,7 +108,8 @@ public final class BigLakeBenchmark {
     double indexSeconds = (System.nanoTime() - t0) / 1e9;
     MemoryWatch.Peak indexPeak = memory.stop();
     System.out.printf(Locale.ROOT, "%nfull index (load included): %.1f s; %s%n", indexSeconds, full.summary());
-    full.describe().stream().skip(1).filter(l -> !l.startsWith("  ")).forEach(l -> System.out.println("  " + l));
+    full.stages().forEach(s -> System.out.printf(Locale.ROOT, "  %-11s built %d, reused %d in %.1f s%n",
+        s.stage().label(), s.built(), s.reused(), s.time().toMillis() / 1000.0));
     System.out.printf(Locale.ROOT, "memory peak during the full index: heap in use %d MB (sampled, garbage included),"
         + " live after collections %d MB, resident %d MB (DuckDB and ONNX Runtime included)%n", indexPeak.heapMb(),
         indexPeak.liveHeapMb(), indexPeak.residentMb());
@@ -125,7 +126,8 @@ public final class BigLakeBenchmark {
     double refreshSeconds = (System.nanoTime() - r0) / 1e9;
     System.out.printf(Locale.ROOT, "%nrefresh after changing %d files (1 %%): %.1f s; %s%n", changed.size(),
         refreshSeconds, refresh.summary());
-    refresh.describe().stream().skip(1).filter(l -> !l.startsWith("  ")).forEach(l -> System.out.println("  " + l));
+    refresh.stages().forEach(s -> System.out.printf(Locale.ROOT, "  %-11s built %d, reused %d in %.1f s%n",
+        s.stage().label(), s.built(), s.reused(), s.time().toMillis() / 1000.0));
 
     double devF1 = Double.NaN;
     if (eval) {

@@ -9,7 +9,7 @@ import java.util.Arrays;
  * value ({@link #exact}); above it, the values whose hash is below {@link #thetaLong}: a uniform sample that is
  * coordinated across columns, so two samples estimate overlap (theta-sketch set algebra).
  */
-final class ColumnProfile {
+final class ColumnSketch {
   final int table;
   final String name;
   final String normalizedName;
@@ -25,7 +25,7 @@ final class ColumnProfile {
   final long thetaLong;
   final boolean exact;
 
-  ColumnProfile(int table, String name, String normalizedName, String sqlType, TypeFamily family, long nonNull,
+  ColumnSketch(int table, String name, String normalizedName, String sqlType, TypeFamily family, long nonNull,
       long distinct, long[] hashes, long thetaLong, boolean exact) {
     this.table = table;
     this.name = name;

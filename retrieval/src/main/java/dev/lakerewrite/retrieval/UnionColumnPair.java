@@ -9,7 +9,7 @@ package dev.lakerewrite.retrieval;
  * @param baseFamily the inferred type family of the base column
  * @param candidateFamily the inferred type family of the candidate column
  */
-public record ColumnMapping(String baseColumn, String candidateColumn, double similarity, TypeFamily baseFamily,
+public record UnionColumnPair(String baseColumn, String candidateColumn, double similarity, TypeFamily baseFamily,
     TypeFamily candidateFamily) {
   /** Whether both columns belong to the same type family. */
   public boolean typeConsistent() {

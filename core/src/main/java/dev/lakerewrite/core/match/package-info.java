@@ -1,0 +1,23 @@
+/**
+ * The schema matcher: which lake columns an assumed column is, from name, type, instance and structure evidence
+ * combined by a fitted logistic regression ({@link ColumnModel}) with a calibrated confidence.
+ *
+ * <p>{@link ColumnMapping} is what users see (in {@code RewriteResult.mapping()}); the other public types are public
+ * because the evaluation harness ({@code lakerewrite-eval-wikidbs}, {@code bin/lakerewrite train-matcher}) fits and
+ * judges the matcher with them.
+ *
+ * <p>Public types (one line each; {@code PublicTypesListedTest} checks that every public type is here):
+ * <ul>
+ *   <li>{@link AssumedSchema}: The schema a query assumes, read from DuckDB's syntax tree with SQL's scoping rules.
+ *   <li>{@link ColumnFeatures}: The evidence that an assumed column is a given lake column.
+ *   <li>{@link ColumnMapping}: The mapping a rewrite chose from the schema the user assumes to the lake.
+ *   <li>{@link ColumnModel}: The learned combiner of the matcher's signals: an L2-regularised logistic regression.
+ *   <li>{@link MappingConfidence}: The calibrated confidence that a column's chosen lake column is right.
+ *   <li>{@link MatchLake}: What the schema matcher reads of a lake: the catalog, column profiles.
+ *   <li>{@link MatcherTraining}: Fits and judges the matcher's ColumnModel on pairs with gold column mappings.
+ * </ul>
+ */
+@NullMarked
+package dev.lakerewrite.core.match;
+
+import org.jspecify.annotations.NullMarked;
