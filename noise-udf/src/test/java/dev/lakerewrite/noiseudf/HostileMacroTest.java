@@ -69,7 +69,7 @@ class HostileMacroTest {
   @BeforeAll
   static void fingerprint() throws Exception {
     SharedLake.connection();
-    lakeFile = Path.of("target", "test-lakes", "sample-" + ProcessHandle.current().pid() + ".duckdb");
+    lakeFile = SampleLake.file();
     lakeBefore = sha256(lakeFile);
     sourceBefore = sha256Tree(SampleLake.folder());
   }
