@@ -17,9 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The command line's run-time class path holds no test library. It is the file this module's build writes
- * ({@code target/lakerewrite-cli.classpath}: the dependencies in runtime scope, what {@code bin/lakerewrite} reads)
- * plus the module's own classes, as {@code bin/lakerewrite} puts them together.
+ * The command line's run-time class path holds no test library. It is computed as {@code bin/lakerewrite} computes
+ * it: {@code dependency:build-classpath} of this module's dependencies in runtime scope (this module's build writes
+ * it to {@code target/lakerewrite-cli.classpath}), plus the module's own classes.
  */
 class CommandLineClassPathTest {
   /** Test libraries and the projects' own test jars, by jar file name. */
