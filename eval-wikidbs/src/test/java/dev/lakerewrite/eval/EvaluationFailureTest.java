@@ -1,5 +1,6 @@
 package dev.lakerewrite.eval;
 
+import dev.lakerewrite.core.TestLakes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +19,7 @@ class EvaluationFailureTest {
 
   @BeforeAll
   static void load() throws IOException {
-    DataLake lake = SampleLake.shared();
+    DataLake lake = TestLakes.sample();
     try (LakeSession session = lake.openSession()) {
       pairs = PairLoader.builder().goldRunner(LakeQueryRunner.on(session)).build()
           .loadResource(PairLoader.WIKIDBS_SAMPLE_DEV_SET).pairs().subList(0, 4);
@@ -29,7 +30,7 @@ class EvaluationFailureTest {
   void aThrowingOrHangingRewriteIsRecordedAndTheRunGoesOn() throws InterruptedException {
     Variant oneStep = Variant.of(EvalMethod.ONE_STEP, EvalModel.OFFLINE);
     long t0 = System.nanoTime();
-    EvaluationResult r = Evaluation.builder().lake(SampleLake.shared()).pairs(pairs).variant(oneStep)
+    EvaluationResult r = Evaluation.builder().lake(TestLakes.sample()).pairs(pairs).variant(oneStep)
         // 8 s: enough for the two real one-step rewrites on a loaded machine (at 1 s their queries hit the
         // loop's budget there and timed out); the hanging rewrite is still abandoned at the hard limit, 10 s.
         .pairTimeout(Duration.ofSeconds(8)).warmUp(false).jobs(2)
@@ -75,7 +76,7 @@ class EvaluationFailureTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("has no result table");
     assertThatThrownBy(() -> Evaluation.builder().pairs(pairs).variant(Variant.of(EvalMethod.ITERATIVE,
         EvalModel.OFFLINE)).build()).isInstanceOf(IllegalStateException.class).hasMessageContaining("lake(");
-    assertThatThrownBy(() -> Evaluation.builder().lake(SampleLake.shared()).pairs(pairs).build())
+    assertThatThrownBy(() -> Evaluation.builder().lake(TestLakes.sample()).pairs(pairs).build())
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("variant");
     assertThatThrownBy(() -> Evaluation.builder().variant(Variant.of(EvalMethod.ONE_STEP, EvalModel.OFFLINE))
         .variant(Variant.of(EvalMethod.ONE_STEP, EvalModel.OFFLINE)))
@@ -85,12 +86,12 @@ class EvaluationFailureTest {
   @Test
   void noisePairsWithoutANoisyLakeAreSkippedNotScored() throws IOException, InterruptedException {
     QueryResultPair noise;
-    try (LakeSession session = SampleLake.shared().openSession()) {
+    try (LakeSession session = TestLakes.sample().openSession()) {
       noise = PairLoader.builder().goldRunner(LakeQueryRunner.on(session)).build()
           .loadResource(PairLoader.WIKIDBS_SAMPLE_DEV_SET).pairs().stream().filter(QueryResultPair::noisy)
           .findFirst().orElseThrow();
     }
-    EvaluationResult r = Evaluation.builder().lake(SampleLake.shared()).pairs(List.of(noise, pairs.get(2)))
+    EvaluationResult r = Evaluation.builder().lake(TestLakes.sample()).pairs(List.of(noise, pairs.get(2)))
         .variant(Variant.of(EvalMethod.ONE_STEP, EvalModel.OFFLINE)).noNoisyLake("no noisy lake in this test")
         .warmUp(false).build().run();
     PairOutcome skipped = r.runs().get(0).outcomes().get(0);

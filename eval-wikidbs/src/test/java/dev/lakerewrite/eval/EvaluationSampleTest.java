@@ -1,5 +1,6 @@
 package dev.lakerewrite.eval;
 
+import dev.lakerewrite.core.TestLakes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -35,7 +36,7 @@ class EvaluationSampleTest {
 
   @BeforeAll
   static void run() throws IOException, InterruptedException {
-    DataLake lake = SampleLake.shared();
+    DataLake lake = TestLakes.sample();
     LoadedPairs loaded;
     try (LakeSession session = lake.openSession()) {
       loaded = PairLoader.builder().goldRunner(LakeQueryRunner.on(session)).lakeTables(lake.catalog().tableNames())
@@ -44,9 +45,9 @@ class EvaluationSampleTest {
     pairs = new PairFilter(Set.copyOf(IDS), Set.of(), java.util.OptionalInt.empty()).apply(loaded.pairs());
     Set<String> noiseTables = new TreeSet<>();
     pairs.stream().filter(QueryResultPair::noisy).forEach(p -> noiseTables.addAll(p.requiredTables()));
-    NoisyLakes.Prepared noisy = NoisyLakes.prepare(SampleLake.sampleDir(), lake.fingerprint(),
-        new NoisyLakes.Spec(42, 0.05, noiseTables), SampleLake.cacheRoot().resolve("noisy-lakes"));
-    noisyLake = Lakes.open(noisy.folder(), Lakes.Layout.WIKIDBS, SampleLake.cacheRoot());
+    NoisyLakes.Prepared noisy = NoisyLakes.prepare(TestLakes.sampleFolder(), lake.fingerprint(),
+        new NoisyLakes.Spec(42, 0.05, noiseTables), TestLakes.cacheRoot().resolve("noisy-lakes"));
+    noisyLake = Lakes.open(noisy.folder(), Lakes.Layout.WIKIDBS, TestLakes.cacheRoot());
     result = Evaluation.builder().lake(lake).noisyLake(noisyLake).pairs(pairs)
         .variant(Variant.of(EvalMethod.ITERATIVE, EvalModel.OFFLINE))
         .variant(Variant.of(EvalMethod.ONE_STEP, EvalModel.OFFLINE))

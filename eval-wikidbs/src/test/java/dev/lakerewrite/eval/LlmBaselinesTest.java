@@ -1,5 +1,6 @@
 package dev.lakerewrite.eval;
 
+import dev.lakerewrite.core.TestLakes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -35,7 +36,7 @@ class LlmBaselinesTest {
 
   @BeforeAll
   static void run() throws IOException, InterruptedException {
-    try (LakeSession session = SampleLake.shared().openSession()) {
+    try (LakeSession session = TestLakes.sample().openSession()) {
       pairs = PairLoader.builder().goldRunner(LakeQueryRunner.on(session)).build()
           .loadResource(PairLoader.WIKIDBS_SAMPLE_DEV_SET).pairs().subList(0, 2);
     }
@@ -44,7 +45,7 @@ class LlmBaselinesTest {
     // "gpt-5-mini" knows the answers and is priced; "tiny" answers nonsense and has no price.
     EvalModel good = EvalModel.of("gpt-5-mini", new Scripted(byQuery, true));
     EvalModel bad = EvalModel.of("tiny", new Scripted(byQuery, false));
-    Evaluation.Builder b = Evaluation.builder().lake(SampleLake.shared()).pairs(pairs).warmUp(false);
+    Evaluation.Builder b = Evaluation.builder().lake(TestLakes.sample()).pairs(pairs).warmUp(false);
     for (EvalModel m : List.of(good, bad)) {
       b.variant(Variant.of(EvalMethod.RETRIEVER_REWRITER, m)).variant(Variant.of(EvalMethod.RETRIEVER_READER, m));
     }

@@ -1,5 +1,6 @@
 package dev.lakerewrite.eval;
 
+import dev.lakerewrite.core.TestLakes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -24,7 +25,7 @@ class NoisyLakesTest {
 
   @Test
   void theSameSeedGivesTheSameFilesAndOnlyTheChosenTablesChange() throws IOException {
-    Path source = SampleLake.sampleDir();
+    Path source = TestLakes.sampleFolder();
     NoisyLakes.Prepared a = NoisyLakes.prepare(source, "fingerprint", SPEC, dir.resolve("a"));
     NoisyLakes.Prepared b = NoisyLakes.prepare(source, "fingerprint", SPEC, dir.resolve("b"));
     assertThat(a.reused()).isFalse();
@@ -46,7 +47,7 @@ class NoisyLakesTest {
 
   @Test
   void anotherSeedGivesOtherNoise() throws IOException {
-    Path source = SampleLake.sampleDir();
+    Path source = TestLakes.sampleFolder();
     NoisyLakes.Prepared a = NoisyLakes.prepare(source, "fingerprint", SPEC, dir);
     NoisyLakes.Prepared c = NoisyLakes.prepare(source, "fingerprint",
         new NoisyLakes.Spec(43, SPEC.rate(), SPEC.tables()), dir);
@@ -58,7 +59,7 @@ class NoisyLakesTest {
 
   @Test
   void aCopyIsBuiltOnceAndReusedAndHalfBuiltOnesAreNot() throws IOException {
-    Path source = SampleLake.sampleDir();
+    Path source = TestLakes.sampleFolder();
     String name = NoisyLakes.folderName(source, "fingerprint", SPEC);
     Files.createDirectories(dir.resolve(name + ".tmp-interrupted").resolve("databases"));
     NoisyLakes.Prepared first = NoisyLakes.prepare(source, "fingerprint", SPEC, dir);

@@ -1,5 +1,6 @@
 package dev.lakerewrite.eval;
 
+import dev.lakerewrite.core.TestLakes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lakerewrite.core.DataLake;
@@ -31,7 +32,7 @@ class WikiDbsSampleDevSetTest {
 
   @BeforeAll
   static void load() throws IOException {
-    DataLake lake = SampleLake.shared();
+    DataLake lake = TestLakes.sample();
     session = lake.openSession();
     tables = lake.catalog().tableNames();
     loaded = PairLoader.builder().goldRunner(LakeQueryRunner.on(session)).lakeTables(tables).build()

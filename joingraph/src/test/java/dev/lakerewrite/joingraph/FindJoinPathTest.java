@@ -1,5 +1,6 @@
 package dev.lakerewrite.joingraph;
 
+import dev.lakerewrite.testing.SampleLake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

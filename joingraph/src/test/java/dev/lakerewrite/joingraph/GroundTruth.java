@@ -1,6 +1,13 @@
 package dev.lakerewrite.joingraph;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lakerewrite.testing.SampleLake;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +22,7 @@ import java.util.TreeSet;
  */
 final class GroundTruth {
   /** Per foreign key: is there an edge, where the partner ranks by Ω, where the true key pair ranks. */
-  record KeyResult(SampleLake.ForeignKey key, boolean edge, int neighbourRank, int pairRank) {}
+  record KeyResult(ForeignKey key, boolean edge, int neighbourRank, int pairRank) {}
 
   record Report(int truthEdges, int graphEdges, int truePositives, double recall, double precision,
       double precisionAtTruth, double hitsAt1, double hitsAt3, double meanReciprocalRank, int pairRank1,
@@ -30,14 +37,51 @@ final class GroundTruth {
     }
   }
 
+  /** One foreign key of an {@code info_full.json}: the ground truth, never given to the graph. */
+  record ForeignKey(String database, String table, String column, String referencedTable, String referencedColumn) {}
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private GroundTruth() {}
+
+  /** The foreign keys of every database of the sample, tables given by lake name; self-references included. */
+  static List<ForeignKey> foreignKeys() {
+    Path databases = SampleLake.folder().resolve("databases");
+    Map<String, String> names = new HashMap<>(); // "<database>/<file stem>" -> lake name
+    SampleLake.tables(SampleLake.folder()).forEach((name, csv) -> names.put(
+        csv.getParent().getParent().getFileName() + "/" + stem(csv.getFileName().toString()), name));
+    List<ForeignKey> keys = new ArrayList<>();
+    for (String database : new TreeSet<>(names.keySet().stream().map(k -> k.substring(0, k.indexOf('/'))).toList())) {
+      JsonNode info;
+      try {
+        info = JSON.readTree(databases.resolve(database).resolve("info_full.json").toFile());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      Map<String, String> labelToName = new HashMap<>();
+      info.get("TABLES").fields().forEachRemaining(t -> labelToName.put(t.getKey(),
+          names.get(database + "/" + stem(Path.of(t.getValue().get("FILEPATH").asText()).getFileName().toString()))));
+      info.get("TABLES").fields().forEachRemaining(t -> {
+        String table = labelToName.get(t.getKey());
+        for (JsonNode fk : t.getValue().get("FOREIGN_KEYS")) {
+          keys.add(new ForeignKey(database, table, fk.get("FOREIGN_KEY").get(1).asText(),
+              labelToName.get(fk.get("REFERENCE_TABLE").asText()), "label"));
+        }
+      });
+    }
+    return keys;
+  }
+
+  private static String stem(String fileName) {
+    return fileName.endsWith(".csv") ? fileName.substring(0, fileName.length() - 4) : fileName;
+  }
 
   static String pairKey(String a, String b) {
     return a.compareTo(b) < 0 ? a + " — " + b : b + " — " + a;
   }
 
-  static Report evaluate(JoinGraph graph, List<SampleLake.ForeignKey> keys) {
-    List<SampleLake.ForeignKey> usable = keys.stream().filter(k -> !k.table().equals(k.referencedTable())).toList();
+  static Report evaluate(JoinGraph graph, List<ForeignKey> keys) {
+    List<ForeignKey> usable = keys.stream().filter(k -> !k.table().equals(k.referencedTable())).toList();
     Set<String> truth = new TreeSet<>();
     usable.forEach(k -> truth.add(pairKey(k.table(), k.referencedTable())));
     Set<String> edges = new TreeSet<>();
@@ -59,7 +103,7 @@ final class GroundTruth {
     int rank1 = 0;
     int found = 0;
     int withEdge = 0;
-    for (SampleLake.ForeignKey k : usable) {
+    for (ForeignKey k : usable) {
       List<JoinEdge> neighbours = graph.neighbours(k.table());
       int neighbourRank = 0;
       for (int i = 0; i < neighbours.size(); i++) {

@@ -1,5 +1,6 @@
 package dev.lakerewrite.joingraph;
 
+import dev.lakerewrite.testing.SampleLake;
 import dev.lakerewrite.retrieval.CachingEmbedder;
 import dev.lakerewrite.retrieval.Embedder;
 import dev.lakerewrite.retrieval.MiniLmEmbedder;

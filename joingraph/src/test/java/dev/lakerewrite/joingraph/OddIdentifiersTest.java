@@ -1,5 +1,6 @@
 package dev.lakerewrite.joingraph;
 
+import dev.lakerewrite.testing.Sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ class OddIdentifiersTest {
       st.execute("CREATE TABLE \"visits (2024)\" AS SELECT 'P' || (i % 60) AS \"visitor\", i AS \"n\" "
           + "FROM range(300) t(i)");
     }
-    try (Connection lake = SampleLake.openSandboxed(file); Statement st = lake.createStatement()) {
+    try (Connection lake = Sandbox.open(file, file.resolveSibling("tmp")); Statement st = lake.createStatement()) {
       st.execute("CREATE TEMP TABLE \"scratch\" AS SELECT 'P1' AS \"person \"\"id\"\"\"");
       JoinGraph graph = JoinGraph.builder().connection(lake).embedder(TestEmbedders.miniLm()).build();
       assertThat(graph.tables()).extracting(GraphTable::name)

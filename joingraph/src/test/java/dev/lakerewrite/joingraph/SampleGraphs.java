@@ -1,5 +1,6 @@
 package dev.lakerewrite.joingraph;
 
+import dev.lakerewrite.testing.SampleLake;
 import java.sql.Connection;
 import java.sql.SQLException;
 

@@ -11,16 +11,16 @@ import org.junit.jupiter.api.Test;
  * 25/56, true key pair first for 22 of 25 keys), rounded down a little.
  */
 class SampleGroundTruthTest {
-  private static final List<SampleLake.ForeignKey> KEYS = SampleLake.foreignKeys();
+  private static final List<GroundTruth.ForeignKey> KEYS = GroundTruth.foreignKeys();
 
   @Test
   void groundTruthHasTheSampleForeignKeys() {
     assertThat(KEYS).hasSize(26);
     assertThat(KEYS).contains(
-        new SampleLake.ForeignKey("region-of-new-zealand", "region_of_new_zealand", "capital", "capital", "label"),
-        new SampleLake.ForeignKey("region-of-new-zealand", "region_of_new_zealand", "category of associated people",
+        new GroundTruth.ForeignKey("region-of-new-zealand", "region_of_new_zealand", "capital", "capital", "label"),
+        new GroundTruth.ForeignKey("region-of-new-zealand", "region_of_new_zealand", "category of associated people",
             "region_of_new_zealand_category_of_associated_people", "label"),
-        new SampleLake.ForeignKey("fictional-creature", "fictional_creature", "present in work", "present_in_work",
+        new GroundTruth.ForeignKey("fictional-creature", "fictional_creature", "present in work", "present_in_work",
             "label"));
   }
 
@@ -74,5 +74,11 @@ class SampleGroundTruthTest {
       assertThat(p.sharedValues()).isZero();
       assertThat(p.score()).isPositive();
     }));
+  }
+
+  @Test
+  void theGraphOfTheSampleHasEveryTableWithItsHeadersVerbatim() {
+    assertThat(SampleGraphs.defaults().tables()).hasSize(29);
+    assertThat(SampleGraphs.defaults().table("capital").orElseThrow().column("Who's on First ID")).isPresent();
   }
 }

@@ -1,5 +1,6 @@
 package dev.lakerewrite.joingraph;
 
+import dev.lakerewrite.testing.SampleLake;
 import java.sql.Connection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,11 +37,11 @@ public final class SampleLakeBenchmark {
     variants.put("defaults, minKey 0.5", d.toBuilder().minKeyUniqueness(0.5).build());
     variants.put("defaults, minShared 1, minDistinct 1", d.toBuilder().minSharedValues(1).minDistinctValues(1).build());
     variants.put("defaults, minShared 3", d.toBuilder().minSharedValues(3).build());
-    List<SampleLake.ForeignKey> keys = SampleLake.foreignKeys();
+    List<GroundTruth.ForeignKey> keys = GroundTruth.foreignKeys();
     System.out.println("foreign keys: " + keys.size() + " (" + keys.stream()
         .filter(k -> k.table().equals(k.referencedTable())).count() + " self-references, not edges)");
     SyntheticLake synthetic = new SyntheticLake(Integer.getInteger("bench.syntheticTables", 300), 20, 42);
-    List<SampleLake.ForeignKey> planted = synthetic.foreignKeys();
+    List<GroundTruth.ForeignKey> planted = synthetic.foreignKeys();
     try (Connection lake = SampleLake.open()) {
       for (Map.Entry<String, JoinGraphConfig> v : variants.entrySet()) {
         long t0 = System.nanoTime();

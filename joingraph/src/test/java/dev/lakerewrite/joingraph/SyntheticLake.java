@@ -175,13 +175,13 @@ final class SyntheticLake implements ColumnSource {
   }
 
   /** The planted joins as foreign keys (fact → entity key, parallel → entity key), for {@link GroundTruth}. */
-  List<SampleLake.ForeignKey> foreignKeys() {
-    List<SampleLake.ForeignKey> keys = new ArrayList<>();
+  List<GroundTruth.ForeignKey> foreignKeys() {
+    List<GroundTruth.ForeignKey> keys = new ArrayList<>();
     for (TablePlan p : plans) {
       for (ColumnPlan c : p.columns()) {
         if (c.gen() == Gen.FOREIGN_KEY || c.gen() == Gen.PARALLEL_KEY) {
           TablePlan e = plans.get(c.entity());
-          keys.add(new SampleLake.ForeignKey("synthetic", p.name(), c.name(), e.name(), e.columns().get(0).name()));
+          keys.add(new GroundTruth.ForeignKey("synthetic", p.name(), c.name(), e.name(), e.columns().get(0).name()));
         }
       }
     }

@@ -120,8 +120,8 @@ public final class Cleaners {
   private static final Pattern MISSING_SPACE_AFTER_COMMA = Pattern.compile("([,;])(?=\\p{L})");
 
   /**
-   * Punctuation spacing: no space before {@code , ; : ! ? ) ] }} or a sentence-final period, none after
-   * {@code ( [ {}, one space after a comma or semicolon that is directly followed by a letter; then collapses
+   * Punctuation spacing: no space before <code>, ; : ! ? ) ] }</code> or a sentence-final period, none after
+   * <code>( [ {</code>, one space after a comma or semicolon that is directly followed by a letter; then collapses
    * whitespace. Digits after a comma are left alone ('1,5' may be a number). 'Hamilton ,New Zealand' →
    * 'Hamilton, New Zealand'.
    */

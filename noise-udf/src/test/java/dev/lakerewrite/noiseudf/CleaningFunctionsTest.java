@@ -1,5 +1,7 @@
 package dev.lakerewrite.noiseudf;
 
+import dev.lakerewrite.testing.SampleLake;
+import dev.lakerewrite.testing.Sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,7 +29,7 @@ class CleaningFunctionsTest {
     java.nio.file.Files.createDirectories(csv.getParent());
     java.nio.file.Files.writeString(csv, "x\nWhangārei\n");
     Path file = dir.resolve("lake.duckdb");
-    Sandbox.buildLake(csv.getParent(), file);
+    SampleLake.build(csv.getParent(), file);
     try (DuckDBConnection session = Sandbox.open(file, dir.resolve("tmp"));
         DuckDBConnection before = session.duplicate()) {
       assertThat(one(session, "SELECT current_setting('lock_configuration')")).isEqualTo("true");

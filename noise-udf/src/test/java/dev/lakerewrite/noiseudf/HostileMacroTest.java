@@ -1,5 +1,6 @@
 package dev.lakerewrite.noiseudf;
 
+import dev.lakerewrite.testing.SampleLake;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
@@ -68,15 +69,15 @@ class HostileMacroTest {
   @BeforeAll
   static void fingerprint() throws Exception {
     SharedLake.connection();
-    lakeFile = Path.of("target", "test-lakes", "sample-" + ProcessHandle.current().pid() + ".duckdb");
+    lakeFile = SampleLake.file();
     lakeBefore = sha256(lakeFile);
-    sourceBefore = sha256Tree(Sandbox.sample());
+    sourceBefore = sha256Tree(SampleLake.folder());
   }
 
   @AfterAll
   static void nothingChanged() throws Exception {
     assertThat(sha256(lakeFile)).as("lake file").isEqualTo(lakeBefore);
-    assertThat(sha256Tree(Sandbox.sample())).as("source folder").isEqualTo(sourceBefore);
+    assertThat(sha256Tree(SampleLake.folder())).as("source folder").isEqualTo(sourceBefore);
     try (Stream<Path> tmp = Files.list(Path.of("/tmp"))) {
       assertThat(tmp.filter(p -> p.getFileName().toString().startsWith("lakerewrite-attack"))).isEmpty();
     }

@@ -1,5 +1,6 @@
 package dev.lakerewrite.noiseudf;
 
+import dev.lakerewrite.testing.ScriptedChatModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -36,7 +37,7 @@ class LlmCteBuilderTest {
 
   @Test
   void validAnswerRegistersTheMacroOnTheSessionAndReturnsTheCte() throws Exception {
-    ScriptedChatModel model = new ScriptedChatModel("Here you go:\n```json\n" + VALID + "\n```");
+    ScriptedChatModel model = ScriptedChatModel.create().answer("Here you go:\n```json\n" + VALID + "\n```");
     CteBuildResult r = LlmCteBuilder.builder(model).build().build(session, AREA);
     assertThat(r.failure()).isEmpty();
     assertThat(r.modelCalls()).isEqualTo(1);
@@ -72,7 +73,7 @@ class LlmCteBuilderTest {
 
   @Test
   void malformedAnswerGetsOneRepairRound() throws Exception {
-    ScriptedChatModel model = new ScriptedChatModel("Sure! I would clean area with clean_number.", VALID);
+    ScriptedChatModel model = ScriptedChatModel.create().answer("Sure! I would clean area with clean_number.").answer(VALID);
     CteBuildResult r = LlmCteBuilder.builder(model).build().build(session, AREA);
     assertThat(r.succeeded()).isTrue();
     assertThat(r.modelCalls()).isEqualTo(2);
@@ -82,7 +83,7 @@ class LlmCteBuilderTest {
 
   @Test
   void malformedTwiceIsATypedFailure() {
-    ScriptedChatModel model = new ScriptedChatModel("{\"udfs\": [", "still not json }");
+    ScriptedChatModel model = ScriptedChatModel.create().answer("{\"udfs\": [").answer("still not json }");
     CteBuildResult r = LlmCteBuilder.builder(model).build().build(session, AREA);
     assertThat(r.succeeded()).isFalse();
     assertThat(r.failure().orElseThrow().kind()).isEqualTo(CteBuildFailure.Kind.MALFORMED_ANSWER);
@@ -94,7 +95,7 @@ class LlmCteBuilderTest {
   @Test
   void schemaViolationsAreReportedWithJsonPaths() {
     String bad = "{\"udfs\": [{\"name\": \"f\", \"params\": \"v\"}], \"cte_name\": 7}";
-    ScriptedChatModel model = new ScriptedChatModel(bad, bad);
+    ScriptedChatModel model = ScriptedChatModel.create().answer(bad).answer(bad);
     CteBuildResult r = LlmCteBuilder.builder(model).build().build(session, AREA);
     assertThat(r.failure().orElseThrow().kind()).isEqualTo(CteBuildFailure.Kind.SCHEMA_VIOLATION);
     assertThat(r.failure().orElseThrow().message())
@@ -113,7 +114,7 @@ class LlmCteBuilderTest {
     String stillHostile = """
         {"udfs": [], "cte": "SELECT * FROM region_of_new_zealand; DROP MACRO clean_text"}
         """;
-    ScriptedChatModel model = new ScriptedChatModel(hostile, stillHostile);
+    ScriptedChatModel model = ScriptedChatModel.create().answer(hostile).answer(stillHostile);
     CteBuildResult r = LlmCteBuilder.builder(model).build().build(session, AREA);
     assertThat(r.failure().orElseThrow().kind()).isEqualTo(CteBuildFailure.Kind.REJECTED);
     assertThat(r.rejections()).extracting(Rejection::subject).contains("steal", "leak", "cte");
@@ -130,7 +131,7 @@ class LlmCteBuilderTest {
         {"udfs": [{"name": "dice", "params": ["v"], "body": "v || random()", "applies_to": ["area"]}],
          "cte": "SELECT * REPLACE (clean_number(area) AS area) FROM region_of_new_zealand"}
         """;
-    CteBuildResult r = LlmCteBuilder.builder(new ScriptedChatModel(mixed)).build().build(session,
+    CteBuildResult r = LlmCteBuilder.builder(ScriptedChatModel.create().answer(mixed)).build().build(session,
         new CteRequest("region_of_new_zealand", List.of("area"), ""));
     assertThat(r.succeeded()).isTrue();
     assertThat(r.rejections()).singleElement().satisfies(x -> assertThat(x.reason()).contains("non-deterministic"));
@@ -139,18 +140,18 @@ class LlmCteBuilderTest {
 
   @Test
   void modelErrorsAndBadNamesAreTypedFailures() {
-    CteBuildResult down = LlmCteBuilder.builder(new ScriptedChatModel(new IllegalStateException("rate limited"))).build()
+    CteBuildResult down = LlmCteBuilder.builder(ScriptedChatModel.create().fail(new IllegalStateException("rate limited"))).build()
         .build(session, AREA);
     assertThat(down.failure().orElseThrow().kind()).isEqualTo(CteBuildFailure.Kind.MODEL_ERROR);
     assertThat(down.failure().orElseThrow().message()).contains("rate limited");
 
-    ScriptedChatModel unused = new ScriptedChatModel();
+    ScriptedChatModel unused = ScriptedChatModel.create();
     CteBuildResult table = LlmCteBuilder.builder(unused).build().build(session, CteRequest.of("region_of_new_zeland"));
     assertThat(table.failure().orElseThrow().kind()).isEqualTo(CteBuildFailure.Kind.UNKNOWN_TABLE);
     assertThat(table.failure().orElseThrow().message()).contains("did you mean 'region_of_new_zealand'");
     CteBuildResult column = LlmCteBuilder.builder(unused).build().build(session,
         new CteRequest("region_of_new_zealand", List.of("aera"), ""));
     assertThat(column.failure().orElseThrow().message()).contains("no column 'aera'").contains("area");
-    assertThat(unused.requests).isEmpty();
+    assertThat(unused.requests()).isEmpty();
   }
 }

@@ -1,5 +1,7 @@
 package dev.lakerewrite.noiseudf;
 
+import dev.lakerewrite.testing.SampleLake;
+import dev.lakerewrite.testing.Sandbox;
 import dev.lakerewrite.sql.Sql;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -44,13 +46,13 @@ public final class NoiseCleaningBenchmark {
   public static void main(String[] args) throws Exception {
     long seed = args.length > 0 ? Long.parseLong(args[0]) : 42;
     double rate = args.length > 1 ? Double.parseDouble(args[1]) : 0.03;
-    Path work = Sandbox.moduleTarget().resolve("bench").resolve("noise-" + seed + "-" + rate);
+    Path work = SharedLake.moduleTarget().resolve("bench").resolve("noise-" + seed + "-" + rate);
     deleteRecursively(work);
     Files.createDirectories(work);
     Path synthetic = work.resolve("synthetic");
     writeSyntheticLake(synthetic, seed);
     System.out.printf(Locale.ROOT, "Noise injection + offline BUILD_CTE, seed %d, rate %.3f per kind%n%n", seed, rate);
-    run("WikiDBs sample (29 tables)", Sandbox.sample(), work.resolve("sample"), seed, rate);
+    run("WikiDBs sample (29 tables)", SampleLake.folder(), work.resolve("sample"), seed, rate);
     run("synthetic lake (booleans, dates, quantities, categories)", synthetic, work.resolve("synthetic-out"), seed, rate);
   }
 
@@ -67,11 +69,11 @@ public final class NoiseCleaningBenchmark {
     NoiseInjector.InjectionReport report = NoiseInjector.builder().seed(seed).rate(rate).build().inject(source, noisy);
     long t1 = System.nanoTime();
     Path lakeFile = work.resolve("noisy.duckdb");
-    Sandbox.buildLake(noisy, lakeFile);
+    SampleLake.build(noisy, lakeFile);
     Path cleanFile = work.resolve("clean.duckdb");
-    Sandbox.buildLake(source, cleanFile);
-    Map<String, Path> files = Sandbox.csvTables(noisy);
-    Map<String, Path> originals = Sandbox.csvTables(source);
+    SampleLake.build(source, cleanFile);
+    Map<String, Path> files = SampleLake.tables(noisy);
+    Map<String, Path> originals = SampleLake.tables(source);
     Map<String, Map<Long, Map<String, NoiseInjector.InjectedCell>>> injected = new HashMap<>();
     for (NoiseInjector.InjectedCell c : report.changed()) {
       injected.computeIfAbsent(c.table(), k -> new HashMap<>()).computeIfAbsent(c.row(), k -> new HashMap<>()).put(c.column(), c);
@@ -95,8 +97,8 @@ public final class NoiseCleaningBenchmark {
       NoiseDetector detector = NoiseDetector.create();
       for (Map.Entry<String, Path> e : files.entrySet()) {
         String table = e.getKey();
-        List<String[]> noisyRows = Sandbox.readCsv(e.getValue());
-        List<String[]> originalRows = Sandbox.readCsv(originals.get(table));
+        List<String[]> noisyRows = SharedLake.readCsv(e.getValue());
+        List<String[]> originalRows = SharedLake.readCsv(originals.get(table));
         String[] header = noisyRows.get(0);
         long b0 = System.nanoTime();
         CteBuildResult result = builder.build(c, CteRequest.of(table));

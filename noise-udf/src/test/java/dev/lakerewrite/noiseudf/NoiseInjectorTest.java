@@ -1,5 +1,6 @@
 package dev.lakerewrite.noiseudf;
 
+import dev.lakerewrite.testing.SampleLake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -58,8 +59,8 @@ class NoiseInjectorTest {
     NoiseInjector.InjectionReport c = NoiseInjector.builder().seed(8).rate(0.08).build().inject(lake, dir.resolve("c"));
     assertThat(Files.readAllBytes(dir.resolve("c/towns.csv"))).isNotEqualTo(Files.readAllBytes(dir.resolve("a/towns.csv")));
 
-    List<String[]> original = Sandbox.readCsv(lake.resolve("towns.csv"));
-    List<String[]> noisy = Sandbox.readCsv(dir.resolve("a/towns.csv"));
+    List<String[]> original = SharedLake.readCsv(lake.resolve("towns.csv"));
+    List<String[]> noisy = SharedLake.readCsv(dir.resolve("a/towns.csv"));
     assertThat(noisy.get(0)).isEqualTo(original.get(0));
     int changedCells = 0;
     for (int r = 1; r < original.size(); r++) {
@@ -122,15 +123,15 @@ class NoiseInjectorTest {
   @Test
   void zeroRateCopiesTheWikiDbsLayoutByteForByte() throws Exception {
     Path target = dir.resolve("copy");
-    NoiseInjector.InjectionReport report = NoiseInjector.builder().rate(0).build().inject(Sandbox.sample(), target);
+    NoiseInjector.InjectionReport report = NoiseInjector.builder().rate(0).build().inject(SampleLake.folder(), target);
     assertThat(report.changed()).isEmpty();
     assertThat(report.tables()).isEqualTo(29);
     List<Path> files;
-    try (Stream<Path> s = Files.walk(Sandbox.sample())) {
+    try (Stream<Path> s = Files.walk(SampleLake.folder())) {
       files = s.filter(Files::isRegularFile).toList();
     }
     for (Path f : files) {
-      Path copy = target.resolve(Sandbox.sample().relativize(f).toString());
+      Path copy = target.resolve(SampleLake.folder().relativize(f).toString());
       assertThat(Files.readAllBytes(copy)).as(f.toString()).isEqualTo(Files.readAllBytes(f));
     }
     assertThat(Files.readString(report.record())).isEmpty();
@@ -140,7 +141,7 @@ class NoiseInjectorTest {
   void kindsTablesAndColumnRatesRestrictTheNoise() throws Exception {
     NoiseInjector.InjectionReport r = NoiseInjector.builder().seed(3).rate(0)
         .rate(NoiseKind.NUMBER_FORMAT, 0.5).tables(Set.of("capital")).build()
-        .inject(Sandbox.sample(), dir.resolve("numbers"));
+        .inject(SampleLake.folder(), dir.resolve("numbers"));
     assertThat(r.changed()).isNotEmpty().allSatisfy(c -> {
       assertThat(c.kind()).isEqualTo(NoiseKind.NUMBER_FORMAT);
       assertThat(c.table()).isEqualTo("capital");
@@ -149,10 +150,10 @@ class NoiseInjectorTest {
     assertThat(r.changed()).extracting(NoiseInjector.InjectedCell::column).doesNotContain("postal code", "GeoNames ID");
 
     NoiseInjector.InjectionReport one = NoiseInjector.builder().seed(3).rate(0)
-        .columnRate("capital", "label", NoiseKind.CASING, 1.0).build().inject(Sandbox.sample(), dir.resolve("one"));
+        .columnRate("capital", "label", NoiseKind.CASING, 1.0).build().inject(SampleLake.folder(), dir.resolve("one"));
     assertThat(one.changed()).hasSize(16).allSatisfy(c -> assertThat(c.column()).isEqualTo("label"));
 
-    assertThatThrownBy(() -> NoiseInjector.builder().build().inject(Sandbox.sample(), dir.resolve("one")))
+    assertThatThrownBy(() -> NoiseInjector.builder().build().inject(SampleLake.folder(), dir.resolve("one")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not empty");
     assertThatThrownBy(() -> NoiseInjector.builder().rate(1.5)).hasMessageContaining("[0, 1]");
     assertThat(Map.of()).isEmpty();

@@ -1,5 +1,7 @@
 package dev.lakerewrite.noiseudf;
 
+import dev.lakerewrite.testing.SampleLake;
+import dev.lakerewrite.testing.Sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lakerewrite.sql.Sql;
@@ -35,7 +37,7 @@ class OfflineCteBuilderTest {
         "Opotiki,Bay of Plenty Region,+1840-00-00T00:00:00Z,+3089.21,FALSE,Ōpōtiki") + "\n";
     Files.writeString(csv, rows, StandardCharsets.UTF_8);
     Path file = dir.resolve("lake.duckdb");
-    assertThat(Sandbox.buildLake(csv.getParent(), file)).containsExactly("towns_cities");
+    assertThat(SampleLake.build(csv.getParent(), file)).containsExactly("towns_cities");
     DuckDBConnection c = Sandbox.open(file, dir.resolve("tmp"));
     CleaningFunctions.register(c);
     return c;

@@ -1,5 +1,6 @@
 package dev.lakerewrite.retrieval;
 
+import dev.lakerewrite.testing.SampleLake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,7 +24,7 @@ class LakeIndexTest {
 
   @BeforeAll
   static void embedder() throws Exception {
-    embedder = CachingEmbedder.open(MiniLmEmbedder.shared(), SampleLake.cacheDirectory().resolve("embeddings"));
+    embedder = CachingEmbedder.open(MiniLmEmbedder.shared(), SampleIndex.cacheDirectory().resolve("embeddings"));
   }
 
   @AfterAll
@@ -32,15 +33,15 @@ class LakeIndexTest {
   }
 
   static Path freshDirectory() throws Exception {
-    return Files.createTempDirectory(SampleLake.tmp(), "index-test");
+    return Files.createTempDirectory(SampleIndex.tmp(), "index-test");
   }
 
   @Test
   void readsTheCatalogAsCoreNamesTheTables() throws Exception {
-    LakeIndex index = SampleLake.index();
+    LakeIndex index = SampleIndex.index();
     assertThat(index.tables()).hasSize(29);
     assertThat(index.tables()).extracting(LakeTable::name)
-        .containsAll(SampleLake.tables().values())
+        .containsAll(SampleLake.tableNames())
         .contains("region_of_new_zealand_category_of_associated_people",
             "computer_animated_film_category_of_associated_people", "1992_winter_olympics");
     LakeTable region = index.table("region_of_new_zealand");
@@ -64,7 +65,7 @@ class LakeIndexTest {
     Path dir = freshDirectory();
     List<TableMatch> first;
     Path firstDirectory;
-    try (Connection c = SampleLake.duplicate()) {
+    try (Connection c = SampleIndex.duplicate()) {
       try (LakeIndex built = LakeIndex.builder().connection(c).cacheDirectory(dir).embedder(embedder).build()) {
         assertThat(built.wasBuilt()).isTrue();
         first = built.searchTable("countries", List.of("gini"), 3);
@@ -97,7 +98,7 @@ class LakeIndexTest {
       List<Future<Boolean>> futures = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
         Callable<Boolean> build = () -> {
-          try (Connection c = SampleLake.duplicate();
+          try (Connection c = SampleIndex.duplicate();
               LakeIndex index = LakeIndex.builder().connection(c).cacheDirectory(dir).embedder(embedder).build()) {
             assertThat(index.tables()).hasSize(29);
             return index.wasBuilt();
@@ -117,7 +118,7 @@ class LakeIndexTest {
 
   @Test
   void capsTheDistinctValuesPerColumn() throws Exception {
-    try (Connection c = SampleLake.duplicate();
+    try (Connection c = SampleIndex.duplicate();
         LakeIndex capped = LakeIndex.builder().connection(c).cacheDirectory(freshDirectory()).embedder(embedder)
             .maxDistinctValuesPerColumn(3).maxRowsScannedPerTable(10).tableScoring(TableScoring.EMBEDDING)
             .build()) {
@@ -164,7 +165,7 @@ class LakeIndexTest {
 
   @Test
   void aClosedConnectionIsAClearError() throws Exception {
-    Connection c = SampleLake.duplicate();
+    Connection c = SampleIndex.duplicate();
     c.close();
     assertThatThrownBy(() -> LakeIndex.builder().connection(c).cacheDirectory(freshDirectory()).embedder(embedder)
         .build()).isInstanceOf(RetrievalException.class).hasMessageContaining("catalog");

@@ -17,7 +17,7 @@ class RelevanceTest {
 
   @BeforeAll
   static void index() throws Exception {
-    index = SampleLake.index();
+    index = SampleIndex.index();
   }
 
   @ParameterizedTest

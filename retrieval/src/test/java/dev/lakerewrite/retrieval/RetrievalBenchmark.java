@@ -1,5 +1,6 @@
 package dev.lakerewrite.retrieval;
 
+import dev.lakerewrite.testing.SampleLake;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,14 +21,14 @@ public final class RetrievalBenchmark {
   public static void main(String[] args) throws Exception {
     System.setProperty("lakerewrite.sample", System.getProperty("lakerewrite.sample",
         Path.of("..", "shared", "data", "wikidbs-sample").toAbsolutePath().normalize().toString()));
-    if (!Files.isDirectory(SampleLake.sampleRoot())) {
+    if (!Files.isDirectory(SampleLake.folder())) {
       System.setProperty("lakerewrite.sample",
           Path.of("..", "..", "shared", "data", "wikidbs-sample").toAbsolutePath().normalize().toString());
     }
     System.setProperty("java.io.tmpdir", Path.of("target", "tmp").toAbsolutePath().toString());
     MiniLmEmbedder.shared();
-    Path cache = Files.createTempDirectory(SampleLake.tmp(), "benchmark");
-    try (Connection c = SampleLake.duplicate()) {
+    Path cache = Files.createTempDirectory(SampleIndex.tmp(), "benchmark");
+    try (Connection c = SampleIndex.duplicate()) {
       long t0 = System.nanoTime();
       LakeIndex cold = LakeIndex.builder().connection(c).cacheDirectory(cache).build();
       double coldMs = (System.nanoTime() - t0) / 1e6;

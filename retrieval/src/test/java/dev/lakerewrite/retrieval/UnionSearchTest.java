@@ -14,7 +14,7 @@ class UnionSearchTest {
 
   @BeforeAll
   static void index() throws Exception {
-    index = SampleLake.index();
+    index = SampleIndex.index();
   }
 
   @Test

@@ -17,7 +17,7 @@ class ValueSearchTest {
 
   @BeforeAll
   static void index() throws Exception {
-    index = SampleLake.index();
+    index = SampleIndex.index();
   }
 
   @Test
@@ -76,7 +76,7 @@ class ValueSearchTest {
 
   @Test
   void exampleRowsShowTheMatchedColumnFirstAndQuoteAwkwardNames() throws Exception {
-    try (Connection c = SampleLake.duplicate()) {
+    try (Connection c = SampleIndex.duplicate()) {
       List<ValueMatch> found = index.searchValue(c, "region_of_new_zealand", "Category:Waikato", 3);
       ValueMatch top = found.get(0);
       assertThat(top.column()).isEqualTo("topic's main category");
@@ -99,7 +99,7 @@ class ValueSearchTest {
         new String[] {"computer_animated_film", "Toy Story"}, new String[] {"found_in_taxon", "Escherichia coli"},
         new String[] {"head_of_state", "Joe Biden"});
     List<List<ValueMatch>> expected = new ArrayList<>();
-    try (Connection c = SampleLake.duplicate()) {
+    try (Connection c = SampleIndex.duplicate()) {
       for (String[] p : probes) {
         expected.add(index.searchValue(c, p[0], p[1], 5));
       }
@@ -110,7 +110,7 @@ class ValueSearchTest {
       for (int t = 0; t < 4; t++) {
         futures.add(pool.submit(() -> {
           List<List<ValueMatch>> got = new ArrayList<>();
-          try (Connection c = SampleLake.duplicate()) {
+          try (Connection c = SampleIndex.duplicate()) {
             for (String[] p : probes) {
               got.add(index.searchValue(c, p[0], p[1], 5));
             }

@@ -104,7 +104,7 @@ public final class AssumedSchema {
    *
    * @param text the literal's text
    * @param kind DuckDB's kind (STRING, INTEGER, DECIMAL, DATE...)
-   * @param operator =, <>, <, <=, >, >=, IN, LIKE...
+   * @param operator {@code =}, {@code <>}, {@code <}, {@code <=}, {@code >}, {@code >=}, {@code IN}, {@code LIKE}...
    */
   public record Literal(String text, String kind, String operator) {
     public boolean isString() {

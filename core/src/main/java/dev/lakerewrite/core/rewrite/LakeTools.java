@@ -22,7 +22,7 @@ public interface LakeTools extends dev.lakerewrite.core.match.MatchLake {
   /** The table with this name (exact, else case-insensitive). */
   Optional<String> resolveTable(String name);
 
-  /** {@code "; did you mean \"x\"?"} for a wrong table name, or empty. */
+  /** {@code ; did you mean 'x'?} for a wrong table name (the one format, {@link dev.lakerewrite.sql.DidYouMean}), or empty. */
   String didYouMean(String name);
 
   CatalogTable table(String name);

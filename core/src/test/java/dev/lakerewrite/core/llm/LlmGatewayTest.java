@@ -1,5 +1,6 @@
 package dev.lakerewrite.core.llm;
 
+import dev.lakerewrite.testing.ScriptedChatModel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -6,7 +6,7 @@ import dev.lakerewrite.core.equivalence.InstanceCheck;
 import dev.lakerewrite.core.llm.LlmGateway;
 import dev.lakerewrite.core.llm.RetryPolicy;
 import dev.lakerewrite.core.llm.Role;
-import dev.lakerewrite.core.llm.ScriptedChatModel;
+import dev.lakerewrite.testing.ScriptedChatModel;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lakerewrite.core.equivalence.InstanceCheck;
-import dev.lakerewrite.core.llm.ScriptedChatModel;
+import dev.lakerewrite.testing.ScriptedChatModel;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import dev.lakerewrite.core.TestLakes;
 import dev.lakerewrite.core.llm.LlmBudget;
 import dev.lakerewrite.core.llm.RetryPolicy;
 import dev.lakerewrite.core.llm.Role;
-import dev.lakerewrite.core.llm.ScriptedChatModel;
+import dev.lakerewrite.testing.ScriptedChatModel;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.security.DigestInputStream;

@@ -1,7 +1,9 @@
-package dev.lakerewrite.core.llm;
+package dev.lakerewrite.testing;
 
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
@@ -84,10 +86,25 @@ public final class ScriptedChatModel implements ChatModel {
     return List.copyOf(requests);
   }
 
-  /** The text of the last user message of the i-th request. */
+  /** Every message of the i-th request, in order, each headed by its role ({@code [system]}, {@code [user]}...). */
   public synchronized String prompt(int i) {
+    StringBuilder sb = new StringBuilder();
+    for (ChatMessage m : requests.get(i).messages()) {
+      sb.append(sb.length() == 0 ? "" : "\n\n").append('[').append(m.type().name().toLowerCase(java.util.Locale.ROOT))
+          .append("]\n").append(text(m));
+    }
+    return sb.toString();
+  }
+
+  /** The text of the last user message of the i-th request. */
+  public synchronized String lastUserText(int i) {
     List<ChatMessage> messages = requests.get(i).messages();
-    return UsageMeter.render(messages);
+    for (int m = messages.size() - 1; m >= 0; m--) {
+      if (messages.get(m) instanceof UserMessage u) {
+        return text(u);
+      }
+    }
+    throw new AssertionError("request " + i + " has no user message");
   }
 
   public synchronized int remaining() {
@@ -105,6 +122,19 @@ public final class ScriptedChatModel implements ChatModel {
       throw new AssertionError("the scripted model ran out of answers at request " + requests.size());
     }
     return next.apply(request);
+  }
+
+  private static String text(ChatMessage m) {
+    if (m instanceof SystemMessage s) {
+      return s.text();
+    }
+    if (m instanceof UserMessage u) {
+      return u.hasSingleText() ? u.singleText() : u.contents().toString();
+    }
+    if (m instanceof AiMessage a) {
+      return String.valueOf(a.text());
+    }
+    return m.toString();
   }
 
   private ChatResponse response(String text, TokenUsage usage) {

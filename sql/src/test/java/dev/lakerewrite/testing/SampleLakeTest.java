@@ -1,4 +1,4 @@
-package dev.lakerewrite.joingraph;
+package dev.lakerewrite.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,8 +9,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 
-/** The fixture reproduces the connection core hands over: read-only, no external access, temp objects allowed. */
-class SandboxFixtureTest {
+/** The shared fixture reproduces the lake core hands over: core's names, read-only, sandboxed, temp objects allowed. */
+class SampleLakeTest {
 
   @Test
   void lakeIsReadOnlyWithoutExternalAccessButAllowsTemporaryTables() throws SQLException {
@@ -33,19 +33,24 @@ class SandboxFixtureTest {
           rs.next();
           assertThat(rs.getInt(1)).isEqualTo(29);
         }
+        try (ResultSet rs = st.executeQuery("SELECT current_setting('threads'), current_setting('memory_limit')")) {
+          rs.next();
+          assertThat(rs.getInt(1)).isEqualTo(Sandbox.THREADS);
+          assertThat(rs.getString(2)).isNotBlank();
+        }
       }
     }
   }
 
   @Test
   void lakeNamesFollowCoresRule() {
-    var names = SampleLake.tableNames();
-    assertThat(names.get("region-of-new-zealand").get("category-of-associated-people"))
-        .isEqualTo("region_of_new_zealand_category_of_associated_people");
-    assertThat(names.get("computer-animated-film").get("category-of-associated-people"))
-        .isEqualTo("computer_animated_film_category_of_associated_people");
-    assertThat(names.get("1992-winter-olympics").get("1992-winter-olympics")).isEqualTo("1992_winter_olympics");
-    assertThat(SampleGraphs.defaults().tables()).hasSize(29);
-    assertThat(SampleGraphs.defaults().table("capital").orElseThrow().column("Who's on First ID")).isPresent();
+    var tables = SampleLake.tables(SampleLake.folder());
+    assertThat(tables).hasSize(29).containsKeys(
+        "region_of_new_zealand_category_of_associated_people",
+        "computer_animated_film_category_of_associated_people",
+        "1992_winter_olympics", "capital");
+    assertThat(tables.get("region_of_new_zealand_category_of_associated_people").toString())
+        .contains("region-of-new-zealand").endsWith("category-of-associated-people.csv");
+    assertThat(SampleLake.tableNames()).containsExactlyElementsOf(tables.keySet());
   }
 }
