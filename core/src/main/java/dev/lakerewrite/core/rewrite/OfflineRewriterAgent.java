@@ -50,7 +50,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
     }
     OfflinePlanner planner = new OfflinePlanner(state);
     Plan plan = planner.plan();
-    Rewrite r = new Rewrite(state, plan, new Trees(parser));
+    Rewrite r = new Rewrite(state, plan, new Trees(parser), planner);
     String sql = r.apply();
     List<String> reason = new ArrayList<>();
     if (lastLostAScope(state)) {
@@ -75,7 +75,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
         ? t.assumed() + " dropped (obsolete)" : t.assumed() + "→" + r.lakeNameOf(t)));
     reason.addAll(plan.notes());
     return new Proposal(sql, String.join("; ", reason), r.usedTables(),
-        mapping(planner, plan, r.mapping, r.assumedNames::get, List.of()));
+        mapping(planner, plan, r.mapping, r.assumedNames::get, r.guesses.stream().distinct().toList()));
   }
 
   /**
@@ -133,10 +133,20 @@ final class OfflineRewriterAgent implements RewriterAgent {
     private final Set<JsonNode> done = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private int aliasCounter;
 
+    /** Where a column the plan left unmapped is guessed (null: such columns stay as written). */
+    private final @Nullable OfflinePlanner planner;
+    /** Columns read from a best guess because the plan mapped them nowhere. */
+    final List<String> guesses = new ArrayList<>();
+
     Rewrite(RewriteState state, Plan plan, Trees editor) {
+      this(state, plan, editor, null);
+    }
+
+    Rewrite(RewriteState state, Plan plan, Trees editor, @Nullable OfflinePlanner planner) {
       this.state = state;
       this.plan = plan;
       this.editor = editor;
+      this.planner = planner;
     }
 
     List<String> usedTables() {
@@ -687,11 +697,8 @@ final class OfflineRewriterAgent implements RewriterAgent {
         // The FROM item SQL's scoping picks, in this block or an enclosing one: resolve in that block's scope.
         scope = owner.scope();
         TableChoice t = scope.byAlias.get(owner.aliasKey());
-        if (t != null && t.columns().containsKey(OfflinePlanner.key(column))) {
+        if (t != null && (t.columns().containsKey(OfflinePlanner.key(column)) || names.size() >= 2)) {
           return resolveIn(scope, t, column, owner.aliasKey());
-        }
-        if (names.size() >= 2) {
-          return Optional.empty();
         }
       } else if (binding.isPresent() && !binding.get().ambiguous()) {
         if (schema.source(ref).isPresent()) {
@@ -729,10 +736,20 @@ final class OfflineRewriterAgent implements RewriterAgent {
     private Optional<Resolved> resolveIn(Scope scope, TableChoice t, String column, @Nullable String aliasKey) {
       Optional<TableChoice> table = Optional.of(t);
       ColumnTarget target = table.get().columns().get(OfflinePlanner.key(column));
+      TableChoice effective = plan.effective(table.get().assumed()).orElse(table.get());
+      if (target == null && planner != null) {
+        // A column the plan mapped nowhere (a key of the assumed schema, a column below the threshold) still needs
+        // a lake column, or the query that bound on its own schema no longer binds: the table's best guess.
+        target = planner.bestColumn(effective.assumed(), column, effective.lake()).map(b -> new ColumnTarget(
+            b.lakeTable(), b.lakeColumn(), b.score(), "best guess: " + b.why(), true)).orElse(null);
+        if (target != null) {
+          guesses.add(t.assumed() + "." + column + " read from " + target.lakeTable() + "." + target.lakeColumn()
+              + " on a weak guess (the plan mapped it nowhere)");
+        }
+      }
       if (target == null) {
         return Optional.empty();
       }
-      TableChoice effective = plan.effective(table.get().assumed()).orElse(table.get());
       String alias;
       if (target.lakeTable().equals(effective.lake())) {
         // The occurrence the reference reads (one side of a self-join), unless it was merged into another table.

@@ -29,6 +29,7 @@ import net.jqwik.api.Assume;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
@@ -191,6 +192,8 @@ class ScopeAwareRewriteTest {
   /** Generates queries over the assumed schema; outer aliases are visible to subqueries (correlation). */
   private static final class Generator {
     final Random random;
+    /** The shapes the generated query has (for the statistics jqwik reports). */
+    final java.util.Set<String> shapes = new java.util.TreeSet<>();
     int derived;
 
     Generator(Random random) {
@@ -215,9 +218,18 @@ class ScopeAwareRewriteTest {
     /** A top-level query of a random shape. */
     String query() {
       return switch (random.nextInt(4)) {
-        case 0 -> cte();
-        case 1 -> block(1, List.of()) + (random.nextBoolean() ? " UNION " : " EXCEPT ") + block(1, List.of());
-        case 2 -> derivedTable(List.of());
+        case 0 -> {
+          shapes.add("cte");
+          yield cte();
+        }
+        case 1 -> {
+          shapes.add("set-operation");
+          yield block(1, List.of()) + (random.nextBoolean() ? " UNION " : " EXCEPT ") + block(1, List.of());
+        }
+        case 2 -> {
+          shapes.add("derived-table");
+          yield derivedTable(List.of());
+        }
         default -> block(0, List.of());
       };
     }
@@ -268,9 +280,11 @@ class ScopeAwareRewriteTest {
           on = a1 + "." + fk.substring(fk.indexOf('.') + 1) + " = " + a2 + ".id";
         } else {
           second = first;
+          shapes.add("self-join");
           on = a1 + ".id " + (random.nextBoolean() ? "=" : "<") + " " + a2 + ".id";
         }
         own.add(new Ref(a2, second));
+        shapes.add("join");
         from.append(random.nextBoolean() ? " JOIN " : " LEFT JOIN ").append(second).append(' ').append(a2)
             .append(" ON ").append(on);
       }
@@ -287,6 +301,7 @@ class ScopeAwareRewriteTest {
       if (depth == 0 && !aggregate && random.nextInt(4) == 0) {
         Ref r = own.get(0);
         String col = numeric(r.table());
+        shapes.add("correlated-subquery");
         items.add("(SELECT max(s." + col + ") FROM " + r.table() + " s WHERE s.id <> " + r.alias() + ".id) AS sc");
       }
       String where = random.nextInt(5) == 0 ? "" : " WHERE " + predicate(depth, visible);
@@ -312,6 +327,7 @@ class ScopeAwareRewriteTest {
       switch (choice) {
         case 1: {
           // IN subquery over a key.
+          shapes.add("in-subquery");
           String inner = table();
           String key = inner.equals("visit") ? (random.nextBoolean() ? "person_id" : "city_id") : "id";
           String target = key.equals("person_id") ? "person" : key.equals("city_id") ? "city" : inner;
@@ -325,6 +341,8 @@ class ScopeAwareRewriteTest {
         }
         case 2: {
           // EXISTS, correlated with the enclosing block (possibly reusing its alias name for the inner table).
+          shapes.add("exists-subquery");
+          shapes.add("correlated-subquery");
           String inner = table();
           String ia = ALIASES[random.nextInt(ALIASES.length)];
           if (ia.equals(r.alias())) {
@@ -340,6 +358,7 @@ class ScopeAwareRewriteTest {
         }
         case 3: {
           // A correlated scalar subquery, the same alias reused inside (shadowing) when it happens to.
+          shapes.add("scalar-subquery");
           String col = numeric(r.table());
           String ia = ALIASES[random.nextInt(ALIASES.length)];
           boolean unqualifiedOuter = !ia.equals(r.alias()) && ASSUMED.get(r.table()).stream()
@@ -352,6 +371,7 @@ class ScopeAwareRewriteTest {
         }
         case 4: {
           // A block nested inside an IN with the enclosing references visible (depth).
+          shapes.add("nested-block");
           // Outer references whose alias an inner FROM item could shadow are left out: DuckDB then falls back to
           // the outer table for columns the inner one lacks, which no rewrite can know without the full schema.
           List<Ref> unshadowed = visible.stream().filter(v -> java.util.Arrays.stream(ALIASES)
@@ -373,7 +393,9 @@ class ScopeAwareRewriteTest {
 
   @Property(tries = 400, maxDiscardRatio = 3)
   void aQueryThatBindsOnItsAssumedSchemaBindsOnTheLakeAndKeepsItsRows(@ForAll Random random) throws SQLException {
-    String sql = new Generator(random).query();
+    Generator generator = new Generator(random);
+    String sql = generator.query();
+    generator.shapes.forEach(shape -> Statistics.label("shape").collect(shape));
     List<String> expected = rows(sql, "memory");
     Assume.that(expected != null);
     Lake lake = lake(random);
