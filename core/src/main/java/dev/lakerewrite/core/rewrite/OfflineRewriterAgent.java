@@ -267,6 +267,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
       if (scope.from != null) {
         rewriteJoinConditions(scope.from, scope);
       }
+      fixCorrelations(sel.get("where_clause"));
       for (JsonNode item : sel.path("select_list")) {
         rewriteOutput((ObjectNode) item, scope);
       }
@@ -497,6 +498,53 @@ final class OfflineRewriterAgent implements RewriterAgent {
       join.set("left", chain);
       join.set("condition", editor.parseExpression(condition(path.steps().get(path.steps().size() - 1), aliasOfLake)));
       markDone(join.get("condition"));
+    }
+
+    /**
+     * A WHERE equality between columns of two assumed tables (a correlated subquery's link to its outer block, or a
+     * join written in WHERE) is a join: when the plan replaces the assumed keys of the two tables by the join
+     * graph's (one hop), it is replaced here too, each side read through the alias of its own block.
+     */
+    private void fixCorrelations(@Nullable JsonNode where) {
+      if (schema == null || where == null || !where.isObject()) {
+        return;
+      }
+      for (JsonNode c : Trees.conjuncts(where)) {
+        if (!"COMPARISON".equals(c.path("class").asText()) || !"COMPARE_EQUAL".equals(c.path("type").asText())
+            || done.contains(c)) {
+          continue;
+        }
+        Owner lo = schema.source(c.path("left")).map(owners::get).orElse(null);
+        Owner ro = schema.source(c.path("right")).map(owners::get).orElse(null);
+        if (lo == null || ro == null) {
+          continue;
+        }
+        TableChoice l = lo.scope().byAlias.get(lo.aliasKey());
+        TableChoice r = ro.scope().byAlias.get(ro.aliasKey());
+        TableChoice le = plan.effective(l.assumed()).orElse(l);
+        TableChoice re = plan.effective(r.assumed()).orElse(r);
+        if (le.lake().equals(re.lake())) {
+          continue;
+        }
+        Evidence.JoinPath path = plan.joinFixes().get(OfflinePlanner.joinKey(le.assumed(), re.assumed()));
+        if (path == null) {
+          path = plan.joinFixes().get(OfflinePlanner.joinKey(re.assumed(), le.assumed()));
+        }
+        if (path == null || path.steps().size() != 1) {
+          continue;
+        }
+        Map<String, String> aliasOfLake = new LinkedHashMap<>();
+        aliasOfLake.put(le.lake(), aliasOf(lo, l));
+        aliasOfLake.put(re.lake(), aliasOf(ro, r));
+        ObjectNode condition = editor.parseExpression(condition(path.steps().get(0), aliasOfLake));
+        Trees.replace((ObjectNode) c, condition);
+        markDone(c);
+      }
+    }
+
+    /** The alias that reads an occurrence of an assumed table (the absorbing table's, when it was merged). */
+    private static String aliasOf(Owner o, TableChoice t) {
+      return t.mergedInto() == null ? o.scope().written.get(o.aliasKey()) : o.scope().aliasFor(t);
     }
 
     /** Aliases (lower case) of the base tables under a FROM node. */
