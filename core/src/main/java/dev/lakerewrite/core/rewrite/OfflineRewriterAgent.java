@@ -35,6 +35,16 @@ import org.jspecify.annotations.Nullable;
  * their joins go, wrong join keys are replaced by the join graph's, missing columns arrive through added joins,
  * noisy tables are read through their cleaned CTEs, and numbers or dates stored as text are read through the
  * vetted {@code clean_number}/{@code clean_date} functions.
+ *
+ * <p>The rewrite is scope-aware: every column reference is resolved with SQL's scoping rules ({@link
+ * dev.lakerewrite.core.match.AssumedSchema#source}) to the FROM item it reads — in its own block, or an enclosing
+ * one for a correlated reference in a scalar, {@code IN} or {@code EXISTS} subquery — and pointed at the lake
+ * through that block's mapping and alias. An assumed table has one mapping in every block where it appears; each
+ * occurrence keeps the user's alias (each side of a self-join its own, with its own added joins); a block never
+ * loses its FROM clause; a column the plan mapped nowhere is read from its table's best guess rather than left for
+ * the binder to reject. So a query that binds on its assumed schema binds on the lake ({@code
+ * ScopeAwareRewriteTest} checks it, and the rows, on generated queries of every shape over renamed and split
+ * lakes).
  */
 final class OfflineRewriterAgent implements RewriterAgent {
   private final SqlParser parser;

@@ -440,6 +440,43 @@ class ScopeAwareRewriteTest {
     }
   }
 
+  @Example
+  void aCorrelatedLinkTakesTheJoinGraphsKeysWhenTheAssumedKeysMapNowhere() throws SQLException {
+    Lake lake = lake(new Random(11));
+    try {
+      // The plan found no lake column for visit.person_id and person.id: the join graph's keys replace them.
+      TableChoice visit = lake.plan().tables().get("visit");
+      TableChoice person = lake.plan().tables().get("person");
+      ColumnTarget fk = visit.columns().get("person_id");
+      ColumnTarget pk = person.columns().get("id");
+      Map<String, TableChoice> tables = new LinkedHashMap<>(lake.plan().tables());
+      tables.put("visit", without(visit, "person_id"));
+      tables.put("person", without(person, "id"));
+      Evidence.JoinPath path = new Evidence.JoinPath(visit.lake(), person.lake(), List.of(new Evidence.JoinStep(
+          visit.lake(), fk.lakeColumn(), person.lake(), pk.lakeColumn(), 1, 1)), 1, 1, null);
+      Plan p = lake.plan();
+      Plan plan = new Plan(tables, p.literalFixes(), Map.of(OfflinePlanner.joinKey("visit", "person"), path),
+          p.extraJoins(), p.cleaned(), p.unions(), p.wanted(), p.confidence(), p.notes(), p.keyedFilters());
+      Lake fixed = new Lake(lake.catalog(), plan, lake.tables());
+      String sql = "SELECT p.name FROM person p WHERE EXISTS (SELECT 1 FROM visit v WHERE v.person_id = p.id "
+          + "AND v.year > 2019)";
+      String rewritten = rewrite(sql, fixed);
+      assertThat(rewritten).contains(fk.lakeColumn()).contains(pk.lakeColumn());
+      assertThat(rows(rewritten, lake.catalog())).as(rewritten).isEqualTo(rows(sql, "memory"));
+    } finally {
+      use("memory");
+      try (Statement s = db.createStatement()) {
+        s.execute("DETACH " + lake.catalog());
+      }
+    }
+  }
+
+  private static TableChoice without(TableChoice t, String column) {
+    Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
+    columns.remove(column);
+    return new TableChoice(t.assumed(), t.lake(), t.score(), columns, List.of(column), t.mergedInto());
+  }
+
   /** The distinct rows of a query run in a catalog, sorted as text; null when it does not bind or run. */
   private static List<String> rows(String sql, String catalog) throws SQLException {
     use(catalog);
