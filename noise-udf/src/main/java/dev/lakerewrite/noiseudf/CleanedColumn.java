@@ -2,6 +2,7 @@ package dev.lakerewrite.noiseudf;
 
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the CTE cleans one column.
@@ -13,7 +14,8 @@ import java.util.Objects;
  * @param matchKey how to compare values of this column robustly, with {@code %s} for the value: apply it to
  *     both sides of an equality (e.g. {@code clean_key(%s)}); null for typed columns
  */
-public record CleanedColumn(String column, String expression, String resultType, List<NoiseKind> kinds, String matchKey) {
+public record CleanedColumn(
+    String column, String expression, String resultType, List<NoiseKind> kinds, @Nullable String matchKey) {
 
   public CleanedColumn {
     Objects.requireNonNull(column, "column");

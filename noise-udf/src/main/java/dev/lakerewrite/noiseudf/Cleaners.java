@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The vetted cleaning functions as plain, pure Java methods (thesis §6.2: "Unicode decomposition, whitespace
@@ -51,7 +52,7 @@ public final class Cleaners {
    * to their base letter, recompose (NFC). Letters that are not accented forms (ß, æ, œ, þ) are kept.
    * 'Whangārei' → 'Whangarei', 'Ōpōtiki' → 'Opotiki'.
    */
-  public static String unaccent(String value) {
+  public static @Nullable String unaccent(@Nullable String value) {
     if (value == null) {
       return null;
     }
@@ -77,7 +78,7 @@ public final class Cleaners {
   }
 
   /** True when the string has at least one letter carrying a diacritic that {@link #unaccent} would remove. */
-  public static boolean hasDiacritics(String value) {
+  public static boolean hasDiacritics(@Nullable String value) {
     return value != null && !isAscii(value) && !unaccent(value).equals(Normalizer.normalize(value, Normalizer.Form.NFC));
   }
 
@@ -93,7 +94,7 @@ public final class Cleaners {
    * Whitespace collapsing: trims, and turns every run of whitespace (spaces, tabs, newlines, no-break and thin
    * spaces) into one plain space. '  Hamilton\u00A0 City\t' → 'Hamilton City'.
    */
-  public static String collapseWhitespace(String value) {
+  public static @Nullable String collapseWhitespace(@Nullable String value) {
     if (value == null) {
       return null;
     }
@@ -125,7 +126,7 @@ public final class Cleaners {
    * whitespace. Digits after a comma are left alone ('1,5' may be a number). 'Hamilton ,New Zealand' →
    * 'Hamilton, New Zealand'.
    */
-  public static String punctuationSpacing(String value) {
+  public static @Nullable String punctuationSpacing(@Nullable String value) {
     if (value == null) {
       return null;
     }
@@ -160,7 +161,7 @@ public final class Cleaners {
    * (zero-width space, BOM, soft hyphen, bidi marks). Does not collapse whitespace.
    * '&lt;b&gt;Toy&nbsp;Story&lt;/b&gt;\u200B' → 'Toy\u00A0Story'.
    */
-  public static String stripMarkup(String value) {
+  public static @Nullable String stripMarkup(@Nullable String value) {
     if (value == null) {
       return null;
     }
@@ -243,7 +244,7 @@ public final class Cleaners {
   }
 
   /** Encodes as Windows-1252/Latin-1 (the inverse of {@link #decodeCp1252Lenient}); null if not encodable. */
-  private static byte[] encodeCp1252Lenient(String value) {
+  private static byte @Nullable [] encodeCp1252Lenient(String value) {
     byte[] out = new byte[value.length()];
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
@@ -277,7 +278,7 @@ public final class Cleaners {
    * repair is taken only if the bytes are strictly valid UTF-8 and the result has fewer mojibake markers, so
    * genuine Latin-1 text such as 'São Paulo' or 'Ærø' is left untouched.
    */
-  public static String fixMojibake(String value) {
+  public static @Nullable String fixMojibake(@Nullable String value) {
     if (value == null || isAscii(value)) {
       return value;
     }
@@ -351,7 +352,7 @@ public final class Cleaners {
    * Case folding: NFKC, then full Unicode case folding through upper-then-lower case in the root locale
    * ('Straße' → 'strasse', 'ＴＯＹ' → 'toy'), so that equal-ignoring-case strings fold to one string.
    */
-  public static String casefold(String value) {
+  public static @Nullable String casefold(@Nullable String value) {
     if (value == null) {
       return null;
     }
@@ -363,7 +364,7 @@ public final class Cleaners {
    * Lossless formatting repair, the text cleaner of choice: mojibake repair, control/markup removal, whitespace
    * collapsing, NFC. Keeps case and diacritics, so a clean value comes out unchanged.
    */
-  public static String cleanText(String value) {
+  public static @Nullable String cleanText(@Nullable String value) {
     if (value == null) {
       return null;
     }
@@ -376,7 +377,7 @@ public final class Cleaners {
    * ASCII. Two spellings of the same value ('Whangārei', ' WHANGAREI', 'WhangÄ\u0081rei') share one key. Lossy by
    * design: use it to compare, not to display.
    */
-  public static String textKey(String value) {
+  public static @Nullable String textKey(@Nullable String value) {
     if (value == null) {
       return null;
     }
@@ -401,7 +402,7 @@ public final class Cleaners {
    * f/false/no/n/0/off (and nein/non/faux/falsch, ✗), in any case, spacing, accents or encoding ('TRÜE',
    * ' Yes ', '0'); NULL for anything else.
    */
-  public static Boolean parseBoolean(String value) {
+  public static @Nullable Boolean parseBoolean(@Nullable String value) {
     if (value == null) {
       return null;
     }
@@ -429,7 +430,7 @@ public final class Cleaners {
     MDY;
 
     /** Parses 'DMY'/'MDY' in any case; null and blank mean DMY. */
-    public static DateOrder parse(String text) {
+    public static DateOrder parse(@Nullable String text) {
       if (text == null || text.isBlank()) {
         return DMY;
       }
@@ -476,7 +477,7 @@ public final class Cleaners {
   }
 
   /** {@link #isoDate(String, DateOrder)} with day-first reading of ambiguous numeric dates. */
-  public static String isoDate(String value) {
+  public static @Nullable String isoDate(@Nullable String value) {
     return isoDate(value, DateOrder.DMY);
   }
 
@@ -488,7 +489,7 @@ public final class Cleaners {
    * 'YYYY-MM' / 'YYYY' for reduced precision, with a leading '-' for years BCE; NULL when the text is not a
    * date or names an impossible one (31 February).
    */
-  public static String isoDate(String value, DateOrder order) {
+  public static @Nullable String isoDate(@Nullable String value, DateOrder order) {
     if (value == null) {
       return null;
     }
@@ -543,7 +544,7 @@ public final class Cleaners {
   }
 
   /** {@link #isoDate(String, DateOrder)} as a {@link LocalDate}; NULL unless the value has day precision. */
-  public static LocalDate parseDate(String value, DateOrder order) {
+  public static @Nullable LocalDate parseDate(@Nullable String value, DateOrder order) {
     String iso = isoDate(value, order);
     if (iso == null || iso.startsWith("-") || iso.length() != 10) {
       return null;
@@ -551,18 +552,18 @@ public final class Cleaners {
     return LocalDate.parse(iso);
   }
 
-  private static Integer month(String name) {
+  private static @Nullable Integer month(String name) {
     return MONTHS.get(name.toLowerCase(Locale.ROOT));
   }
 
-  private static String fullDate(int year, int month, int day) {
+  private static @Nullable String fullDate(int year, int month, int day) {
     if (month < 1 || day < 1) {
       return null;
     }
     return iso(false, year, month, day);
   }
 
-  private static String iso(boolean negative, int year, int month, int day) {
+  private static @Nullable String iso(boolean negative, int year, int month, int day) {
     if (year > 9999 || month > 12 || day > 31 || (month == 0 && day != 0)) {
       return null;
     }
@@ -585,7 +586,7 @@ public final class Cleaners {
   // Numbers
 
   /** {@link #parseNumber(String, Character)} with the separator inferred from the value alone. */
-  public static Double parseNumber(String value) {
+  public static @Nullable Double parseNumber(@Nullable String value) {
     return parseNumber(value, null);
   }
 
@@ -598,20 +599,20 @@ public final class Cleaners {
    * structure is checked (1–3 digits, then groups of three): '1,2,3' is NULL, as is anything that is not a
    * number.
    */
-  public static Double parseNumber(String value, Character decimalSeparator) {
+  public static @Nullable Double parseNumber(@Nullable String value, @Nullable Character decimalSeparator) {
     BigDecimal d = parseDecimal(value, decimalSeparator);
     return d == null ? null : d.doubleValue();
   }
 
   /** {@link #parseNumber(String, Character)} as an exact decimal rounded to {@code scale} places (HALF_EVEN). */
-  public static BigDecimal parseDecimal(String value, Character decimalSeparator, int scale) {
+  public static @Nullable BigDecimal parseDecimal(@Nullable String value, @Nullable Character decimalSeparator, int scale) {
     BigDecimal d = parseDecimal(value, decimalSeparator);
     return d == null ? null : d.setScale(scale, RoundingMode.HALF_EVEN);
   }
 
   private static final Pattern EXPONENT_NUMBER = Pattern.compile("\\d+(?:\\.\\d+)?[eE][+-]?\\d{1,3}");
 
-  static BigDecimal parseDecimal(String value, Character decimalSeparator) {
+  static @Nullable BigDecimal parseDecimal(@Nullable String value, @Nullable Character decimalSeparator) {
     if (value == null) {
       return null;
     }
@@ -734,7 +735,7 @@ public final class Cleaners {
    * ('whangarei ' with vocabulary ['Whangārei', 'Auckland'] → 'Whangārei'); a value with no such entry is
    * returned unchanged, never dropped. When two entries share a key the first wins.
    */
-  public static String canonicalize(String value, List<String> vocabulary) {
+  public static @Nullable String canonicalize(@Nullable String value, List<String> vocabulary) {
     if (value == null) {
       return null;
     }
@@ -750,7 +751,7 @@ public final class Cleaners {
       this.byKey = byKey;
     }
 
-    static Vocabulary of(List<String> entries) {
+    static Vocabulary of(List<? extends @Nullable String> entries) {
       Map<String, String> byKey = new HashMap<>();
       for (String entry : entries) {
         if (entry != null) {
@@ -760,7 +761,7 @@ public final class Cleaners {
       return new Vocabulary(byKey);
     }
 
-    String canonical(String value) {
+    @Nullable String canonical(@Nullable String value) {
       if (value == null) {
         return null;
       }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The model's BUILD_CTE answer, read with Jackson against the JSON contract of {@link CleaningPrompt}. Reading
@@ -15,12 +16,12 @@ import java.util.List;
  * @param cte the CTE body
  * @param notes the model's note
  */
-record CleaningAnswer(List<GeneratedUdf> udfs, String cteName, String cte, String notes) {
+record CleaningAnswer(List<GeneratedUdf> udfs, @Nullable String cteName, String cte, String notes) {
 
   /** Either an answer or problems; {@code malformed} means it was not JSON at all. */
-  record Parsed(CleaningAnswer answer, List<String> problems, boolean malformed) {}
+  record Parsed(@Nullable CleaningAnswer answer, List<String> problems, boolean malformed) {}
 
-  static Parsed parse(String text, int maxUdfs) {
+  static Parsed parse(@Nullable String text, int maxUdfs) {
     if (text == null || text.isBlank()) {
       return new Parsed(null, List.of("the answer is empty"), true);
     }
@@ -74,7 +75,7 @@ record CleaningAnswer(List<GeneratedUdf> udfs, String cteName, String cte, Strin
     return new Parsed(new CleaningAnswer(udfs, cteName, cte, notes == null ? "" : notes), List.of(), false);
   }
 
-  private static String text(JsonNode node, String field, String at, List<String> problems, boolean required) {
+  private static @Nullable String text(JsonNode node, String field, String at, List<String> problems, boolean required) {
     JsonNode v = node.get(field);
     String path = at.isEmpty() ? field : at + "." + field;
     if (v == null || v.isNull()) {
@@ -94,7 +95,7 @@ record CleaningAnswer(List<GeneratedUdf> udfs, String cteName, String cte, Strin
     return v.asText();
   }
 
-  private static List<String> strings(JsonNode v, String path, List<String> problems, boolean required) {
+  private static @Nullable List<String> strings(@Nullable JsonNode v, String path, List<String> problems, boolean required) {
     if (v == null || v.isNull()) {
       if (required) {
         problems.add(path + ": missing");
@@ -117,7 +118,7 @@ record CleaningAnswer(List<GeneratedUdf> udfs, String cteName, String cte, Strin
   }
 
   /** The first balanced {...} in the text (models like code fences and prose around JSON). */
-  static String extractObject(String text) {
+  static @Nullable String extractObject(String text) {
     int start = text.indexOf('{');
     if (start < 0) {
       return null;

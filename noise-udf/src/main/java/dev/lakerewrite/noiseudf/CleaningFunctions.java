@@ -25,6 +25,7 @@ import org.duckdb.DuckDBLogicalType;
 import org.duckdb.DuckDBReadableVector;
 import org.duckdb.DuckDBScalarFunction;
 import org.duckdb.DuckDBWritableVector;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The catalogue of vetted cleaning functions and their registration as DuckDB Java scalar UDFs.
@@ -159,7 +160,7 @@ public final class CleaningFunctions {
     Objects.requireNonNull(connection, "connection");
     synchronized (REGISTRATION_LOCK) {
       Set<String> present = new HashSet<>();
-      for (List<String> row :
+      for (List<@Nullable String> row :
           Jdbc.query(connection,
               "SELECT function_name, len(parameters) FROM duckdb_functions() "
                   + "WHERE function_name LIKE 'clean\\_%' ESCAPE '\\' AND function_type = 'scalar'")) {
@@ -181,7 +182,7 @@ public final class CleaningFunctions {
 
   /** True when every vetted function is visible on {@code connection}. */
   public static boolean isRegistered(Connection connection) throws SQLException {
-    List<List<String>> rows =
+    List<List<@Nullable String>> rows =
         Jdbc.query(connection,
             "SELECT DISTINCT function_name || '/' || len(parameters) FROM duckdb_functions() "
                 + "WHERE function_name LIKE 'clean\\_%' ESCAPE '\\' AND function_type = 'scalar'");
@@ -225,11 +226,11 @@ public final class CleaningFunctions {
     return r;
   }
 
-  private static BigDecimal decimalOrNull(BigDecimal d) {
+  private static @Nullable BigDecimal decimalOrNull(@Nullable BigDecimal d) {
     return d == null || d.precision() > 38 ? null : d;
   }
 
-  private static Character separator(String text) {
+  private static @Nullable Character separator(@Nullable String text) {
     if (text == null || text.isEmpty()) {
       return null;
     }
@@ -244,16 +245,16 @@ public final class CleaningFunctions {
     void write(DuckDBWritableVector out, long row, Object value);
   }
 
-  private static void unaryText(Connection c, String name, Function<String, String> f) throws SQLException {
+  private static void unaryText(Connection c, String name, Function<String, @Nullable String> f) throws SQLException {
     unary(c, name, DuckDBColumnType.VARCHAR, f::apply, (out, row, v) -> out.setString(row, (String) v));
   }
 
-  private static void unary(Connection c, String name, DuckDBColumnType type, Function<String, Object> f, Writer w)
+  private static void unary(Connection c, String name, DuckDBColumnType type, Function<String, @Nullable Object> f, Writer w)
       throws SQLException {
     unary(c, name, DuckDBLogicalType.of(type), f, w);
   }
 
-  private static void unary(Connection c, String name, DuckDBLogicalType type, Function<String, Object> f, Writer w)
+  private static void unary(Connection c, String name, DuckDBLogicalType type, Function<String, @Nullable Object> f, Writer w)
       throws SQLException {
     DuckDBScalarFunction body =
         (DuckDBDataChunkReader in, DuckDBWritableVector out) -> {
@@ -277,19 +278,19 @@ public final class CleaningFunctions {
         .register(c);
   }
 
-  private static void binaryText(Connection c, String name, BiFunction<String, String, String> f) throws SQLException {
+  private static void binaryText(Connection c, String name, BiFunction<String, @Nullable String, @Nullable String> f) throws SQLException {
     binary(c, name, DuckDBLogicalType.of(DuckDBColumnType.VARCHAR), f::apply,
         (out, row, v) -> out.setString(row, (String) v));
   }
 
   private static void binary(
-      Connection c, String name, DuckDBLogicalType type, BiFunction<String, String, Object> f, Writer w)
+      Connection c, String name, DuckDBLogicalType type, BiFunction<String, @Nullable String, @Nullable Object> f, Writer w)
       throws SQLException {
     DuckDBScalarFunction body =
         (DuckDBDataChunkReader in, DuckDBWritableVector out) -> {
           DuckDBReadableVector values = in.vector(0);
           DuckDBReadableVector options = in.vector(1);
-          Map<List<String>, Object> memo = new HashMap<>();
+          Map<List<@Nullable String>, Object> memo = new HashMap<>();
           for (long row = 0, n = in.rowCount(); row < n; row++) {
             if (values.isNull(row)) {
               out.setNull(row);
@@ -311,7 +312,7 @@ public final class CleaningFunctions {
   }
 
   private static void registerCategory(Connection c) throws SQLException {
-    Map<List<String>, Cleaners.Vocabulary> cache = new java.util.concurrent.ConcurrentHashMap<>();
+    Map<List<@Nullable String>, Cleaners.Vocabulary> cache = new java.util.concurrent.ConcurrentHashMap<>();
     DuckDBFunctions.scalarFunction()
         .withName("clean_category")
         .withParameter(DuckDBLogicalType.of(DuckDBColumnType.VARCHAR))
@@ -322,7 +323,7 @@ public final class CleaningFunctions {
               if (args.length == 0 || args[0] == null) {
                 return null;
               }
-              List<String> entries = new ArrayList<>(args.length - 1);
+              List<@Nullable String> entries = new ArrayList<>(args.length - 1);
               for (int i = 1; i < args.length; i++) {
                 entries.add(args[i] == null ? null : args[i].toString());
               }
@@ -336,7 +337,7 @@ public final class CleaningFunctions {
   }
 
   /** Builds a vocabulary from variadic entries; a single entry that is a JSON array of strings is expanded. */
-  static Cleaners.Vocabulary vocabulary(List<String> entries) {
+  static Cleaners.Vocabulary vocabulary(List<@Nullable String> entries) {
     if (entries.size() == 1 && entries.get(0) != null && entries.get(0).trim().startsWith("[")) {
       try {
         JsonNode array = JSON.readTree(entries.get(0));
@@ -357,7 +358,7 @@ public final class CleaningFunctions {
 
   private static final Object NULL = new Object();
 
-  private static Object boxNull(Object o) {
+  private static Object boxNull(@Nullable Object o) {
     return o == null ? NULL : o;
   }
 

@@ -1,6 +1,7 @@
 package dev.lakerewrite.noiseudf;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The BUILD_CTE prompt (thesis §6.2, in the style of §4.1's prompts: instruction, data, tools, contract,
@@ -93,7 +94,7 @@ final class CleaningPrompt {
   private static final java.util.regex.Pattern FENCE_LIKE =
       java.util.regex.Pattern.compile("<\\s*(/?)\\s*lake-data\\s*>", java.util.regex.Pattern.CASE_INSENSITIVE);
 
-  static String repair(String previousAnswer, List<String> problems) {
+  static String repair(@Nullable String previousAnswer, List<String> problems) {
     StringBuilder sb = new StringBuilder("Your previous answer could not be used:\n");
     problems.stream().limit(12).forEach(p -> sb.append("- ").append(p).append('\n'));
     sb.append("\nYour previous answer was:\n");

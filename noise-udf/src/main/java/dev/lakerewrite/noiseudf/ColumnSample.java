@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The distinct non-null values of one column with their counts (most frequent first), as a profile or a
@@ -61,7 +62,7 @@ public record ColumnSample(String table, String column, String type, long rows, 
     String t = Sql.quoted(table);
     String c = Sql.quoted(column);
     List<ValueCount> values = new ArrayList<>();
-    for (List<String> row :
+    for (List<@Nullable String> row :
         Jdbc.query(connection,
             "SELECT CAST(" + c + " AS VARCHAR) AS v, count(*) AS n FROM " + t + " WHERE " + c
                 + " IS NOT NULL GROUP BY 1 ORDER BY n DESC, v LIMIT " + maxDistinct)) {

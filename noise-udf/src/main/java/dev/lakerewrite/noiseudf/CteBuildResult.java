@@ -6,6 +6,7 @@ import dev.lakerewrite.sql.Sql;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What BUILD_CTE returns, for the scratchpad (thesis §4.2 "UDF metadata" and "CTE previews"; §6.3): the UDFs with
@@ -27,11 +28,11 @@ import java.util.Optional;
 public record CteBuildResult(
     CteRequest request,
     String builder,
-    String cteName,
-    String cteSql,
+    @Nullable String cteName,
+    @Nullable String cteSql,
     List<UdfInfo> udfs,
     List<CleanedColumn> cleanedColumns,
-    PreviewTable preview,
+    @Nullable PreviewTable preview,
     List<NoiseFinding> evidence,
     List<Rejection> rejections,
     Optional<CteBuildFailure> failure,

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Walks a DuckDB expression AST (from {@code json_serialize_sql}) and lists everything that makes it more than a
@@ -138,7 +139,7 @@ final class ExpressionChecker {
     }
   }
 
-  private void walk(JsonNode node, Set<String> scope, Set<String> qualifiers, int depth) {
+  private void walk(@Nullable JsonNode node, Set<String> scope, Set<String> qualifiers, int depth) {
     if (node == null || node.isNull()) {
       return;
     }

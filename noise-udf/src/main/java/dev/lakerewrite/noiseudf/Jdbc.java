@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Trusted SQL plumbing. Every call opens its own statement: after an SQL error DuckDB's JDBC statement is
@@ -18,14 +19,14 @@ final class Jdbc {
   private Jdbc() {}
 
   /** Runs a query and returns every row as strings (NULL as null). */
-  static List<List<String>> query(Connection connection, String sql, Object... parameters) throws SQLException {
+  static List<List<@Nullable String>> query(Connection connection, String sql, Object... parameters) throws SQLException {
     return query(connection, sql, Integer.MAX_VALUE, parameters);
   }
 
   /** Runs a query and returns up to {@code maxRows} rows as strings (NULL as null). */
-  static List<List<String>> query(Connection connection, String sql, int maxRows, Object... parameters)
+  static List<List<@Nullable String>> query(Connection connection, String sql, int maxRows, Object... parameters)
       throws SQLException {
-    List<List<String>> rows = new ArrayList<>();
+    List<List<@Nullable String>> rows = new ArrayList<>();
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       for (int i = 0; i < parameters.length; i++) {
         statement.setObject(i + 1, parameters[i]);
@@ -33,7 +34,7 @@ final class Jdbc {
       try (ResultSet rs = statement.executeQuery()) {
         int columns = rs.getMetaData().getColumnCount();
         while (rows.size() < maxRows && rs.next()) {
-          List<String> row = new ArrayList<>(columns);
+          List<@Nullable String> row = new ArrayList<>(columns);
           for (int c = 1; c <= columns; c++) {
             row.add(rs.getString(c));
           }
@@ -57,7 +58,7 @@ final class Jdbc {
   }
 
   /** A query's result with its header. */
-  record Table(List<String> columns, List<String> types, List<List<String>> rows) {}
+  record Table(List<String> columns, List<String> types, List<List<@Nullable String>> rows) {}
 
   static Table table(Connection connection, String sql, int maxRows) throws SQLException {
     try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
@@ -68,9 +69,9 @@ final class Jdbc {
         columns.add(md.getColumnLabel(c));
         types.add(md.getColumnTypeName(c));
       }
-      List<List<String>> rows = new ArrayList<>();
+      List<List<@Nullable String>> rows = new ArrayList<>();
       while (rows.size() < maxRows && rs.next()) {
-        List<String> row = new ArrayList<>(columns.size());
+        List<@Nullable String> row = new ArrayList<>(columns.size());
         for (int c = 1; c <= columns.size(); c++) {
           row.add(rs.getString(c));
         }
@@ -90,7 +91,7 @@ final class Jdbc {
   /** Columns of a table or view as (name, type), in order; empty if there is no such table. */
   static List<String[]> describeTable(Connection connection, String table) throws SQLException {
     List<String[]> out = new ArrayList<>();
-    for (List<String> row :
+    for (List<@Nullable String> row :
         query(connection,
             "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index",
             table)) {
@@ -102,7 +103,7 @@ final class Jdbc {
   /** Names of all base tables and views visible on the connection. */
   static List<String> tableNames(Connection connection) throws SQLException {
     List<String> out = new ArrayList<>();
-    for (List<String> row :
+    for (List<@Nullable String> row :
         query(connection,
             "SELECT DISTINCT table_name FROM duckdb_tables() WHERE NOT internal "
                 + "UNION SELECT DISTINCT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1")) {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * BUILD_CTE with an LLM (thesis §6.2): a separate model call sees a preview of up to 50 rows, the detector's
@@ -189,7 +190,7 @@ public final class LlmCteBuilder implements CteBuilder {
         evidence, rejections, r.failure(), calls);
   }
 
-  private record Attempt(CteBuildResult result, List<Rejection> rejections) {}
+  private record Attempt(@Nullable CteBuildResult result, List<Rejection> rejections) {}
 
   /** Validates one parsed answer: macros one by one, then the CTE. */
   private Attempt attempt(Connection session, CteRequest request, CleaningAnswer answer, String cteName) throws SQLException {

@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The gate between LLM-written cleaning code and the engine (thesis §6.2–6.3, with validated DuckDB macros in
@@ -188,7 +189,7 @@ public final class MacroValidator {
    * @param rejections why it was rejected (empty when accepted)
    */
   public record MacroVerdict(
-      GeneratedUdf udf, boolean accepted, String createStatement, String returnType, Set<String> calls,
+      GeneratedUdf udf, boolean accepted, @Nullable String createStatement, String returnType, Set<String> calls,
       List<Rejection> rejections) {
     public MacroVerdict {
       calls = Set.copyOf(calls);
@@ -201,7 +202,7 @@ public final class MacroValidator {
    * The preview test runs on the {@link GeneratedUdf#appliesTo} columns of {@code baseTable} (one-parameter
    * macros; others are tested through the CTE).
    */
-  public MacroVerdict validateAndRegister(Connection session, String baseTable, GeneratedUdf udf) throws SQLException {
+  public MacroVerdict validateAndRegister(Connection session, @Nullable String baseTable, GeneratedUdf udf) throws SQLException {
     Objects.requireNonNull(session, "session");
     Objects.requireNonNull(udf, "udf");
     StaticResult s = checkStatically(session, udf);
@@ -233,8 +234,8 @@ public final class MacroValidator {
             Jdbc.Table t = Jdbc.table(session, "SELECT CAST(" + c + " AS VARCHAR), CAST(" + probe + "(" + c
                 + ") AS VARCHAR), typeof(" + probe + "(" + c + ")) FROM " + Sql.quoted(baseTable)
                 + " LIMIT " + validationRows, validationRows);
-            List<String> in = t.rows().stream().map(r -> r.get(0)).toList();
-            List<String> out = t.rows().stream().map(r -> r.get(1)).toList();
+            List<@Nullable String> in = t.rows().stream().map(r -> r.get(0)).toList();
+            List<@Nullable String> out = t.rows().stream().map(r -> r.get(1)).toList();
             if (!t.rows().isEmpty()) {
               returnType = t.rows().get(0).get(2);
             }
@@ -294,7 +295,7 @@ public final class MacroValidator {
   }
 
   /** The outcome of the checks that need no registration. */
-  record StaticResult(String expression, Set<String> calls, List<Rejection> rejections) {}
+  record StaticResult(@Nullable String expression, Set<String> calls, List<Rejection> rejections) {}
 
   /**
    * Name, text, parse, AST and recursion checks, without registering anything. Returns the rendered expression
@@ -305,8 +306,8 @@ public final class MacroValidator {
     String name = udf.name();
     // One catalog scan (duckdb_functions() costs ~0.1 s): the session's macros and anything named like the UDF.
     Map<String, String> sessionMacros = new LinkedHashMap<>();
-    List<String> existingOther = null;
-    for (List<String> row : Jdbc.query(session,
+    List<@Nullable String> existingOther = null;
+    for (List<@Nullable String> row : Jdbc.query(session,
         "SELECT function_name, database_name, function_type, macro_definition FROM duckdb_functions() "
             + "WHERE (database_name = 'temp' AND function_type = 'macro') OR lower(function_name) = lower(?) ORDER BY 1",
         name)) {
@@ -396,7 +397,7 @@ public final class MacroValidator {
   /** Scalar macros of the session (temp catalog): name → definition. */
   static Map<String, String> sessionMacros(Connection session) throws SQLException {
     Map<String, String> out = new LinkedHashMap<>();
-    for (List<String> row : Jdbc.query(session,
+    for (List<@Nullable String> row : Jdbc.query(session,
         "SELECT function_name, macro_definition FROM duckdb_functions() "
             + "WHERE database_name = 'temp' AND function_type = 'macro' ORDER BY 1")) {
       out.put(row.get(0).toLowerCase(Locale.ROOT), row.get(1));
@@ -537,7 +538,8 @@ public final class MacroValidator {
    * @param rejections why it was rejected (empty when accepted)
    */
   public record CteVerdict(
-      boolean accepted, String cteSql, PreviewTable preview, Map<String, Integer> changedCells, List<Rejection> rejections) {
+      boolean accepted, @Nullable String cteSql, @Nullable PreviewTable preview, Map<String, Integer> changedCells,
+      List<Rejection> rejections) {
     public CteVerdict {
       changedCells = changedCells == null ? Map.of() : Map.copyOf(changedCells);
       rejections = List.copyOf(rejections);
@@ -657,8 +659,8 @@ public final class MacroValidator {
         continue;
       }
       int jj = j;
-      List<String> in = table.rows().stream().map(r -> r.get(produced + original)).toList();
-      List<String> cleaned = table.rows().stream().map(r -> r.get(jj)).toList();
+      List<@Nullable String> in = table.rows().stream().map(r -> r.get(produced + original)).toList();
+      List<@Nullable String> cleaned = table.rows().stream().map(r -> r.get(jj)).toList();
       int diffs = 0;
       for (int r = 0; r < in.size(); r++) {
         if (!Objects.equals(in.get(r), cleaned.get(r))) {
@@ -683,7 +685,7 @@ public final class MacroValidator {
   }
 
   /** Problems a cleaned column shows against its original (row-aligned), empty when it looks like cleaning. */
-  List<String> compareColumn(List<String> in, List<String> out) {
+  List<String> compareColumn(List<@Nullable String> in, List<@Nullable String> out) {
     List<String> problems = new ArrayList<>();
     int nonNull = 0;
     int nulled = 0;
@@ -738,11 +740,11 @@ public final class MacroValidator {
         || sameUnder(inputs, Cleaners::isoDate) || sameUnder(inputs, v -> nullToString(Cleaners.parseNumber(v)));
   }
 
-  private static String nullToString(Object o) {
+  private static @Nullable String nullToString(@Nullable Object o) {
     return o == null ? null : o.toString();
   }
 
-  private static boolean sameUnder(Set<String> inputs, java.util.function.Function<String, String> f) {
+  private static boolean sameUnder(Set<String> inputs, java.util.function.Function<String, @Nullable String> f) {
     String first = null;
     for (String v : inputs) {
       String k = f.apply(v);
@@ -759,7 +761,7 @@ public final class MacroValidator {
   }
 
   /** Validates a CTE name: a fresh lower-case identifier that does not shadow a table of the lake. */
-  static List<Rejection> cteNameProblems(Connection session, String name) throws SQLException {
+  static List<Rejection> cteNameProblems(Connection session, @Nullable String name) throws SQLException {
     if (name == null || !CTE_NAME.matcher(name).matches()) {
       return List.of(new Rejection("cte_name", Rejection.Stage.NAME, "cte_name must be a lower-case identifier (a-z, 0-9, _)"));
     }
@@ -769,7 +771,7 @@ public final class MacroValidator {
     return List.of();
   }
 
-  static String firstLine(String message) {
+  static String firstLine(@Nullable String message) {
     if (message == null) {
       return "unknown error";
     }

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Noise detection over column samples (thesis §6.1). Conservative by construction: a finding needs concrete
@@ -162,7 +163,7 @@ public final class NoiseDetector {
   }
 
   private java.util.Optional<NoiseFinding> repairFinding(
-      ColumnSample s, NoiseKind kind, Function<String, String> repair, String what) {
+      ColumnSample s, NoiseKind kind, Function<String, @Nullable String> repair, String what) {
     long rows = 0;
     long values = 0;
     List<String> examples = new ArrayList<>();
@@ -335,7 +336,7 @@ public final class NoiseDetector {
   private static final Pattern NUMERIC_DMY_OR_MDY = Pattern.compile("(\\d{1,2})[/-](\\d{1,2})[/-]\\d{4}");
 
   /** The format family of a date value (null when it is not a date). */
-  static String dateFormat(String value) {
+  static @Nullable String dateFormat(String value) {
     String s = Cleaners.cleanText(value);
     if (Cleaners.isoDate(s) == null) {
       return null;
@@ -480,7 +481,7 @@ public final class NoiseDetector {
   }
 
   /** What makes a numeric text non-plain, or null for a plain integer or decimal. */
-  private static String numberStyle(String text) {
+  private static @Nullable String numberStyle(String text) {
     if (PLAIN_INTEGER.matcher(text).matches() || PLAIN_DECIMAL.matcher(text).matches()) {
       return null;
     }
@@ -507,7 +508,7 @@ public final class NoiseDetector {
     return "point grouping";
   }
 
-  private static String plain(Double d) {
+  private static String plain(@Nullable Double d) {
     if (d == null) {
       return "NULL";
     }

@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A seeded noise injector for benchmarks (thesis §7.1: noise "manually injected into a subset of tables"; here
@@ -66,7 +67,7 @@ public final class NoiseInjector {
   private final Map<NoiseKind, Double> rates;
   private final Map<String, Double> columnRates;
   private final Map<String, Map<NoiseKind, Double>> columnKindRates;
-  private final Set<String> tables;
+  private final @Nullable Set<String> tables;
   private final String recordFile;
 
   private NoiseInjector(Builder b) {
@@ -90,7 +91,7 @@ public final class NoiseInjector {
     private final Map<NoiseKind, Double> rates = new EnumMap<>(NoiseKind.class);
     private final Map<String, Double> columnRates = new HashMap<>();
     private final Map<String, Map<NoiseKind, Double>> columnKindRates = new HashMap<>();
-    private Set<String> tables;
+    private @Nullable Set<String> tables;
     private String recordFile = "noise-record.jsonl";
 
     private Builder() {
@@ -475,7 +476,7 @@ public final class NoiseInjector {
   }
 
   /** The noisy version of {@code value} (null when this kind cannot change it). */
-  static String apply(NoiseKind kind, String value, ColumnClass cls, SplittableRandom random) {
+  static @Nullable String apply(NoiseKind kind, String value, ColumnClass cls, SplittableRandom random) {
     return switch (kind) {
       case ENCODING -> Cleaners.toMojibake(value);
       case DIACRITICS -> diacritics(value, random);
@@ -491,7 +492,7 @@ public final class NoiseInjector {
   private static final String[] ACUTE = {"á", "é", "í", "ó", "ú"};
   private static final String[] OTHER_ACCENTS = {"ā", "ē", "ī", "ō", "ū", "ä", "ë", "ï", "ö", "ü", "à", "è", "ì", "ò", "ù"};
 
-  private static String diacritics(String value, SplittableRandom random) {
+  private static @Nullable String diacritics(String value, SplittableRandom random) {
     if (Cleaners.hasDiacritics(value)) {
       return Cleaners.unaccent(value);
     }
@@ -522,7 +523,7 @@ public final class NoiseInjector {
     };
   }
 
-  private static String casing(String value, SplittableRandom random) {
+  private static @Nullable String casing(String value, SplittableRandom random) {
     List<String> options = new ArrayList<>();
     options.add(value.toUpperCase(Locale.ROOT));
     options.add(value.toLowerCase(Locale.ROOT));
@@ -558,7 +559,7 @@ public final class NoiseInjector {
   private static final String[] TRUE_SPELLINGS = {"true", "TRUE", "True", "t", "T", "yes", "Yes", "YES", "y", "Y", "1", "on", "trüe"};
   private static final String[] FALSE_SPELLINGS = {"false", "FALSE", "False", "f", "F", "no", "No", "NO", "n", "N", "0", "off", "fälse"};
 
-  private static String booleanSpelling(String value, SplittableRandom random) {
+  private static @Nullable String booleanSpelling(String value, SplittableRandom random) {
     Boolean b = Cleaners.parseBoolean(value);
     String[] options = b ? TRUE_SPELLINGS : FALSE_SPELLINGS;
     for (int tries = 0; tries < 8; tries++) {
@@ -573,7 +574,7 @@ public final class NoiseInjector {
   private static final String[] MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August",
       "September", "October", "November", "December"};
 
-  private static String dateFormat(String value, SplittableRandom random) {
+  private static @Nullable String dateFormat(String value, SplittableRandom random) {
     String iso = Cleaners.isoDate(value);
     if (iso == null || iso.startsWith("-")) {
       return null;
@@ -604,7 +605,7 @@ public final class NoiseInjector {
     return options.isEmpty() ? null : options.get(random.nextInt(options.size()));
   }
 
-  private static String numberFormat(String value, SplittableRandom random) {
+  private static @Nullable String numberFormat(String value, SplittableRandom random) {
     BigDecimal v = Cleaners.parseDecimal(value, null);
     if (v == null) {
       return null;

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * BUILD_CTE without an LLM (DESIGN principle 1): {@link NoiseDetector} looks at the requested columns and the
@@ -196,7 +197,7 @@ public final class OfflineCteBuilder implements CteBuilder {
 
   /** The cleaning chosen for one column; also applies it in Java (the benchmark and tests compare both). */
   record ColumnPlan(
-      String column, boolean textRepair, Typed typed, Character decimalSeparator, Cleaners.DateOrder dateOrder,
+      String column, boolean textRepair, Typed typed, @Nullable Character decimalSeparator, Cleaners.DateOrder dateOrder,
       List<String> vocabulary, List<NoiseKind> kinds) {
 
     enum Typed { NONE, NUMBER, DATE, BOOLEAN }
@@ -219,7 +220,7 @@ public final class OfflineCteBuilder implements CteBuilder {
       return e;
     }
 
-    Object apply(String value) {
+    @Nullable Object apply(@Nullable String value) {
       if (value == null) {
         return null;
       }
@@ -267,7 +268,7 @@ public final class OfflineCteBuilder implements CteBuilder {
   }
 
   /** The plan for one column given its findings, or null when nothing should change. */
-  ColumnPlan plan(ColumnSample sample, List<NoiseFinding> findings) {
+  @Nullable ColumnPlan plan(ColumnSample sample, List<NoiseFinding> findings) {
     Set<NoiseKind> kinds = EnumSet.noneOf(NoiseKind.class);
     Map<NoiseKind, NoiseFinding> byKind = new LinkedHashMap<>();
     for (NoiseFinding f : findings) {

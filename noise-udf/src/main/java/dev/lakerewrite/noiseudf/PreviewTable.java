@@ -3,6 +3,7 @@ package dev.lakerewrite.noiseudf;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A few rows of a result, as strings (NULL as {@code null}), for the scratchpad.
@@ -11,13 +12,13 @@ import java.util.List;
  * @param types DuckDB type names
  * @param rows rows, each as long as {@code columns}
  */
-public record PreviewTable(List<String> columns, List<String> types, List<List<String>> rows) {
+public record PreviewTable(List<String> columns, List<String> types, List<List<@Nullable String>> rows) {
 
   public PreviewTable {
     columns = List.copyOf(columns);
     types = List.copyOf(types);
-    List<List<String>> copy = new ArrayList<>(rows.size());
-    for (List<String> row : rows) {
+    List<List<@Nullable String>> copy = new ArrayList<>(rows.size());
+    for (List<@Nullable String> row : rows) {
       if (row.size() != columns.size()) {
         throw new IllegalArgumentException("row has " + row.size() + " cells, expected " + columns.size());
       }
@@ -30,7 +31,7 @@ public record PreviewTable(List<String> columns, List<String> types, List<List<S
   public String toText(int maxRows, int maxCell) {
     StringBuilder sb = new StringBuilder(String.join(" | ", columns)).append('\n');
     for (int r = 0; r < Math.min(maxRows, rows.size()); r++) {
-      List<String> row = rows.get(r);
+      List<@Nullable String> row = rows.get(r);
       for (int c = 0; c < row.size(); c++) {
         if (c > 0) {
           sb.append(" | ");

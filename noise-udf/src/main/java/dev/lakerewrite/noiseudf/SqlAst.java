@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Helpers over the syntax trees of DuckDB's own parser ({@link dev.lakerewrite.sql.DuckDbParser}). Validation
@@ -66,7 +67,7 @@ final class SqlAst {
     return out;
   }
 
-  private static void collectCalls(JsonNode node, Set<String> out) {
+  private static void collectCalls(@Nullable JsonNode node, Set<String> out) {
     if (node == null) {
       return;
     }

@@ -1,6 +1,7 @@
 package dev.lakerewrite.noiseudf;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * UDF metadata for the scratchpad (thesis §4.2: "the UDF's signature, its return type, and a short
@@ -13,7 +14,8 @@ import java.util.Objects;
  * @param definition the {@code CREATE ... TEMP MACRO} statement for generated macros; null for vetted functions
  * @param origin vetted Java UDF or validated generated macro
  */
-public record UdfInfo(String name, String signature, String returnType, String description, String definition, Origin origin) {
+public record UdfInfo(
+    String name, String signature, String returnType, String description, @Nullable String definition, Origin origin) {
 
   /** Where a UDF comes from. */
   public enum Origin {

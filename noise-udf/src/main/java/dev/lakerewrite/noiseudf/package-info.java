@@ -46,4 +46,7 @@
  *   <li>{@link ValueCount}: A distinct cell value and how many rows hold it.
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.noiseudf;
+
+import org.jspecify.annotations.NullMarked;

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The small pool of values each column's cells are drawn from. Columns the queries compare with each other share
@@ -33,12 +34,25 @@ final class Domains {
   private final Map<QueryFacts.ColumnKey, List<String>> values;
   private final Map<QueryFacts.ColumnKey, List<String>> satisfying;
   private final Map<QueryFacts.ColumnKey, Boolean> nullable;
+  private final List<@Nullable Atom> atoms;
+
+  /**
+   * One comparison of a column with a constant, the constant evaluated in the column's type: {@code column
+   * operator value} ({@code =, <>, <, <=, >, >=, IN, NOT IN, LIKE, NOT LIKE}, or {@code ?}).
+   */
+  record Atom(QueryFacts.ColumnKey column, QueryFacts.Relation relation, String operator, String value) {}
 
   private Domains(Map<QueryFacts.ColumnKey, List<String>> values, Map<QueryFacts.ColumnKey, List<String>> satisfying,
-      Map<QueryFacts.ColumnKey, Boolean> nullable) {
+      Map<QueryFacts.ColumnKey, Boolean> nullable, List<@Nullable Atom> atoms) {
     this.values = values;
     this.satisfying = satisfying;
     this.nullable = nullable;
+    this.atoms = atoms;
+  }
+
+  /** The queries' constants as atoms, in the order of {@link QueryFacts#constants()} (null where not evaluated). */
+  List<@Nullable Atom> atoms() {
+    return atoms;
   }
 
   /**
@@ -72,13 +86,16 @@ final class Domains {
     Map<QueryFacts.ColumnKey, LinkedHashSet<String>> passing = new HashMap<>();
     List<QueryFacts.Constant> constants = facts.constants();
     List<String> evaluated = evaluate(duckdb, parser, facts, constants);
+    List<@Nullable Atom> atoms = new ArrayList<>();
     for (int i = 0; i < constants.size(); i++) {
       String v = evaluated.get(i);
       QueryFacts.Constant c = constants.get(i);
       Optional<ValueType> type = facts.typeOf(c.column());
       if (v == null || type.isEmpty()) {
+        atoms.add(null);
         continue;
       }
+      atoms.add(new Atom(c.column(), c.relation(), c.operator(), v));
       LinkedHashSet<String> pool = byClass.computeIfAbsent(facts.classOf(c.column()), k -> new LinkedHashSet<>());
       ValueType t = type.get();
       List<String> pass = passingValues(c, v, t);
@@ -141,7 +158,7 @@ final class Domains {
       }
     });
     return new Domains(normalise(duckdb, candidates, types), normalise(duckdb, passingCandidates, passingTypes),
-        nullable);
+        nullable, atoms);
   }
 
   /** The values that make the column satisfy this comparison with the constant {@code v}. */
@@ -157,7 +174,7 @@ final class Domains {
           case "<=" -> out.add(v);
           case ">" -> out.add(above);
           case ">=" -> out.add(v);
-          case "<>" -> out.add(above);
+          case "<>", "NOT IN" -> out.add(above);
           default -> out.add(v);
         }
       }

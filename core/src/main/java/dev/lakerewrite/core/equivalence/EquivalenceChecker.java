@@ -64,6 +64,7 @@ public final class EquivalenceChecker implements AutoCloseable {
   private final Duration queryTimeout;
   private final long seed;
   private final boolean minimize;
+  private final boolean targeted;
   private final int maxComparedRows;
   private final int maxMinimizeTests;
   private final dev.lakerewrite.core.Engine engine;
@@ -83,6 +84,7 @@ public final class EquivalenceChecker implements AutoCloseable {
     this.queryTimeout = b.queryTimeout;
     this.seed = b.seed;
     this.minimize = b.minimize;
+    this.targeted = b.targeted;
     this.maxComparedRows = b.maxComparedRows;
     this.maxMinimizeTests = b.maxMinimizeTests;
   }
@@ -280,7 +282,7 @@ public final class EquivalenceChecker implements AutoCloseable {
         Map<QueryFacts.ColumnKey, List<String>> real, Trial onDatabase) throws SQLException {
       Domains domains = Domains.build(facts, tables, duck, real);
       InstanceGenerator generator = new InstanceGenerator(tables, domains, seed, facts.largestLimit(),
-          facts.columnComparisons());
+          facts.columnComparisons(), targeted ? TargetedInstances.build(tables, domains, facts) : List.of());
       int generated = 0;
       int total = maxInstances + (scriptRows != null ? 1 : 0);
       for (int i = 0; i < total && System.nanoTime() < deadline; i++) {
@@ -566,6 +568,7 @@ public final class EquivalenceChecker implements AutoCloseable {
     private Duration queryTimeout = Duration.ofSeconds(10);
     private long seed = 42;
     private boolean minimize = true;
+    private boolean targeted = true;
     private int maxComparedRows = 100_000;
     private int maxMinimizeTests = 400;
 
@@ -631,6 +634,16 @@ public final class EquivalenceChecker implements AutoCloseable {
     /** Whether counterexamples are shrunk by delta debugging (default true). */
     public Builder minimize(boolean enabled) {
       this.minimize = enabled;
+      return this;
+    }
+
+    /**
+     * Whether instances built from the queries' predicates (boundaries, NULLs, one disjunct of each OR, join
+     * keys without and with two partners, groups of one and many) come before the random ones (default true;
+     * off, every instance after the fixed few is random).
+     */
+    public Builder targetedInstances(boolean enabled) {
+      this.targeted = enabled;
       return this;
     }
 

@@ -31,6 +31,7 @@ final class InstanceGenerator {
   private final long largestLimit;
   private final List<QueryFacts.ColumnComparison> comparisons;
   private final List<Profile> fixed = new ArrayList<>();
+  private final List<Database> targeted;
 
   /** How one instance is made: rows per table (a maximum, or exact counts), NULL and duplicate rates. */
   record Profile(String description, Map<String, Integer> rows, int maxRows, double nullRate, double duplicateRate,
@@ -38,6 +39,16 @@ final class InstanceGenerator {
 
   InstanceGenerator(List<Schema.Table> tables, Domains domains, long seed, long largestLimit,
       List<QueryFacts.ColumnComparison> comparisons) {
+    this(tables, domains, seed, largestLimit, comparisons, List.of());
+  }
+
+  /**
+   * A generator whose instances, after the fixed profiles, are first {@code targeted} (built from the queries'
+   * predicates by {@link TargetedInstances}) and then random.
+   */
+  InstanceGenerator(List<Schema.Table> tables, Domains domains, long seed, long largestLimit,
+      List<QueryFacts.ColumnComparison> comparisons, List<Database> targeted) {
+    this.targeted = List.copyOf(targeted);
     this.tables = List.copyOf(tables);
     this.domains = domains;
     this.seed = seed;
@@ -98,7 +109,12 @@ final class InstanceGenerator {
 
   /** Instance {@code index}: the same for the same seed, schema and queries. */
   Database generate(int index) {
-    Profile p = profile(index);
+    if (index >= fixed.size() && index < fixed.size() + targeted.size()) {
+      Database t = targeted.get(index - fixed.size());
+      return new Database("generated #" + (index + 1) + " (" + t.name() + ")", tables,
+          rowsOf(t));
+    }
+    Profile p = profile(index >= fixed.size() ? index - targeted.size() : index);
     Random random = new Random(seed * 1_000_003L + index);
     Map<String, List<List<String>>> rows = new LinkedHashMap<>();
     for (Schema.Table t : tables) {
@@ -106,6 +122,14 @@ final class InstanceGenerator {
       rows.put(key(t), table(t, n, p, random, rows));
     }
     return new Database("generated #" + (index + 1) + " (" + p.description() + ")", tables, rows);
+  }
+
+  private Map<String, List<List<String>>> rowsOf(Database d) {
+    Map<String, List<List<String>>> out = new LinkedHashMap<>();
+    for (Schema.Table t : tables) {
+      out.put(key(t), d.rows(t));
+    }
+    return out;
   }
 
   private List<List<String>> table(Schema.Table t, int n, Profile p, Random random,

@@ -97,6 +97,7 @@ final class QueryFacts {
   private final List<ColumnComparison> columnComparisons = new ArrayList<>();
   private final Set<String> nondeterministic = new LinkedHashSet<>();
   private final Set<String> unknownRelations = new LinkedHashSet<>();
+  private final List<List<List<Integer>>> orBlocks = new ArrayList<>();
   private long largestLimit;
   private int viewDepth;
 
@@ -125,6 +126,15 @@ final class QueryFacts {
   /** Pairs of columns compared directly with each other (each pair in both orientations). */
   List<ColumnComparison> columnComparisons() {
     return columnComparisons;
+  }
+
+  /**
+   * The OR conditions written in the queries: for each, its disjuncts, each as the indices (into {@link
+   * #constants()}) of the constants compared inside it. Targeted instances make rows that satisfy exactly one
+   * disjunct.
+   */
+  List<List<List<Integer>>> orBlocks() {
+    return orBlocks;
   }
 
   /** Why the queries' results may not be determined by the data (empty when they are). */
@@ -655,7 +665,8 @@ final class QueryFacts {
       return;
     }
     Wrapped o = wrapped(other, scope);
-    if (o != null && o.relation() == Relation.COMPARE && !operator.equals("?") && !operator.equals("IN")) {
+    if (o != null && o.relation() == Relation.COMPARE && !operator.equals("?") && !operator.equals("IN")
+        && !operator.equals("NOT IN")) {
       columnComparisons.add(new ColumnComparison(w.key(), operator, o.key()));
     }
     union(w.key(), keyOf(other, scope));
@@ -696,6 +707,22 @@ final class QueryFacts {
           compare(e.path("right"), e.path("left"), MIRRORED.getOrDefault(op, op), scope, ctes);
         }
       }
+      case "CONJUNCTION" -> {
+        if (type.equals("CONJUNCTION_OR")) {
+          List<List<Integer>> disjuncts = new ArrayList<>();
+          for (JsonNode child : e.path("children")) {
+            int before = constants.size();
+            expression(child, scope, ctes);
+            List<Integer> mine = new ArrayList<>();
+            for (int i = before; i < constants.size(); i++) {
+              mine.add(i);
+            }
+            disjuncts.add(mine);
+          }
+          orBlocks.add(disjuncts);
+          return;
+        }
+      }
       case "BETWEEN" -> {
         compare(e.path("input"), e.path("lower"), ">=", scope, ctes);
         compare(e.path("input"), e.path("upper"), "<=", scope, ctes);
@@ -704,7 +731,7 @@ final class QueryFacts {
         if (type.equals("COMPARE_IN") || type.equals("COMPARE_NOT_IN")) {
           JsonNode kids = e.path("children");
           for (int i = 1; i < kids.size(); i++) {
-            compare(kids.get(0), kids.get(i), "IN", scope, ctes);
+            compare(kids.get(0), kids.get(i), type.equals("COMPARE_IN") ? "IN" : "NOT IN", scope, ctes);
           }
         }
       }

@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Analyses one query through DuckDB's own syntax tree (see {@link SqlParser}). Aliases are resolved per query
@@ -52,7 +53,7 @@ public final class SqlAnalyzer {
     return AGGREGATES.contains(functionName.toLowerCase(Locale.ROOT));
   }
   /** {kind, text} of a constant, possibly cast ({@code DATE '2020-01-01'}, {@code '3'::INT}); else null. */
-  public static String[] literal(JsonNode e) {
+  public static @Nullable String @Nullable [] literal(@Nullable JsonNode e) {
     if (e == null || !e.isObject()) {
       return null;
     }
@@ -67,7 +68,7 @@ public final class SqlAnalyzer {
       return new String[] {value.path("type").path("id").asText(""), value.path("value").asText(null)};
     }
     if (cls.equals("CAST")) {
-      String[] inner = literal(e.path("child"));
+      @Nullable String @Nullable [] inner = literal(e.path("child"));
       if (inner != null) {
         return new String[] {e.path("type_expr").path("type_name").asText(
             e.path("cast_type").path("id").asText(inner[0])), inner[1]};
@@ -173,7 +174,7 @@ public final class SqlAnalyzer {
     boolean hasAggregates;
     boolean hasSubqueries;
 
-    void queryNode(JsonNode node, Scope outer, boolean outermost) {
+    void queryNode(@Nullable JsonNode node, Scope outer, boolean outermost) {
       if (node == null || node.isNull() || node.isMissingNode()) {
         return;
       }
@@ -303,7 +304,7 @@ public final class SqlAnalyzer {
       }
     }
 
-    private void fromTable(JsonNode ref, Scope scope, List<JsonNode> joinNodes) {
+    private void fromTable(@Nullable JsonNode ref, Scope scope, List<JsonNode> joinNodes) {
       if (ref == null || ref.isMissingNode() || ref.isNull()) {
         return;
       }
@@ -373,7 +374,7 @@ public final class SqlAnalyzer {
       return out;
     }
 
-    private void joinConditions(JsonNode cond, Scope scope, String joinType) {
+    private void joinConditions(@Nullable JsonNode cond, Scope scope, String joinType) {
       if (cond == null || cond.isMissingNode() || cond.isNull()) {
         return;
       }
@@ -396,7 +397,7 @@ public final class SqlAnalyzer {
     }
 
     /** Walks an expression: records column references, predicates, aggregates and subqueries. */
-    private void expression(JsonNode e, Scope scope, String clause) {
+    private void expression(@Nullable JsonNode e, Scope scope, String clause) {
       if (e == null || e.isMissingNode() || e.isNull() || !e.isObject()) {
         return;
       }
@@ -506,7 +507,7 @@ public final class SqlAnalyzer {
       List<String> values = new ArrayList<>();
       List<String> kinds = new ArrayList<>();
       for (JsonNode l : literalSide) {
-        String[] lit = literal(l);
+        @Nullable String @Nullable [] lit = literal(l);
         if (lit == null) {
           return;
         }
@@ -517,7 +518,7 @@ public final class SqlAnalyzer {
     }
 
     /** A column reference, possibly under casts or one-argument-column functions like {@code lower(x)}. */
-    private JsonNode unwrapColumn(JsonNode e) {
+    private @Nullable JsonNode unwrapColumn(@Nullable JsonNode e) {
       for (int depth = 0; depth < 8 && e != null && e.isObject(); depth++) {
         String cls = e.path("class").asText("");
         if (cls.equals("COLUMN_REF")) {
@@ -527,7 +528,7 @@ public final class SqlAnalyzer {
           e = e.path("child");
         } else if (cls.equals("FUNCTION")) {
           List<JsonNode> args = arguments(e);
-          JsonNode only = null;
+          @Nullable JsonNode only = null;
           for (JsonNode a : args) {
             if (literal(a) == null) {
               if (only != null) {

@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Matcher;
+import org.jspecify.annotations.Nullable;
 import java.util.regex.Pattern;
 
 /**
@@ -26,7 +27,7 @@ import java.util.regex.Pattern;
  * by one thread at a time, like the connection; {@link #standalone()} is safe for any number of threads.
  */
 public final class SqlParser {
-  private static volatile SqlParser standalone;
+  private static volatile @Nullable SqlParser standalone;
 
   private final DuckDbParser duckdb;
   private final Object lock;

@@ -139,7 +139,7 @@ public final class Trees {
   }
 
   /** The conjuncts of a boolean expression (an AND tree flattened); empty for null. */
-  public static List<JsonNode> conjuncts(JsonNode e) {
+  public static List<JsonNode> conjuncts(@Nullable JsonNode e) {
     List<JsonNode> out = new ArrayList<>();
     if (e == null || e.isNull() || e.isMissingNode()) {
       return out;
@@ -155,7 +155,7 @@ public final class Trees {
   }
 
   /** The disjuncts of a boolean expression (an OR tree flattened). */
-  public static List<JsonNode> disjuncts(JsonNode e) {
+  public static List<JsonNode> disjuncts(@Nullable JsonNode e) {
     List<JsonNode> out = new ArrayList<>();
     if ("CONJUNCTION_OR".equals(e.path("type").asText())) {
       for (JsonNode c : e.path("children")) {
@@ -186,7 +186,7 @@ public final class Trees {
   }
 
   /** Visits every object node of a tree, depth first, parents before children. */
-  public static void visit(JsonNode n, Consumer<JsonNode> visitor) {
+  public static void visit(@Nullable JsonNode n, Consumer<JsonNode> visitor) {
     if (n == null) {
       return;
     }
@@ -201,7 +201,7 @@ public final class Trees {
   }
 
   /** Visits every object node, but does not descend into subqueries (expression or FROM subqueries). */
-  public static void visitShallow(JsonNode n, Consumer<JsonNode> visitor) {
+  public static void visitShallow(@Nullable JsonNode n, Consumer<JsonNode> visitor) {
     if (n == null) {
       return;
     }
@@ -255,7 +255,7 @@ public final class Trees {
   }
 
   /** The LIMIT modifier of a query node, if it has one. */
-  public static JsonNode limitModifier(JsonNode node) {
+  public static @Nullable JsonNode limitModifier(JsonNode node) {
     for (JsonNode m : node.path("modifiers")) {
       if ("LIMIT_MODIFIER".equals(m.path("type").asText()) || "LIMIT_PERCENT_MODIFIER".equals(m.path("type").asText())) {
         return m;
@@ -265,7 +265,7 @@ public final class Trees {
   }
 
   /** The ORDER BY modifier of a query node, if it has one. */
-  public static JsonNode orderModifier(JsonNode node) {
+  public static @Nullable JsonNode orderModifier(JsonNode node) {
     for (JsonNode m : node.path("modifiers")) {
       if ("ORDER_MODIFIER".equals(m.path("type").asText())) {
         return m;
@@ -315,7 +315,7 @@ public final class Trees {
   }
 
   /** The base tables and subqueries joined in a FROM tree, left to right (joins flattened). */
-  public static List<JsonNode> fromItems(JsonNode from) {
+  public static List<JsonNode> fromItems(@Nullable JsonNode from) {
     List<JsonNode> out = new ArrayList<>();
     if (from == null || from.isNull() || from.isMissingNode()) {
       return out;

@@ -12,4 +12,7 @@
  *   <li>{@link Trees}: The one set of helpers for reading and editing DuckDB's JSON syntax trees (SqlParser).
  * </ul>
  */
+@NullMarked
 package dev.lakerewrite.core.sql;
+
+import org.jspecify.annotations.NullMarked;

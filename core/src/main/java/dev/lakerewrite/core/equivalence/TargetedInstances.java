@@ -1,0 +1,779 @@
+package dev.lakerewrite.core.equivalence;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Instances built from the queries' predicates rather than drawn at random, in the manner of XData's
+ * mutation-killing test data and VeriEQL's bounded instances. All start from a <em>base row</em> per table that
+ * passes as many of the queries' comparisons as it can (each column takes the pool value satisfying most of the
+ * constants it is compared with, the first disjunct of every OR; columns compared with each other take one
+ * shared value, so the base rows join), and change one thing:
+ *
+ * <ul>
+ *   <li>the base rows alone; and groups of two and one (each table: the base row, a copy differing only in its
+ *       key, and a second row from other values) — duplicates, and groups of size 1 and many;
+ *   <li>for every comparison of a column with a constant, the column at the constant and just either side of it
+ *       ({@code x < 5}: 4, 5, 6; both ends of a BETWEEN; strings a LIKE pattern does and does not match; the
+ *       first and last day of a year and the days around it), as rows of one instance when the table's key can
+ *       change without losing the join partners, else one instance per value;
+ *   <li>a NULL in every nullable column the queries use (COUNT(col) against COUNT(*), NOT IN against NOT EXISTS);
+ *   <li>for every OR, a row satisfying exactly one of its disjuncts;
+ *   <li>for every pair of joined tables, a row with no partner and a row with two partners.
+ * </ul>
+ *
+ * <p>Every instance honours the schema (NOT NULL, keys, foreign keys: a referencing row is pointed at an
+ * existing referenced row, or made NULL, or dropped), so a difference on one is a real counterexample. At most
+ * {@value #CAP} instances, taken in turn from each kind; identical instances once. Linear in the number of
+ * constants times the number of tables.
+ */
+final class TargetedInstances {
+  static final int CAP = 48;
+  private static final String UNMATCHED_SEED = "lakerewrite_unmatched";
+
+  private final List<Schema.Table> tables;
+  private final Domains domains;
+  private final QueryFacts facts;
+  private final List<QueryFacts.ColumnComparison> comparisons;
+  private final Map<QueryFacts.ColumnKey, List<Integer>> atomsByColumn = new LinkedHashMap<>();
+  private final Set<Integer> secondaryDisjunct = new HashSet<>();
+  private final Map<QueryFacts.ColumnKey, Set<String>> classTables = new HashMap<>();
+  private final Map<QueryFacts.ColumnKey, QueryFacts.ColumnKey> classAtomColumn = new HashMap<>();
+  private final Map<String, List<String>> base = new LinkedHashMap<>();
+  private final Map<String, List<String>> alt = new LinkedHashMap<>();
+  private int fresh;
+
+  private TargetedInstances(List<Schema.Table> tables, Domains domains, QueryFacts facts,
+      List<QueryFacts.ColumnComparison> comparisons) {
+    this.tables = tables;
+    this.domains = domains;
+    this.facts = facts;
+    this.comparisons = comparisons;
+  }
+
+  /** The targeted instances for these queries' facts, most telling kinds first, at most {@value #CAP}. */
+  static List<Database> build(List<Schema.Table> tables, Domains domains, QueryFacts facts) {
+    return new TargetedInstances(tables, domains, facts, facts.columnComparisons()).build();
+  }
+
+  private List<Database> build() {
+    List<Domains.@Nullable Atom> atoms = domains.atoms();
+    for (int i = 0; i < atoms.size(); i++) {
+      Domains.Atom a = atoms.get(i);
+      if (a != null && table(a.column().table()) != null) {
+        atomsByColumn.computeIfAbsent(a.column(), k -> new ArrayList<>()).add(i);
+      }
+    }
+    for (List<List<Integer>> block : facts.orBlocks()) {
+      for (int d = 1; d < block.size(); d++) {
+        secondaryDisjunct.addAll(block.get(d));
+      }
+    }
+    for (Schema.Table t : tables) {
+      for (Schema.Column c : t.columns()) {
+        QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), c.name());
+        QueryFacts.ColumnKey cls = facts.classOf(key);
+        if (facts.columns().contains(key) || atomsByColumn.containsKey(key)) {
+          classTables.computeIfAbsent(cls, k -> new LinkedHashSet<>()).add(key.table());
+        }
+        if (atomsByColumn.containsKey(key)) {
+          classAtomColumn.putIfAbsent(cls, key);
+        }
+      }
+    }
+    for (Schema.Table t : tables) {
+      List<String> b = row(t, null);
+      if (b == null) {
+        return List.of(); // a NOT NULL column without values: nothing targeted can be built
+      }
+      satisfyColumnComparisons(t, b);
+      base.put(key(t), b);
+      List<String> a = row(t, b);
+      alt.put(key(t), a == null ? b : a);
+    }
+
+    List<Database> first = new ArrayList<>();
+    first.add(instance("one row per table passing the filters", Map.of()));
+    Map<String, List<List<String>>> groups = new LinkedHashMap<>();
+    for (Schema.Table t : tables) {
+      List<String> b = base.get(key(t));
+      List<String> copy = freshened(t, b).row();
+      List<List<String>> rows = new ArrayList<>();
+      rows.add(b);
+      rows.add(copy);
+      if (!alt.get(key(t)).equals(b)) {
+        rows.add(alt.get(key(t)));
+      }
+      groups.put(key(t), rows);
+    }
+    first.add(instance("groups of two and one (rows equal but for their keys, and another)", groups));
+
+    List<List<Database>> kinds = List.of(ors(), boundaries(), nulls(), joins());
+    List<Database> out = new ArrayList<>();
+    Set<Map<String, List<List<String>>>> seen = new HashSet<>();
+    for (Database d : first) {
+      add(out, seen, d);
+    }
+    int[] next = new int[kinds.size()];
+    boolean progress = true;
+    while (out.size() < CAP && progress) {
+      progress = false;
+      for (int k = 0; k < kinds.size() && out.size() < CAP; k++) {
+        if (next[k] < kinds.get(k).size()) {
+          add(out, seen, kinds.get(k).get(next[k]++));
+          progress = true;
+        }
+      }
+    }
+    return out;
+  }
+
+  private void add(List<Database> out, Set<Map<String, List<List<String>>>> seen, Database d) {
+    Map<String, List<List<String>>> content = new HashMap<>();
+    for (Schema.Table t : tables) {
+      content.put(key(t), d.rows(t));
+    }
+    if (seen.add(content)) {
+      out.add(d);
+    }
+  }
+
+  // ---- kinds ----------------------------------------------------------------------------------------------
+
+  /** The compared columns at each constant and just either side of it, the other columns as in the base rows. */
+  private List<Database> boundaries() {
+    Set<Integer> inOr = new HashSet<>();
+    facts.orBlocks().forEach(block -> block.forEach(inOr::addAll));
+    Map<QueryFacts.ColumnKey, List<Integer>> outside = new LinkedHashMap<>();
+    atomsByColumn.forEach((column, atoms) -> {
+      List<Integer> mine = atoms.stream().filter(a -> !inOr.contains(a)).toList();
+      if (!mine.isEmpty()) {
+        outside.put(column, mine);
+      }
+    });
+    // Comparisons inside an OR get their boundaries where their disjunct holds (see ors()).
+    return boundaries(base, outside, "");
+  }
+
+  /**
+   * The columns of these atoms at each constant and just either side of it, in rows that are otherwise {@code
+   * rowsOf} (the base rows, or rows where one disjunct of an OR holds: a boundary inside that disjunct).
+   */
+  private List<Database> boundaries(Map<String, List<String>> rowsOf,
+      Map<QueryFacts.ColumnKey, List<Integer>> atoms, String context) {
+    return boundaries(rowsOf, atoms, context, null);
+  }
+
+  /** As above; with {@code combined}, also collects every column's rows into that one instance's rows. */
+  private List<Database> boundaries(Map<String, List<String>> rowsOf,
+      Map<QueryFacts.ColumnKey, List<Integer>> atoms, String context,
+      @Nullable Map<String, List<List<String>>> combined) {
+    List<Database> out = new ArrayList<>();
+    for (Map.Entry<QueryFacts.ColumnKey, List<Integer>> e : atoms.entrySet()) {
+      QueryFacts.ColumnKey column = e.getKey();
+      Schema.Table t = table(column.table());
+      int c = t.columnIndex(column.column());
+      ValueType type = ValueType.of(t.columns().get(c).valueType());
+      LinkedHashSet<String> variants = new LinkedHashSet<>();
+      for (int i : e.getValue()) {
+        Domains.Atom a = domains.atoms().get(i);
+        switch (a.relation()) {
+          case COMPARE -> {
+            List<String> around = type.neighbours(a.value());
+            boolean equality = Set.of("=", "<>", "IN", "NOT IN").contains(a.operator());
+            if (equality && type.family() == ValueType.Family.STRING) {
+              variants.add(a.value()); // a string equal or not: one value that differs is enough (below)
+              continue;
+            }
+            if (around.size() == 2) {
+              variants.add(around.get(0));
+            }
+            variants.add(a.value());
+            if (!around.isEmpty()) {
+              variants.add(around.get(around.size() - 1));
+            }
+          }
+          case LIKE -> variants.addAll(ValueType.likeExamples(a.value()));
+          case YEAR -> {
+            try {
+              variants.addAll(type.yearValues((int) Double.parseDouble(a.value())));
+            } catch (NumberFormatException ignored) {
+              // Not a year after all.
+            }
+          }
+          case FUNCTION -> {
+            List<String> passing = domains.satisfying(column);
+            variants.addAll(passing.subList(0, Math.min(2, passing.size())));
+            variants.add(a.value());
+          }
+        }
+      }
+      if (type.family() == ValueType.Family.STRING && !variants.isEmpty()) {
+        variants.add(variants.iterator().next() + "a");
+      }
+      List<String> values = new ArrayList<>(variants);
+      if (values.isEmpty()) {
+        continue;
+      }
+      String what = column + " at " + String.join(", ", values.subList(0, Math.min(6, values.size())))
+          + (values.size() > 6 ? ", ..." : "") + context;
+      List<String> b = rowsOf.get(key(t));
+      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+      rowsOf.forEach((k, r) -> rows.put(k, new ArrayList<>(List.of(r))));
+      rows.put(key(t), new ArrayList<>());
+      for (int i = 0; i < values.size(); i++) {
+        List<String> r = new ArrayList<>(i == 0 ? b : freshened(t, b).row());
+        r.set(c, values.get(i));
+        rows.get(key(t)).add(r);
+        if (i > 0) {
+          partners(t, b, r, rowsOf, rows);
+        }
+      }
+      out.add(instance(what, rows));
+      if (combined != null) {
+        // All columns' variants in one instance: the base row of this table once, every variant row after it.
+        rows.forEach((k, r) -> {
+          List<List<String>> into = combined.computeIfAbsent(k, x -> new ArrayList<>());
+          for (List<String> row : r) {
+            if (!into.contains(row) || !k.equals(key(t)) && into.isEmpty()) {
+              into.add(k.equals(key(t)) && row == r.get(0) ? row : freshenedIfNeeded(k, into, row));
+            }
+          }
+        });
+      }
+    }
+    return out;
+  }
+
+  /** The row, with a fresh key if a row of the list already has its key. */
+  private List<String> freshenedIfNeeded(String table, List<List<String>> rows, List<String> row) {
+    Schema.Table t = table(table);
+    for (List<String> k : t.keys()) {
+      int[] cols = k.stream().mapToInt(t::columnIndex).toArray();
+      List<String> mine = project(row, cols);
+      for (List<String> r : rows) {
+        if (project(r, cols).equals(mine)) {
+          return freshened(t, row).row();
+        }
+      }
+    }
+    return row;
+  }
+
+  /**
+   * For every OR, one instance per disjunct where only that disjunct holds; then, inside each such disjunct, its
+   * columns at and around their constants.
+   */
+  private List<Database> ors() {
+    List<Database> out = new ArrayList<>();
+    List<Database> inside = new ArrayList<>();
+    List<Database> combinedInside = new ArrayList<>();
+    List<List<List<Integer>>> blocks = facts.orBlocks();
+    for (int b = 0; b < blocks.size(); b++) {
+      List<List<Integer>> block = blocks.get(b);
+      for (int d = 0; d < block.size(); d++) {
+        Map<QueryFacts.ColumnKey, List<Integer>> holds = byColumn(block.get(d));
+        Map<QueryFacts.ColumnKey, List<Integer>> fails = new LinkedHashMap<>();
+        for (int o = 0; o < block.size(); o++) {
+          if (o != d) {
+            byColumn(block.get(o)).forEach((k, v) -> {
+              if (!holds.containsKey(k)) {
+                fails.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v);
+              }
+            });
+          }
+        }
+        if (holds.isEmpty() && fails.isEmpty()) {
+          continue;
+        }
+        Map<String, List<String>> rows = new LinkedHashMap<>();
+        holds.forEach((column, atoms) -> set(rows, column, best(column, atoms, true, null)));
+        fails.forEach((column, atoms) -> set(rows, column, best(column, atoms, false, null)));
+        Map<String, List<List<String>>> changed = new LinkedHashMap<>();
+        rows.forEach((t, r) -> changed.put(t, List.of(r)));
+        String what = "only disjunct " + (d + 1) + " of OR #" + (b + 1) + " holds";
+        out.add(instance(what, changed));
+        Map<String, List<String>> context = new LinkedHashMap<>(base);
+        context.putAll(rows);
+        Map<String, List<List<String>>> all = new LinkedHashMap<>();
+        inside.addAll(boundaries(context, holds, ", " + what, all));
+        if (!all.isEmpty()) {
+          combinedInside.add(instance("every compared column at and around its constants, " + what, all));
+        }
+      }
+    }
+    out.addAll(combinedInside);
+    out.addAll(inside);
+    return out;
+  }
+
+  /** For every column joined with another table's: a row without a partner, and two partners for the base row. */
+  private List<Database> joins() {
+    List<Database> out = new ArrayList<>();
+    for (QueryFacts.ColumnKey column : facts.columns()) {
+      Schema.Table t = table(column.table());
+      if (t == null || !multiTable(column)) {
+        continue;
+      }
+      int c = t.columnIndex(column.column());
+      ValueType type = ValueType.of(t.columns().get(c).valueType());
+      String unmatched = type.fresh(500 + (UNMATCHED_SEED.hashCode() & 0xff) + fresh++);
+      if (unmatched == null) {
+        continue;
+      }
+      Map<String, List<List<String>>> changed = new LinkedHashMap<>();
+      List<String> lonely = new ArrayList<>(freshened(t, base.get(key(t))).row());
+      lonely.set(c, unmatched);
+      changed.put(key(t), List.of(base.get(key(t)), lonely));
+      for (String other : classTables.get(facts.classOf(column))) {
+        Schema.Table o = table(other);
+        if (o == null || other.equals(key(t))) {
+          continue;
+        }
+        Fresh copy = freshened(o, base.get(other));
+        changed.put(other, copy.keepsJoins() ? List.of(base.get(other), copy.row()) : List.of(base.get(other)));
+      }
+      out.add(instance(column + " without a partner, the base row with two", changed));
+    }
+    return out;
+  }
+
+  /** A NULL in each nullable column the queries use, the other rows passing. */
+  private List<Database> nulls() {
+    List<Database> out = new ArrayList<>();
+    for (QueryFacts.ColumnKey column : facts.columns()) {
+      Schema.Table t = table(column.table());
+      if (t == null) {
+        continue;
+      }
+      int c = t.columnIndex(column.column());
+      if (c < 0 || !t.columns().get(c).nullable()) {
+        continue;
+      }
+      List<String> r = new ArrayList<>(base.get(key(t)));
+      r.set(c, null);
+      out.add(instance(column + " NULL", Map.of(key(t), List.of(r))));
+    }
+    return out;
+  }
+
+  // ---- rows -----------------------------------------------------------------------------------------------
+
+  /** A row of the table: the best value per column ({@code avoid}: a second row, other values where possible). */
+  private @Nullable List<String> row(Schema.Table t, @Nullable List<String> avoid) {
+    List<String> row = new ArrayList<>();
+    for (int c = 0; c < t.columns().size(); c++) {
+      Schema.Column col = t.columns().get(c);
+      QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), col.name());
+      String v = value(key, avoid == null ? null : avoid.get(c));
+      if (v == null && !col.nullable()) {
+        v = ValueType.of(col.valueType()).fresh(fresh++);
+        if (v == null) {
+          return null;
+        }
+      }
+      row.add(v);
+    }
+    return row;
+  }
+
+  private @Nullable String value(QueryFacts.ColumnKey key, @Nullable String avoid) {
+    List<Integer> atoms = atomsByColumn.get(key);
+    if (atoms != null) {
+      return best(key, primary(atoms), true, avoid);
+    }
+    QueryFacts.ColumnKey driver = classAtomColumn.get(facts.classOf(key));
+    if (driver != null) {
+      return best(driver, primary(atomsByColumn.get(driver)), true, avoid);
+    }
+    List<String> pool = domains.values(key);
+    for (String v : pool) {
+      if (!v.equals(avoid)) {
+        return v;
+      }
+    }
+    return pool.isEmpty() ? null : pool.get(0);
+  }
+
+  private List<Integer> primary(List<Integer> atoms) {
+    List<Integer> out = new ArrayList<>();
+    for (int a : atoms) {
+      if (!secondaryDisjunct.contains(a)) {
+        out.add(a);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The value of the column's pool that satisfies most of these atoms ({@code pass}) or fails all it can (not
+   * {@code pass}); IN lists count once, satisfied by any of their values. Ties go to the earlier value.
+   */
+  private @Nullable String best(QueryFacts.ColumnKey column, List<Integer> atoms, boolean pass,
+      @Nullable String avoid) {
+    Schema.Table t = table(column.table());
+    ValueType type = ValueType.of(t.columns().get(t.columnIndex(column.column())).valueType());
+    LinkedHashSet<String> candidates = new LinkedHashSet<>(domains.satisfying(column));
+    candidates.addAll(domains.values(column));
+    String best = null;
+    int bestScore = Integer.MIN_VALUE;
+    for (String v : candidates) {
+      if (v.equals(avoid)) {
+        continue;
+      }
+      int score = 0;
+      boolean anyIn = false;
+      boolean inHit = false;
+      for (int i : atoms) {
+        Domains.Atom a = domains.atoms().get(i);
+        boolean s = satisfies(a, v, type);
+        if (a.operator().equals("IN")) {
+          anyIn = true;
+          inHit |= s;
+        } else {
+          score += s == pass ? 1 : 0;
+        }
+      }
+      if (anyIn) {
+        score += inHit == pass ? 1 : 0;
+      }
+      if (score > bestScore) {
+        bestScore = score;
+        best = v;
+      }
+    }
+    return best;
+  }
+
+  /** Whether {@code value} satisfies the atom, as far as can be told here (functions of a column: no). */
+  static boolean satisfies(Domains.Atom a, String value, ValueType type) {
+    switch (a.relation()) {
+      case COMPARE -> {
+        Integer cmp = type.compare(value, a.value());
+        if (cmp == null) {
+          return false;
+        }
+        return switch (a.operator()) {
+          case "=", "IN" -> cmp == 0;
+          case "<>", "NOT IN" -> cmp != 0;
+          case "<" -> cmp < 0;
+          case "<=" -> cmp <= 0;
+          case ">" -> cmp > 0;
+          case ">=" -> cmp >= 0;
+          default -> false;
+        };
+      }
+      case LIKE -> {
+        boolean m = like(a.value()).matcher(value).matches();
+        return a.operator().equals("NOT LIKE") != m;
+      }
+      case YEAR -> {
+        try {
+          int year = Integer.parseInt(value.strip().substring(0, 4));
+          int wanted = (int) Double.parseDouble(a.value());
+          int cmp = Integer.compare(year, wanted);
+          return switch (a.operator()) {
+            case "=", "IN" -> cmp == 0;
+            case "<>", "NOT IN" -> cmp != 0;
+            case "<" -> cmp < 0;
+            case "<=" -> cmp <= 0;
+            case ">" -> cmp > 0;
+            case ">=" -> cmp >= 0;
+            default -> false;
+          };
+        } catch (RuntimeException e) {
+          return false;
+        }
+      }
+      default -> {
+        return false;
+      }
+    }
+  }
+
+  private static Pattern like(String pattern) {
+    StringBuilder re = new StringBuilder();
+    boolean escape = false;
+    for (char ch : pattern.toCharArray()) {
+      if (escape) {
+        re.append(Pattern.quote(String.valueOf(ch)));
+        escape = false;
+      } else if (ch == '\\') {
+        escape = true;
+      } else if (ch == '%') {
+        re.append(".*");
+      } else if (ch == '_') {
+        re.append('.');
+      } else {
+        re.append(Pattern.quote(String.valueOf(ch)));
+      }
+    }
+    return Pattern.compile(re.toString(), Pattern.DOTALL);
+  }
+
+  private Map<QueryFacts.ColumnKey, List<Integer>> byColumn(List<Integer> atoms) {
+    Map<QueryFacts.ColumnKey, List<Integer>> out = new LinkedHashMap<>();
+    for (int i : atoms) {
+      Domains.Atom a = domains.atoms().get(i);
+      if (a != null && table(a.column().table()) != null) {
+        out.computeIfAbsent(a.column(), k -> new ArrayList<>()).add(i);
+      }
+    }
+    return out;
+  }
+
+  private void set(Map<String, List<String>> rows, QueryFacts.ColumnKey column, @Nullable String value) {
+    Schema.Table t = table(column.table());
+    if (value == null) {
+      return;
+    }
+    List<String> r = rows.computeIfAbsent(key(t), k -> new ArrayList<>(base.get(k)));
+    r.set(t.columnIndex(column.column()), value);
+  }
+
+  /** A copy of a row with new key values; whether its join columns (and constants' columns) stayed. */
+  private record Fresh(List<String> row, boolean keepsJoins) {}
+
+  private Fresh freshened(Schema.Table t, List<String> row) {
+    List<String> out = new ArrayList<>(row);
+    boolean keeps = true;
+    for (List<String> k : t.keys()) {
+      String pick = null;
+      for (int pass = 0; pass < 3 && pick == null; pass++) {
+        for (String c : k) {
+          QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), c);
+          boolean joined = multiTable(key);
+          boolean compared = atomsByColumn.containsKey(key);
+          if (pass == 0 && !joined && !compared || pass == 1 && !joined || pass == 2) {
+            pick = c;
+            keeps &= pass < 2;
+            break;
+          }
+        }
+      }
+      if (pick == null) {
+        continue;
+      }
+      int c = t.columnIndex(pick);
+      String v = ValueType.of(t.columns().get(c).valueType()).fresh(fresh++);
+      if (v != null) {
+        out.set(c, v);
+      }
+    }
+    return new Fresh(out, keeps);
+  }
+
+  /**
+   * Gives a copy {@code copy} of the row {@code original} of {@code t} the join partners the original has: where
+   * a joined column changed (a new key), each other table's row that matched the old value is cloned with the
+   * new value (and a key of its own), so the copy joins as the original did.
+   */
+  private void partners(Schema.Table t, List<String> original, List<String> copy, Map<String, List<String>> rowsOf,
+      Map<String, List<List<String>>> into) {
+    for (int k = 0; k < t.columns().size(); k++) {
+      QueryFacts.ColumnKey changed = QueryFacts.ColumnKey.of(t.name(), t.columns().get(k).name());
+      if (java.util.Objects.equals(original.get(k), copy.get(k)) || !multiTable(changed)) {
+        continue;
+      }
+      for (String other : classTables.get(facts.classOf(changed))) {
+        Schema.Table o = table(other);
+        if (o == null || other.equals(key(t)) || rowsOf.get(other) == null) {
+          continue;
+        }
+        List<String> ob = rowsOf.get(other);
+        for (int m = 0; m < o.columns().size(); m++) {
+          QueryFacts.ColumnKey mk = QueryFacts.ColumnKey.of(o.name(), o.columns().get(m).name());
+          if (!facts.classOf(mk).equals(facts.classOf(changed)) || !java.util.Objects.equals(ob.get(m),
+              original.get(k))) {
+            continue;
+          }
+          List<String> clone = new ArrayList<>(ob);
+          clone.set(m, copy.get(k));
+          for (List<String> key : o.keys()) {
+            boolean holdsM = key.stream().anyMatch(x -> x.equalsIgnoreCase(mk.column()));
+            if (holdsM) {
+              continue;
+            }
+            for (String x : key) {
+              QueryFacts.ColumnKey xk = QueryFacts.ColumnKey.of(o.name(), x);
+              if (!multiTable(xk)) {
+                int xi = o.columnIndex(x);
+                String v = ValueType.of(o.columns().get(xi).valueType()).fresh(fresh++);
+                if (v != null) {
+                  clone.set(xi, v);
+                }
+                break;
+              }
+            }
+          }
+          into.computeIfAbsent(other, x -> new ArrayList<>()).add(clone);
+          break;
+        }
+      }
+    }
+  }
+
+  private boolean multiTable(QueryFacts.ColumnKey key) {
+    Set<String> in = classTables.get(facts.classOf(key));
+    return in != null && in.size() > 1;
+  }
+
+  /** Makes the base row pass the comparisons between its own columns by swapping or copying values. */
+  private void satisfyColumnComparisons(Schema.Table t, List<String> cells) {
+    for (int round = 0; round < 2; round++) {
+      for (QueryFacts.ColumnComparison cmpr : comparisons) {
+        if (!cmpr.left().table().equals(key(t)) || !cmpr.right().table().equals(key(t))) {
+          continue;
+        }
+        int l = t.columnIndex(cmpr.left().column());
+        int r = t.columnIndex(cmpr.right().column());
+        if (l < 0 || r < 0 || l == r || cells.get(l) == null || cells.get(r) == null) {
+          continue;
+        }
+        ValueType type = ValueType.of(t.columns().get(l).valueType());
+        if (!type.comparableWith(ValueType.of(t.columns().get(r).valueType()))) {
+          continue;
+        }
+        Integer cmp = type.compare(cells.get(l), cells.get(r));
+        if (cmp == null) {
+          continue;
+        }
+        boolean holds = switch (cmpr.operator()) {
+          case "<" -> cmp < 0;
+          case "<=" -> cmp <= 0;
+          case ">" -> cmp > 0;
+          case ">=" -> cmp >= 0;
+          case "=" -> cmp == 0;
+          case "<>" -> cmp != 0;
+          default -> true;
+        };
+        if (holds) {
+          continue;
+        }
+        if (cmpr.operator().equals("=")) {
+          cells.set(r, cells.get(l));
+        } else if (cmp != 0 && !cmpr.operator().equals("<>")) {
+          String x = cells.get(l);
+          cells.set(l, cells.get(r));
+          cells.set(r, x);
+        } else {
+          List<String> around = type.neighbours(cells.get(l));
+          if (!around.isEmpty()) {
+            cells.set(r, around.get(around.size() - 1));
+          }
+        }
+      }
+    }
+  }
+
+  // ---- instances ------------------------------------------------------------------------------------------
+
+  /** The base rows with these tables' rows replaced, made to honour foreign keys and keys. */
+  private Database instance(String what, Map<String, List<List<String>>> changed) {
+    Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+    for (Schema.Table t : tables) {
+      List<List<String>> mine = new ArrayList<>();
+      for (List<String> r : changed.getOrDefault(key(t), List.of(base.get(key(t))))) {
+        mine.add(new ArrayList<>(r));
+      }
+      for (Schema.ForeignKey fk : t.foreignKeys()) {
+        Schema.Table parent = table(fk.referencedTable().toLowerCase(Locale.ROOT));
+        List<List<String>> parentRows = parent == null ? null : rows.get(key(parent));
+        if (parent == null || parentRows == null) {
+          continue;
+        }
+        int[] cols = fk.columns().stream().mapToInt(t::columnIndex).toArray();
+        int[] pcols = fk.referencedColumns().stream().mapToInt(parent::columnIndex).toArray();
+        Set<List<String>> present = new HashSet<>();
+        for (List<String> p : parentRows) {
+          present.add(project(p, pcols));
+        }
+        boolean nullable = true;
+        for (int c : cols) {
+          nullable &= c >= 0 && t.columns().get(c).nullable();
+        }
+        for (var it = mine.iterator(); it.hasNext(); ) {
+          List<String> r = it.next();
+          List<String> k = project(r, cols);
+          if (k.contains(null) || present.contains(k)) {
+            continue;
+          }
+          if (!parentRows.isEmpty()) {
+            List<String> target = parentRows.get(0);
+            for (int i = 0; i < cols.length; i++) {
+              if (cols[i] >= 0 && pcols[i] >= 0) {
+                r.set(cols[i], target.get(pcols[i]));
+              }
+            }
+          } else if (nullable) {
+            for (int c : cols) {
+              r.set(c, null);
+            }
+          } else {
+            it.remove();
+          }
+        }
+      }
+      rows.put(key(t), unique(t, mine));
+    }
+    return new Database("targeted: " + what, tables, rows);
+  }
+
+  private static List<List<String>> unique(Schema.Table t, List<List<String>> rows) {
+    List<List<String>> out = new ArrayList<>();
+    List<Set<List<String>>> seen = new ArrayList<>();
+    for (int k = 0; k < t.keys().size(); k++) {
+      seen.add(new HashSet<>());
+    }
+    rows:
+    for (List<String> r : rows) {
+      for (int k = 0; k < t.keys().size(); k++) {
+        List<String> key = project(r, t.keys().get(k).stream().mapToInt(t::columnIndex).toArray());
+        boolean primary = k == 0 && !t.primaryKey().isEmpty();
+        if (key.contains(null) ? primary : seen.get(k).contains(key)) {
+          continue rows;
+        }
+      }
+      for (int k = 0; k < t.keys().size(); k++) {
+        seen.get(k).add(project(r, t.keys().get(k).stream().mapToInt(t::columnIndex).toArray()));
+      }
+      for (int c = 0; c < r.size(); c++) {
+        if (r.get(c) == null && !t.columns().get(c).nullable()) {
+          continue rows;
+        }
+      }
+      out.add(r);
+    }
+    return out;
+  }
+
+  private static List<String> project(List<String> row, int[] cols) {
+    List<String> out = new ArrayList<>(cols.length);
+    for (int c : cols) {
+      out.add(c < 0 ? null : row.get(c));
+    }
+    return out;
+  }
+
+  private Schema.@Nullable Table table(String lower) {
+    for (Schema.Table t : tables) {
+      if (key(t).equals(lower)) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  private static String key(Schema.Table t) {
+    return t.name().toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,90 @@
+package dev.lakerewrite.core.equivalence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Instances built from the queries' predicates (boundaries, NULLs, one disjunct of an OR, join keys without and
+ * with two partners) kill mutants that as many random instances miss, with counterexamples that really differ.
+ */
+class TargetedInstancesTest {
+  static final String SCHEMA = """
+      CREATE TABLE part (p_partkey INTEGER PRIMARY KEY, p_brand VARCHAR NOT NULL, p_type VARCHAR NOT NULL,
+        p_size INTEGER NOT NULL, p_container VARCHAR);
+      CREATE TABLE supplier (s_suppkey INTEGER PRIMARY KEY, s_name VARCHAR NOT NULL, s_nationkey INTEGER,
+        s_comment VARCHAR);
+      CREATE TABLE lineitem (l_orderkey INTEGER NOT NULL, l_linenumber INTEGER NOT NULL,
+        l_partkey INTEGER REFERENCES part (p_partkey), l_suppkey INTEGER, l_quantity DECIMAL(15,2) NOT NULL,
+        l_extendedprice DECIMAL(15,2) NOT NULL, l_discount DECIMAL(15,2) NOT NULL, l_shipdate DATE NOT NULL,
+        l_shipmode VARCHAR, PRIMARY KEY (l_orderkey, l_linenumber));
+      """;
+  static final String[][] PAIRS = {
+    {"SELECT sum(l_extendedprice * l_discount) FROM lineitem WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01' AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24",
+     "SELECT sum(l_extendedprice * l_discount) FROM lineitem WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01' AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity <= 24"},
+    {"SELECT sum(l_extendedprice * l_discount) FROM lineitem WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01' AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24",
+     "SELECT sum(l_extendedprice * l_discount) FROM lineitem WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01' AND l_discount > 0.05 AND l_discount <= 0.07 AND l_quantity < 24"},
+    {"SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND ((p_brand = 'Brand#12' AND p_container IN ('SM CASE', 'SM BOX') AND l_quantity >= 1 AND l_quantity <= 11 AND p_size BETWEEN 1 AND 5) OR (p_brand = 'Brand#23' AND p_container IN ('MED BAG', 'MED BOX') AND l_quantity >= 10 AND l_quantity <= 20 AND p_size BETWEEN 1 AND 10) OR (p_brand = 'Brand#34' AND p_container IN ('LG CASE', 'LG BOX') AND l_quantity >= 20 AND l_quantity <= 30 AND p_size BETWEEN 1 AND 15)) AND l_shipmode IN ('AIR', 'AIR REG')",
+     "SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND ((p_brand = 'Brand#12' AND p_container IN ('SM CASE', 'SM BOX') AND l_quantity >= 1 AND l_quantity <= 11 AND p_size BETWEEN 1 AND 5) OR (p_brand = 'Brand#23' AND p_container IN ('MED BAG', 'MED BOX') AND l_quantity >= 10 AND p_size BETWEEN 1 AND 10) OR (p_brand = 'Brand#34' AND p_container IN ('LG CASE', 'LG BOX') AND l_quantity >= 20 AND l_quantity <= 30 AND p_size BETWEEN 1 AND 15)) AND l_shipmode IN ('AIR', 'AIR REG')"},
+    {"SELECT p_brand, count(l_suppkey) FROM part JOIN lineitem ON l_partkey = p_partkey WHERE p_size > 10 AND p_type LIKE '%BRASS' AND l_shipdate >= DATE '1995-03-01' GROUP BY p_brand",
+     "SELECT p_brand, count(*) FROM part JOIN lineitem ON l_partkey = p_partkey WHERE p_size > 10 AND p_type LIKE '%BRASS' AND l_shipdate >= DATE '1995-03-01' GROUP BY p_brand"},
+    {"SELECT p_brand, count(*) FROM part JOIN lineitem ON l_partkey = p_partkey WHERE p_size > 10 AND p_type LIKE '%BRASS' AND l_shipdate >= DATE '1995-03-01' GROUP BY p_brand",
+     "SELECT p_brand, count(*) FROM part JOIN lineitem ON l_partkey = p_partkey WHERE p_size > 10 AND p_type LIKE '%BRASS%' AND l_shipdate >= DATE '1995-03-01' GROUP BY p_brand"},
+    {"SELECT p_partkey FROM part WHERE p_size = 15 AND p_type LIKE '%BRASS' AND p_partkey NOT IN (SELECT l_partkey FROM lineitem WHERE l_shipmode = 'MAIL' AND l_quantity > 30)",
+     "SELECT p_partkey FROM part WHERE p_size = 15 AND p_type LIKE '%BRASS' AND NOT EXISTS (SELECT * FROM lineitem WHERE l_partkey = p_partkey AND l_shipmode = 'MAIL' AND l_quantity > 30)"},
+    {"SELECT p_partkey, l_quantity FROM part LEFT JOIN lineitem ON l_partkey = p_partkey AND l_shipmode = 'MAIL' WHERE p_size = 15 AND p_brand = 'Brand#45' AND p_type LIKE 'MEDIUM%'",
+     "SELECT p_partkey, l_quantity FROM part JOIN lineitem ON l_partkey = p_partkey AND l_shipmode = 'MAIL' WHERE p_size = 15 AND p_brand = 'Brand#45' AND p_type LIKE 'MEDIUM%'"},
+    {"SELECT s_name, count(*) FROM supplier, lineitem WHERE s_suppkey = l_suppkey AND l_shipdate > DATE '1996-01-01' AND l_discount >= 0.04 AND s_comment LIKE '%Customer%Complaints%' GROUP BY s_name",
+     "SELECT s_name, count(*) FROM supplier, lineitem WHERE s_suppkey = l_suppkey AND l_shipdate >= DATE '1996-01-01' AND l_discount >= 0.04 AND s_comment LIKE '%Customer%Complaints%' GROUP BY s_name"},
+    {"SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND ((p_brand = 'Brand#12' AND p_container IN ('SM CASE', 'SM BOX') AND l_quantity >= 1 AND l_quantity <= 11 AND p_size BETWEEN 1 AND 5) OR (p_brand = 'Brand#23' AND p_container IN ('MED BAG', 'MED BOX') AND l_quantity >= 10 AND l_quantity <= 20 AND p_size BETWEEN 1 AND 10) OR (p_brand = 'Brand#34' AND p_container IN ('LG CASE', 'LG BOX') AND l_quantity >= 20 AND l_quantity <= 30 AND p_size BETWEEN 1 AND 15)) AND l_shipmode IN ('AIR', 'AIR REG')",
+     "SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND ((p_brand = 'Brand#12' AND p_container IN ('SM CASE', 'SM BOX') AND l_quantity >= 1 AND l_quantity <= 11 AND p_size BETWEEN 1 AND 5) OR (p_brand = 'Brand#23' AND p_container IN ('MED BAG', 'MED BOX') AND l_quantity >= 10 AND l_quantity <= 20 AND p_size BETWEEN 1 AND 11) OR (p_brand = 'Brand#34' AND p_container IN ('LG CASE', 'LG BOX') AND l_quantity >= 20 AND l_quantity <= 30 AND p_size BETWEEN 1 AND 15)) AND l_shipmode IN ('AIR', 'AIR REG')"},
+    {"SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND ((p_brand = 'Brand#12' AND p_container IN ('SM CASE', 'SM BOX') AND l_quantity >= 1 AND l_quantity <= 11 AND p_size BETWEEN 1 AND 5) OR (p_brand = 'Brand#23' AND p_container IN ('MED BAG', 'MED BOX') AND l_quantity >= 10 AND l_quantity <= 20 AND p_size BETWEEN 1 AND 10) OR (p_brand = 'Brand#34' AND p_container IN ('LG CASE', 'LG BOX') AND l_quantity >= 20 AND l_quantity <= 30 AND p_size BETWEEN 1 AND 15)) AND l_shipmode IN ('AIR', 'AIR REG')",
+     "SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND ((p_brand = 'Brand#12' AND p_container IN ('SM CASE', 'SM BOX') AND l_quantity >= 1 AND l_quantity <= 11 AND p_size BETWEEN 1 AND 5) OR (p_brand = 'Brand#23' AND p_container IN ('MED BAG') AND l_quantity >= 10 AND l_quantity <= 20 AND p_size BETWEEN 1 AND 10) OR (p_brand = 'Brand#34' AND p_container IN ('LG CASE', 'LG BOX') AND l_quantity >= 20 AND l_quantity <= 30 AND p_size BETWEEN 1 AND 15)) AND l_shipmode IN ('AIR', 'AIR REG')"},
+    {"SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND ((p_brand = 'Brand#12' AND p_container IN ('SM CASE', 'SM BOX') AND l_quantity >= 1 AND l_quantity <= 11 AND p_size BETWEEN 1 AND 5) OR (p_brand = 'Brand#23' AND p_container IN ('MED BAG', 'MED BOX') AND l_quantity >= 10 AND l_quantity <= 20 AND p_size BETWEEN 1 AND 10) OR (p_brand = 'Brand#34' AND p_container IN ('LG CASE', 'LG BOX') AND l_quantity >= 20 AND l_quantity <= 30 AND p_size BETWEEN 1 AND 15)) AND l_shipmode IN ('AIR', 'AIR REG')",
+     "SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND ((p_brand = 'Brand#12' AND p_container IN ('SM CASE', 'SM BOX') AND l_quantity >= 1 AND l_quantity <= 11 AND p_size BETWEEN 1 AND 5) OR (p_brand = 'Brand#23' AND p_container IN ('MED BAG', 'MED BOX') AND l_quantity >= 10 AND l_quantity <= 20 AND p_size BETWEEN 1 AND 10) OR (p_brand = 'Brand#34' AND p_container IN ('LG CASE', 'LG BOX') AND l_quantity > 20 AND l_quantity <= 30 AND p_size BETWEEN 1 AND 15)) AND l_shipmode IN ('AIR', 'AIR REG')"},
+    {"SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND ((p_brand = 'Brand#12' AND p_container IN ('SM CASE', 'SM BOX') AND l_quantity >= 1 AND l_quantity <= 11 AND p_size BETWEEN 1 AND 5) OR (p_brand = 'Brand#23' AND p_container IN ('MED BAG', 'MED BOX') AND l_quantity >= 10 AND l_quantity <= 20 AND p_size BETWEEN 1 AND 10) OR (p_brand = 'Brand#34' AND p_container IN ('LG CASE', 'LG BOX') AND l_quantity >= 20 AND l_quantity <= 30 AND p_size BETWEEN 1 AND 15)) AND l_shipmode IN ('AIR', 'AIR REG')",
+     "SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND ((p_brand = 'Brand#12' AND p_container IN ('SM CASE', 'SM BOX') AND l_quantity >= 1 AND l_quantity <= 11 AND p_size BETWEEN 1 AND 5) OR (p_brand = 'Brand#23' AND p_container IN ('MED BAG', 'MED BOX') AND l_quantity >= 10 AND l_quantity <= 20 AND p_size BETWEEN 1 AND 10) OR (p_brand = 'Brand#34' AND p_container IN ('LG CASE', 'LG BOX') AND l_quantity >= 20 AND l_quantity <= 30 AND p_size BETWEEN 1 AND 15)) AND l_shipmode IN ('AIR')"},
+  };
+
+  /** The same instance budget both ways: fixed profiles, then targeted instances or random ones. */
+  private static final int BUDGET = 24;
+
+  @Test
+  void mutantsThatRandomInstancesMissAreKilledByTargetedOnes() throws Exception {
+    List<Integer> missedByRandom = new ArrayList<>();
+    try (EquivalenceChecker targeted = EquivalenceChecker.builder().schema(SCHEMA).maxInstances(BUDGET).build();
+         EquivalenceChecker random = EquivalenceChecker.builder().schema(SCHEMA).maxInstances(BUDGET)
+             .targetedInstances(false).build()) {
+      for (int i = 0; i < PAIRS.length; i++) {
+        String left = PAIRS[i][0];
+        String right = PAIRS[i][1];
+        EquivalenceResult t = targeted.check(left, right);
+        assertThat(t.verdict()).as("mutant #%d: %s", i, t.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+        Counterexample ce = t.counterexample().orElseThrow();
+        EquivalenceCheckerTest.assertDiffers(ce, left, right);
+        assertThat(ce.rowCount()).as("mutant #%d shrunk", i).isLessThanOrEqualTo(4);
+        if (random.check(left, right).verdict() != Verdict.NOT_EQUIVALENT) {
+          missedByRandom.add(i);
+        }
+      }
+    }
+    // With the same budget, random instances miss COUNT(col) against COUNT(*) behind a join and filters, a
+    // conjunct dropped or a boundary moved inside one disjunct of TPC-H Q19's OR, and an IN list shortened.
+    assertThat(missedByRandom).contains(2, 3, 8, 9);
+  }
+
+  @Test
+  void equivalentRewritesStayEquivalentWithTargetedInstances() {
+    String q19 = PAIRS[2][0];
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
+      EquivalenceResult r = checker.check(q19, q19.replace("l_quantity >= 10 AND l_quantity <= 20",
+          "l_quantity BETWEEN 10 AND 20").replace("p_partkey = l_partkey", "l_partkey = p_partkey + 0"));
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.EQUIVALENT);
+      assertThat(r.proved()).isFalse();
+      assertThat(r.evidence().checks()).anySatisfy(c -> assertThat(c.instance()).contains("targeted:"));
+    }
+  }
+}
