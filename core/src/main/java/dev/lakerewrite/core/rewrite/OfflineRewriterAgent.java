@@ -172,6 +172,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
       ObjectNode tree = editor.statement(state.userQuery());
       // Read before any edit: which FROM item (in which block, at any depth) each column reference reads.
       schema = AssumedSchema.of(tree);
+      findArithmetic(tree);
       Set<String> userCtes = new LinkedHashSet<>();
       state.analysis().orElseThrow().cteNames().forEach(n -> userCtes.add(n.toLowerCase(Locale.ROOT)));
       List<ObjectNode> selects = new ArrayList<>();
@@ -837,7 +838,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
       String qualified = Sql.qualified(r.alias(), column);
       // Compared with a text literal, the column is read as text: no number or date conversion.
       String wrapped = againstText ? qualified : readAs(lakeTable, column, qualified, r.assumedColumn(),
-          numericUse(r.table().assumed(), r.assumedColumn()));
+          numericUse(r.table().assumed(), r.assumedColumn()) || inArithmetic.contains(ref));
       if (wrapped.equals(qualified)) {
         Trees.setColumn(ref, r.alias(), column);
       } else {
@@ -891,13 +892,36 @@ final class OfflineRewriterAgent implements RewriterAgent {
       return qualified;
     }
 
-    /** Whether the query uses an assumed column as a number: summed or averaged, in arithmetic, compared with numbers. */
+    /**
+     * Whether the query uses an assumed column as a number wherever it reads it: summed or averaged, or compared with
+     * numbers. (A comparison with another column, {@code a.label <> b.label}, says nothing about the type.)
+     */
     private boolean numericUse(String assumedTable, String column) {
       if (schema == null) {
         return false;
       }
       return schema.table(assumedTable).flatMap(t -> t.column(column)).map(c -> c.uses(AssumedSchema.Use.SUMMED)
-          || c.uses(AssumedSchema.Use.ARITHMETIC) || c.uses(AssumedSchema.Use.COMPARED_NUMBER)).orElse(false);
+          || c.uses(AssumedSchema.Use.COMPARED_NUMBER)).orElse(false);
+    }
+
+    /** Column references that are an operand of {@code + - * / %} (read before any edit). */
+    private final Set<JsonNode> inArithmetic = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+    private void findArithmetic(JsonNode tree) {
+      Trees.visit(tree, n -> {
+        if ("FUNCTION".equals(n.path("class").asText())
+            && Set.of("+", "-", "*", "/", "%", "//").contains(n.path("function_name").asText())) {
+          for (JsonNode a : dev.lakerewrite.core.sql.SqlAnalyzer.arguments(n)) {
+            JsonNode x = a;
+            while ("CAST".equals(x.path("class").asText())) {
+              x = x.path("child");
+            }
+            if ("COLUMN_REF".equals(x.path("class").asText())) {
+              inArithmetic.add(x);
+            }
+          }
+        }
+      });
     }
 
     /** Applies the plan's literal fixes to a comparison, IN list or LIKE between a column and literals. */
