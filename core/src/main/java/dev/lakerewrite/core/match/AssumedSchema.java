@@ -136,14 +136,16 @@ public final class AssumedSchema {
   private final List<Ambiguous> ambiguous;
   private final List<JoinPair> joins;
   private final Map<JsonNode, Binding> bindings;
+  private final Map<JsonNode, JsonNode> sources;
   private final boolean star;
 
   private AssumedSchema(Map<String, Table> tables, List<Ambiguous> ambiguous, List<JoinPair> joins,
-      Map<JsonNode, Binding> bindings, boolean star) {
+      Map<JsonNode, Binding> bindings, Map<JsonNode, JsonNode> sources, boolean star) {
     this.tables = tables;
     this.ambiguous = ambiguous;
     this.joins = joins;
     this.bindings = bindings;
+    this.sources = sources;
     this.star = star;
   }
 
@@ -156,7 +158,7 @@ public final class AssumedSchema {
     Map<String, Table> frozen = new LinkedHashMap<>();
     w.tables.forEach((k, v) -> frozen.put(k, new Table(v.name, Collections.unmodifiableMap(v.columns))));
     return new AssumedSchema(Collections.unmodifiableMap(frozen), List.copyOf(w.ambiguous), List.copyOf(w.joins),
-        Collections.unmodifiableMap(w.bindings), w.star);
+        Collections.unmodifiableMap(w.bindings), Collections.unmodifiableMap(w.sources), w.star);
   }
 
   static String key(String name) {
@@ -186,6 +188,15 @@ public final class AssumedSchema {
     return Optional.ofNullable(bindings.get(columnRef));
   }
 
+  /**
+   * The FROM item (the {@code BASE_TABLE} node of the tree this schema was read from) a column reference reads: the
+   * one occurrence of its assumed table that SQL's scoping rules pick, in its own block or an enclosing one (a
+   * correlated reference). Empty for references that bind to no assumed table, or to one of several tables.
+   */
+  public Optional<JsonNode> source(JsonNode columnRef) {
+    return Optional.ofNullable(sources.get(columnRef));
+  }
+
   /** Whether the query selects {@code *} (or {@code t.*}) from an assumed table: its columns are not all known. */
   public boolean selectsStar() {
     return star;
@@ -203,7 +214,8 @@ public final class AssumedSchema {
   }
 
   /** A FROM item of one block: an assumed base table, or a CTE / derived table with known output names. */
-  private record Source(@Nullable String assumed, Set<String> outputs, List<String> starBases) {
+  private record Source(@Nullable String assumed, Set<String> outputs, List<String> starBases,
+      @Nullable JsonNode node) {
     boolean base() {
       return assumed != null;
     }
@@ -238,6 +250,9 @@ public final class AssumedSchema {
     final List<Ambiguous> ambiguous = new ArrayList<>();
     final List<JoinPair> joins = new ArrayList<>();
     final Map<JsonNode, Binding> bindings = new IdentityHashMap<>();
+    final Map<JsonNode, JsonNode> sources = new IdentityHashMap<>();
+    /** The FROM item the last {@link #unqualified} binding came from (null when not a single base item). */
+    @Nullable JsonNode lastSource;
     boolean star;
 
     MutableTable table(String name) {
@@ -386,10 +401,10 @@ public final class AssumedSchema {
           if (cte != null) {
             Set<String> outputs = new LinkedHashSet<>(cte.outputs());
             ref.path("column_name_alias").forEach(a -> outputs.add(key(a.asText())));
-            scope.byAlias.put(refName, new Source(null, outputs, cte.starBases()));
+            scope.byAlias.put(refName, new Source(null, outputs, cte.starBases(), null));
           } else {
             table(name);
-            scope.byAlias.put(refName, new Source(name, Set.of(), List.of()));
+            scope.byAlias.put(refName, new Source(name, Set.of(), List.of(), ref));
           }
         }
         case "JOIN" -> {
@@ -407,11 +422,11 @@ public final class AssumedSchema {
             outputs.addAll(aliases);
           }
           scope.byAlias.put(key(alias.isEmpty() ? "unnamed_subquery" : alias),
-              new Source(null, outputs, info.starBases()));
+              new Source(null, outputs, info.starBases(), null));
         }
         case "TABLE_FUNCTION" -> {
           expression(ref.path("function"), scope, ctes, EnumSet.noneOf(Use.class), false);
-          scope.byAlias.put(key(alias), new Source(null, Set.of("*"), List.of()));
+          scope.byAlias.put(key(alias), new Source(null, Set.of("*"), List.of(), null));
         }
         default -> {
           // EMPTY (no FROM), VALUES lists, PIVOT: nothing assumed.
@@ -625,6 +640,9 @@ public final class AssumedSchema {
             if (src != null) {
               if (src.base()) {
                 b = new Binding(src.assumed(), column, List.of());
+                if (src.node() != null) {
+                  sources.put(e, src.node());
+                }
               } else if (src.starBases().size() == 1 && !src.outputs().contains(key(column))) {
                 b = new Binding(src.starBases().get(0), column, List.of());
               }
@@ -632,7 +650,11 @@ public final class AssumedSchema {
             }
           }
         } else {
+          lastSource = null;
           b = unqualified(column, scope);
+          if (b != null && !b.ambiguous() && lastSource != null) {
+            sources.put(e, lastSource);
+          }
         }
       }
       if (b != null) {
@@ -648,11 +670,15 @@ public final class AssumedSchema {
       String k = key(column);
       for (Scope s = scope; s != null; s = s.parent) {
         List<String> bases = new ArrayList<>();
+        JsonNode firstNode = null;
         boolean virtualHas = false;
         for (Source src : s.byAlias.values()) {
           if (src.base()) {
             if (!bases.contains(src.assumed())) {
               bases.add(src.assumed());
+            }
+            if (firstNode == null) {
+              firstNode = src.node();
             }
           } else if (src.outputs().contains(k) || src.outputs().contains("*")) {
             virtualHas = true;
@@ -673,6 +699,7 @@ public final class AssumedSchema {
           return null;
         }
         if (bases.size() == 1) {
+          lastSource = firstNode;
           return new Binding(bases.get(0), column, List.of());
         }
         if (bases.size() > 1) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.ErrorKind;
+import dev.lakerewrite.core.match.AssumedSchema;
 import dev.lakerewrite.core.match.ColumnMapping;
 import dev.lakerewrite.core.match.MappingConfidence;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
@@ -34,6 +35,16 @@ import org.jspecify.annotations.Nullable;
  * their joins go, wrong join keys are replaced by the join graph's, missing columns arrive through added joins,
  * noisy tables are read through their cleaned CTEs, and numbers or dates stored as text are read through the
  * vetted {@code clean_number}/{@code clean_date} functions.
+ *
+ * <p>The rewrite is scope-aware: every column reference is resolved with SQL's scoping rules ({@link
+ * dev.lakerewrite.core.match.AssumedSchema#source}) to the FROM item it reads — in its own block, or an enclosing
+ * one for a correlated reference in a scalar, {@code IN} or {@code EXISTS} subquery — and pointed at the lake
+ * through that block's mapping and alias. An assumed table has one mapping in every block where it appears; each
+ * occurrence keeps the user's alias (each side of a self-join its own, with its own added joins); a block never
+ * loses its FROM clause; a column the plan mapped nowhere is read from its table's best guess rather than left for
+ * the binder to reject. So a query that binds on its assumed schema binds on the lake ({@code
+ * ScopeAwareRewriteTest} checks it, and the rows, on generated queries of every shape over renamed and split
+ * lakes).
  */
 final class OfflineRewriterAgent implements RewriterAgent {
   private final SqlParser parser;
@@ -49,7 +60,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
     }
     OfflinePlanner planner = new OfflinePlanner(state);
     Plan plan = planner.plan();
-    Rewrite r = new Rewrite(state, plan, new Trees(parser));
+    Rewrite r = new Rewrite(state, plan, new Trees(parser), planner);
     String sql = r.apply();
     List<String> reason = new ArrayList<>();
     if (lastLostAScope(state)) {
@@ -74,7 +85,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
         ? t.assumed() + " dropped (obsolete)" : t.assumed() + "→" + r.lakeNameOf(t)));
     reason.addAll(plan.notes());
     return new Proposal(sql, String.join("; ", reason), r.usedTables(),
-        mapping(planner, plan, r.mapping, r.assumedNames::get, List.of()));
+        mapping(planner, plan, r.mapping, r.assumedNames::get, r.guesses.stream().distinct().toList()));
   }
 
   /**
@@ -132,10 +143,20 @@ final class OfflineRewriterAgent implements RewriterAgent {
     private final Set<JsonNode> done = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private int aliasCounter;
 
+    /** Where a column the plan left unmapped is guessed (null: such columns stay as written). */
+    private final @Nullable OfflinePlanner planner;
+    /** Columns read from a best guess because the plan mapped them nowhere. */
+    final List<String> guesses = new ArrayList<>();
+
     Rewrite(RewriteState state, Plan plan, Trees editor) {
+      this(state, plan, editor, null);
+    }
+
+    Rewrite(RewriteState state, Plan plan, Trees editor, @Nullable OfflinePlanner planner) {
       this.state = state;
       this.plan = plan;
       this.editor = editor;
+      this.planner = planner;
     }
 
     List<String> usedTables() {
@@ -149,16 +170,56 @@ final class OfflineRewriterAgent implements RewriterAgent {
 
     String apply() {
       ObjectNode tree = editor.statement(state.userQuery());
+      // Read before any edit: which FROM item (in which block, at any depth) each column reference reads.
+      schema = AssumedSchema.of(tree);
       Set<String> userCtes = new LinkedHashSet<>();
       state.analysis().orElseThrow().cteNames().forEach(n -> userCtes.add(n.toLowerCase(Locale.ROOT)));
       List<ObjectNode> selects = new ArrayList<>();
       Trees.selectNodes(tree.get("node"), selects::add);
+      // Every block's FROM clause first (its tables, aliases and added joins), then every block's expressions:
+      // a correlated reference in a subquery resolves to the enclosing block's mapping, whatever the order.
+      Map<JsonNode, ObjectNode> enclosing = new java.util.IdentityHashMap<>();
+      enclosingSelects(tree.get("node"), null, enclosing);
+      Map<JsonNode, Scope> scopeOf = new java.util.IdentityHashMap<>();
+      List<Scope> scopes = new ArrayList<>();
       for (ObjectNode sel : selects) {
-        rewriteSelect(sel, userCtes);
+        Scope scope = rewriteFromClause(sel, userCtes);
+        scope.parent = enclosing.containsKey(sel) ? scopeOf.get(enclosing.get(sel)) : null;
+        scopeOf.put(sel, scope);
+        scopes.add(scope);
+      }
+      for (int i = 0; i < selects.size(); i++) {
+        rewriteClauses(selects.get(i), scopes.get(i));
       }
       addCtes((ObjectNode) tree.get("node"));
       return editor.render(tree);
     }
+
+    /** Each SELECT block → the block it is nested in (subqueries, derived tables; CTE bodies of nested WITHs). */
+    private static void enclosingSelects(JsonNode n, @Nullable ObjectNode outer, Map<JsonNode, ObjectNode> out) {
+      if (n == null) {
+        return;
+      }
+      ObjectNode here = outer;
+      if (n.isObject() && "SELECT_NODE".equals(n.path("type").asText()) && n.has("select_list")) {
+        if (outer != null) {
+          out.put(n, outer);
+        }
+        here = (ObjectNode) n;
+      }
+      if (n.isContainerNode()) {
+        for (JsonNode child : n) {
+          enclosingSelects(child, here, out);
+        }
+      }
+    }
+
+    /** The query's assumed schema, read from the tree being edited (bindings are by node). */
+    private @Nullable AssumedSchema schema;
+    /** Each FROM item of an assumed table (the user's node, by identity) → its block's scope and alias key. */
+    private final Map<JsonNode, Owner> owners = new java.util.IdentityHashMap<>();
+
+    private record Owner(Scope scope, String aliasKey) {}
 
     // ----- scope --------------------------------------------------------------------------------------------
 
@@ -166,8 +227,14 @@ final class OfflineRewriterAgent implements RewriterAgent {
     private final class Scope {
       final Map<String, TableChoice> byAlias = new LinkedHashMap<>();
       final Map<String, String> aliasOfAssumed = new LinkedHashMap<>();
+      /** Alias key (lower case) → the alias as written (the table's name when it has none). */
+      final Map<String, String> written = new LinkedHashMap<>();
       final Map<String, String> extraAlias = new LinkedHashMap<>(); // assumed|lake → alias of an added join
       final Set<String> selectAliases = new LinkedHashSet<>();
+      /** The enclosing block's scope (null at the top, and for blocks not nested in another). */
+      @Nullable Scope parent;
+      /** The FROM clause after the rewrite (null when the block reads no assumed table). */
+      @Nullable JsonNode from;
 
       /** The assumed table behind an alias (an obsolete table keeps its own mapping; {@link #aliasFor} redirects). */
       Optional<TableChoice> table(String alias) {
@@ -181,22 +248,36 @@ final class OfflineRewriterAgent implements RewriterAgent {
       }
     }
 
-    private void rewriteSelect(ObjectNode sel, Set<String> userCtes) {
+    /** A block's FROM clause: its assumed tables pointed at the lake under the user's aliases, joins added. */
+    private Scope rewriteFromClause(ObjectNode sel, Set<String> userCtes) {
       Scope scope = new Scope();
       collect(sel.get("from_table"), scope, userCtes);
-      if (scope.byAlias.isEmpty()) {
-        return;
-      }
       for (JsonNode item : sel.path("select_list")) {
         String alias = item.path("alias").asText("");
         if (!alias.isEmpty()) {
           scope.selectAliases.add(alias.toLowerCase(Locale.ROOT));
         }
       }
+      if (scope.byAlias.isEmpty()) {
+        return scope;
+      }
       JsonNode from = rewriteFrom(sel.get("from_table"), scope);
       from = addJoins(from, scope);
       sel.set("from_table", from);
-      rewriteJoinConditions(from, scope);
+      scope.from = from;
+      return scope;
+    }
+
+    /**
+     * A block's expressions: every column reference is pointed at the lake through the scope of the FROM item it
+     * reads (this block's, or an enclosing one's for a correlated reference); a block without assumed tables of its
+     * own still has its outer references rewritten.
+     */
+    private void rewriteClauses(ObjectNode sel, Scope scope) {
+      if (scope.from != null) {
+        rewriteJoinConditions(scope.from, scope);
+      }
+      fixCorrelations(sel.get("where_clause"));
       for (JsonNode item : sel.path("select_list")) {
         rewriteOutput((ObjectNode) item, scope);
       }
@@ -236,6 +317,8 @@ final class OfflineRewriterAgent implements RewriterAgent {
         String alias = ref.path("alias").asText("");
         String key = (alias.isEmpty() ? name : alias).toLowerCase(Locale.ROOT);
         scope.byAlias.put(key, choice.get());
+        scope.written.put(key, alias.isEmpty() ? name : alias);
+        owners.put(ref, new Owner(scope, key));
         scope.aliasOfAssumed.put(OfflinePlanner.key(choice.get().assumed()), alias.isEmpty() ? name : alias);
       } else if (type.equals("JOIN")) {
         collect(ref.get("left"), scope, userCtes);
@@ -260,7 +343,12 @@ final class OfflineRewriterAgent implements RewriterAgent {
         }
         TableChoice t = choice.get();
         if (t.mergedInto() != null) {
-          return null; // removed by the enclosing JOIN
+          TableChoice absorbing = plan.effective(t.assumed()).orElse(t);
+          if (scope.aliasOfAssumed.containsKey(OfflinePlanner.key(absorbing.assumed()))) {
+            return null; // removed by the enclosing JOIN: the absorbing table of this block answers it
+          }
+          // The table that absorbs it is not in this block (a subquery, a CTE): read it here, under this alias.
+          return tableNode(absorbing, alias.isEmpty() ? name : alias);
         }
         return tableNode(t, alias.isEmpty() ? name : alias);
       }
@@ -338,11 +426,12 @@ final class OfflineRewriterAgent implements RewriterAgent {
     private String unionSql(TableChoice t, List<Evidence.UnionPartner> partners) {
       Set<String> cols = new LinkedHashSet<>();
       t.columns().values().stream().filter(c -> c.lakeTable().equals(t.lake())).forEach(c -> cols.add(c.lakeColumn()));
-      if (cols.isEmpty()) {
-        // COUNT(*) and the like name no column: union whole rows, on the columns every partner maps.
-        cols.addAll(partners.get(0).columnMapping().keySet());
-        partners.forEach(p -> cols.retainAll(p.columnMapping().keySet()));
-      }
+      // Whole rows (every column each partner maps), not only the columns the query reads: UNION removes rows
+      // that are copies in two parts, never two distinct rows that agree on the columns read (a count stays a count).
+      Set<String> whole = new LinkedHashSet<>(partners.get(0).columnMapping().keySet());
+      partners.forEach(p -> whole.retainAll(p.columnMapping().keySet()));
+      state.lake().table(t.lake()).columnNames().stream().filter(whole::contains).forEach(cols::add);
+      cols.addAll(whole);
       StringBuilder sb = new StringBuilder("SELECT ");
       Evidence.CleanedTable cleaned = plan.cleaned().get(t.lake());
       if (cleaned != null) {
@@ -355,7 +444,8 @@ final class OfflineRewriterAgent implements RewriterAgent {
         sb.append(" UNION SELECT ");
         List<String> items = new ArrayList<>();
         for (String c : cols) {
-          items.add(Sql.identifier(p.columnMapping().get(c)) + " AS " + Sql.identifier(c));
+          String pc = p.columnMapping().get(c);
+          items.add((pc == null ? "NULL" : Sql.identifier(pc)) + " AS " + Sql.identifier(c));
         }
         sb.append(String.join(", ", items)).append(" FROM ").append(Sql.identifier(p.table()));
       }
@@ -420,6 +510,53 @@ final class OfflineRewriterAgent implements RewriterAgent {
       markDone(join.get("condition"));
     }
 
+    /**
+     * A WHERE equality between columns of two assumed tables (a correlated subquery's link to its outer block, or a
+     * join written in WHERE) is a join: when the plan replaces the assumed keys of the two tables by the join
+     * graph's (one hop), it is replaced here too, each side read through the alias of its own block.
+     */
+    private void fixCorrelations(@Nullable JsonNode where) {
+      if (schema == null || where == null || !where.isObject()) {
+        return;
+      }
+      for (JsonNode c : Trees.conjuncts(where)) {
+        if (!"COMPARISON".equals(c.path("class").asText()) || !"COMPARE_EQUAL".equals(c.path("type").asText())
+            || done.contains(c)) {
+          continue;
+        }
+        Owner lo = schema.source(c.path("left")).map(owners::get).orElse(null);
+        Owner ro = schema.source(c.path("right")).map(owners::get).orElse(null);
+        if (lo == null || ro == null) {
+          continue;
+        }
+        TableChoice l = lo.scope().byAlias.get(lo.aliasKey());
+        TableChoice r = ro.scope().byAlias.get(ro.aliasKey());
+        TableChoice le = plan.effective(l.assumed()).orElse(l);
+        TableChoice re = plan.effective(r.assumed()).orElse(r);
+        if (le.lake().equals(re.lake())) {
+          continue;
+        }
+        Evidence.JoinPath path = plan.joinFixes().get(OfflinePlanner.joinKey(le.assumed(), re.assumed()));
+        if (path == null) {
+          path = plan.joinFixes().get(OfflinePlanner.joinKey(re.assumed(), le.assumed()));
+        }
+        if (path == null || path.steps().size() != 1) {
+          continue;
+        }
+        Map<String, String> aliasOfLake = new LinkedHashMap<>();
+        aliasOfLake.put(le.lake(), aliasOf(lo, l));
+        aliasOfLake.put(re.lake(), aliasOf(ro, r));
+        ObjectNode condition = editor.parseExpression(condition(path.steps().get(0), aliasOfLake));
+        Trees.replace((ObjectNode) c, condition);
+        markDone(c);
+      }
+    }
+
+    /** The alias that reads an occurrence of an assumed table (the absorbing table's, when it was merged). */
+    private static String aliasOf(Owner o, TableChoice t) {
+      return t.mergedInto() == null ? o.scope().written.get(o.aliasKey()) : o.scope().aliasFor(t);
+    }
+
     /** Aliases (lower case) of the base tables under a FROM node. */
     private static Set<String> aliasesIn(JsonNode from) {
       Set<String> out = new LinkedHashSet<>();
@@ -464,23 +601,67 @@ final class OfflineRewriterAgent implements RewriterAgent {
           continue;
         }
         TableChoice t = plan.table(route.fromAssumed()).orElseThrow();
-        Map<String, String> aliasOfLake = new LinkedHashMap<>();
-        aliasOfLake.put(t.lake(), scope.aliasFor(t));
-        StringBuilder sql = new StringBuilder("lakerewrite_left");
-        for (Evidence.JoinStep s : route.path().steps()) {
-          String alias = aliasOfLake.containsKey(s.rightTable()) ? aliasOfLake.get(s.rightTable()) : nextAlias();
-          aliasOfLake.putIfAbsent(s.rightTable(), alias);
-          used.add(s.rightTable());
-          sql.append(" LEFT JOIN ").append(Sql.identifier(s.rightTable())).append(" AS ")
-              .append(Sql.identifier(alias)).append(" ON ").append(condition(s, aliasOfLake));
+        // Every occurrence of the table (each side of a self-join) gets its own joins.
+        List<String> occurrences = new ArrayList<>();
+        scope.byAlias.forEach((k, c) -> {
+          if (c == t && t.mergedInto() == null) {
+            occurrences.add(k);
+          }
+        });
+        if (occurrences.isEmpty()) {
+          occurrences.add(null);
         }
-        scope.extraAlias.put(assumedKey + "|" + route.toLake(), aliasOfLake.get(route.toLake()));
-        ObjectNode chain = editor.parseFrom(sql.toString());
-        markDone(chain);
-        replaceBase(chain, "lakerewrite_left", (ObjectNode) result);
-        result = chain;
+        for (String occurrence : occurrences) {
+          result = addRoute(result, scope, route, t, assumedKey, occurrence);
+        }
       }
       return result;
+    }
+
+    /** Joins that bring a column of another lake table to one occurrence of an assumed table (LEFT JOINs). */
+    private JsonNode addRoute(JsonNode result, Scope scope, JoinRoute route, TableChoice t, String assumedKey,
+      @Nullable String occurrence) {
+      Map<String, String> aliasOfLake = new LinkedHashMap<>();
+      aliasOfLake.put(t.lake(), occurrence != null ? scope.written.get(occurrence) : scope.aliasFor(t));
+      StringBuilder sql = new StringBuilder("lakerewrite_left");
+      for (Evidence.JoinStep s : route.path().steps()) {
+        String alias = aliasOfLake.containsKey(s.rightTable()) ? aliasOfLake.get(s.rightTable()) : nextAlias();
+        aliasOfLake.putIfAbsent(s.rightTable(), alias);
+        used.add(s.rightTable());
+        sql.append(" LEFT JOIN ").append(Sql.identifier(s.rightTable())).append(" AS ")
+            .append(Sql.identifier(alias)).append(" ON ").append(condition(s, aliasOfLake));
+      }
+      scope.extraAlias.putIfAbsent(assumedKey + "|" + route.toLake(), aliasOfLake.get(route.toLake()));
+      if (occurrence != null) {
+        scope.extraAlias.put(occurrence + "|" + route.toLake(), aliasOfLake.get(route.toLake()));
+      }
+      ObjectNode chain = editor.parseFrom(sql.toString());
+      markDone(chain);
+      ObjectNode item = occurrence == null ? null : fromItem(result, scope.written.get(occurrence));
+      if (item == null) {
+        replaceBase(chain, "lakerewrite_left", (ObjectNode) result);
+        return chain;
+      }
+      // The joins hang off the occurrence itself, so the user's own join conditions (evaluated where the user
+      // wrote them) can already read the columns they bring.
+      replaceBase(chain, "lakerewrite_left", item.deepCopy());
+      item.removeAll();
+      item.setAll(chain);
+      return result;
+    }
+
+    /** The table reference of a FROM tree named {@code alias} (the user's alias, kept by the rewrite); else null. */
+    private static @Nullable ObjectNode fromItem(JsonNode from, String alias) {
+      if (!(from instanceof ObjectNode node)) {
+        return null;
+      }
+      String type = node.path("type").asText("");
+      if (type.equals("JOIN")) {
+        ObjectNode left = fromItem(node.get("left"), alias);
+        return left != null ? left : fromItem(node.get("right"), alias);
+      }
+      return (type.equals("BASE_TABLE") || type.equals("SUBQUERY")) && alias.equalsIgnoreCase(
+          node.path("alias").asText("")) ? node : null;
     }
 
     private String nextAlias() {
@@ -565,6 +746,23 @@ final class OfflineRewriterAgent implements RewriterAgent {
         return Optional.empty();
       }
       String column = names.get(names.size() - 1);
+      Optional<AssumedSchema.Binding> binding = schema == null ? Optional.empty() : schema.binding(ref);
+      if (schema != null && binding.isEmpty() && names.size() >= 2) {
+        return Optional.empty(); // a CTE's or a derived table's column: nothing assumed
+      }
+      Owner owner = schema == null ? null : schema.source(ref).map(owners::get).orElse(null);
+      if (owner != null) {
+        // The FROM item SQL's scoping picks, in this block or an enclosing one: resolve in that block's scope.
+        scope = owner.scope();
+        TableChoice t = scope.byAlias.get(owner.aliasKey());
+        if (t != null && (t.columns().containsKey(OfflinePlanner.key(column)) || names.size() >= 2)) {
+          return resolveIn(scope, t, column, owner.aliasKey());
+        }
+      } else if (binding.isPresent() && !binding.get().ambiguous()) {
+        if (schema.source(ref).isPresent()) {
+          return Optional.empty(); // a table the plan does not map (or a user's CTE): left as written
+        }
+      }
       Optional<TableChoice> table;
       if (names.size() >= 2) {
         table = scope.table(names.get(names.size() - 2));
@@ -572,9 +770,16 @@ final class OfflineRewriterAgent implements RewriterAgent {
         if (aliasesVisible && scope.selectAliases.contains(column.toLowerCase(Locale.ROOT))) {
           return Optional.empty();
         }
-        table = scope.byAlias.values().stream().filter(t -> t.columns().containsKey(OfflinePlanner.key(column)))
-            .max((x, y) -> Double.compare(x.columns().get(OfflinePlanner.key(column)).score(),
-                y.columns().get(OfflinePlanner.key(column)).score()));
+        // The nearest block with a table that has the column (an outer reference the syntax could not place).
+        table = Optional.empty();
+        for (Scope s = scope; s != null && table.isEmpty(); s = s.parent) {
+          table = s.byAlias.values().stream().filter(t -> t.columns().containsKey(OfflinePlanner.key(column)))
+              .max((x, y) -> Double.compare(x.columns().get(OfflinePlanner.key(column)).score(),
+                  y.columns().get(OfflinePlanner.key(column)).score()));
+          if (table.isPresent()) {
+            scope = s;
+          }
+        }
         if (table.isEmpty() && new LinkedHashSet<>(scope.byAlias.values()).size() == 1) {
           table = scope.byAlias.values().stream().findFirst();
         }
@@ -582,16 +787,36 @@ final class OfflineRewriterAgent implements RewriterAgent {
       if (table.isEmpty()) {
         return Optional.empty();
       }
+      return resolveIn(scope, table.get(), column, null);
+    }
+
+    /** A column of an assumed table of {@code scope}, pointed at its lake column and the alias that reads it. */
+    private Optional<Resolved> resolveIn(Scope scope, TableChoice t, String column, @Nullable String aliasKey) {
+      Optional<TableChoice> table = Optional.of(t);
       ColumnTarget target = table.get().columns().get(OfflinePlanner.key(column));
+      TableChoice effective = plan.effective(table.get().assumed()).orElse(table.get());
+      if (target == null && planner != null) {
+        // A column the plan mapped nowhere (a key of the assumed schema, a column below the threshold) still needs
+        // a lake column, or the query that bound on its own schema no longer binds: the table's best guess.
+        target = planner.bestColumn(effective.assumed(), column, effective.lake()).map(b -> new ColumnTarget(
+            b.lakeTable(), b.lakeColumn(), b.score(), "best guess: " + b.why(), true)).orElse(null);
+        if (target != null) {
+          guesses.add(t.assumed() + "." + column + " read from " + target.lakeTable() + "." + target.lakeColumn()
+              + " on a weak guess (the plan mapped it nowhere)");
+        }
+      }
       if (target == null) {
         return Optional.empty();
       }
-      TableChoice effective = plan.effective(table.get().assumed()).orElse(table.get());
       String alias;
       if (target.lakeTable().equals(effective.lake())) {
-        alias = scope.aliasFor(table.get());
+        // The occurrence the reference reads (one side of a self-join), unless it was merged into another table.
+        alias = aliasKey != null && t.mergedInto() == null ? scope.written.get(aliasKey) : scope.aliasFor(table.get());
       } else {
-        alias = scope.extraAlias.get(OfflinePlanner.key(effective.assumed()) + "|" + target.lakeTable());
+        alias = aliasKey == null ? null : scope.extraAlias.get(aliasKey + "|" + target.lakeTable());
+        if (alias == null) {
+          alias = scope.extraAlias.get(OfflinePlanner.key(effective.assumed()) + "|" + target.lakeTable());
+        }
         if (alias == null) {
           alias = scope.extraAlias.get(OfflinePlanner.key(table.get().assumed()) + "|" + target.lakeTable());
         }
@@ -611,7 +836,8 @@ final class OfflineRewriterAgent implements RewriterAgent {
       assumedNames.putIfAbsent(key, new String[] {r.table().assumed(), r.assumedColumn()});
       String qualified = Sql.qualified(r.alias(), column);
       // Compared with a text literal, the column is read as text: no number or date conversion.
-      String wrapped = againstText ? qualified : readAs(lakeTable, column, qualified, r.assumedColumn());
+      String wrapped = againstText ? qualified : readAs(lakeTable, column, qualified, r.assumedColumn(),
+          numericUse(r.table().assumed(), r.assumedColumn()));
       if (wrapped.equals(qualified)) {
         Trees.setColumn(ref, r.alias(), column);
       } else {
@@ -624,13 +850,23 @@ final class OfflineRewriterAgent implements RewriterAgent {
      * {@code clean_number(x)} for a text column holding numbers, {@code clean_date(x)} for dates, and {@code
      * year(...)} of a date when the user asked for a year; else x.
      */
-    private String readAs(String lakeTable, String column, String qualified, String assumedColumn) {
+    private String readAs(String lakeTable, String column, String qualified, String assumedColumn,
+        boolean numericUse) {
       Evidence.CleanedTable cleaned = plan.cleaned().get(lakeTable);
       CatalogTable info = state.lake().table(lakeTable);
       Optional<CatalogTable.Column> col = info.column(column);
       boolean wantsYear = dev.lakerewrite.retrieval.Names.normalize(assumedColumn).matches("(.* )?year( .*)?");
       if (col.isEmpty()) {
         return qualified;
+      }
+      if (numericUse && col.get().type().equals("VARCHAR")
+          && (cleaned == null || !cleaned.cleanedColumns().containsKey(column))) {
+        // The query sums it, computes with it or compares it with numbers, so it is a number on the assumed
+        // schema; text here (numbers with units or separators, or dates when a year is asked for) is read as one,
+        // so the query binds on the lake as it did on its own schema.
+        boolean date = state.lake().profile(lakeTable).column(column)
+            .map(c -> c.typeFamily() == TypeFamily.DATETIME).orElse(false);
+        return wantsYear && date ? "year(clean_date(" + qualified + "))" : "clean_number(" + qualified + ")";
       }
       TypeFamily declared = TypeFamily.fromSqlType(col.get().type());
       if (!col.get().type().equals("VARCHAR")) {
@@ -653,6 +889,15 @@ final class OfflineRewriterAgent implements RewriterAgent {
         return wantsYear ? "year(clean_date(" + qualified + "))" : "clean_date(" + qualified + ")";
       }
       return qualified;
+    }
+
+    /** Whether the query uses an assumed column as a number: summed or averaged, in arithmetic, compared with numbers. */
+    private boolean numericUse(String assumedTable, String column) {
+      if (schema == null) {
+        return false;
+      }
+      return schema.table(assumedTable).flatMap(t -> t.column(column)).map(c -> c.uses(AssumedSchema.Use.SUMMED)
+          || c.uses(AssumedSchema.Use.ARITHMETIC) || c.uses(AssumedSchema.Use.COMPARED_NUMBER)).orElse(false);
     }
 
     /** Applies the plan's literal fixes to a comparison, IN list or LIKE between a column and literals. */

@@ -57,25 +57,16 @@ class OfflineRewriterTest {
   }
 
   @Test
-  void aScopeTheInPlaceRewriteLosesIsRepairedWithViewsOfTheAssumedTables() {
-    // venues is not a table of its own in the lake: the in-place rewrite drops it and leaves v.photo dangling.
+  void aTableTheLakeDoesNotHaveKeepsItsAliasAndNoCandidateLosesAScope() {
+    // venues is not a table of its own in the lake: its alias v stays in scope, read from the table that answers it
+    // (the in-place rewrite once dropped it and left v.photo dangling, for DuckDB's binder to reject).
     RewriteResult r = rewrite("SELECT e.event, v.photo FROM olympic_events e JOIN venues v ON v.venue_id = e.venue_id "
         + "WHERE e.sport = 'bobsleigh'");
-    List<String> errors = r.candidates().stream().map(c -> c.error().map(e -> e.message()).orElse("")).toList();
-    int lost = -1;
-    for (int i = 0; i < errors.size(); i++) {
-      if (errors.get(i).contains("Referenced table \"v\" not found")) {
-        lost = i;
-        break;
-      }
-    }
-    assertThat(lost).as("a candidate lost the scope of v: %s", errors).isNotNegative();
-    assertThat(lost + 1).isLessThan(r.candidates().size());
-    RewriteCandidate repaired = r.candidates().get(lost + 1);
-    assertThat(repaired.sql()).startsWith("WITH olympic_events AS").contains("venues AS");
-    assertThat(repaired.error()).isEmpty();
-    assertThat(r.error().map(e -> e.kind())).isNotEqualTo(java.util.Optional.of(ErrorKind.BINDER));
-    assertThat(repaired.mapping().columns()).containsKeys("olympic_events.event", "venues.photo");
+    assertThat(r.candidates()).isNotEmpty().allSatisfy(c -> assertThat(c.error().map(e -> e.kind()))
+        .as("%s", c.sql()).isNotEqualTo(java.util.Optional.of(ErrorKind.BINDER)));
+    assertThat(r.result()).isPresent();
+    assertThat(r.result().orElseThrow().columnNames()).containsExactly("event", "photo");
+    assertThat(r.mapping().columns()).containsKeys("olympic_events.event", "venues.photo");
   }
 
   @Test
@@ -108,7 +99,9 @@ class OfflineRewriterTest {
   @Test
   void replacesAJoinOnKeysTheLakeDoesNotHaveByTheJoinGraphsKey() {
     RewriteResult r = rewrite("SELECT r.name, c.website FROM regions r JOIN councils c ON c.region_id = r.id ORDER BY r.name");
-    assertThat(r.candidates().get(0).error().orElseThrow().kind()).isEqualTo(ErrorKind.BINDER);
+    // The assumed keys exist nowhere: the first candidate, on the matcher's guesses, fails or finds nothing.
+    assertThat(r.candidates().get(0).error().isPresent()
+        || r.candidates().get(0).result().orElseThrow().rowCount() == 0).isTrue();
     assertThat(actions(r)).anyMatch(a -> a.startsWith("FIND_JOIN_PATH("));
     // The join graph's key (region_of_new_zealand.authority = authority.label) replaces the assumed keys, in the
     // user's join as written or in views of the assumed tables.
