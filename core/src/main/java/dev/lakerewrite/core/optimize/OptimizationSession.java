@@ -347,7 +347,8 @@ final class OptimizationSession {
   /** Verifies and times one candidate, records it and returns it. */
   OptimizationCandidate evaluate(CandidateSource source, String label, String explanation, String candidateSql) {
     int id = candidates.size() + 1;
-    String text = candidateSql == null ? "" : PostgresDialect.forTarget(engine, Verifier.stripSemicolons(candidateSql));
+    String text = candidateSql == null ? ""
+        : PostgresDialect.forTarget(engine, Verifier.stripSemicolons(candidateSql), sql);
     String key = normalize(text);
     OptimizationCandidate earlier = bySql.get(key);
     if (earlier != null) {
