@@ -88,21 +88,40 @@ final class DuckDbWorkspace implements Workspace {
     return "DuckDB";
   }
 
+  /** What each table holds now (by table name), so that a table whose rows do not change is not reloaded. */
+  private final Map<String, List<List<String>>> current = new java.util.HashMap<>();
+
   @Override
   public Database load(Database instance) throws SQLException {
-    for (String t : filled) {
-      statementsFor(t).delete().execute();
-    }
-    filled.clear();
+    // Consecutive instances often share most tables' rows (targeted instances change one or two tables of the
+    // same base rows): only tables whose rows differ are emptied and refilled.
+    Set<String> wanted = new HashSet<>();
     boolean refused = false;
     for (Schema.Table t : instance.tables()) {
       List<List<String>> rows = instance.rows(t);
+      wanted.add(t.name());
+      if (rows.equals(current.getOrDefault(t.name(), List.of()))) {
+        continue;
+      }
+      if (filled.remove(t.name())) {
+        statementsFor(t.name()).delete().execute();
+      }
+      current.remove(t.name());
       if (rows.isEmpty()) {
         continue;
       }
       filled.add(t.name());
       if (!bulkInsert(t, rows)) {
         refused = true;
+      }
+      current.put(t.name(), rows);
+    }
+    for (var it = filled.iterator(); it.hasNext(); ) {
+      String t = it.next();
+      if (!wanted.contains(t)) {
+        statementsFor(t).delete().execute();
+        current.remove(t);
+        it.remove();
       }
     }
     if (!refused) {
@@ -112,6 +131,8 @@ final class DuckDbWorkspace implements Workspace {
     for (String t : filled) {
       statementsFor(t).delete().execute();
     }
+    filled.clear();
+    current.clear();
     Map<String, List<List<String>>> loaded = new LinkedHashMap<>();
     for (Schema.Table t : instance.tables()) {
       List<List<String>> kept = new ArrayList<>();
@@ -119,6 +140,9 @@ final class DuckDbWorkspace implements Workspace {
         if (bulkInsert(t, List.of(row))) {
           kept.add(row);
         }
+      }
+      if (!kept.isEmpty()) {
+        filled.add(t.name());
       }
       loaded.put(t.name().toLowerCase(Locale.ROOT), kept);
     }

@@ -105,19 +105,20 @@ final class TargetedInstances {
     first.add(instance("one row per table passing the filters", Map.of()));
     Map<String, List<List<String>>> groups = new LinkedHashMap<>();
     for (Schema.Table t : tables) {
+      groups.put(key(t), new ArrayList<>(List.of(base.get(key(t)))));
+    }
+    for (Schema.Table t : tables) {
       List<String> b = base.get(key(t));
       List<String> copy = freshened(t, b).row();
-      List<List<String>> rows = new ArrayList<>();
-      rows.add(b);
-      rows.add(copy);
+      groups.get(key(t)).add(copy);
+      partners(t, b, copy, base, groups);
       if (!alt.get(key(t)).equals(b)) {
-        rows.add(alt.get(key(t)));
+        groups.get(key(t)).add(alt.get(key(t)));
       }
-      groups.put(key(t), rows);
     }
     first.add(instance("groups of two and one (rows equal but for their keys, and another)", groups));
 
-    List<List<Database>> kinds = List.of(ors(), boundaries(), nulls(), joins());
+    List<List<Database>> kinds = List.of(ors(), boundaries(), columnBoundaries(), nulls(), joins());
     List<Database> out = new ArrayList<>();
     Set<Map<String, List<List<String>>>> seen = new HashSet<>();
     for (Database d : first) {
@@ -233,6 +234,7 @@ final class TargetedInstances {
       for (int i = 0; i < values.size(); i++) {
         List<String> r = new ArrayList<>(i == 0 ? b : freshened(t, b).row());
         r.set(c, values.get(i));
+        holdComparisons(t, r, c);
         rows.get(key(t)).add(r);
         if (i > 0) {
           partners(t, b, r, rowsOf, rows);
@@ -267,6 +269,49 @@ final class TargetedInstances {
       }
     }
     return row;
+  }
+
+  /**
+   * For every comparison between two columns of one table ({@code l_commitdate < l_receiptdate}), rows where the
+   * right column is just below, equal to and just above the left one (the other comparisons of the row held).
+   */
+  private List<Database> columnBoundaries() {
+    List<Database> out = new ArrayList<>();
+    Set<List<String>> done = new HashSet<>();
+    for (QueryFacts.ColumnComparison cmpr : comparisons) {
+      Schema.Table t = table(cmpr.left().table());
+      if (t == null || !cmpr.left().table().equals(cmpr.right().table()) || cmpr.operator().equals("=")) {
+        continue;
+      }
+      int l = t.columnIndex(cmpr.left().column());
+      int r = t.columnIndex(cmpr.right().column());
+      List<String> pair = List.of(cmpr.left().column(), cmpr.right().column()).stream().sorted().toList();
+      List<String> b = base.get(key(t));
+      if (l < 0 || r < 0 || !done.add(pair) || b.get(l) == null) {
+        continue;
+      }
+      ValueType type = ValueType.of(t.columns().get(l).valueType());
+      List<String> around = type.neighbours(b.get(l));
+      if (around.size() != 2) {
+        continue;
+      }
+      List<List<String>> rows = new ArrayList<>();
+      Map<String, List<List<String>>> all = new LinkedHashMap<>();
+      base.forEach((k, v) -> all.put(k, new ArrayList<>(List.of(v))));
+      all.put(key(t), rows);
+      List<String> values = List.of(around.get(0), b.get(l), around.get(1));
+      for (int i = 0; i < values.size(); i++) {
+        List<String> row = new ArrayList<>(i == 0 ? b : freshened(t, b).row());
+        row.set(r, values.get(i));
+        holdComparisons(t, row, r, l, 0);
+        rows.add(row);
+        if (i > 0) {
+          partners(t, b, row, base, all);
+        }
+      }
+      out.add(instance(cmpr.right() + " just below, at and just above " + cmpr.left(), all));
+    }
+    return out;
   }
 
   /**
@@ -625,6 +670,69 @@ final class TargetedInstances {
   private boolean multiTable(QueryFacts.ColumnKey key) {
     Set<String> in = classTables.get(facts.classOf(key));
     return in != null && in.size() > 1;
+  }
+
+  /**
+   * Makes a row whose column {@code fixed} was set still pass the comparisons between that column and the row's
+   * other columns ({@code l_shipdate < l_commitdate < l_receiptdate}), by moving the other column next to it.
+   */
+  private void holdComparisons(Schema.Table t, List<String> cells, int fixed) {
+    holdComparisons(t, cells, fixed, -1, 0);
+  }
+
+  /** As above, leaving the column {@code skip} (the other side of a comparison at its boundary) alone. */
+  private void holdComparisons(Schema.Table t, List<String> cells, int fixed, int skip, int depth) {
+    for (int round = 0; round < 1; round++) {
+      for (QueryFacts.ColumnComparison cmpr : comparisons) {
+        if (!cmpr.left().table().equals(key(t)) || !cmpr.right().table().equals(key(t))) {
+          continue;
+        }
+        int l = t.columnIndex(cmpr.left().column());
+        int r = t.columnIndex(cmpr.right().column());
+        if (l < 0 || r < 0 || l == r || l != fixed || r == skip || cells.get(l) == null || cells.get(r) == null) {
+          continue; // each comparison comes in both orientations: handle the one with the fixed column left
+        }
+        ValueType type = ValueType.of(t.columns().get(l).valueType());
+        if (!type.comparableWith(ValueType.of(t.columns().get(r).valueType()))) {
+          continue;
+        }
+        Integer cmp = type.compare(cells.get(l), cells.get(r));
+        List<String> around = type.neighbours(cells.get(l));
+        if (cmp == null || around.size() != 2) {
+          continue;
+        }
+        switch (cmpr.operator()) {
+          case "<" -> {
+            if (cmp >= 0) {
+              cells.set(r, around.get(1));
+            }
+          }
+          case "<=" -> {
+            if (cmp > 0) {
+              cells.set(r, cells.get(l));
+            }
+          }
+          case ">" -> {
+            if (cmp <= 0) {
+              cells.set(r, around.get(0));
+            }
+          }
+          case ">=" -> {
+            if (cmp < 0) {
+              cells.set(r, cells.get(l));
+            }
+          }
+          case "=" -> cells.set(r, cells.get(l));
+          default -> {
+            // <> and unknown: left as they are.
+          }
+        }
+        // The moved column may be compared with a third one: hold it in turn.
+        if (depth < 3) {
+          holdComparisons(t, cells, r, skip == r ? -1 : (skip < 0 ? l : skip), depth + 1);
+        }
+      }
+    }
   }
 
   /** Makes the base row pass the comparisons between its own columns by swapping or copying values. */

@@ -34,6 +34,8 @@ final class OptimizationSession {
   private final List<OptimizationCandidate> candidates = new ArrayList<>();
   private final Map<String, OptimizationCandidate> bySql = new LinkedHashMap<>();
   private final List<Instance> owned = new ArrayList<>();
+  private dev.lakerewrite.core.equivalence.@org.jspecify.annotations.Nullable EquivalenceChecker checker;
+  private @org.jspecify.annotations.Nullable String checkerFailure;
   private final dev.lakerewrite.core.llm.LlmGateway gateway;
 
   Trees trees;
@@ -111,7 +113,55 @@ final class OptimizationSession {
       for (Instance i : owned) {
         i.close();
       }
+      if (checker != null) {
+        checker.close();
+      }
     }
+  }
+
+  /**
+   * The candidate as the equivalence checker judges it against the original: empty when it proves or finds it
+   * EQUIVALENT, else the candidate recorded as NOT_EQUIVALENT with the checker's counterexample or reason. Every
+   * candidate the optimizer may return passes here, so its guarantee is exactly the checker's: on the schema's
+   * constraints, generated instances (targeted and random) and the syntactic proof, not only the database at hand.
+   */
+  private Optional<OptimizationCandidate> checkerRejects(int id, CandidateSource source, String label,
+      String explanation, String text) {
+    if (checker == null && checkerFailure == null) {
+      try {
+        checker = dev.lakerewrite.core.equivalence.EquivalenceChecker.builder().connection(connection)
+            .useData(false).queryTimeout(config.queryTimeout).build();
+      } catch (RuntimeException e) {
+        checkerFailure = e.getMessage();
+      }
+    }
+    String why;
+    if (checker == null) {
+      why = "the equivalence checker cannot read this database's schema: " + checkerFailure;
+    } else {
+      dev.lakerewrite.core.equivalence.EquivalenceResult r;
+      try {
+        r = checker.check(sql, text);
+      } catch (RuntimeException e) {
+        r = null;
+        why = "the equivalence checker cannot check it: " + e.getMessage();
+        trace("VERIFICATION", "checker", "#" + id + " " + why);
+        return Optional.of(record(new OptimizationCandidate(id, source, label, explanation, text,
+            CandidateVerdict.NOT_EQUIVALENT, why, Optional.empty(), Optional.empty(), Optional.empty(), 0)));
+      }
+      trace("VERIFICATION", "checker", "#" + id + " " + r.summary().lines().findFirst().orElse(""));
+      if (r.verdict() == dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict.EQUIVALENT) {
+        return Optional.empty();
+      }
+      why = r.verdict() == dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict.NOT_EQUIVALENT
+          ? "the equivalence checker found a counterexample: " + r.counterexample().map(c -> c.difference())
+              .orElse(r.explanation())
+          : "the equivalence checker could not show it equivalent: " + r.reason().orElse(r.explanation());
+      return Optional.of(record(new OptimizationCandidate(id, source, label, explanation, text,
+          CandidateVerdict.NOT_EQUIVALENT, why, Optional.of(r.evidence()), Optional.empty(), Optional.empty(), 0)));
+    }
+    return Optional.of(record(new OptimizationCandidate(id, source, label, explanation, text,
+        CandidateVerdict.NOT_EQUIVALENT, why, Optional.empty(), Optional.empty(), Optional.empty(), 0)));
   }
 
   private Optional<String> prepare() {
@@ -347,7 +397,8 @@ final class OptimizationSession {
   /** Verifies and times one candidate, records it and returns it. */
   OptimizationCandidate evaluate(CandidateSource source, String label, String explanation, String candidateSql) {
     int id = candidates.size() + 1;
-    String text = candidateSql == null ? "" : PostgresDialect.forTarget(engine, Verifier.stripSemicolons(candidateSql));
+    String text = candidateSql == null ? ""
+        : PostgresDialect.forTarget(engine, Verifier.stripSemicolons(candidateSql), sql);
     String key = normalize(text);
     OptimizationCandidate earlier = bySql.get(key);
     if (earlier != null) {
@@ -381,6 +432,12 @@ final class OptimizationSession {
           Optional.empty(), 1.0));
     }
     OptimizationCandidate samePlan = shape == null ? null : byShape.get(shape);
+    if (samePlan != null && samePlan.verdict().compareTo(CandidateVerdict.SLOWER) >= 0) {
+      Optional<OptimizationCandidate> rejected = checkerRejects(id, source, label, explanation, text);
+      if (rejected.isPresent()) {
+        return rejected.get();
+      }
+    }
     if (samePlan != null) {
       return record(new OptimizationCandidate(id, source, label, explanation, text, samePlan.verdict(),
           SAME_PLAN + "candidate #" + samePlan.id() + ": " + samePlan.reason(), samePlan.equivalence(),
@@ -408,6 +465,12 @@ final class OptimizationSession {
           ? CandidateVerdict.NOT_EXECUTABLE : CandidateVerdict.NOT_EQUIVALENT;
       return record(new OptimizationCandidate(id, source, label, explanation, text, v, why, Optional.of(eq.evidence()),
           Optional.empty(), Optional.empty(), 0));
+    }
+    // Then the public checker: the schema's constraints, targeted and random instances; a candidate it does not
+    // find EQUIVALENT is never returned, however well it matched the database at hand.
+    Optional<OptimizationCandidate> rejected = checkerRejects(id, source, label, explanation, text);
+    if (rejected.isPresent()) {
+      return rejected.get();
     }
     trace("DECISION", "timing", "#" + id + " is equivalent on " + eq.evidence().checks().size()
         + " instance(s); timing against the original");

@@ -1,7 +1,10 @@
 package dev.lakerewrite.core.optimize;
 
 import dev.lakerewrite.sql.SqlSpans;
+import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -11,7 +14,15 @@ import java.util.regex.Pattern;
  * {@code count_star()} is {@code count(*)}, the interval builders {@code to_days(n)}... are
  * {@code (n) * CAST('1 day' AS INTERVAL)}, and {@code DOUBLE} is {@code DOUBLE PRECISION}. Every translation is
  * text DuckDB parses again (so a translated query can be analysed once more) and translating twice changes
- * nothing. String literals and quoted identifiers are left alone. Linear in the length of the text.
+ * nothing. String literals are left alone.
+ *
+ * <p>Identifiers: DuckDB's printer quotes every name that is a keyword or holds a capital letter, and keeps the case
+ * the author wrote ({@code sum(x) AS RETURNS} prints as {@code AS "RETURNS"}). PostgreSQL folds unquoted names to
+ * lower case but matches quoted ones exactly, so the printed {@code "RETURNS"} would no longer be the
+ * {@code returns} the rest of the query names (TPC-DS q5). A quoted name is therefore folded to lower case unless
+ * the author's own text quotes it exactly so ({@code "CustomerName"} written quoted stays as written, and is quoted
+ * again where the printer dropped its quotes, as it does for table names). DuckDB
+ * compares names without regard to case, so the folding changes nothing there. Linear in the length of the text.
  */
 final class PostgresDialect {
   private static final Map<String, String> INTERVAL_UNITS = Map.of(
@@ -22,19 +33,44 @@ final class PostgresDialect {
 
   private PostgresDialect() {}
 
-  /** Text DuckDB printed, for this target engine (unchanged for DuckDB). */
-  static String forTarget(dev.lakerewrite.core.Engine target, String duckdbText) {
-    return target == dev.lakerewrite.core.Engine.POSTGRESQL ? fromDuckDb(duckdbText) : duckdbText;
+  /**
+   * Text DuckDB printed, for this target engine (unchanged for DuckDB).
+   *
+   * @param duckdbText what DuckDB's printer produced
+   * @param authored the query as its author wrote it for the target, whose quoted names keep their case
+   */
+  static String forTarget(dev.lakerewrite.core.Engine target, String duckdbText, String authored) {
+    return target == dev.lakerewrite.core.Engine.POSTGRESQL ? fromDuckDb(duckdbText, quotedNames(authored))
+        : duckdbText;
   }
 
-  static String fromDuckDb(String sql) {
+  /** The quoted identifiers of a text, quotes included, exactly as written. */
+  static Set<String> quotedNames(String sql) {
+    Set<String> names = new HashSet<>();
+    int i = 0;
+    while (i < sql.length()) {
+      int end = SqlSpans.endOfQuoted(sql, i);
+      if (end > i) {
+        if (sql.charAt(i) == '"') {
+          names.add(sql.substring(i, end));
+        }
+        i = end;
+      } else {
+        i++;
+      }
+    }
+    return names;
+  }
+
+  static String fromDuckDb(String sql, Set<String> keepQuoted) {
     StringBuilder out = new StringBuilder(sql.length() + 32);
     int i = 0;
     while (i < sql.length()) {
       char ch = sql.charAt(i);
       int end = SqlSpans.endOfQuoted(sql, i);
       if (end > i) {
-        out.append(sql, i, end);
+        String quoted = sql.substring(i, end);
+        out.append(ch == '"' && !keepQuoted.contains(quoted) ? quoted.toLowerCase(Locale.ROOT) : quoted);
         i = end;
         continue;
       }
@@ -44,7 +80,7 @@ final class PostgresDialect {
         String word = m.group();
         int after = m.end();
         boolean call = after < sql.length() && sql.charAt(after) == '(';
-        String lower = word.toLowerCase(java.util.Locale.ROOT);
+        String lower = word.toLowerCase(Locale.ROOT);
         if (call && lower.equals("count_star") && sql.startsWith("()", after)) {
           out.append("count(*)");
           i = after + 2;
@@ -53,7 +89,7 @@ final class PostgresDialect {
         if (call && INTERVAL_UNITS.containsKey(lower)) {
           int close = matchingParen(sql, after);
           if (close > 0) {
-            String argument = fromDuckDb(sql.substring(after + 1, close));
+            String argument = fromDuckDb(sql.substring(after + 1, close), keepQuoted);
             out.append("((").append(argument).append(") * CAST('1 ").append(INTERVAL_UNITS.get(lower))
                 .append("' AS INTERVAL))");
             i = close + 1;
@@ -65,7 +101,9 @@ final class PostgresDialect {
           i = after;
           continue;
         }
-        out.append(word);
+        // The printer drops the quotes of some names the author quoted (table names): quote them again.
+        String quoted = '"' + word + '"';
+        out.append(!call && keepQuoted.contains(quoted) ? quoted : word);
         i = after;
         continue;
       }

@@ -108,7 +108,7 @@ final class Verifier {
     ObjectNode node = (ObjectNode) statement.get("node");
     this.originalLimit = limitText(node);
     Trees.removeLimit(node);
-    this.originalUnlimited = PostgresDialect.forTarget(target.executor().engine(), trees.render(statement));
+    this.originalUnlimited = PostgresDialect.forTarget(target.executor().engine(), trees.render(statement), original);
     this.order = null;
   }
 
@@ -283,7 +283,7 @@ final class Verifier {
       return new Equivalence(new EquivalenceEvidence(false, order.ordered(), limitRemoved, checks), false,
           Optional.empty());
     }
-    String unlimited = PostgresDialect.forTarget(target.executor().engine(), trees.render(statement));
+    String unlimited = PostgresDialect.forTarget(target.executor().engine(), trees.render(statement), original);
     List<Instance> all = new ArrayList<>();
     all.add(target);
     all.addAll(instances());
@@ -354,10 +354,11 @@ final class Verifier {
         return Optional.empty();
       }
       Engine engine = target.executor().engine();
-      Execution mine = instance.execute(PostgresDialect.forTarget(engine, trees.render(originalStatement)),
+      Execution mine = instance.execute(
+          PostgresDialect.forTarget(engine, trees.render(originalStatement), original),
           limits(settings, settings.queryTimeout()));
-      Execution theirs = instance.execute(PostgresDialect.forTarget(engine, trees.render(candidateStatement)),
-          limits(settings, limit));
+      Execution theirs = instance.execute(
+          PostgresDialect.forTarget(engine, trees.render(candidateStatement), original), limits(settings, limit));
       if (!mine.isSuccess() || !theirs.isSuccess() || mine.table().truncated() || theirs.table().truncated()) {
         return Optional.empty();
       }

@@ -92,6 +92,25 @@ class PostgresOptimizerTest {
   }
 
   @Test
+  void namesKeepTheirMeaningOnPostgresWhetherTheAuthorQuotedThemOrNot() throws SQLException {
+    // TPC-DS q5 writes "sum(x) AS RETURNS" and later "returns": PostgreSQL folds both to lower case, but DuckDB's
+    // printer quotes the alias as "RETURNS". A name the author quoted ("CarrierKey") must keep its case.
+    try (Statement st = pg.createStatement()) {
+      st.execute("CREATE TABLE IF NOT EXISTS \"Carrier\" (\"CarrierKey\" INTEGER PRIMARY KEY, c_name VARCHAR)");
+      st.execute("INSERT INTO \"Carrier\" SELECT g, 'c' || g FROM generate_series(1, 100) g ON CONFLICT DO NOTHING");
+    }
+    String q = "WITH per_part AS (SELECT l_partkey, sum(l_quantity) AS RETURNS FROM lineitem GROUP BY l_partkey) "
+        + "SELECT count(*) AS n FROM per_part p JOIN \"Carrier\" c ON c.\"CarrierKey\" = p.l_partkey "
+        + "WHERE returns > (SELECT 0.5 * avg(l_quantity) FROM lineitem l2 WHERE l2.l_partkey = p.l_partkey)";
+    OptimizeResult r = Optimizer.builder().timedRuns(2).build().optimize(q, pg);
+    assertThat(r.verdict()).as(r.summary() + r.failure().orElse("")).isNotEqualTo(OptimizeVerdict.ORIGINAL_FAILED);
+    assertThat(r.candidates()).as(r.summary()).isNotEmpty().allSatisfy(c -> {
+      assertThat(c.verdict()).as(c.summary()).isNotEqualTo(CandidateVerdict.NOT_EXECUTABLE);
+      assertThat(c.sql()).contains("\"CarrierKey\"").doesNotContain("\"RETURNS\"");
+    });
+  }
+
+  @Test
   void untrustedSqlOnPostgresIsOneReadOnlyQuery() throws SQLException {
     SafeExecutor ex = SafeExecutor.on(pg);
     assertThat(ex.engine()).isEqualTo(Engine.POSTGRESQL);

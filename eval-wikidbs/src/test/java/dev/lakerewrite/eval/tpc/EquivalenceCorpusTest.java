@@ -1,0 +1,45 @@
+package dev.lakerewrite.eval.tpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The checker on the held-out part of the {@link EquivalenceCorpus} (TPC-H queries whose id hashes into it; the
+ * fit part is what development looked at): no equivalent pair (rewrites, and mutants equivalent under the
+ * schema's constraints by the corpus's written rules) is called NOT_EQUIVALENT, every counterexample re-runs
+ * (the two queries, in a fresh database, really return different rows), and at least 85 % of the non-equivalent
+ * mutants are rejected so. The issue's goal is 95 %: not reached yet (the benchmark prints the figure and the
+ * survivors; they are self-joins of one table with different rows, correlated aggregates that need several rows
+ * per group in a given proportion, and duplicates that need two rows equal in every output column).
+ */
+class EquivalenceCorpusTest {
+  @Test
+  void heldOutMutantsAreRejectedWithCounterexamplesAndRewritesNeverAre() throws Exception {
+    List<EquivalenceCorpus.Pair> heldOut = new ArrayList<>();
+    for (EquivalenceCorpus.Pair p : EquivalenceCorpus.tpch()) {
+      if (p.heldOut()) {
+        heldOut.add(p);
+      }
+    }
+    CorpusRun.Tally tally = new CorpusRun.Tally();
+    try (CorpusRun run = new CorpusRun()) {
+      for (EquivalenceCorpus.Pair p : heldOut) {
+        tally.add(run.check(p));
+      }
+    }
+    assertThat(tally.rewrites).as("equivalent pairs in the held-out part").isGreaterThanOrEqualTo(20);
+    assertThat(tally.mutants).as("mutants in the held-out part").isGreaterThanOrEqualTo(40);
+    assertThat(tally.falseNotEquivalent).as("equivalent pairs called NOT_EQUIVALENT").isEmpty();
+    assertThat(tally.unconfirmed).as("counterexamples on which the queries do not differ").isEmpty();
+    System.out.printf("held-out: %d rewrites (%d EQUIVALENT), %d mutants, %d rejected with a counterexample that "
+        + "re-runs (%.3f); survivors: %s%n", tally.rewrites, tally.proved, tally.mutants, tally.rejectedConfirmed,
+        tally.rejectedRate(), tally.survivors.stream().map(o -> o.pair().id()).toList());
+    assertThat(tally.rejectedRate()).as("mutants rejected; survivors: %s",
+        tally.survivors.stream().map(o -> o.pair().id()).toList()).isGreaterThanOrEqualTo(0.85);
+    assertThat(tally.survivors).allSatisfy(o -> assertThat(o.verdict()).isNotEqualTo(Verdict.NOT_EQUIVALENT));
+  }
+}
