@@ -172,6 +172,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
       ObjectNode tree = editor.statement(state.userQuery());
       // Read before any edit: which FROM item (in which block, at any depth) each column reference reads.
       schema = AssumedSchema.of(tree);
+      findArithmetic(tree);
       Set<String> userCtes = new LinkedHashSet<>();
       state.analysis().orElseThrow().cteNames().forEach(n -> userCtes.add(n.toLowerCase(Locale.ROOT)));
       List<ObjectNode> selects = new ArrayList<>();
@@ -837,7 +838,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
       String qualified = Sql.qualified(r.alias(), column);
       // Compared with a text literal, the column is read as text: no number or date conversion.
       String wrapped = againstText ? qualified : readAs(lakeTable, column, qualified, r.assumedColumn(),
-          numericUse(r.table().assumed(), r.assumedColumn()));
+          numericUse(r.table().assumed(), r.assumedColumn()) || inArithmetic.contains(ref));
       if (wrapped.equals(qualified)) {
         Trees.setColumn(ref, r.alias(), column);
       } else {
@@ -891,13 +892,81 @@ final class OfflineRewriterAgent implements RewriterAgent {
       return qualified;
     }
 
-    /** Whether the query uses an assumed column as a number: summed or averaged, in arithmetic, compared with numbers. */
+    /**
+     * Whether the query uses an assumed column as a number wherever it reads it: summed or averaged, or compared with
+     * numbers. (A comparison with another column, {@code a.label <> b.label}, says nothing about the type.)
+     */
     private boolean numericUse(String assumedTable, String column) {
       if (schema == null) {
         return false;
       }
       return schema.table(assumedTable).flatMap(t -> t.column(column)).map(c -> c.uses(AssumedSchema.Use.SUMMED)
-          || c.uses(AssumedSchema.Use.ARITHMETIC) || c.uses(AssumedSchema.Use.COMPARED_NUMBER)).orElse(false);
+          || c.uses(AssumedSchema.Use.COMPARED_NUMBER)).orElse(false);
+    }
+
+    /**
+     * Column references the query computes with (read before any edit): an operand of {@code + - * / %}, directly
+     * or through a cast or {@code min}/{@code max} ({@code max(x) * 0.9}), or compared with a computed number ({@code
+     * x > (SELECT avg(x) * 1.2 ...)}). A comparison of two columns ({@code a.label <> b.label}) is not one.
+     */
+    private final Set<JsonNode> inArithmetic = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+    private static final Set<String> ARITHMETIC = Set.of("+", "-", "*", "/", "%", "//");
+    private static final Set<String> NUMERIC_AGGREGATES = Set.of("sum", "avg", "mean", "median", "stddev",
+        "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "fsum", "favg", "product");
+    private static final Set<String> SAME_TYPE = Set.of("min", "max", "first", "last", "any_value");
+
+    private void findArithmetic(JsonNode tree) {
+      Trees.visit(tree, n -> {
+        String cls = n.path("class").asText();
+        if ("FUNCTION".equals(cls) && ARITHMETIC.contains(n.path("function_name").asText())) {
+          dev.lakerewrite.core.sql.SqlAnalyzer.arguments(n).forEach(this::operand);
+        } else if ("COMPARISON".equals(cls)) {
+          if (computesNumber(n.path("right"), 0)) {
+            operand(n.path("left"));
+          }
+          if (computesNumber(n.path("left"), 0)) {
+            operand(n.path("right"));
+          }
+        }
+      });
+    }
+
+    private void operand(JsonNode e) {
+      for (int depth = 0; depth < 8; depth++) {
+        String cls = e.path("class").asText();
+        if ("COLUMN_REF".equals(cls)) {
+          inArithmetic.add(e);
+          return;
+        }
+        if ("CAST".equals(cls)) {
+          e = e.path("child");
+        } else if (("FUNCTION".equals(cls) || "AGGREGATE".equals(cls))
+            && SAME_TYPE.contains(e.path("function_name").asText().toLowerCase(Locale.ROOT))
+            && dev.lakerewrite.core.sql.SqlAnalyzer.arguments(e).size() == 1) {
+          e = dev.lakerewrite.core.sql.SqlAnalyzer.arguments(e).get(0);
+        } else {
+          return;
+        }
+      }
+    }
+
+    /** Whether an expression computes a number: arithmetic, a sum or average, or a subquery that selects one. */
+    private static boolean computesNumber(JsonNode e, int depth) {
+      if (depth > 4) {
+        return false;
+      }
+      String cls = e.path("class").asText();
+      String fn = e.path("function_name").asText().toLowerCase(Locale.ROOT);
+      if (("FUNCTION".equals(cls) || "AGGREGATE".equals(cls)) && (ARITHMETIC.contains(fn)
+          || NUMERIC_AGGREGATES.contains(fn))) {
+        return true;
+      }
+      if ("SUBQUERY".equals(cls)) {
+        JsonNode items = e.path("subquery").path("node").path("select_list");
+        return items.size() == 1 && computesNumber(items.get(0), depth + 1);
+      }
+      return "CAST".equals(cls) && computesNumber(e.path("child"), depth + 1);
     }
 
     /** Applies the plan's literal fixes to a comparison, IN list or LIKE between a column and literals. */

@@ -426,6 +426,8 @@ class ScopeAwareRewriteTest {
               + " ON c.id = w.city_id",
           "SELECT d.k FROM (SELECT c.name AS k FROM city c WHERE c.population > 100) d ORDER BY d.k",
           "SELECT a.name, b.name FROM person a JOIN person b ON a.age = b.age AND a.id < b.id",
+          "SELECT a.name, b.name AS other FROM person a JOIN person b ON a.city_id = b.city_id AND a.name <> b.name "
+              + "WHERE a.age * 2 > 40",
           "SELECT name FROM city UNION SELECT name FROM person ORDER BY 1")) {
         List<String> expected = rows(sql, "memory");
         assertThat(expected).as(sql).isNotNull();
