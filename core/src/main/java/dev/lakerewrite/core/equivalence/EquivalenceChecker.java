@@ -541,8 +541,10 @@ public final class EquivalenceChecker implements AutoCloseable {
       EquivalenceEvidence evidence = new EquivalenceEvidence(verdict == EquivalenceResult.Verdict.EQUIVALENT,
           leftShape != null && leftShape.ordered(), leftShape != null && leftShape.hasWindow(), checks,
           instancesTried, rowsCompared, Duration.ofNanos(System.nanoTime() - start));
+      boolean tiesOnly = verdict == EquivalenceResult.Verdict.UNKNOWN && ce == null && nondeterministicDetail != null
+          && orderNotGuaranteed == null && compared > 0 && facts.nondeterminism().isEmpty();
       return new EquivalenceResult(verdict, proved, ce, reason, explanation, new ArrayList<>(notes),
-          nondeterministic, evidence, engine.displayName());
+          nondeterministic, tiesOnly, evidence, engine.displayName());
     }
   }
 

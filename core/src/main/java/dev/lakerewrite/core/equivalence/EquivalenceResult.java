@@ -29,11 +29,13 @@ public final class EquivalenceResult {
   private final String explanation;
   private final List<String> notes;
   private final boolean nondeterministic;
+  private final boolean tiesOnly;
   private final EquivalenceEvidence evidence;
   private final String engine;
 
   EquivalenceResult(Verdict verdict, boolean proved, Counterexample counterexample, String reason,
-      String explanation, List<String> notes, boolean nondeterministic, EquivalenceEvidence evidence, String engine) {
+      String explanation, List<String> notes, boolean nondeterministic, boolean tiesOnly, EquivalenceEvidence evidence,
+      String engine) {
     this.verdict = Objects.requireNonNull(verdict, "verdict");
     this.proved = proved;
     this.counterexample = counterexample;
@@ -41,6 +43,7 @@ public final class EquivalenceResult {
     this.explanation = Objects.requireNonNull(explanation, "explanation");
     this.notes = List.copyOf(notes);
     this.nondeterministic = nondeterministic;
+    this.tiesOnly = tiesOnly;
     this.evidence = Objects.requireNonNull(evidence, "evidence");
     this.engine = Objects.requireNonNull(engine, "engine");
   }
@@ -85,6 +88,16 @@ public final class EquivalenceResult {
    */
   public boolean nondeterministic() {
     return nondeterministic;
+  }
+
+  /**
+   * Whether the verdict is UNKNOWN only because of a LIMIT without a total order: on some instance the two queries
+   * kept different rows among rows that tie on the ordering keys, and no instance showed any other difference. Either
+   * answer is one the left query itself may return, so a caller that accepts the left query's nondeterminism (the
+   * optimizer does) may accept the right query too.
+   */
+  public boolean tiesOnly() {
+    return tiesOnly;
   }
 
   /** Instances tried, rows compared, time, and the comparison on each instance. */

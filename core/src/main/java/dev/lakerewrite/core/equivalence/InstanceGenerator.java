@@ -287,15 +287,7 @@ final class InstanceGenerator {
         if (cmp == null) {
           continue;
         }
-        boolean holds = switch (c.operator()) {
-          case "<" -> cmp < 0;
-          case "<=" -> cmp <= 0;
-          case ">" -> cmp > 0;
-          case ">=" -> cmp >= 0;
-          case "=" -> cmp == 0;
-          case "<>" -> cmp != 0;
-          default -> true;
-        };
+        boolean holds = ValueType.holds(c.operator(), cmp, true);
         if (holds) {
           continue;
         }

@@ -507,15 +507,7 @@ final class TargetedInstances {
         if (cmp == null) {
           return false;
         }
-        return switch (a.operator()) {
-          case "=", "IN" -> cmp == 0;
-          case "<>", "NOT IN" -> cmp != 0;
-          case "<" -> cmp < 0;
-          case "<=" -> cmp <= 0;
-          case ">" -> cmp > 0;
-          case ">=" -> cmp >= 0;
-          default -> false;
-        };
+        return ValueType.holds(a.operator(), cmp, false);
       }
       case LIKE -> {
         boolean m = like(a.value()).matcher(value).matches();
@@ -526,15 +518,7 @@ final class TargetedInstances {
           int year = Integer.parseInt(value.strip().substring(0, 4));
           int wanted = (int) Double.parseDouble(a.value());
           int cmp = Integer.compare(year, wanted);
-          return switch (a.operator()) {
-            case "=", "IN" -> cmp == 0;
-            case "<>", "NOT IN" -> cmp != 0;
-            case "<" -> cmp < 0;
-            case "<=" -> cmp <= 0;
-            case ">" -> cmp > 0;
-            case ">=" -> cmp >= 0;
-            default -> false;
-          };
+          return ValueType.holds(a.operator(), cmp, false);
         } catch (RuntimeException e) {
           return false;
         }
@@ -755,15 +739,7 @@ final class TargetedInstances {
         if (cmp == null) {
           continue;
         }
-        boolean holds = switch (cmpr.operator()) {
-          case "<" -> cmp < 0;
-          case "<=" -> cmp <= 0;
-          case ">" -> cmp > 0;
-          case ">=" -> cmp >= 0;
-          case "=" -> cmp == 0;
-          case "<>" -> cmp != 0;
-          default -> true;
-        };
+        boolean holds = ValueType.holds(cmpr.operator(), cmp, true);
         if (holds) {
           continue;
         }

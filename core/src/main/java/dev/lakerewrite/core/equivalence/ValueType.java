@@ -190,6 +190,22 @@ final class ValueType {
   }
 
   /**
+   * Whether a comparison {@code x op y} holds given {@code cmp}, the sign of comparing x with y; {@code otherwise}
+   * for an operator that is not a comparison. {@code IN} and {@code NOT IN} count as {@code =} and {@code <>}.
+   */
+  static boolean holds(String operator, int cmp, boolean otherwise) {
+    return switch (operator) {
+      case "=", "IN" -> cmp == 0;
+      case "<>", "NOT IN" -> cmp != 0;
+      case "<" -> cmp < 0;
+      case "<=" -> cmp <= 0;
+      case ">" -> cmp > 0;
+      case ">=" -> cmp >= 0;
+      default -> otherwise;
+    };
+  }
+
+  /**
    * How two values of this type compare (negative, zero, positive), or null when they cannot be compared here
    * (unknown types, text that does not parse).
    */

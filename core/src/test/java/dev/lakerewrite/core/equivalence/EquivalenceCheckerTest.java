@@ -133,6 +133,19 @@ class EquivalenceCheckerTest {
   }
 
   @Test
+  void tiesOnlySaysWhenALimitsTieBreakingIsTheOnlyDoubt() {
+    // The right query keeps its LIMIT inside: whole results differ, the windows can always agree.
+    EquivalenceResult inner = checker.check("SELECT o_id FROM orders ORDER BY amount LIMIT 2",
+        "SELECT o_id FROM (SELECT o_id, amount FROM orders ORDER BY amount LIMIT 2) s ORDER BY amount LIMIT 2");
+    assertThat(inner.verdict()).as(inner.summary()).isNotEqualTo(Verdict.NOT_EQUIVALENT);
+    assertThat(inner.verdict() == Verdict.EQUIVALENT || inner.tiesOnly()).as(inner.summary()).isTrue();
+    EquivalenceResult unordered = checker.check("SELECT o_id FROM orders ORDER BY o_id",
+        "SELECT o_id FROM orders");
+    assertThat(unordered.verdict()).as(unordered.summary()).isNotEqualTo(Verdict.EQUIVALENT);
+    assertThat(unordered.tiesOnly()).as("a lost ORDER BY is not a matter of ties").isFalse();
+  }
+
+  @Test
   void badInputSaysWhichQueryAndWhat() {
     assertThatThrownBy(() -> checker.check("SELECT nme FROM customers", "SELECT name FROM customers"))
         .isInstanceOf(EquivalenceInputException.class)
