@@ -285,13 +285,23 @@ public final class EquivalenceChecker implements AutoCloseable {
           facts.columnComparisons(), targeted ? TargetedInstances.build(tables, domains, facts) : List.of());
       int generated = 0;
       int total = maxInstances + (scriptRows != null ? 1 : 0);
+      Set<List<List<List<String>>>> tried = new java.util.HashSet<>();
+      int repeated = 0;
       for (int i = 0; i < total && System.nanoTime() < deadline; i++) {
         Database db = i == 0 && scriptRows != null ? scriptRows : generator.generate(generated++);
         Database loaded = ws.load(db);
+        if (!tried.add(content(loaded))) {
+          // The same rows in every table as an instance already tried: both queries would answer the same again.
+          repeated++;
+          continue;
+        }
         Trial t = trial(loaded);
         if (t != null && t.outcome().kind() == OutputComparison.Kind.DIFFERENT) {
           return difference(loaded, t, facts);
         }
+      }
+      if (repeated > 0) {
+        notes.add(repeated + " generated instance(s) repeated the rows of one already tried and were not run again");
       }
       if (useData && (postgres() || System.nanoTime() < deadline + timeBudget.toNanos())) {
         Trial t = postgres() ? onDatabase : onDatabase();
@@ -319,6 +329,15 @@ public final class EquivalenceChecker implements AutoCloseable {
       }
       return result(EquivalenceResult.Verdict.EQUIVALENT, false, null, null, "same results on all " + compared
           + " instance(s) where both ran" + (useData ? " (including the database itself)" : ""), facts);
+    }
+
+    /** The rows of every table of an instance, in table order: equal for instances that hold the same data. */
+    private static List<List<List<String>>> content(Database db) {
+      List<List<List<String>>> out = new ArrayList<>();
+      for (Schema.Table t : db.tables()) {
+        out.add(db.rows(t));
+      }
+      return out;
     }
 
     /**
