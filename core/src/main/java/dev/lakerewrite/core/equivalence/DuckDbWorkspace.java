@@ -25,7 +25,11 @@ import java.util.Set;
 final class DuckDbWorkspace implements Workspace {
   private final Connection connection;
   private final SafeExecutor executor;
-  private final Set<String> filled = new HashSet<>();
+  /**
+   * The rows each table holds now, for the tables that hold any: a table whose rows do not change from one
+   * instance to the next is not reloaded, and a table not listed here is empty.
+   */
+  private final Map<String, List<List<String>>> current = new java.util.HashMap<>();
 
   private DuckDbWorkspace(Connection connection) {
     this.connection = connection;
@@ -88,9 +92,6 @@ final class DuckDbWorkspace implements Workspace {
     return "DuckDB";
   }
 
-  /** What each table holds now (by table name), so that a table whose rows do not change is not reloaded. */
-  private final Map<String, List<List<String>>> current = new java.util.HashMap<>();
-
   @Override
   public Database load(Database instance) throws SQLException {
     // Consecutive instances often share most tables' rows (targeted instances change one or two tables of the
@@ -103,24 +104,21 @@ final class DuckDbWorkspace implements Workspace {
       if (rows.equals(current.getOrDefault(t.name(), List.of()))) {
         continue;
       }
-      if (filled.remove(t.name())) {
+      if (current.remove(t.name()) != null) {
         statementsFor(t.name()).delete().execute();
       }
-      current.remove(t.name());
       if (rows.isEmpty()) {
         continue;
       }
-      filled.add(t.name());
+      current.put(t.name(), rows);
       if (!bulkInsert(t, rows)) {
         refused = true;
       }
-      current.put(t.name(), rows);
     }
-    for (var it = filled.iterator(); it.hasNext(); ) {
+    for (var it = current.keySet().iterator(); it.hasNext(); ) {
       String t = it.next();
       if (!wanted.contains(t)) {
         statementsFor(t).delete().execute();
-        current.remove(t);
         it.remove();
       }
     }
@@ -128,10 +126,9 @@ final class DuckDbWorkspace implements Workspace {
       return instance;
     }
     // The engine refused a row (a CHECK, a value out of range): load row by row and leave such rows out.
-    for (String t : filled) {
+    for (String t : current.keySet()) {
       statementsFor(t).delete().execute();
     }
-    filled.clear();
     current.clear();
     Map<String, List<List<String>>> loaded = new LinkedHashMap<>();
     for (Schema.Table t : instance.tables()) {
@@ -142,7 +139,7 @@ final class DuckDbWorkspace implements Workspace {
         }
       }
       if (!kept.isEmpty()) {
-        filled.add(t.name());
+        current.put(t.name(), kept);
       }
       loaded.put(t.name().toLowerCase(Locale.ROOT), kept);
     }
@@ -150,8 +147,8 @@ final class DuckDbWorkspace implements Workspace {
   }
 
   /** The prepared statements of one table: copy from its staging table, empty both. */
-  private record TableStatements(String staging, java.sql.PreparedStatement copy, java.sql.PreparedStatement delete,
-      java.sql.PreparedStatement clearStaging) {}
+  private record TableStatements(String staging, String copySql, java.sql.PreparedStatement copy,
+      java.sql.PreparedStatement delete, java.sql.PreparedStatement clearStaging) {}
 
   private final Map<String, TableStatements> statements = new java.util.HashMap<>();
   private final Map<String, Schema.Table> byName = new java.util.HashMap<>();
@@ -173,9 +170,8 @@ final class DuckDbWorkspace implements Workspace {
         select.append(c == 0 ? "" : ", ").append("CAST(c").append(c).append(" AS ").append(t.columns().get(c).type())
             .append(')');
       }
-      ts = new TableStatements(staging,
-          connection.prepareStatement("INSERT INTO " + Sql.identifier(t.name()) + " SELECT " + select + " FROM "
-              + staging),
+      String copySql = "INSERT INTO " + Sql.identifier(t.name()) + " SELECT " + select + " FROM " + staging;
+      ts = new TableStatements(staging, copySql, connection.prepareStatement(copySql),
           connection.prepareStatement("DELETE FROM " + Sql.identifier(t.name())),
           connection.prepareStatement("DELETE FROM " + staging));
       statements.put(table, ts);
@@ -208,6 +204,11 @@ final class DuckDbWorkspace implements Workspace {
       ts.copy().execute();
       return true;
     } catch (SQLException e) {
+      // DuckDB's driver closes a prepared statement whose execution failed: prepare the copy again, or every
+      // later insert into this table (the row-by-row fallback included) would fail with "Statement was closed".
+      ts.copy().close();
+      statements.put(t.name(), new TableStatements(ts.staging(), ts.copySql(),
+          connection.prepareStatement(ts.copySql()), ts.delete(), ts.clearStaging()));
       return false;
     } finally {
       ts.clearStaging().execute();
