@@ -2,6 +2,9 @@ package dev.lakerewrite.core.optimize;
 
 import dev.lakerewrite.core.Engine;
 import dev.lakerewrite.core.QueryError;
+import dev.lakerewrite.core.equivalence.EquivalenceChecker;
+import dev.lakerewrite.core.equivalence.EquivalenceEvidence;
+import dev.lakerewrite.core.equivalence.EquivalenceResult;
 import dev.lakerewrite.core.equivalence.InstanceCheck;
 import dev.lakerewrite.core.llm.LlmUsage;
 import dev.lakerewrite.core.sql.QueryAnalysis;
@@ -34,8 +37,8 @@ final class OptimizationSession {
   private final List<OptimizationCandidate> candidates = new ArrayList<>();
   private final Map<String, OptimizationCandidate> bySql = new LinkedHashMap<>();
   private final List<Instance> owned = new ArrayList<>();
-  private dev.lakerewrite.core.equivalence.@org.jspecify.annotations.Nullable EquivalenceChecker checker;
-  private @org.jspecify.annotations.Nullable String checkerFailure;
+  private @Nullable EquivalenceChecker checker;
+  private @Nullable String checkerFailure;
   private final dev.lakerewrite.core.llm.LlmGateway gateway;
 
   Trees trees;
@@ -129,45 +132,47 @@ final class OptimizationSession {
       String explanation, String text) {
     if (checker == null && checkerFailure == null) {
       try {
-        checker = dev.lakerewrite.core.equivalence.EquivalenceChecker.builder().connection(connection)
-            .useData(false).queryTimeout(config.queryTimeout).build();
+        checker = EquivalenceChecker.builder().connection(connection).useData(false)
+            .queryTimeout(config.queryTimeout).build();
       } catch (RuntimeException e) {
         checkerFailure = e.getMessage();
       }
     }
     String why;
+    Optional<EquivalenceEvidence> evidence = Optional.empty();
     if (checker == null) {
       why = "the equivalence checker cannot read this database's schema: " + checkerFailure;
     } else {
-      dev.lakerewrite.core.equivalence.EquivalenceResult r;
+      @Nullable EquivalenceResult r = null;
+      @Nullable String failure = null;
       try {
         r = checker.check(sql, text);
       } catch (RuntimeException e) {
-        r = null;
-        why = "the equivalence checker cannot check it: " + e.getMessage();
+        failure = e.getMessage();
+      }
+      if (r == null) {
+        why = "the equivalence checker cannot check it: " + failure;
         trace("VERIFICATION", "checker", "#" + id + " " + why);
-        return Optional.of(record(new OptimizationCandidate(id, source, label, explanation, text,
-            CandidateVerdict.NOT_EQUIVALENT, why, Optional.empty(), Optional.empty(), Optional.empty(), 0)));
+      } else {
+        trace("VERIFICATION", "checker", "#" + id + " " + r.summary().lines().findFirst().orElse(""));
+        if (r.verdict() == EquivalenceResult.Verdict.EQUIVALENT) {
+          return Optional.empty();
+        }
+        if (r.tiesOnly()) {
+          // The original's own LIMIT lets it return either set of tied rows: the candidate is as right as it is.
+          trace("VERIFICATION", "checker", "#" + id + " accepted: it differs from the original only in which tied "
+              + "rows a LIMIT without a total order keeps");
+          return Optional.empty();
+        }
+        why = r.verdict() == EquivalenceResult.Verdict.NOT_EQUIVALENT
+            ? "the equivalence checker found a counterexample: " + r.counterexample().map(c -> c.difference())
+                .orElse(r.explanation())
+            : "the equivalence checker could not show it equivalent: " + r.reason().orElse(r.explanation());
+        evidence = Optional.of(r.evidence());
       }
-      trace("VERIFICATION", "checker", "#" + id + " " + r.summary().lines().findFirst().orElse(""));
-      if (r.verdict() == dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict.EQUIVALENT) {
-        return Optional.empty();
-      }
-      if (r.tiesOnly()) {
-        // The original's own LIMIT lets it return either set of tied rows: the candidate is as right as it is.
-        trace("VERIFICATION", "checker", "#" + id + " accepted: it differs from the original only in which tied "
-            + "rows a LIMIT without a total order keeps");
-        return Optional.empty();
-      }
-      why = r.verdict() == dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict.NOT_EQUIVALENT
-          ? "the equivalence checker found a counterexample: " + r.counterexample().map(c -> c.difference())
-              .orElse(r.explanation())
-          : "the equivalence checker could not show it equivalent: " + r.reason().orElse(r.explanation());
-      return Optional.of(record(new OptimizationCandidate(id, source, label, explanation, text,
-          CandidateVerdict.NOT_EQUIVALENT, why, Optional.of(r.evidence()), Optional.empty(), Optional.empty(), 0)));
     }
     return Optional.of(record(new OptimizationCandidate(id, source, label, explanation, text,
-        CandidateVerdict.NOT_EQUIVALENT, why, Optional.empty(), Optional.empty(), Optional.empty(), 0)));
+        CandidateVerdict.NOT_EQUIVALENT, why, evidence, Optional.empty(), Optional.empty(), 0)));
   }
 
   private Optional<String> prepare() {
