@@ -89,6 +89,25 @@ class TableScanTest {
     }
   }
 
+  @Test
+  void aSampledTableIsReadOnTheLakesSandboxedConnection(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+      throws Exception {
+    java.nio.file.Path folder = java.nio.file.Files.createDirectories(tmp.resolve("lake"));
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+      st.execute("COPY (SELECT range AS id, 'k' || (range % 50) AS kind FROM range(30000)) TO '"
+          + folder.resolve("events.parquet") + "' (FORMAT parquet)");
+    }
+    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromFolder(folder);
+        LakeSession session = lake.openSession()) {
+      TableScan.Result scan = TableScan.scan(session.connection(), lake.catalog().requireTable("events"), 10_000,
+          100);
+      assertThat(scan.sampled()).isTrue();
+      assertThat(scan.columns().get(0).values()).hasSize(100);
+      assertThat(scan.columns().get(1).values()).hasSize(50);
+      assertThat(scan.columns().get(1).nonNull()).isEqualTo(10_000);
+    }
+  }
+
   private static java.util.Map<String, Long> counts(TableScan.Column column) {
     java.util.Map<String, Long> out = new java.util.HashMap<>();
     for (int i = 0; i < column.values().size(); i++) {
