@@ -29,6 +29,8 @@ import org.jspecify.annotations.Nullable;
  *       sides are declared NOT NULL (otherwise the two differ);
  *   <li>{@code eager-aggregation}: aggregation after a fan-out join is pushed below the join (pre-aggregate the
  *       many side by the join key);
+ *   <li>{@code pre-aggregate-grouping-sets}: a ROLLUP / CUBE / GROUPING SETS block aggregates the finest groups
+ *       once in a derived table and combines the grouping sets from those partial aggregates;
  *   <li>{@code consolidate-repeated-scan}: a HAVING that compares with a scalar subquery over the same FROM and
  *       WHERE becomes one scan with a window aggregate;
  *   <li>{@code implied-or-filters}: an OR of conjunctions over several tables implies a per-table OR that can be
@@ -1034,6 +1036,157 @@ final class RuleProposer {
     }
     for (JsonNode child : e) {
       if (!collectAggregates(child, scope, right, out)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // pre-aggregate-grouping-sets
+
+  /** Aggregates whose value over a grouping set combines from their values over its finest groups. */
+  private static final Set<String> COMBINABLE = Set.of("count", "count_star", "sum", "min", "max", "avg");
+
+  /**
+   * A block grouped by ROLLUP, CUBE or GROUPING SETS aggregates its input once by every grouping column together
+   * (the finest groups) in a derived table, and the grouping sets are then computed from those partial results:
+   * sum of sums, sum of counts (0 for an empty set, as a count gives), min of mins, max of maxes, and an average as
+   * the sum of sums over the sum of counts. Distributive and algebraic aggregates compose over the lattice of
+   * groupings (Gray et al., "Data Cube", ICDE 1996). Only when every grouping expression is a column (each bare
+   * name once), every aggregate is one of those without DISTINCT, FILTER or ORDER BY, and no clause holds a
+   * subquery. Linear in the size of the block.
+   */
+  @Nullable String preAggregateGroupingSets(ObjectNode node, Context ctx) {
+    if (!isSelect(node) || node.path("group_sets").size() < 2 || !node.path("from_table").isObject()
+        || "EMPTY".equals(node.path("from_table").path("type").asText())) {
+      return null;
+    }
+    Scope scope = ctx.scope(node);
+    Set<String> groupNames = new LinkedHashSet<>();
+    List<String> groupKeys = new ArrayList<>();
+    List<String> bareKeys = new ArrayList<>();
+    StringBuilder inner = new StringBuilder("SELECT ");
+    for (JsonNode g : node.path("group_expressions")) {
+      if (!"COLUMN_REF".equals(g.path("class").asText()) || scope.resolve(parts(g)).kind() != Scope.Kind.LOCAL) {
+        return null;
+      }
+      List<String> p = parts(g);
+      String name = p.get(p.size() - 1);
+      if (!groupNames.add(name.toLowerCase(Locale.ROOT))) {
+        return null;
+      }
+      groupKeys.add(trees.expression(g));
+      bareKeys.add(name);
+      inner.append(trees.expression(g)).append(" AS ").append(Sql.identifier(name)).append(", ");
+    }
+    Set<String> aliases = new LinkedHashSet<>();
+    for (JsonNode item : node.path("select_list")) {
+      aliases.add(item.path("alias").asText("").toLowerCase(Locale.ROOT));
+    }
+    List<ObjectNode> aggregates = new ArrayList<>();
+    List<ObjectNode> columns = new ArrayList<>();
+    for (JsonNode item : node.path("select_list")) {
+      if (!groupingSetsOperands(item, scope, groupNames, Set.of(), aggregates, columns)) {
+        return null;
+      }
+    }
+    for (String clause : List.of("having", "qualify", "modifiers")) {
+      if (!groupingSetsOperands(node.get(clause), scope, groupNames, aliases, aggregates, columns)) {
+        return null;
+      }
+    }
+    if (aggregates.isEmpty()) {
+      return null;
+    }
+    // Each distinct partial aggregate is computed once in the derived table.
+    Map<String, String> partials = new java.util.LinkedHashMap<>();
+    List<String> combined = new ArrayList<>();
+    for (ObjectNode a : aggregates) {
+      String fn = a.path("function_name").asText().toLowerCase(Locale.ROOT);
+      String text = trees.expression(a);
+      String argument = text.substring(text.indexOf('(') + 1, text.lastIndexOf(')'));
+      combined.add(switch (fn) {
+        case "count", "count_star" -> "CAST(coalesce(sum(" + partial(partials, text) + "), 0) AS BIGINT)";
+        case "avg" -> "sum(" + partial(partials, "sum(" + argument + ")") + ") / sum("
+            + partial(partials, "count(" + argument + ")") + ")";
+        default -> fn + "(" + partial(partials, text) + ")";
+      });
+    }
+    partials.forEach((text, name) -> inner.append(text).append(" AS ").append(name).append(", "));
+    inner.setLength(inner.length() - 2);
+    inner.append(" FROM ").append(trees.renderFrom(node.path("from_table")));
+    if (node.path("where_clause").isObject()) {
+      inner.append(" WHERE ").append(trees.expression(node.path("where_clause")));
+    }
+    inner.append(" GROUP BY ").append(String.join(", ", groupKeys));
+    // Unnamed select items keep the name the engine gave them.
+    for (JsonNode item : node.path("select_list")) {
+      if (item.path("alias").asText("").isEmpty() && !"COLUMN_REF".equals(item.path("class").asText())) {
+        ((ObjectNode) item).put("alias", trees.expression(item));
+      }
+    }
+    for (int i = 0; i < aggregates.size(); i++) {
+      ObjectNode a = aggregates.get(i);
+      String alias = a.path("alias").asText("");
+      replace(a, trees.parseExpression(combined.get(i)));
+      a.put("alias", alias);
+    }
+    for (ObjectNode c : columns) {
+      List<String> p = parts(c);
+      ArrayNode bare = c.putArray("column_names");
+      bare.add(p.get(p.size() - 1));
+    }
+    ArrayNode keys = node.putArray("group_expressions");
+    for (String name : bareKeys) {
+      keys.add(trees.parseExpression(Sql.identifier(name)));
+    }
+    node.set("from_table", trees.parseFrom("(" + inner + ") AS " + ctx.fresh("lr_gs")));
+    node.putNull("where_clause");
+    return aggregates.size() + " aggregate(s) computed once over the finest groups (" + String.join(", ", groupKeys)
+        + "), the " + node.path("group_sets").size() + " grouping sets combined from them";
+  }
+
+  private static String partial(Map<String, String> partials, String text) {
+    return partials.computeIfAbsent(text, t -> "lr_p" + (partials.size() + 1));
+  }
+
+  /**
+   * Collects the aggregate calls and the column references outside them in one clause of a grouping-sets block;
+   * false when the clause cannot be computed from partial aggregates (a subquery, an aggregate that does not
+   * combine, a column that is neither a grouping column nor, outside the select list, an output alias).
+   */
+  private boolean groupingSetsOperands(@Nullable JsonNode e, Scope scope, Set<String> groupNames,
+      Set<String> aliases, List<ObjectNode> aggregates, List<ObjectNode> columns) {
+    if (e == null || !e.isContainerNode()) {
+      return true;
+    }
+    String cls = e.path("class").asText("");
+    if (e.isObject() && ("SUBQUERY".equals(cls) || "SUBQUERY".equals(e.path("type").asText()))) {
+      return false;
+    }
+    if (e.isObject() && "FUNCTION".equals(cls)
+        && dev.lakerewrite.core.sql.SqlAnalyzer.isAggregate(e.path("function_name").asText())) {
+      String fn = e.path("function_name").asText().toLowerCase(Locale.ROOT);
+      if (!COMBINABLE.contains(fn) || e.path("distinct").asBoolean(false) || e.path("filter").isObject()
+          || !e.path("order_bys").path("orders").isEmpty() || e.path("children").size() > 1
+          || hasWindow(e) || Trees.hasSubquery(e) || scope.owners(e) == null) {
+        return false;
+      }
+      aggregates.add((ObjectNode) e);
+      return true;
+    }
+    if (e.isObject() && "COLUMN_REF".equals(cls)) {
+      List<String> p = parts(e);
+      String name = p.get(p.size() - 1).toLowerCase(Locale.ROOT);
+      if (groupNames.contains(name)) {
+        columns.add((ObjectNode) e);
+        return true;
+      }
+      return p.size() == 1 && aliases.contains(name);
+    }
+    for (JsonNode child : e) {
+      if (!groupingSetsOperands(child, scope, groupNames, aliases, aggregates, columns)) {
         return false;
       }
     }

@@ -274,6 +274,37 @@ class RuleProposerTest {
   }
 
   @Test
+  void computesGroupingSetsFromTheFinestGroupsAggregatedOnce() throws SQLException {
+    // TPC-DS q22 / q36 shapes: ROLLUP over a join, avg and count among the aggregates, grouping() and a window
+    // ranking by an aggregate, ORDER BY an output alias. mode is NULL for a third of the items.
+    String q = "SELECT p.brand, p.size, count(*) AS n, count(i.mode) AS m, sum(i.qty) AS q, avg(i.price) AS a,"
+        + " min(i.qty) AS lo, grouping(p.brand) + grouping(p.size) AS lvl,"
+        + " rank() OVER (PARTITION BY grouping(p.brand) + grouping(p.size) ORDER BY sum(i.qty) DESC) AS r"
+        + " FROM item i, part p WHERE i.p_id = p.p_id AND i.qty > 10 GROUP BY ROLLUP (p.brand, p.size)"
+        + " ORDER BY lvl, p.brand, p.size";
+    List<RuleProposer.Proposal> ps = h.propose(q, "pre-aggregate-grouping-sets");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("GROUP BY p.brand, p.size) AS lr_gs1")
+        .contains("GROUP BY GROUPING SETS ((),(brand),(brand, size))").contains("COALESCE(sum(lr_p1), 0)")
+        .contains("(sum(lr_p4) / sum(lr_p5)) AS a").contains("ORDER BY sum(lr_p3) DESC");
+    assertEquivalent(q, ps.get(0));
+    // An empty input still gives ROLLUP's grand total row, with count 0.
+    String empty = "SELECT p.brand, count(*) AS n, sum(i.qty) AS s FROM item i, part p WHERE i.p_id = p.p_id"
+        + " AND i.qty > 1000 GROUP BY CUBE (p.brand)";
+    List<RuleProposer.Proposal> cube = h.propose(empty, "pre-aggregate-grouping-sets");
+    assertThat(cube).hasSize(1);
+    assertEquivalent(empty, cube.get(0));
+    // DISTINCT aggregates and grouping expressions that are not columns do not combine: left alone.
+    assertThat(h.propose("SELECT p.brand, count(DISTINCT i.qty) FROM item i, part p WHERE i.p_id = p.p_id"
+        + " GROUP BY ROLLUP (p.brand)", "pre-aggregate-grouping-sets")).isEmpty();
+    assertThat(h.propose("SELECT p.size % 2, sum(i.qty) FROM item i, part p WHERE i.p_id = p.p_id"
+        + " GROUP BY ROLLUP (p.size % 2)", "pre-aggregate-grouping-sets")).isEmpty();
+    // A plain GROUP BY has one grouping set: nothing to share.
+    assertThat(h.propose("SELECT p.brand, sum(i.qty) FROM item i, part p WHERE i.p_id = p.p_id GROUP BY p.brand",
+        "pre-aggregate-grouping-sets")).isEmpty();
+  }
+
+  @Test
   void consolidatesAHavingSubqueryOverTheSameScanIntoAWindowAggregate() throws SQLException {
     String q = "SELECT i.p_id, sum(i.price * i.qty) AS value FROM item i, part p WHERE i.p_id = p.p_id"
         + " AND p.brand = 'B1' GROUP BY i.p_id HAVING sum(i.price * i.qty) > (SELECT sum(i.price * i.qty) * 0.02"
