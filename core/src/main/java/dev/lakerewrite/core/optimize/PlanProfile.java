@@ -126,10 +126,14 @@ final class PlanProfile {
     return product > 1e6 || o.loops() > 1000;
   }
 
-  /** The first operator below a chain of projections and sorts (DuckDB projects, PostgreSQL sorts, before grouping). */
+  /** Operators that pass their input's rows on to an aggregate: DuckDB projects, PostgreSQL sorts and gathers. */
+  private static final java.util.Set<String> PASS_THROUGH = java.util.Set.of("PROJECTION", "SORT", "INCREMENTAL_SORT",
+      "GATHER", "GATHER_MERGE");
+
+  /** The first operator below a chain of {@link #PASS_THROUGH} operators. */
   private static ExecutionPlan.Operator belowProjections(ExecutionPlan.Operator o) {
     ExecutionPlan.Operator at = o;
-    while (at.children().size() == 1 && (at.type().equals("PROJECTION") || at.type().equals("SORT"))) {
+    while (at.children().size() == 1 && PASS_THROUGH.contains(at.type())) {
       at = at.children().get(0);
     }
     return at;
