@@ -29,6 +29,8 @@ import org.jspecify.annotations.Nullable;
  *       sides are declared NOT NULL (otherwise the two differ);
  *   <li>{@code eager-aggregation}: aggregation after a fan-out join is pushed below the join (pre-aggregate the
  *       many side by the join key);
+ *   <li>{@code prune-unused-cte-columns}: CTE columns nothing reads are not computed (and leave GROUP BY when a
+ *       grouped primary key determines them);
  *   <li>{@code pre-aggregate-grouping-sets}: a ROLLUP / CUBE / GROUPING SETS block aggregates the finest groups
  *       once in a derived table and combines the grouping sets from those partial aggregates;
  *   <li>{@code consolidate-repeated-scan}: a HAVING that compares with a scalar subquery over the same FROM and
@@ -1633,6 +1635,205 @@ final class RuleProposer {
       counts.computeIfPresent(t, (k, v) -> v + 1);
     }
     return counts;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // prune-unused-cte-columns
+
+  /**
+   * {@code prune-unused-cte-columns}: a CTE output column that nothing outside the CTE's select list reads is not
+   * computed. A column that is also a GROUP BY expression leaves the grouping too, but only when the block groups by
+   * the whole primary key of the one table the expression reads: the key determines it, so the groups stay the same
+   * (otherwise it stays in GROUP BY). Never under DISTINCT (a column fewer would merge rows), for a CTE with a
+   * column list, one grouped by ordinals, ALL or grouping sets, or one that some block reads with {@code *}, USING
+   * or NATURAL. Linear in the size of the statement.
+   */
+  List<Proposal> pruneUnusedCteColumns(String sql, String label) {
+    ObjectNode statement = trees.statement(sql);
+    List<Proposal> out = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    seen.add(normalize(trees.render(statement)));
+    Set<String> readImplicitly = implicitlyReadTables(statement);
+    ObjectNode copy = statement.deepCopy();
+    Context ctx = context(copy);
+    List<String> done = new ArrayList<>();
+    for (ObjectNode entry : Trees.ctes(copy.get("node"))) {
+      String name = entry.path("key").asText();
+      JsonNode found = entry.path("value").path("query_node");
+      if (!found.isObject()) {
+        continue;
+      }
+      ObjectNode body = (ObjectNode) found;
+      if (readImplicitly.contains(name.toLowerCase(Locale.ROOT)) || !entry.path("value").path("aliases").isEmpty()
+          || !isSelect(body) || hasDistinct(body) || !"STANDARD_HANDLING".equals(body.path("aggregate_handling")
+          .asText("STANDARD_HANDLING")) || body.path("group_sets").size() > 1) {
+        continue;
+      }
+      JsonNode groups = body.path("group_expressions");
+      boolean ordinal = false;
+      for (JsonNode g : groups) {
+        ordinal |= "CONSTANT".equals(g.path("class").asText());
+      }
+      JsonNode order = Trees.orderModifier(body);
+      if (order != null) {
+        for (JsonNode o : order.path("orders")) {
+          ordinal |= "CONSTANT".equals(o.path("expression").path("class").asText());
+        }
+      }
+      if (ordinal) {
+        continue;
+      }
+      Set<String> read = namesReadOutside(copy, body);
+      List<String> dropped = new ArrayList<>();
+      List<String> ungrouped = new ArrayList<>();
+      ArrayNode items = (ArrayNode) body.path("select_list");
+      for (int i = items.size() - 1; i >= 0 && items.size() > 1; i--) {
+        JsonNode item = items.get(i);
+        String output = outputColumnName(item);
+        if (output == null || read.contains(output.toLowerCase(Locale.ROOT))) {
+          continue;
+        }
+        String text = trees.expression(withoutAlias(item));
+        int group = -1;
+        for (int g = 0; g < groups.size(); g++) {
+          if (trees.expression(withoutAlias(groups.get(g))).equals(text)) {
+            group = g;
+          }
+        }
+        items.remove(i);
+        dropped.add(0, output);
+        if (group >= 0 && determinedByGroupedKey(body, groups.get(group), ctx)) {
+          removeGroup(body, group);
+          ungrouped.add(0, text);
+        }
+      }
+      if (!dropped.isEmpty()) {
+        done.add(name + ": " + String.join(", ", dropped) + " never read"
+            + (ungrouped.isEmpty() ? "" : "; " + String.join(", ", ungrouped)
+            + " left GROUP BY (determined by a grouped primary key)"));
+      }
+    }
+    if (!done.isEmpty()) {
+      add(out, seen, new Proposal(CandidateSource.RULE, label, "CTE columns not computed: "
+          + String.join("; ", done), trees.render(copy)));
+    }
+    return out;
+  }
+
+  /** CTE or table names that some block reads with {@code *} or through USING / NATURAL joins, lower-cased. */
+  private static Set<String> implicitlyReadTables(JsonNode statement) {
+    Set<String> out = new LinkedHashSet<>();
+    Trees.selectNodes(statement, n -> {
+      boolean star = false;
+      for (JsonNode item : n.path("select_list")) {
+        boolean[] found = {false};
+        Trees.visit(item, e -> found[0] |= "STAR".equals(e.path("class").asText()) && !e.has("function_name"));
+        star |= found[0];
+      }
+      boolean[] implicitJoin = {false};
+      Trees.visitShallow(n.path("from_table"), j -> implicitJoin[0] |= "JOIN".equals(j.path("type").asText())
+          && (!j.path("using_columns").isEmpty() || "NATURAL".equals(j.path("ref_type").asText())));
+      if (star || implicitJoin[0]) {
+        for (JsonNode item : Trees.fromItems(n.path("from_table"))) {
+          if ("BASE_TABLE".equals(item.path("type").asText())) {
+            out.add(item.path("table_name").asText().toLowerCase(Locale.ROOT));
+          }
+        }
+      }
+    });
+    return out;
+  }
+
+  /** Last name parts of every column reference in the statement outside one block's select list, lower-cased. */
+  private static Set<String> namesReadOutside(JsonNode statement, ObjectNode body) {
+    JsonNode items = body.path("select_list");
+    Set<String> out = new LinkedHashSet<>();
+    Trees.visit(statement, n -> {
+      if (n == items) {
+        return;
+      }
+      if ("COLUMN_REF".equals(n.path("class").asText())) {
+        List<String> p = parts(n);
+        out.add(p.get(p.size() - 1).toLowerCase(Locale.ROOT));
+      }
+    });
+    // A column reference inside the select list that names another item's alias reads it too (DuckDB allows it).
+    for (JsonNode item : items) {
+      for (List<String> p : Trees.columnRefs(item)) {
+        out.add(p.get(p.size() - 1).toLowerCase(Locale.ROOT));
+      }
+    }
+    return out;
+  }
+
+  private static @Nullable String outputColumnName(JsonNode item) {
+    String alias = item.path("alias").asText("");
+    if (!alias.isEmpty()) {
+      return alias;
+    }
+    if ("COLUMN_REF".equals(item.path("class").asText())) {
+      List<String> p = parts(item);
+      return p.get(p.size() - 1);
+    }
+    return null;
+  }
+
+  private static JsonNode withoutAlias(JsonNode e) {
+    ObjectNode copy = (ObjectNode) e.deepCopy();
+    copy.put("alias", "");
+    return copy;
+  }
+
+  private static boolean hasDistinct(JsonNode node) {
+    for (JsonNode m : node.path("modifiers")) {
+      if ("DISTINCT_MODIFIER".equals(m.path("type").asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a grouping expression reads one base table only, whose whole primary key is grouped as columns. */
+  private boolean determinedByGroupedKey(ObjectNode body, JsonNode expression, Context ctx) {
+    Scope scope = ctx.scope(body);
+    List<Scope.Item> owners = scope.owners(expression);
+    if (owners == null || owners.size() != 1 || Trees.hasSubquery(expression) || Trees.hasAggregate(expression)
+        || !"BASE_TABLE".equals(owners.get(0).node().path("type").asText())) {
+      return false;
+    }
+    Scope.Item table = owners.get(0);
+    List<String> key = catalog.table(table.node().path("table_name").asText()).map(Catalog.Table::primaryKey)
+        .orElse(List.of());
+    if (key.isEmpty()) {
+      return false;
+    }
+    Set<String> grouped = new LinkedHashSet<>();
+    for (JsonNode g : body.path("group_expressions")) {
+      if (g != expression && "COLUMN_REF".equals(g.path("class").asText())) {
+        Scope.Resolution r = scope.resolve(parts(g));
+        if (r.kind() == Scope.Kind.LOCAL && r.item() == table) {
+          List<String> p = parts(g);
+          grouped.add(p.get(p.size() - 1).toLowerCase(Locale.ROOT));
+        }
+      }
+    }
+    return key.stream().allMatch(k -> grouped.contains(k.toLowerCase(Locale.ROOT)));
+  }
+
+  /** Removes one GROUP BY expression and renumbers the grouping set that refers to them by position. */
+  private static void removeGroup(ObjectNode body, int index) {
+    ((ArrayNode) body.path("group_expressions")).remove(index);
+    for (JsonNode set : body.path("group_sets")) {
+      ArrayNode indices = (ArrayNode) set;
+      for (int i = indices.size() - 1; i >= 0; i--) {
+        int v = indices.get(i).asInt();
+        if (v == index) {
+          indices.remove(i);
+        } else if (v > index) {
+          indices.set(i, Trees.JSON.getNodeFactory().numberNode(v - 1));
+        }
+      }
+    }
   }
 
   // ---------------------------------------------------------------------------------------------------------

@@ -305,6 +305,27 @@ class RuleProposerTest {
   }
 
   @Test
+  void aCteDoesNotComputeColumnsNobodyReads() throws SQLException {
+    // TPC-DS q23's frequent_ss_items shape. The brand prefix is determined by part's key p_id, which is grouped:
+    // it leaves GROUP BY too. i.qty is not determined by a grouped key (item's key i_id is not grouped): it stays
+    // grouped, only no longer selected. n is not read either.
+    String q = "WITH f AS (SELECT substr(p.brand, 1, 2) AS b, p.p_id AS pid, i.qty AS q, count(*) AS n"
+        + " FROM item i, part p WHERE i.p_id = p.p_id GROUP BY substr(p.brand, 1, 2), p.p_id, i.qty"
+        + " HAVING count(*) > 2) SELECT count(*), sum(price) FROM item WHERE p_id IN (SELECT pid FROM f)";
+    List<RuleProposer.Proposal> ps = h.propose(q, "prune-unused-cte-columns");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("WITH f AS (SELECT p.p_id AS pid FROM")
+        .contains("GROUP BY p.p_id, i.qty HAVING");
+    assertThat(ps.get(0).explanation()).contains("b, q, n never read").contains("substr(p.brand, 1, 2) left GROUP BY");
+    assertEquivalent(q, ps.get(0));
+    // Under DISTINCT a column fewer merges rows; read with *, every column counts: left alone.
+    assertThat(h.propose("WITH f AS (SELECT DISTINCT p_id AS pid, qty AS q FROM item) SELECT count(*) FROM item"
+        + " WHERE p_id IN (SELECT pid FROM f)", "prune-unused-cte-columns")).isEmpty();
+    assertThat(h.propose("WITH f AS (SELECT p_id AS pid, qty AS q FROM item WHERE qty > 3) SELECT * FROM f",
+        "prune-unused-cte-columns")).isEmpty();
+  }
+
+  @Test
   void consolidatesAHavingSubqueryOverTheSameScanIntoAWindowAggregate() throws SQLException {
     String q = "SELECT i.p_id, sum(i.price * i.qty) AS value FROM item i, part p WHERE i.p_id = p.p_id"
         + " AND p.brand = 'B1' GROUP BY i.p_id HAVING sum(i.price * i.qty) > (SELECT sum(i.price * i.qty) * 0.02"
