@@ -1,7 +1,11 @@
 package dev.lakerewrite.core.rewrite;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.sql.ParsedSql;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.SqlSyntaxException;
+import dev.lakerewrite.core.sql.Trees;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -34,14 +38,15 @@ final class DialectNormalizer {
 
   static Normalized normalize(String sql, SqlParser parser) {
     if (parses(sql, parser) == null) {
-      return new Normalized(sql, List.of());
+      List<String> changes = new ArrayList<>();
+      return new Normalized(bareColumnsBesideAggregates(sql, parser, changes), changes);
     }
     List<String> changes = new ArrayList<>();
     String s = lexical(sql, changes);
     for (int i = 0; i < MAX_QUOTED; i++) {
       SqlSyntaxException e = parses(s, parser);
       if (e == null) {
-        return new Normalized(s, changes);
+        return new Normalized(bareColumnsBesideAggregates(s, parser, changes), changes);
       }
       String quoted = quoteKeywordAt(s, e);
       if (quoted == null) {
@@ -53,6 +58,110 @@ final class DialectNormalizer {
     }
     // Nothing we know of helps: the original's error is the one to report.
     return new Normalized(sql, List.of());
+  }
+
+  /**
+   * SQLite and MySQL let an aggregating query select a column that is neither grouped nor aggregated (the value of
+   * some row of the group); DuckDB and PostgreSQL refuse it. Each such select item, a bare column, is wrapped in
+   * {@code any_value(...)} under its own name, which is what those engines return. Only top-level select items are
+   * touched, edited in place in the text (the rest of the query keeps its spelling). Linear in the tree's size.
+   */
+  private static String bareColumnsBesideAggregates(String sql, SqlParser parser, List<String> changes) {
+    ParsedSql parsed;
+    try {
+      parsed = parser.parse(sql);
+    } catch (SqlSyntaxException e) {
+      return sql;
+    }
+    List<int[]> spans = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (ObjectNode statement : parsed.statements()) {
+      Trees.selectNodes(statement, node -> {
+        JsonNode groups = node.path("group_expressions");
+        boolean aggregating = !groups.isEmpty();
+        for (JsonNode item : node.path("select_list")) {
+          aggregating |= Trees.hasAggregate(item) && !"WINDOW".equals(item.path("class").asText());
+        }
+        if (!aggregating || node.path("group_sets").size() > 1
+            || !"STANDARD_HANDLING".equals(node.path("aggregate_handling").asText("STANDARD_HANDLING"))) {
+          return;
+        }
+        for (JsonNode item : node.path("select_list")) {
+          if (!"COLUMN_REF".equals(item.path("class").asText()) || grouped(item, groups)
+              || !item.has("query_location_length")) {
+            continue;
+          }
+          List<String> parts = Trees.columnNames(item);
+          String name = parts.get(parts.size() - 1);
+          int start = charIndex(sql, item.path("query_location").asInt(-1));
+          int end = charIndex(sql, item.path("query_location").asInt(-1) + item.path("query_location_length").asInt());
+          if (start < 0 || end <= start) {
+            continue;
+          }
+          String alias = item.path("alias").asText("");
+          spans.add(new int[] {start, end, alias.isEmpty() ? 1 : 0});
+          names.add(name);
+        }
+      });
+    }
+    if (spans.isEmpty()) {
+      return sql;
+    }
+    StringBuilder out = new StringBuilder(sql);
+    for (int i = spans.size() - 1; i >= 0; i--) {
+      int[] span = spans.get(i);
+      String column = sql.substring(span[0], span[1]);
+      out.replace(span[0], span[1], "any_value(" + column + ")" + (span[2] == 1 ? " AS "
+          + dev.lakerewrite.sql.Sql.identifier(names.get(i)) : ""));
+    }
+    changes.add("selected beside aggregates without being grouped, as SQLite and MySQL allow: "
+        + String.join(", ", names) + " read as any_value(...)");
+    return parses(out.toString(), parser) == null ? out.toString() : sql;
+  }
+
+  /** Whether a selected column is one of the GROUP BY expressions, or names one by its alias. */
+  private static boolean grouped(JsonNode column, JsonNode groups) {
+    List<String> parts = Trees.columnNames(column);
+    String name = parts.get(parts.size() - 1);
+    String alias = column.path("alias").asText("");
+    for (JsonNode g : groups) {
+      if (!"COLUMN_REF".equals(g.path("class").asText())) {
+        if ("CONSTANT".equals(g.path("class").asText())) {
+          return true; // GROUP BY 1: positions are not resolved here, so nothing is wrapped
+        }
+        continue;
+      }
+      List<String> gp = Trees.columnNames(g);
+      String gName = gp.get(gp.size() - 1);
+      boolean sameName = gName.equalsIgnoreCase(name) && (gp.size() == 1 || parts.size() == 1
+          || gp.get(gp.size() - 2).equalsIgnoreCase(parts.get(parts.size() - 2)));
+      if (sameName || gp.size() == 1 && gName.equalsIgnoreCase(alias)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The index in {@code s} of the character at a UTF-8 byte offset (DuckDB's query locations count bytes). */
+  private static int charIndex(String s, int byteOffset) {
+    if (byteOffset < 0) {
+      return -1;
+    }
+    int bytes = 0;
+    for (int i = 0; i < s.length(); i++) {
+      if (bytes == byteOffset) {
+        return i;
+      }
+      if (bytes > byteOffset) {
+        return -1;
+      }
+      int cp = s.codePointAt(i);
+      bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      if (Character.charCount(cp) == 2) {
+        i++;
+      }
+    }
+    return bytes == byteOffset ? s.length() : -1;
   }
 
   private static @Nullable SqlSyntaxException parses(String sql, SqlParser parser) {
