@@ -569,6 +569,7 @@ final class TargetedInstances {
    */
   private List<Database> thresholds() {
     List<Database> out = new ArrayList<>();
+    List<Database> far = new ArrayList<>();
     for (QueryFacts.AggregateThreshold a : facts.aggregateThresholds()) {
       Schema.Table pt = table(a.probe().table());
       Schema.Table at = table(a.aggregated().table());
@@ -619,6 +620,7 @@ final class TargetedInstances {
                 + texts[1], rows));
           }
         }
+        far.addAll(farGroups(pt, pc, texts, what));
       } else {
         String[] texts = null;
         java.math.BigDecimal aggregated = java.math.BigDecimal.ONE;
@@ -641,6 +643,7 @@ final class TargetedInstances {
         }
       }
     }
+    out.addAll(far);
     return out;
   }
 
@@ -678,6 +681,65 @@ final class TargetedInstances {
     return out;
   }
 
+  /**
+   * Groups of two whose second row (same group key, another key column fresh) reaches a copy of the whole joined
+   * neighbourhood (its partners cloned with fresh values along every join path), where one filter at a time
+   * fails: the aggregate then includes, or not, a row that a filter two joins away excludes (TPC-H Q2's cheaper
+   * partsupp row whose supplier's nation lies outside the region). Both orders of the two values.
+   */
+  private List<Database> farGroups(Schema.Table pt, int pc, String[] texts, String what) {
+    List<Database> out = new ArrayList<>();
+    List<String> b = base.get(key(pt));
+    List<List<String>> variants = keyVariants(pt, b);
+    for (List<String> second : variants.subList(1, variants.size())) {
+      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+      base.forEach((t, r) -> rows.put(t, new ArrayList<>(List.of(r))));
+      List<String> p = new ArrayList<>(b);
+      List<String> o = new ArrayList<>(second);
+      rows.put(key(pt), new ArrayList<>(List.of(p, o)));
+      Set<Integer> changed = new HashSet<>();
+      for (int c = 0; c < o.size(); c++) {
+        if (!java.util.Objects.equals(b.get(c), o.get(c))) {
+          changed.add(c);
+        }
+      }
+      Map<String, List<List<String>>> made = new LinkedHashMap<>();
+      clonePartners(pt, b, o, changed, rows, 0, made);
+      for (Map.Entry<QueryFacts.ColumnKey, List<Integer>> e : outsideOrs().entrySet()) {
+        QueryFacts.ColumnKey column = e.getKey();
+        List<List<String>> clones = made.get(column.table());
+        Schema.Table ct = table(column.table());
+        if (clones == null || ct == null) {
+          continue;
+        }
+        int c = ct.columnIndex(column.column());
+        String failing = best(column, e.getValue(), false, null);
+        if (c < 0 || failing == null) {
+          continue;
+        }
+        for (int order = 0; order < 2; order++) {
+          Map<String, List<List<String>>> copy = new LinkedHashMap<>();
+          for (Map.Entry<String, List<List<String>>> r : rows.entrySet()) {
+            List<List<String>> list = new ArrayList<>();
+            for (List<String> row : r.getValue()) {
+              List<String> x = new ArrayList<>(row);
+              if (r.getKey().equals(column.table()) && clones.stream().anyMatch(cl -> cl == row)) {
+                x.set(c, failing);
+              }
+              list.add(x);
+            }
+            copy.put(r.getKey(), list);
+          }
+          copy.get(key(pt)).get(0).set(pc, texts[order]);
+          copy.get(key(pt)).get(1).set(pc, texts[1 - order]);
+          out.add(instance(what + ": a group of two, the second row's " + column + " at " + failing + " two "
+              + "joins away, the rows at " + texts[order] + " and " + texts[1 - order], copy));
+        }
+      }
+    }
+    return out;
+  }
+
   /** Two numbers as the type writes them, both multiplied by the smallest power of ten that makes that exact. */
   private static String @Nullable [] scaled(ValueType type, java.math.BigDecimal x, java.math.BigDecimal y) {
     for (int m = 0; m < 7; m++) {
@@ -709,6 +771,15 @@ final class TargetedInstances {
    */
   private void clonePartners(Schema.Table t, List<String> original, List<String> copy, Set<Integer> through,
       Map<String, List<List<String>>> rows, int depth) {
+    clonePartners(t, original, copy, through, rows, depth, null);
+  }
+
+  /**
+   * As above; with {@code made}, the clones also take fresh values in every other joined column (so they reach
+   * rows of their own along every path: a copy of the whole joined neighbourhood), and are collected there.
+   */
+  private void clonePartners(Schema.Table t, List<String> original, List<String> copy, Set<Integer> through,
+      Map<String, List<List<String>>> rows, int depth, @Nullable Map<String, List<List<String>>> made) {
     if (depth > 3) {
       return;
     }
@@ -757,8 +828,23 @@ final class TargetedInstances {
                 freshKeys.add(xi);
               }
             }
+            if (made != null) {
+              for (int j = 0; j < o.columns().size(); j++) {
+                QueryFacts.ColumnKey jk = QueryFacts.ColumnKey.of(o.name(), o.columns().get(j).name());
+                if (j == m || freshKeys.contains(j) || clone.get(j) == null || !multiTable(jk)
+                    || facts.classOf(jk).equals(facts.classOf(changed))) {
+                  continue;
+                }
+                String v = ValueType.of(o.columns().get(j).valueType()).fresh(fresh++);
+                if (v != null) {
+                  clone.set(j, v);
+                  freshKeys.add(j);
+                }
+              }
+              made.computeIfAbsent(other, x -> new ArrayList<>()).add(clone);
+            }
             rows.get(other).add(clone);
-            clonePartners(o, row, clone, freshKeys, rows, depth + 1);
+            clonePartners(o, row, clone, freshKeys, rows, depth + 1, made);
           }
         }
       }
