@@ -85,6 +85,26 @@ class DialectNormalizerTest {
   }
 
   @Test
+  void doubleQuotedNamesNoLakeColumnHasAreStringLiteralsWhereComparedWithAColumn() {
+    java.util.function.Predicate<String> lake = name -> java.util.Set.of("currency", "country", "label", "gdp")
+        .contains(name.toLowerCase(java.util.Locale.ROOT));
+    DialectNormalizer.Normalized n = DialectNormalizer.normalize("SELECT country FROM c WHERE currency = \"US Dollar\""
+        + " AND label IN (\"a\", \"it's\") AND country LIKE \"%land\"", PARSER, lake);
+    assertThat(n.sql()).isEqualTo("SELECT country FROM c WHERE currency = 'US Dollar' AND label IN ('a', 'it''s')"
+        + " AND country LIKE '%land'");
+    assertThat(n.changes()).containsExactly("double-quoted \"US Dollar\", \"a\", \"it's\", \"%land\" read as string"
+        + " literals (no lake column has that name; MySQL and SQLite read it so)");
+    // A lake column, a name the query also selects or defines, and a comparison of two quoted names stay names.
+    for (String sql : new String[] {"SELECT country FROM c WHERE currency = \"GDP\"",
+        "SELECT \"usd\" FROM c WHERE currency = \"usd\"", "SELECT gdp AS \"rich\" FROM c WHERE country = \"rich\"",
+        "SELECT country FROM c WHERE \"a\" = \"b\""}) {
+      assertThat(DialectNormalizer.normalize(sql, PARSER, lake).sql()).as(sql).isEqualTo(sql);
+    }
+    // Without the lake's columns (the one-argument form) nothing is read as a literal.
+    assertThat(normalize("SELECT country FROM c WHERE currency = \"US Dollar\"").changes()).isEmpty();
+  }
+
+  @Test
   void whatNoNormalisationRepairsComesBackUnchanged() {
     DialectNormalizer.Normalized n = normalize("SELEC name FROM t WHERE");
     assertThat(n.sql()).isEqualTo("SELEC name FROM t WHERE");
