@@ -126,6 +126,9 @@ final class Domains {
             // Not a year after all.
           }
         }
+        case ARITHMETIC -> {
+          // Only the value that does not vanish (below), among the passing ones.
+        }
       }
     }
     Map<QueryFacts.ColumnKey, List<String>> candidates = new LinkedHashMap<>();
@@ -192,6 +195,7 @@ final class Domains {
           out.add(v + "0");
         }
       }
+      case ARITHMETIC -> out.add(below != null ? below : above);
       case YEAR -> {
         try {
           out.addAll(t.yearValues((int) Double.parseDouble(v)).subList(0, 2));
@@ -221,7 +225,7 @@ final class Domains {
         case YEAR -> "BIGINT";
         case FUNCTION -> facts.typeOf(c.column()).filter(t -> t.family() != ValueType.Family.STRING)
             .map(ValueType::type).orElse("VARCHAR");
-        case COMPARE -> facts.typeOf(c.column()).map(ValueType::type).orElse("VARCHAR");
+        case COMPARE, ARITHMETIC -> facts.typeOf(c.column()).map(ValueType::type).orElse("VARCHAR");
       };
       expressions.add("CAST(TRY_CAST((" + text + ") AS " + type + ") AS VARCHAR)");
     }

@@ -51,7 +51,12 @@ final class QueryFacts {
     /** A function of the column is compared with the constant (e.g. {@code substring(phone, 1, 2) = '13'}). */
     FUNCTION,
     /** The year of the column is compared with the constant. */
-    YEAR
+    YEAR,
+    /**
+     * The column is an operand of arithmetic with the constant that vanishes at it ({@code 1 - l_discount}:
+     * 1): not a filter, but a row should not take that value, or every result computed from it is 0.
+     */
+    ARITHMETIC
   }
 
   /**
@@ -63,6 +68,14 @@ final class QueryFacts {
 
   /** Two columns compared directly ({@code l_shipdate < l_commitdate}), the operator with the left on the left. */
   record ColumnComparison(ColumnKey left, String operator, ColumnKey right) {}
+
+  /**
+   * A column compared with a multiple of an aggregate that a scalar subquery computes: {@code probe operator
+   * factor * function(aggregated)}, e.g. TPC-H Q17's {@code l_quantity < (SELECT 0.2 * avg(l_quantity) ...)};
+   * function is {@code avg}, {@code sum}, {@code min} or {@code max}.
+   */
+  record AggregateThreshold(ColumnKey probe, String operator, String function, java.math.BigDecimal factor,
+      ColumnKey aggregated) {}
 
   private static final Map<String, String> OPERATORS = Map.of("COMPARE_EQUAL", "=", "COMPARE_NOTEQUAL", "<>",
       "COMPARE_LESSTHAN", "<", "COMPARE_GREATERTHAN", ">", "COMPARE_LESSTHANOREQUALTO", "<=",
@@ -91,10 +104,13 @@ final class QueryFacts {
   private final Schema schema;
   private final SqlParser parser;
   private final Set<String> tables = new LinkedHashSet<>();
+  private final Set<String> repeated = new LinkedHashSet<>();
+  private final Map<String, Integer> occurrences = new HashMap<>();
   private final Set<ColumnKey> columns = new LinkedHashSet<>();
   private final Map<ColumnKey, ColumnKey> parent = new HashMap<>();
   private final List<Constant> constants = new ArrayList<>();
   private final List<ColumnComparison> columnComparisons = new ArrayList<>();
+  private final Set<AggregateThreshold> thresholds = new LinkedHashSet<>();
   private final Set<String> nondeterministic = new LinkedHashSet<>();
   private final Set<String> unknownRelations = new LinkedHashSet<>();
   private final List<List<List<Integer>>> orBlocks = new ArrayList<>();
@@ -108,11 +124,26 @@ final class QueryFacts {
 
   /** Adds what one query (its statement tree, as the parser returns it) says. */
   void add(JsonNode statement) {
+    occurrences.clear();
     query(statement.path("node"), null, new HashMap<>());
+    occurrences.forEach((table, n) -> {
+      if (n > 1) {
+        repeated.add(table);
+      }
+    });
   }
 
   Set<String> tables() {
     return tables;
+  }
+
+  /**
+   * The base tables one query reads more than once (a self-join such as TPC-H Q7's {@code nation n1, nation n2},
+   * or the table again in a subquery, as Q17's correlated {@code lineitem}): two different rows of such a table
+   * can meet in one result row.
+   */
+  Set<String> repeatedTables() {
+    return repeated;
   }
 
   Set<ColumnKey> columns() {
@@ -126,6 +157,11 @@ final class QueryFacts {
   /** Pairs of columns compared directly with each other (each pair in both orientations). */
   List<ColumnComparison> columnComparisons() {
     return columnComparisons;
+  }
+
+  /** Columns compared with a multiple of an aggregate computed by a scalar subquery. */
+  Set<AggregateThreshold> aggregateThresholds() {
+    return thresholds;
   }
 
   /**
@@ -400,6 +436,7 @@ final class QueryFacts {
           scope.sources.put(key, new Source(null, renamed(ctes.get(lower), columnAliases)));
         } else if (schema.table(name).isPresent()) {
           tables.add(schema.table(name).get().name().toLowerCase(Locale.ROOT));
+          occurrences.merge(schema.table(name).get().name().toLowerCase(Locale.ROOT), 1, Integer::sum);
           Source base = new Source(schema.table(name).get().name().toLowerCase(Locale.ROOT), null);
           scope.sources.put(key, columnAliases.isEmpty() ? base
               : new Source(null, renamed(base.columns(schema), columnAliases)));
@@ -661,7 +698,9 @@ final class QueryFacts {
       return;
     }
     if ("SUBQUERY".equals(other.path("class").asText()) && "SCALAR".equals(other.path("subquery_type").asText())) {
-      union(w.key(), firstOutput(other, scope, ctes));
+      ColumnKey output = firstOutput(other, scope, ctes);
+      union(w.key(), output);
+      threshold(w.key(), operator, other.path("subquery").path("node"), output);
       return;
     }
     Wrapped o = wrapped(other, scope);
@@ -670,6 +709,53 @@ final class QueryFacts {
       columnComparisons.add(new ColumnComparison(w.key(), operator, o.key()));
     }
     union(w.key(), keyOf(other, scope));
+  }
+
+  /**
+   * Records {@code probe operator factor * agg(column)} when the subquery's one output is a constant multiple of
+   * an average, sum, minimum or maximum (of the column {@code output}, resolved in the subquery's scope).
+   */
+  private void threshold(ColumnKey probe, String operator, JsonNode node, @Nullable ColumnKey output) {
+    if (output == null || !"SELECT_NODE".equals(node.path("type").asText()) || node.path("select_list").size() != 1
+        || !List.of("<", "<=", ">", ">=", "=", "<>").contains(operator)) {
+      return;
+    }
+    JsonNode e = node.path("select_list").get(0);
+    java.math.BigDecimal factor = java.math.BigDecimal.ONE;
+    for (int depth = 0; depth < 6 && e != null && e.isObject(); depth++) {
+      String cls = e.path("class").asText("");
+      String fn = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
+      if (cls.equals("CAST")) {
+        e = e.path("child");
+        continue;
+      }
+      if (!cls.equals("FUNCTION")) {
+        return;
+      }
+      List<JsonNode> args = arguments(e);
+      if (Set.of("avg", "sum", "min", "max").contains(fn) && args.size() == 1
+          && !e.path("distinct").asBoolean(false)) {
+        if (factor.signum() > 0) {
+          thresholds.add(new AggregateThreshold(probe, operator, fn, factor.stripTrailingZeros(), output));
+        }
+        return;
+      }
+      if ((fn.equals("*") || fn.equals("/")) && args.size() == 2) {
+        int constant = isConstant(args.get(1)) ? 1 : fn.equals("*") && isConstant(args.get(0)) ? 0 : -1;
+        if (constant < 0) {
+          return;
+        }
+        try {
+          java.math.BigDecimal k = new java.math.BigDecimal(constantText(args.get(constant)).strip());
+          factor = fn.equals("*") ? factor.multiply(k) : factor.divide(k, java.math.MathContext.DECIMAL64);
+        } catch (NumberFormatException | ArithmeticException ex) {
+          return;
+        }
+        e = args.get(1 - constant);
+        continue;
+      }
+      return;
+    }
   }
 
   private ColumnKey firstOutput(JsonNode subquery, Scope scope, Map<String, List<Output>> ctes) {
@@ -743,6 +829,14 @@ final class QueryFacts {
         }
         if (ORDER_DEPENDENT.contains(fn) && e.path("order_bys").path("orders").isEmpty()) {
           nondeterministic.add(fn + "() without ORDER BY depends on the order rows arrive in");
+        }
+        if (fn.equals("-") && args.size() == 2 && isConstant(args.get(0)) != isConstant(args.get(1))) {
+          // c - x and x - c are 0 at x = c.
+          int column = isConstant(args.get(0)) ? 1 : 0;
+          Wrapped w = wrapped(args.get(column), scope);
+          if (w != null && w.relation() == Relation.COMPARE) {
+            constant(w.key(), args.get(1 - column), Relation.ARITHMETIC, "<>");
+          }
         }
         if (args.size() >= 2 && isConstant(args.get(1))) {
           Wrapped w = wrapped(args.get(0), scope);

@@ -27,9 +27,19 @@ import org.jspecify.annotations.Nullable;
  *       first and last day of a year and the days around it), as rows of one instance when the table's key can
  *       change without losing the join partners, else one instance per value;
  *   <li>a NULL in every nullable column the queries use (COUNT(col) against COUNT(*), NOT IN against NOT EXISTS);
- *   <li>for every OR, a row satisfying exactly one of its disjuncts;
- *   <li>for every pair of joined tables, a row with no partner and a row with two partners.
+ *   <li>for every OR, a row satisfying exactly one of its disjuncts, and such a row without a join partner (a
+ *       join condition written inside one disjunct);
+ *   <li>for every pair of joined tables, a row with no partner and a row with two partners;
+ *   <li>for every table a query reads more than once (a self-join, a correlated subquery on the same table), a
+ *       second row with other values, its partners cloned along every join path, so that the two occurrences
+ *       bind to different rows; and the other tables' boundaries on those rows;
+ *   <li>for every column compared with a multiple of an aggregate ({@code x < (SELECT 0.2 * avg(x) ...)}), groups
+ *       in the proportion that puts a row just below, at and just above the threshold; and the boundaries of an
+ *       aggregated table's comparisons one value per instance (several rows would move the aggregate).
  * </ul>
+ *
+ * <p>Base rows avoid values at which arithmetic on the column vanishes ({@code 1 - l_discount} at 1), else every
+ * computed result is 0 and no comparison of results tells queries apart.
  *
  * <p>Every instance honours the schema (NOT NULL, keys, foreign keys: a referencing row is pointed at an
  * existing referenced row, or made NULL, or dropped), so a difference on one is a real counterexample. At most
@@ -118,7 +128,8 @@ final class TargetedInstances {
     }
     first.add(instance("groups of two and one (rows equal but for their keys, and another)", groups));
 
-    List<List<Database>> kinds = List.of(ors(), boundaries(), columnBoundaries(), nulls(), joins());
+    List<List<Database>> kinds = List.of(ors(), boundaries(), columnBoundaries(), nulls(), joins(), repeated(),
+        thresholds());
     List<Database> out = new ArrayList<>();
     Set<Map<String, List<List<String>>>> seen = new HashSet<>();
     for (Database d : first) {
@@ -152,6 +163,12 @@ final class TargetedInstances {
 
   /** The compared columns at each constant and just either side of it, the other columns as in the base rows. */
   private List<Database> boundaries() {
+    // Comparisons inside an OR get their boundaries where their disjunct holds (see ors()).
+    return boundaries(base, outsideOrs(), "");
+  }
+
+  /** The atoms of each column that are not inside an OR. */
+  private Map<QueryFacts.ColumnKey, List<Integer>> outsideOrs() {
     Set<Integer> inOr = new HashSet<>();
     facts.orBlocks().forEach(block -> block.forEach(inOr::addAll));
     Map<QueryFacts.ColumnKey, List<Integer>> outside = new LinkedHashMap<>();
@@ -161,8 +178,7 @@ final class TargetedInstances {
         outside.put(column, mine);
       }
     });
-    // Comparisons inside an OR get their boundaries where their disjunct holds (see ors()).
-    return boundaries(base, outside, "");
+    return outside;
   }
 
   /**
@@ -179,49 +195,12 @@ final class TargetedInstances {
       Map<QueryFacts.ColumnKey, List<Integer>> atoms, String context,
       @Nullable Map<String, List<List<String>>> combined) {
     List<Database> out = new ArrayList<>();
+    List<Database> single = new ArrayList<>();
     for (Map.Entry<QueryFacts.ColumnKey, List<Integer>> e : atoms.entrySet()) {
       QueryFacts.ColumnKey column = e.getKey();
       Schema.Table t = table(column.table());
       int c = t.columnIndex(column.column());
-      ValueType type = ValueType.of(t.columns().get(c).valueType());
-      LinkedHashSet<String> variants = new LinkedHashSet<>();
-      for (int i : e.getValue()) {
-        Domains.Atom a = domains.atoms().get(i);
-        switch (a.relation()) {
-          case COMPARE -> {
-            List<String> around = type.neighbours(a.value());
-            boolean equality = Set.of("=", "<>", "IN", "NOT IN").contains(a.operator());
-            if (equality && type.family() == ValueType.Family.STRING) {
-              variants.add(a.value()); // a string equal or not: one value that differs is enough (below)
-              continue;
-            }
-            if (around.size() == 2) {
-              variants.add(around.get(0));
-            }
-            variants.add(a.value());
-            if (!around.isEmpty()) {
-              variants.add(around.get(around.size() - 1));
-            }
-          }
-          case LIKE -> variants.addAll(ValueType.likeExamples(a.value()));
-          case YEAR -> {
-            try {
-              variants.addAll(type.yearValues((int) Double.parseDouble(a.value())));
-            } catch (NumberFormatException ignored) {
-              // Not a year after all.
-            }
-          }
-          case FUNCTION -> {
-            List<String> passing = domains.satisfying(column);
-            variants.addAll(passing.subList(0, Math.min(2, passing.size())));
-            variants.add(a.value());
-          }
-        }
-      }
-      if (type.family() == ValueType.Family.STRING && !variants.isEmpty()) {
-        variants.add(variants.iterator().next() + "a");
-      }
-      List<String> values = new ArrayList<>(variants);
+      List<String> values = variants(column, e.getValue());
       if (values.isEmpty()) {
         continue;
       }
@@ -241,6 +220,21 @@ final class TargetedInstances {
         }
       }
       out.add(instance(what, rows));
+      if (aggregated(key(t)) && e.getValue().stream().allMatch(i -> domains.atoms().get(i).relation()
+          == QueryFacts.Relation.COMPARE && !Set.of("IN", "NOT IN").contains(domains.atoms().get(i).operator()))) {
+        // Rows the queries aggregate and compare the aggregate with a threshold: every variant row in one group
+        // moves the aggregate past it (TPC-H Q20's sum of l_quantity over the lineitems of one year), so each
+        // value of a comparison's boundary also gets an instance of its own, after all the others.
+        for (String v : values) {
+          List<String> r = new ArrayList<>(b);
+          r.set(c, v);
+          holdComparisons(t, r, c);
+          Map<String, List<List<String>>> one = new LinkedHashMap<>();
+          rowsOf.forEach((k, x) -> one.put(k, new ArrayList<>(List.of(x))));
+          one.put(key(t), new ArrayList<>(List.of(r)));
+          single.add(instance(column + " at " + v + " alone" + context, one));
+        }
+      }
       if (combined != null) {
         // All columns' variants in one instance: the base row of this table once, every variant row after it.
         rows.forEach((k, r) -> {
@@ -253,7 +247,62 @@ final class TargetedInstances {
         });
       }
     }
+    out.addAll(single);
     return out;
+  }
+
+  /** The values a column takes around the constants of these atoms (at each, just either side, LIKE examples). */
+  private List<String> variants(QueryFacts.ColumnKey column, List<Integer> atoms) {
+    Schema.Table t = table(column.table());
+    ValueType type = ValueType.of(t.columns().get(t.columnIndex(column.column())).valueType());
+    LinkedHashSet<String> variants = new LinkedHashSet<>();
+    for (int i : atoms) {
+      Domains.Atom a = domains.atoms().get(i);
+      switch (a.relation()) {
+        case COMPARE -> {
+          List<String> around = type.neighbours(a.value());
+          boolean equality = Set.of("=", "<>", "IN", "NOT IN").contains(a.operator());
+          if (equality && type.family() == ValueType.Family.STRING) {
+            variants.add(a.value()); // a string equal or not: one value that differs is enough (below)
+            continue;
+          }
+          if (around.size() == 2) {
+            variants.add(around.get(0));
+          }
+          variants.add(a.value());
+          if (!around.isEmpty()) {
+            variants.add(around.get(around.size() - 1));
+          }
+        }
+        case LIKE -> variants.addAll(ValueType.likeExamples(a.value()));
+        case YEAR -> {
+          try {
+            variants.addAll(type.yearValues((int) Double.parseDouble(a.value())));
+          } catch (NumberFormatException ignored) {
+            // Not a year after all.
+          }
+        }
+        case FUNCTION -> {
+          List<String> passing = domains.satisfying(column);
+          variants.addAll(passing.subList(0, Math.min(2, passing.size())));
+          variants.add(a.value());
+        }
+      }
+    }
+    if (type.family() == ValueType.Family.STRING && !variants.isEmpty()) {
+      variants.add(variants.iterator().next() + "a");
+    }
+    return new ArrayList<>(variants);
+  }
+
+  /** Whether the queries compare an aggregate over this table's rows with a threshold. */
+  private boolean aggregated(String table) {
+    for (QueryFacts.AggregateThreshold a : facts.aggregateThresholds()) {
+      if (a.aggregated().table().equals(table)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The row, with a fresh key if a row of the list already has its key. */
@@ -322,6 +371,7 @@ final class TargetedInstances {
     List<Database> out = new ArrayList<>();
     List<Database> inside = new ArrayList<>();
     List<Database> combinedInside = new ArrayList<>();
+    List<Database> unjoined = new ArrayList<>();
     List<List<List<Integer>>> blocks = facts.orBlocks();
     for (int b = 0; b < blocks.size(); b++) {
       List<List<Integer>> block = blocks.get(b);
@@ -347,6 +397,7 @@ final class TargetedInstances {
         rows.forEach((t, r) -> changed.put(t, List.of(r)));
         String what = "only disjunct " + (d + 1) + " of OR #" + (b + 1) + " holds";
         out.add(instance(what, changed));
+        unjoined.addAll(unjoined(rows, what));
         Map<String, List<String>> context = new LinkedHashMap<>(base);
         context.putAll(rows);
         Map<String, List<List<String>>> all = new LinkedHashMap<>();
@@ -357,7 +408,40 @@ final class TargetedInstances {
       }
     }
     out.addAll(combinedInside);
+    out.addAll(unjoined);
     out.addAll(inside);
+    return out;
+  }
+
+  /**
+   * Where one disjunct holds ({@code rows}: the rows changed so that it does), for each joined column of those
+   * tables, a second row of its table that holds the disjunct too but has no partner in that column: a join
+   * condition written inside one disjunct (TPC-H Q19's {@code p_partkey = l_partkey} in each of three) matters
+   * only on rows that pass the rest of that disjunct without joining.
+   */
+  private List<Database> unjoined(Map<String, List<String>> rows, String what) {
+    List<Database> out = new ArrayList<>();
+    for (Map.Entry<String, List<String>> e : rows.entrySet()) {
+      Schema.Table t = table(e.getKey());
+      for (int c = 0; c < t.columns().size(); c++) {
+        QueryFacts.ColumnKey column = QueryFacts.ColumnKey.of(t.name(), t.columns().get(c).name());
+        if (!multiTable(column) || !facts.columns().contains(column)) {
+          continue;
+        }
+        String unmatched = ValueType.of(t.columns().get(c).valueType()).fresh(500
+            + (UNMATCHED_SEED.hashCode() & 0xff) + fresh++);
+        if (unmatched == null) {
+          continue;
+        }
+        List<String> lonely = freshened(t, e.getValue()).row();
+        lonely.set(c, unmatched);
+        Map<String, List<List<String>>> changed = new LinkedHashMap<>();
+        rows.forEach((k, r) -> changed.put(k, new ArrayList<>(List.of(r))));
+        changed.get(e.getKey()).add(lonely);
+        out.add(instance(what + ", and a row of " + e.getKey() + " passing it without a partner in " + column,
+            changed));
+      }
+    }
     return out;
   }
 
@@ -390,6 +474,381 @@ final class TargetedInstances {
       out.add(instance(column + " without a partner, the base row with two", changed));
     }
     return out;
+  }
+
+  /**
+   * For every table a query reads more than once (a self-join, or the table again in a subquery), a second row
+   * with other values in the columns compared with constants and a key of its own, and the rows joined to it
+   * cloned along every join path (their keys fresh, and the rows joined to those cloned in turn), so that two
+   * occurrences of the table can bind to different rows in one result row: TPC-H Q7's {@code nation n1, nation
+   * n2} with the supplier's nation and the customer's nation different (after XData, which gives each tuple
+   * variable of a query its own tuple).
+   */
+  private List<Database> repeated() {
+    List<Database> out = new ArrayList<>();
+    List<Database> later = new ArrayList<>();
+    for (String name : facts.repeatedTables()) {
+      Schema.Table t = table(name);
+      if (t == null || base.get(name) == null) {
+        continue;
+      }
+      List<String> b = base.get(name);
+      List<String> second = new ArrayList<>(b);
+      for (int c = 0; c < t.columns().size(); c++) {
+        QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), t.columns().get(c).name());
+        List<Integer> atoms = atomsByColumn.get(key);
+        if (atoms != null) {
+          String v = best(key, atoms, true, b.get(c));
+          if (v != null) {
+            second.set(c, v);
+          }
+        }
+      }
+      satisfyColumnComparisons(t, second);
+      List<String> copy = freshened(t, second).row();
+      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+      base.forEach((k, r) -> rows.put(k, new ArrayList<>(List.of(r))));
+      rows.get(name).add(copy);
+      Set<Integer> changed = new HashSet<>();
+      for (int c = 0; c < copy.size(); c++) {
+        if (!java.util.Objects.equals(b.get(c), copy.get(c))) {
+          changed.add(c);
+        }
+      }
+      clonePartners(t, b, copy, changed, rows, 0);
+      String what = "two different rows of " + name + " (read more than once), joined along every path";
+      out.add(instance(what, rows));
+      // The boundaries of the comparisons on the other tables: every row of the column's table at one value.
+      outsideOrs().forEach((column, atoms) -> {
+        Schema.Table ct = table(column.table());
+        int c = ct == null ? -1 : ct.columnIndex(column.column());
+        if (c < 0 || ct == t || inKey(ct, column.column()) || rows.get(key(ct)) == null) {
+          return; // the repeated table's own columns: boundaries() puts their values in rows of one instance
+        }
+        for (String v : variants(column, atoms)) {
+          Map<String, List<List<String>>> moved = new LinkedHashMap<>();
+          rows.forEach((k, r) -> {
+            List<List<String>> copies = new ArrayList<>();
+            for (List<String> row : r) {
+              List<String> x = new ArrayList<>(row);
+              if (k.equals(key(ct))) {
+                x.set(c, v);
+                holdComparisons(ct, x, c);
+              }
+              copies.add(x);
+            }
+            moved.put(k, copies);
+          });
+          later.add(instance(what + ", " + column + " at " + v, moved));
+        }
+      });
+    }
+    out.addAll(later);
+    return out;
+  }
+
+  private static boolean inKey(Schema.Table t, String column) {
+    for (List<String> k : t.keys()) {
+      for (String c : k) {
+        if (c.equalsIgnoreCase(column)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * For every column compared with a multiple of an aggregate a scalar subquery computes
+   * ({@code x < (SELECT 0.2 * avg(x) ...)}), groups whose aggregate puts the compared value just below, at and just above the threshold:
+   * for the column itself, a group of two rows in the proportion that makes one of them equal to the threshold
+   * (avg: {@code k} and {@code 2 - k}; sum: {@code k} and {@code 1 - k}; min, max: 1 and 2), the other rows as
+   * in the base instance; for another column, the aggregated row at a power of ten and the compared column at
+   * {@code k} times it. Values the column's type cannot hold exactly are scaled by powers of ten (the four
+   * aggregates are homogeneous), else the comparison gets no instance.
+   */
+  private List<Database> thresholds() {
+    List<Database> out = new ArrayList<>();
+    List<Database> far = new ArrayList<>();
+    for (QueryFacts.AggregateThreshold a : facts.aggregateThresholds()) {
+      Schema.Table pt = table(a.probe().table());
+      Schema.Table at = table(a.aggregated().table());
+      if (pt == null || at == null || base.get(key(pt)) == null || base.get(key(at)) == null) {
+        continue;
+      }
+      int pc = pt.columnIndex(a.probe().column());
+      int ac = at.columnIndex(a.aggregated().column());
+      if (pc < 0 || ac < 0) {
+        continue;
+      }
+      ValueType ptype = ValueType.of(pt.columns().get(pc).valueType());
+      ValueType atype = ValueType.of(at.columns().get(ac).valueType());
+      if (!ptype.numeric() || !atype.numeric()) {
+        continue;
+      }
+      java.math.BigDecimal k = a.factor();
+      String what = a.probe() + " " + a.operator() + " " + k.toPlainString() + " * " + a.function() + "("
+          + a.aggregated() + ")";
+      if (a.probe().equals(a.aggregated())) {
+        java.math.BigDecimal one = java.math.BigDecimal.ONE;
+        java.math.BigDecimal[] pair = switch (a.function()) {
+          case "avg" -> k.compareTo(java.math.BigDecimal.valueOf(2)) < 0 ? new java.math.BigDecimal[] {k,
+              java.math.BigDecimal.valueOf(2).subtract(k)} : null;
+          case "sum" -> k.compareTo(one) < 0 ? new java.math.BigDecimal[] {k, one.subtract(k)} : null;
+          case "min" -> k.compareTo(one) == 0 ? new java.math.BigDecimal[] {one, java.math.BigDecimal.valueOf(2)}
+              : null;
+          case "max" -> k.compareTo(one) == 0 ? new java.math.BigDecimal[] {java.math.BigDecimal.valueOf(2), one}
+              : null;
+          default -> null;
+        };
+        String[] texts = pair == null ? null : scaled(ptype, pair[0], pair[1]);
+        if (texts == null) {
+          continue;
+        }
+        List<String> b = base.get(key(pt));
+        for (List<String> second : keyVariants(pt, b)) {
+          for (String probe : around(ptype, texts[0])) {
+            Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+            base.forEach((t, r) -> rows.put(t, new ArrayList<>(List.of(r))));
+            List<String> p = new ArrayList<>(b);
+            p.set(pc, probe);
+            List<String> o = new ArrayList<>(second);
+            o.set(pc, texts[1]);
+            rows.put(key(pt), new ArrayList<>(List.of(p, o)));
+            partners(pt, b, o, base, rows);
+            out.add(instance(what + ": a group of two, the compared row at " + probe + ", the other at "
+                + texts[1], rows));
+          }
+        }
+        far.addAll(farGroups(pt, pc, texts, what));
+      } else {
+        String[] texts = null;
+        java.math.BigDecimal aggregated = java.math.BigDecimal.ONE;
+        for (int m = 0; m < 7 && texts == null; m++) {
+          aggregated = java.math.BigDecimal.TEN.pow(m);
+          String av = atype.number(aggregated);
+          String pv = ptype.number(aggregated.multiply(k));
+          texts = av == null || pv == null ? null : new String[] {av, pv};
+        }
+        if (texts == null) {
+          continue;
+        }
+        for (String probe : around(ptype, texts[1])) {
+          Map<String, List<String>> rows = new LinkedHashMap<>();
+          set(rows, a.aggregated(), texts[0]);
+          set(rows, a.probe(), probe);
+          Map<String, List<List<String>>> changed = new LinkedHashMap<>();
+          rows.forEach((t, r) -> changed.put(t, List.of(r)));
+          out.add(instance(what + ": the aggregated value " + texts[0] + ", the compared one " + probe, changed));
+        }
+      }
+    }
+    out.addAll(far);
+    return out;
+  }
+
+  /**
+   * Copies of a row that differ from it in one key column each (the copy {@link #freshened} prefers first): which
+   * key column changes decides which groups the copy shares with the row (TPC-H Q2's partsupp row of the same
+   * part from another supplier, or of another part).
+   */
+  private List<List<String>> keyVariants(Schema.Table t, List<String> row) {
+    List<List<String>> out = new ArrayList<>();
+    out.add(freshened(t, row).row());
+    for (List<String> k : t.keys()) {
+      if (k.size() < 2) {
+        continue;
+      }
+      for (String c : k) {
+        int i = t.columnIndex(c);
+        String v = i < 0 ? null : ValueType.of(t.columns().get(i).valueType()).fresh(fresh++);
+        if (v == null) {
+          continue;
+        }
+        List<String> copy = new ArrayList<>(row);
+        copy.set(i, v);
+        boolean same = false;
+        for (List<String> o : out) {
+          for (int j = 0; j < o.size(); j++) {
+            same |= j == i && !java.util.Objects.equals(o.get(j), row.get(j));
+          }
+        }
+        if (!same) {
+          out.add(copy);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Groups of two whose second row (same group key, another key column fresh) reaches a copy of the whole joined
+   * neighbourhood (its partners cloned with fresh values along every join path), where one filter at a time
+   * fails: the aggregate then includes, or not, a row that a filter two joins away excludes (TPC-H Q2's cheaper
+   * partsupp row whose supplier's nation lies outside the region). Both orders of the two values.
+   */
+  private List<Database> farGroups(Schema.Table pt, int pc, String[] texts, String what) {
+    List<Database> out = new ArrayList<>();
+    List<String> b = base.get(key(pt));
+    List<List<String>> variants = keyVariants(pt, b);
+    for (List<String> second : variants.subList(1, variants.size())) {
+      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+      base.forEach((t, r) -> rows.put(t, new ArrayList<>(List.of(r))));
+      List<String> p = new ArrayList<>(b);
+      List<String> o = new ArrayList<>(second);
+      rows.put(key(pt), new ArrayList<>(List.of(p, o)));
+      Set<Integer> changed = new HashSet<>();
+      for (int c = 0; c < o.size(); c++) {
+        if (!java.util.Objects.equals(b.get(c), o.get(c))) {
+          changed.add(c);
+        }
+      }
+      Map<String, List<List<String>>> made = new LinkedHashMap<>();
+      clonePartners(pt, b, o, changed, rows, 0, made);
+      for (Map.Entry<QueryFacts.ColumnKey, List<Integer>> e : outsideOrs().entrySet()) {
+        QueryFacts.ColumnKey column = e.getKey();
+        List<List<String>> clones = made.get(column.table());
+        Schema.Table ct = table(column.table());
+        if (clones == null || ct == null) {
+          continue;
+        }
+        int c = ct.columnIndex(column.column());
+        String failing = best(column, e.getValue(), false, null);
+        if (c < 0 || failing == null) {
+          continue;
+        }
+        for (int order = 0; order < 2; order++) {
+          Map<String, List<List<String>>> copy = new LinkedHashMap<>();
+          for (Map.Entry<String, List<List<String>>> r : rows.entrySet()) {
+            List<List<String>> list = new ArrayList<>();
+            for (List<String> row : r.getValue()) {
+              List<String> x = new ArrayList<>(row);
+              if (r.getKey().equals(column.table()) && clones.stream().anyMatch(cl -> cl == row)) {
+                x.set(c, failing);
+              }
+              list.add(x);
+            }
+            copy.put(r.getKey(), list);
+          }
+          copy.get(key(pt)).get(0).set(pc, texts[order]);
+          copy.get(key(pt)).get(1).set(pc, texts[1 - order]);
+          out.add(instance(what + ": a group of two, the second row's " + column + " at " + failing + " two "
+              + "joins away, the rows at " + texts[order] + " and " + texts[1 - order], copy));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Two numbers as the type writes them, both multiplied by the smallest power of ten that makes that exact. */
+  private static String @Nullable [] scaled(ValueType type, java.math.BigDecimal x, java.math.BigDecimal y) {
+    for (int m = 0; m < 7; m++) {
+      String a = type.number(x.movePointRight(m));
+      String b = type.number(y.movePointRight(m));
+      if (a != null && b != null) {
+        return new String[] {a, b};
+      }
+    }
+    return null;
+  }
+
+  /** A value and its neighbours: at the threshold first, then just below and just above. */
+  private static List<String> around(ValueType type, String value) {
+    List<String> out = new ArrayList<>();
+    out.add(value);
+    out.addAll(type.neighbours(value));
+    return out;
+  }
+
+  /** Rows per table at most when partners are cloned along join paths. */
+  private static final int CLONED_ROWS = 8;
+
+  /**
+   * Gives {@code copy} (a new row of {@code t} made from {@code original}) the partners {@code original} has
+   * through the columns {@code through}: every row of another table joined to the old value is cloned with the
+   * new one and a key of its own; where that key is itself joined, the clone's partners are cloned in turn (at
+   * most four levels, {@value #CLONED_ROWS} rows per table).
+   */
+  private void clonePartners(Schema.Table t, List<String> original, List<String> copy, Set<Integer> through,
+      Map<String, List<List<String>>> rows, int depth) {
+    clonePartners(t, original, copy, through, rows, depth, null);
+  }
+
+  /**
+   * As above; with {@code made}, the clones also take fresh values in every other joined column (so they reach
+   * rows of their own along every path: a copy of the whole joined neighbourhood), and are collected there.
+   */
+  private void clonePartners(Schema.Table t, List<String> original, List<String> copy, Set<Integer> through,
+      Map<String, List<List<String>>> rows, int depth, @Nullable Map<String, List<List<String>>> made) {
+    if (depth > 3) {
+      return;
+    }
+    for (int k : through) {
+      QueryFacts.ColumnKey changed = QueryFacts.ColumnKey.of(t.name(), t.columns().get(k).name());
+      if (java.util.Objects.equals(original.get(k), copy.get(k)) || !multiTable(changed)) {
+        continue;
+      }
+      for (String other : classTables.get(facts.classOf(changed))) {
+        Schema.Table o = table(other);
+        if (o == null || other.equals(key(t)) || rows.get(other) == null) {
+          continue;
+        }
+        for (int m = 0; m < o.columns().size(); m++) {
+          QueryFacts.ColumnKey mk = QueryFacts.ColumnKey.of(o.name(), o.columns().get(m).name());
+          if (!facts.classOf(mk).equals(facts.classOf(changed))) {
+            continue;
+          }
+          for (List<String> row : new ArrayList<>(rows.get(other))) {
+            if (!java.util.Objects.equals(row.get(m), original.get(k)) || rows.get(other).size() >= CLONED_ROWS) {
+              continue;
+            }
+            List<String> clone = new ArrayList<>(row);
+            clone.set(m, copy.get(k));
+            Set<Integer> freshKeys = new HashSet<>();
+            String linked = mk.column();
+            for (List<String> key : o.keys()) {
+              if (key.stream().anyMatch(x -> x.equalsIgnoreCase(linked))) {
+                continue;
+              }
+              String pick = null;
+              for (String x : key) {
+                if (!multiTable(QueryFacts.ColumnKey.of(o.name(), x))) {
+                  pick = x;
+                  break;
+                }
+              }
+              pick = pick == null && !key.isEmpty() ? key.get(0) : pick;
+              if (pick == null) {
+                continue;
+              }
+              int xi = o.columnIndex(pick);
+              String v = ValueType.of(o.columns().get(xi).valueType()).fresh(fresh++);
+              if (v != null) {
+                clone.set(xi, v);
+                freshKeys.add(xi);
+              }
+            }
+            if (made != null) {
+              for (int j = 0; j < o.columns().size(); j++) {
+                QueryFacts.ColumnKey jk = QueryFacts.ColumnKey.of(o.name(), o.columns().get(j).name());
+                if (j == m || freshKeys.contains(j) || clone.get(j) == null || !multiTable(jk)
+                    || facts.classOf(jk).equals(facts.classOf(changed))) {
+                  continue;
+                }
+                String v = ValueType.of(o.columns().get(j).valueType()).fresh(fresh++);
+                if (v != null) {
+                  clone.set(j, v);
+                  freshKeys.add(j);
+                }
+              }
+              made.computeIfAbsent(other, x -> new ArrayList<>()).add(clone);
+            }
+            rows.get(other).add(clone);
+            clonePartners(o, row, clone, freshKeys, rows, depth + 1, made);
+          }
+        }
+      }
+    }
   }
 
   /** A NULL in each nullable column the queries use, the other rows passing. */
@@ -502,7 +961,7 @@ final class TargetedInstances {
   /** Whether {@code value} satisfies the atom, as far as can be told here (functions of a column: no). */
   static boolean satisfies(Domains.Atom a, String value, ValueType type) {
     switch (a.relation()) {
-      case COMPARE -> {
+      case COMPARE, ARITHMETIC -> {
         Integer cmp = type.compare(value, a.value());
         if (cmp == null) {
           return false;

@@ -114,6 +114,37 @@ final class ValueType {
     return family;
   }
 
+  /** Whether the type is a number (integer, decimal or floating point). */
+  boolean numeric() {
+    return family == Family.INTEGER || family == Family.DECIMAL || family == Family.FLOAT;
+  }
+
+  /**
+   * A number as this numeric type writes it (a decimal at its scale), or null when the type cannot hold it
+   * exactly (an integer type and a fraction, more digits after the point than the decimal's scale).
+   */
+  @Nullable String number(BigDecimal value) {
+    BigDecimal v = value.stripTrailingZeros();
+    switch (family) {
+      case INTEGER -> {
+        if (v.scale() > 0) {
+          return null;
+        }
+        BigInteger i = v.toBigIntegerExact();
+        return i.compareTo(min) < 0 || i.compareTo(max) > 0 ? null : i.toString();
+      }
+      case DECIMAL -> {
+        return v.scale() > scale ? null : v.setScale(scale, java.math.RoundingMode.UNNECESSARY).toPlainString();
+      }
+      case FLOAT -> {
+        return v.scale() > 6 ? null : Double.toString(v.doubleValue());
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
   /** Whether values of the two types can be compared directly (so the two columns may share their values). */
   boolean comparableWith(ValueType other) {
     return group() == other.group();

@@ -70,9 +70,9 @@ final class PlanProfile {
         scanCost.merge(t, own, Double::sum);
         scanCount.merge(t, 1, Integer::sum);
       }
-      if (isAggregate(type) && !o.children().isEmpty() && isJoin(o.children().get(0).type())) {
-        add(shares, PlanSymptom.AGGREGATE_OVER_JOIN, (cost(o, measured) + cost(o.children().get(0), measured))
-            / total);
+      ExecutionPlan.Operator input = o.children().isEmpty() ? null : belowProjections(o.children().get(0));
+      if (isAggregate(type) && input != null && isJoin(input.type())) {
+        add(shares, PlanSymptom.AGGREGATE_OVER_JOIN, (cost(o, measured) + cost(input, measured)) / total);
       }
       boolean discards = o.scanned() > LARGE && o.rows() >= 0 && o.rows() < o.scanned() / 10;
       if (type.equals("FILTER") || discards || type.contains("CTE") && o.info().containsKey("Filters")) {
@@ -124,6 +124,19 @@ final class PlanProfile {
       product *= Math.max(1, rows);
     }
     return product > 1e6 || o.loops() > 1000;
+  }
+
+  /** Operators that pass their input's rows on to an aggregate: DuckDB projects, PostgreSQL sorts and gathers. */
+  private static final java.util.Set<String> PASS_THROUGH = java.util.Set.of("PROJECTION", "SORT", "INCREMENTAL_SORT",
+      "GATHER", "GATHER_MERGE");
+
+  /** The first operator below a chain of {@link #PASS_THROUGH} operators. */
+  private static ExecutionPlan.Operator belowProjections(ExecutionPlan.Operator o) {
+    ExecutionPlan.Operator at = o;
+    while (at.children().size() == 1 && PASS_THROUGH.contains(at.type())) {
+      at = at.children().get(0);
+    }
+    return at;
   }
 
   private static boolean isAggregate(String type) {

@@ -29,6 +29,10 @@ import org.jspecify.annotations.Nullable;
  *       sides are declared NOT NULL (otherwise the two differ);
  *   <li>{@code eager-aggregation}: aggregation after a fan-out join is pushed below the join (pre-aggregate the
  *       many side by the join key);
+ *   <li>{@code prune-unused-cte-columns}: CTE columns nothing reads are not computed (and leave GROUP BY when a
+ *       grouped primary key determines them);
+ *   <li>{@code pre-aggregate-grouping-sets}: a ROLLUP / CUBE / GROUPING SETS block aggregates the finest groups
+ *       once in a derived table and combines the grouping sets from those partial aggregates;
  *   <li>{@code consolidate-repeated-scan}: a HAVING that compares with a scalar subquery over the same FROM and
  *       WHERE becomes one scan with a window aggregate;
  *   <li>{@code implied-or-filters}: an OR of conjunctions over several tables implies a per-table OR that can be
@@ -1041,6 +1045,157 @@ final class RuleProposer {
   }
 
   // ---------------------------------------------------------------------------------------------------------
+  // pre-aggregate-grouping-sets
+
+  /** Aggregates whose value over a grouping set combines from their values over its finest groups. */
+  private static final Set<String> COMBINABLE = Set.of("count", "count_star", "sum", "min", "max", "avg");
+
+  /**
+   * A block grouped by ROLLUP, CUBE or GROUPING SETS aggregates its input once by every grouping column together
+   * (the finest groups) in a derived table, and the grouping sets are then computed from those partial results:
+   * sum of sums, sum of counts (0 for an empty set, as a count gives), min of mins, max of maxes, and an average as
+   * the sum of sums over the sum of counts. Distributive and algebraic aggregates compose over the lattice of
+   * groupings (Gray et al., "Data Cube", ICDE 1996). Only when every grouping expression is a column (each bare
+   * name once), every aggregate is one of those without DISTINCT, FILTER or ORDER BY, and no clause holds a
+   * subquery. Linear in the size of the block.
+   */
+  @Nullable String preAggregateGroupingSets(ObjectNode node, Context ctx) {
+    if (!isSelect(node) || node.path("group_sets").size() < 2 || !node.path("from_table").isObject()
+        || "EMPTY".equals(node.path("from_table").path("type").asText())) {
+      return null;
+    }
+    Scope scope = ctx.scope(node);
+    Set<String> groupNames = new LinkedHashSet<>();
+    List<String> groupKeys = new ArrayList<>();
+    List<String> bareKeys = new ArrayList<>();
+    StringBuilder inner = new StringBuilder("SELECT ");
+    for (JsonNode g : node.path("group_expressions")) {
+      if (!"COLUMN_REF".equals(g.path("class").asText()) || scope.resolve(parts(g)).kind() != Scope.Kind.LOCAL) {
+        return null;
+      }
+      List<String> p = parts(g);
+      String name = p.get(p.size() - 1);
+      if (!groupNames.add(name.toLowerCase(Locale.ROOT))) {
+        return null;
+      }
+      groupKeys.add(trees.expression(g));
+      bareKeys.add(name);
+      inner.append(trees.expression(g)).append(" AS ").append(Sql.identifier(name)).append(", ");
+    }
+    Set<String> aliases = new LinkedHashSet<>();
+    for (JsonNode item : node.path("select_list")) {
+      aliases.add(item.path("alias").asText("").toLowerCase(Locale.ROOT));
+    }
+    List<ObjectNode> aggregates = new ArrayList<>();
+    List<ObjectNode> columns = new ArrayList<>();
+    for (JsonNode item : node.path("select_list")) {
+      if (!groupingSetsOperands(item, scope, groupNames, Set.of(), aggregates, columns)) {
+        return null;
+      }
+    }
+    for (String clause : List.of("having", "qualify", "modifiers")) {
+      if (!groupingSetsOperands(node.get(clause), scope, groupNames, aliases, aggregates, columns)) {
+        return null;
+      }
+    }
+    if (aggregates.isEmpty()) {
+      return null;
+    }
+    // Each distinct partial aggregate is computed once in the derived table.
+    Map<String, String> partials = new java.util.LinkedHashMap<>();
+    List<String> combined = new ArrayList<>();
+    for (ObjectNode a : aggregates) {
+      String fn = a.path("function_name").asText().toLowerCase(Locale.ROOT);
+      String text = trees.expression(a);
+      String argument = text.substring(text.indexOf('(') + 1, text.lastIndexOf(')'));
+      combined.add(switch (fn) {
+        case "count", "count_star" -> "CAST(coalesce(sum(" + partial(partials, text) + "), 0) AS BIGINT)";
+        case "avg" -> "sum(" + partial(partials, "sum(" + argument + ")") + ") / sum("
+            + partial(partials, "count(" + argument + ")") + ")";
+        default -> fn + "(" + partial(partials, text) + ")";
+      });
+    }
+    partials.forEach((text, name) -> inner.append(text).append(" AS ").append(name).append(", "));
+    inner.setLength(inner.length() - 2);
+    inner.append(" FROM ").append(trees.renderFrom(node.path("from_table")));
+    if (node.path("where_clause").isObject()) {
+      inner.append(" WHERE ").append(trees.expression(node.path("where_clause")));
+    }
+    inner.append(" GROUP BY ").append(String.join(", ", groupKeys));
+    // Unnamed select items keep the name the engine gave them.
+    for (JsonNode item : node.path("select_list")) {
+      if (item.path("alias").asText("").isEmpty() && !"COLUMN_REF".equals(item.path("class").asText())) {
+        ((ObjectNode) item).put("alias", trees.expression(item));
+      }
+    }
+    for (int i = 0; i < aggregates.size(); i++) {
+      ObjectNode a = aggregates.get(i);
+      String alias = a.path("alias").asText("");
+      replace(a, trees.parseExpression(combined.get(i)));
+      a.put("alias", alias);
+    }
+    for (ObjectNode c : columns) {
+      List<String> p = parts(c);
+      ArrayNode bare = c.putArray("column_names");
+      bare.add(p.get(p.size() - 1));
+    }
+    ArrayNode keys = node.putArray("group_expressions");
+    for (String name : bareKeys) {
+      keys.add(trees.parseExpression(Sql.identifier(name)));
+    }
+    node.set("from_table", trees.parseFrom("(" + inner + ") AS " + ctx.fresh("lr_gs")));
+    node.putNull("where_clause");
+    return aggregates.size() + " aggregate(s) computed once over the finest groups (" + String.join(", ", groupKeys)
+        + "), the " + node.path("group_sets").size() + " grouping sets combined from them";
+  }
+
+  private static String partial(Map<String, String> partials, String text) {
+    return partials.computeIfAbsent(text, t -> "lr_p" + (partials.size() + 1));
+  }
+
+  /**
+   * Collects the aggregate calls and the column references outside them in one clause of a grouping-sets block;
+   * false when the clause cannot be computed from partial aggregates (a subquery, an aggregate that does not
+   * combine, a column that is neither a grouping column nor, outside the select list, an output alias).
+   */
+  private boolean groupingSetsOperands(@Nullable JsonNode e, Scope scope, Set<String> groupNames,
+      Set<String> aliases, List<ObjectNode> aggregates, List<ObjectNode> columns) {
+    if (e == null || !e.isContainerNode()) {
+      return true;
+    }
+    String cls = e.path("class").asText("");
+    if (e.isObject() && ("SUBQUERY".equals(cls) || "SUBQUERY".equals(e.path("type").asText()))) {
+      return false;
+    }
+    if (e.isObject() && "FUNCTION".equals(cls)
+        && dev.lakerewrite.core.sql.SqlAnalyzer.isAggregate(e.path("function_name").asText())) {
+      String fn = e.path("function_name").asText().toLowerCase(Locale.ROOT);
+      if (!COMBINABLE.contains(fn) || e.path("distinct").asBoolean(false) || e.path("filter").isObject()
+          || !e.path("order_bys").path("orders").isEmpty() || e.path("children").size() > 1
+          || hasWindow(e) || Trees.hasSubquery(e) || scope.owners(e) == null) {
+        return false;
+      }
+      aggregates.add((ObjectNode) e);
+      return true;
+    }
+    if (e.isObject() && "COLUMN_REF".equals(cls)) {
+      List<String> p = parts(e);
+      String name = p.get(p.size() - 1).toLowerCase(Locale.ROOT);
+      if (groupNames.contains(name)) {
+        columns.add((ObjectNode) e);
+        return true;
+      }
+      return p.size() == 1 && aliases.contains(name);
+    }
+    for (JsonNode child : e) {
+      if (!groupingSetsOperands(child, scope, groupNames, aliases, aggregates, columns)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
   // consolidate-repeated-scan
 
   @Nullable String consolidate(ObjectNode node, Context ctx) {
@@ -1480,6 +1635,205 @@ final class RuleProposer {
       counts.computeIfPresent(t, (k, v) -> v + 1);
     }
     return counts;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // prune-unused-cte-columns
+
+  /**
+   * {@code prune-unused-cte-columns}: a CTE output column that nothing outside the CTE's select list reads is not
+   * computed. A column that is also a GROUP BY expression leaves the grouping too, but only when the block groups by
+   * the whole primary key of the one table the expression reads: the key determines it, so the groups stay the same
+   * (otherwise it stays in GROUP BY). Never under DISTINCT (a column fewer would merge rows), for a CTE with a
+   * column list, one grouped by ordinals, ALL or grouping sets, or one that some block reads with {@code *}, USING
+   * or NATURAL. Linear in the size of the statement.
+   */
+  List<Proposal> pruneUnusedCteColumns(String sql, String label) {
+    ObjectNode statement = trees.statement(sql);
+    List<Proposal> out = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    seen.add(normalize(trees.render(statement)));
+    Set<String> readImplicitly = implicitlyReadTables(statement);
+    ObjectNode copy = statement.deepCopy();
+    Context ctx = context(copy);
+    List<String> done = new ArrayList<>();
+    for (ObjectNode entry : Trees.ctes(copy.get("node"))) {
+      String name = entry.path("key").asText();
+      JsonNode found = entry.path("value").path("query_node");
+      if (!found.isObject()) {
+        continue;
+      }
+      ObjectNode body = (ObjectNode) found;
+      if (readImplicitly.contains(name.toLowerCase(Locale.ROOT)) || !entry.path("value").path("aliases").isEmpty()
+          || !isSelect(body) || hasDistinct(body) || !"STANDARD_HANDLING".equals(body.path("aggregate_handling")
+          .asText("STANDARD_HANDLING")) || body.path("group_sets").size() > 1) {
+        continue;
+      }
+      JsonNode groups = body.path("group_expressions");
+      boolean ordinal = false;
+      for (JsonNode g : groups) {
+        ordinal |= "CONSTANT".equals(g.path("class").asText());
+      }
+      JsonNode order = Trees.orderModifier(body);
+      if (order != null) {
+        for (JsonNode o : order.path("orders")) {
+          ordinal |= "CONSTANT".equals(o.path("expression").path("class").asText());
+        }
+      }
+      if (ordinal) {
+        continue;
+      }
+      Set<String> read = namesReadOutside(copy, body);
+      List<String> dropped = new ArrayList<>();
+      List<String> ungrouped = new ArrayList<>();
+      ArrayNode items = (ArrayNode) body.path("select_list");
+      for (int i = items.size() - 1; i >= 0 && items.size() > 1; i--) {
+        JsonNode item = items.get(i);
+        String output = outputColumnName(item);
+        if (output == null || read.contains(output.toLowerCase(Locale.ROOT))) {
+          continue;
+        }
+        String text = trees.expression(withoutAlias(item));
+        int group = -1;
+        for (int g = 0; g < groups.size(); g++) {
+          if (trees.expression(withoutAlias(groups.get(g))).equals(text)) {
+            group = g;
+          }
+        }
+        items.remove(i);
+        dropped.add(0, output);
+        if (group >= 0 && determinedByGroupedKey(body, groups.get(group), ctx)) {
+          removeGroup(body, group);
+          ungrouped.add(0, text);
+        }
+      }
+      if (!dropped.isEmpty()) {
+        done.add(name + ": " + String.join(", ", dropped) + " never read"
+            + (ungrouped.isEmpty() ? "" : "; " + String.join(", ", ungrouped)
+            + " left GROUP BY (determined by a grouped primary key)"));
+      }
+    }
+    if (!done.isEmpty()) {
+      add(out, seen, new Proposal(CandidateSource.RULE, label, "CTE columns not computed: "
+          + String.join("; ", done), trees.render(copy)));
+    }
+    return out;
+  }
+
+  /** CTE or table names that some block reads with {@code *} or through USING / NATURAL joins, lower-cased. */
+  private static Set<String> implicitlyReadTables(JsonNode statement) {
+    Set<String> out = new LinkedHashSet<>();
+    Trees.selectNodes(statement, n -> {
+      boolean star = false;
+      for (JsonNode item : n.path("select_list")) {
+        boolean[] found = {false};
+        Trees.visit(item, e -> found[0] |= "STAR".equals(e.path("class").asText()) && !e.has("function_name"));
+        star |= found[0];
+      }
+      boolean[] implicitJoin = {false};
+      Trees.visitShallow(n.path("from_table"), j -> implicitJoin[0] |= "JOIN".equals(j.path("type").asText())
+          && (!j.path("using_columns").isEmpty() || "NATURAL".equals(j.path("ref_type").asText())));
+      if (star || implicitJoin[0]) {
+        for (JsonNode item : Trees.fromItems(n.path("from_table"))) {
+          if ("BASE_TABLE".equals(item.path("type").asText())) {
+            out.add(item.path("table_name").asText().toLowerCase(Locale.ROOT));
+          }
+        }
+      }
+    });
+    return out;
+  }
+
+  /** Last name parts of every column reference in the statement outside one block's select list, lower-cased. */
+  private static Set<String> namesReadOutside(JsonNode statement, ObjectNode body) {
+    JsonNode items = body.path("select_list");
+    Set<String> out = new LinkedHashSet<>();
+    Trees.visit(statement, n -> {
+      if (n == items) {
+        return;
+      }
+      if ("COLUMN_REF".equals(n.path("class").asText())) {
+        List<String> p = parts(n);
+        out.add(p.get(p.size() - 1).toLowerCase(Locale.ROOT));
+      }
+    });
+    // A column reference inside the select list that names another item's alias reads it too (DuckDB allows it).
+    for (JsonNode item : items) {
+      for (List<String> p : Trees.columnRefs(item)) {
+        out.add(p.get(p.size() - 1).toLowerCase(Locale.ROOT));
+      }
+    }
+    return out;
+  }
+
+  private static @Nullable String outputColumnName(JsonNode item) {
+    String alias = item.path("alias").asText("");
+    if (!alias.isEmpty()) {
+      return alias;
+    }
+    if ("COLUMN_REF".equals(item.path("class").asText())) {
+      List<String> p = parts(item);
+      return p.get(p.size() - 1);
+    }
+    return null;
+  }
+
+  private static JsonNode withoutAlias(JsonNode e) {
+    ObjectNode copy = (ObjectNode) e.deepCopy();
+    copy.put("alias", "");
+    return copy;
+  }
+
+  private static boolean hasDistinct(JsonNode node) {
+    for (JsonNode m : node.path("modifiers")) {
+      if ("DISTINCT_MODIFIER".equals(m.path("type").asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a grouping expression reads one base table only, whose whole primary key is grouped as columns. */
+  private boolean determinedByGroupedKey(ObjectNode body, JsonNode expression, Context ctx) {
+    Scope scope = ctx.scope(body);
+    List<Scope.Item> owners = scope.owners(expression);
+    if (owners == null || owners.size() != 1 || Trees.hasSubquery(expression) || Trees.hasAggregate(expression)
+        || !"BASE_TABLE".equals(owners.get(0).node().path("type").asText())) {
+      return false;
+    }
+    Scope.Item table = owners.get(0);
+    List<String> key = catalog.table(table.node().path("table_name").asText()).map(Catalog.Table::primaryKey)
+        .orElse(List.of());
+    if (key.isEmpty()) {
+      return false;
+    }
+    Set<String> grouped = new LinkedHashSet<>();
+    for (JsonNode g : body.path("group_expressions")) {
+      if (g != expression && "COLUMN_REF".equals(g.path("class").asText())) {
+        Scope.Resolution r = scope.resolve(parts(g));
+        if (r.kind() == Scope.Kind.LOCAL && r.item() == table) {
+          List<String> p = parts(g);
+          grouped.add(p.get(p.size() - 1).toLowerCase(Locale.ROOT));
+        }
+      }
+    }
+    return key.stream().allMatch(k -> grouped.contains(k.toLowerCase(Locale.ROOT)));
+  }
+
+  /** Removes one GROUP BY expression and renumbers the grouping set that refers to them by position. */
+  private static void removeGroup(ObjectNode body, int index) {
+    ((ArrayNode) body.path("group_expressions")).remove(index);
+    for (JsonNode set : body.path("group_sets")) {
+      ArrayNode indices = (ArrayNode) set;
+      for (int i = indices.size() - 1; i >= 0; i--) {
+        int v = indices.get(i).asInt();
+        if (v == index) {
+          indices.remove(i);
+        } else if (v > index) {
+          indices.set(i, Trees.JSON.getNodeFactory().numberNode(v - 1));
+        }
+      }
+    }
   }
 
   // ---------------------------------------------------------------------------------------------------------

@@ -1,7 +1,11 @@
 package dev.lakerewrite.core.rewrite;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.sql.ParsedSql;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.SqlSyntaxException;
+import dev.lakerewrite.core.sql.Trees;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,15 +37,29 @@ final class DialectNormalizer {
   private DialectNormalizer() {}
 
   static Normalized normalize(String sql, SqlParser parser) {
+    return normalize(sql, parser, name -> true);
+  }
+
+  /**
+   * As {@link #normalize(String, SqlParser)}, and with the lake's column names known: a double-quoted name compared
+   * with a column ({@code currency = "USD"}, {@code IN ("a", "b")}, {@code LIKE "%x"}) that no lake table has as a
+   * column and that the query names nowhere else is the string literal MySQL and SQLite read there.
+   *
+   * @param isLakeColumn whether some table of the lake has a column of this name (case-insensitive)
+   */
+  static Normalized normalize(String sql, SqlParser parser, java.util.function.Predicate<String> isLakeColumn) {
     if (parses(sql, parser) == null) {
-      return new Normalized(sql, List.of());
+      List<String> changes = new ArrayList<>();
+      String s = doubleQuotedLiterals(sql, parser, isLakeColumn, changes);
+      return new Normalized(bareColumnsBesideAggregates(s, parser, changes), changes);
     }
     List<String> changes = new ArrayList<>();
     String s = lexical(sql, changes);
     for (int i = 0; i < MAX_QUOTED; i++) {
       SqlSyntaxException e = parses(s, parser);
       if (e == null) {
-        return new Normalized(s, changes);
+        s = doubleQuotedLiterals(s, parser, isLakeColumn, changes);
+        return new Normalized(bareColumnsBesideAggregates(s, parser, changes), changes);
       }
       String quoted = quoteKeywordAt(s, e);
       if (quoted == null) {
@@ -53,6 +71,202 @@ final class DialectNormalizer {
     }
     // Nothing we know of helps: the original's error is the one to report.
     return new Normalized(sql, List.of());
+  }
+
+  /**
+   * SQLite and MySQL let an aggregating query select a column that is neither grouped nor aggregated (the value of
+   * some row of the group); DuckDB and PostgreSQL refuse it. Each such select item, a bare column, is wrapped in
+   * {@code any_value(...)} under its own name, which is what those engines return. Only top-level select items are
+   * touched, edited in place in the text (the rest of the query keeps its spelling). Linear in the tree's size.
+   */
+  private static String bareColumnsBesideAggregates(String sql, SqlParser parser, List<String> changes) {
+    ParsedSql parsed;
+    try {
+      parsed = parser.parse(sql);
+    } catch (SqlSyntaxException e) {
+      return sql;
+    }
+    List<int[]> spans = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (ObjectNode statement : parsed.statements()) {
+      Trees.selectNodes(statement, node -> {
+        JsonNode groups = node.path("group_expressions");
+        boolean aggregating = !groups.isEmpty();
+        for (JsonNode item : node.path("select_list")) {
+          aggregating |= Trees.hasAggregate(item) && !"WINDOW".equals(item.path("class").asText());
+        }
+        if (!aggregating || node.path("group_sets").size() > 1
+            || !"STANDARD_HANDLING".equals(node.path("aggregate_handling").asText("STANDARD_HANDLING"))) {
+          return;
+        }
+        for (JsonNode item : node.path("select_list")) {
+          if (!"COLUMN_REF".equals(item.path("class").asText()) || grouped(item, groups)
+              || !item.has("query_location_length")) {
+            continue;
+          }
+          List<String> parts = Trees.columnNames(item);
+          String name = parts.get(parts.size() - 1);
+          int start = charIndex(sql, item.path("query_location").asInt(-1));
+          int end = charIndex(sql, item.path("query_location").asInt(-1) + item.path("query_location_length").asInt());
+          if (start < 0 || end <= start) {
+            continue;
+          }
+          String alias = item.path("alias").asText("");
+          spans.add(new int[] {start, end, alias.isEmpty() ? 1 : 0});
+          names.add(name);
+        }
+      });
+    }
+    if (spans.isEmpty()) {
+      return sql;
+    }
+    StringBuilder out = new StringBuilder(sql);
+    for (int i = spans.size() - 1; i >= 0; i--) {
+      int[] span = spans.get(i);
+      String column = sql.substring(span[0], span[1]);
+      out.replace(span[0], span[1], "any_value(" + column + ")" + (span[2] == 1 ? " AS "
+          + dev.lakerewrite.sql.Sql.identifier(names.get(i)) : ""));
+    }
+    changes.add("selected beside aggregates without being grouped, as SQLite and MySQL allow: "
+        + String.join(", ", names) + " read as any_value(...)");
+    return parses(out.toString(), parser) == null ? out.toString() : sql;
+  }
+
+  private static final java.util.Set<String> LIKE_FUNCTIONS = java.util.Set.of("~~", "!~~", "~~*", "!~~*",
+      "like_escape", "not_like_escape", "ilike_escape", "not_ilike_escape");
+
+  /** Double-quoted names used as string literals (see {@link #normalize(String, SqlParser, java.util.function.Predicate)}). */
+  private static String doubleQuotedLiterals(String sql, SqlParser parser,
+      java.util.function.Predicate<String> isLakeColumn, List<String> changes) {
+    ParsedSql parsed;
+    try {
+      parsed = parser.parse(sql);
+    } catch (SqlSyntaxException e) {
+      return sql;
+    }
+    java.util.Map<String, Integer> references = new java.util.HashMap<>();
+    java.util.Map<String, List<int[]>> candidates = new java.util.LinkedHashMap<>();
+    for (ObjectNode statement : parsed.statements()) {
+      Trees.visit(statement, n -> {
+        if ("COLUMN_REF".equals(n.path("class").asText())) {
+          List<String> parts = Trees.columnNames(n);
+          references.merge(parts.get(parts.size() - 1).toLowerCase(Locale.ROOT), 1, Integer::sum);
+        }
+        if (!n.path("alias").asText("").isEmpty()) {
+          references.merge(n.path("alias").asText().toLowerCase(Locale.ROOT), 1_000, Integer::sum); // a name it defines
+        }
+        List<JsonNode> operands = comparedOperands(n);
+        boolean columnOperand = operands.stream().anyMatch(o -> "COLUMN_REF".equals(o.path("class").asText())
+            && quotedSpan(sql, o) == null);
+        if (!columnOperand) {
+          return;
+        }
+        for (JsonNode o : operands) {
+          int[] span = "COLUMN_REF".equals(o.path("class").asText()) ? quotedSpan(sql, o) : null;
+          if (span != null && Trees.columnNames(o).size() == 1) {
+            candidates.computeIfAbsent(Trees.columnNames(o).get(0), k -> new ArrayList<>()).add(span);
+          }
+        }
+      });
+    }
+    List<int[]> edits = new ArrayList<>();
+    List<String> literals = new ArrayList<>();
+    candidates.forEach((name, spans) -> {
+      if (!isLakeColumn.test(name) && references.getOrDefault(name.toLowerCase(Locale.ROOT), 0) == spans.size()) {
+        edits.addAll(spans);
+        literals.add("\"" + name + "\"");
+      }
+    });
+    if (edits.isEmpty()) {
+      return sql;
+    }
+    edits.sort((a, b) -> Integer.compare(b[0], a[0]));
+    StringBuilder out = new StringBuilder(sql);
+    for (int[] span : edits) {
+      String text = sql.substring(span[0] + 1, span[1] - 1).replace("\"\"", "\"");
+      out.replace(span[0], span[1], dev.lakerewrite.sql.Sql.literal(text));
+    }
+    if (parses(out.toString(), parser) != null) {
+      return sql;
+    }
+    changes.add("double-quoted " + String.join(", ", literals) + " read as string literal"
+        + (literals.size() > 1 ? "s" : "") + " (no lake column has that name; MySQL and SQLite read it so)");
+    return out.toString();
+  }
+
+  /** The operands a comparison, IN list or LIKE compares; empty for any other node. */
+  private static List<JsonNode> comparedOperands(JsonNode n) {
+    List<JsonNode> out = new ArrayList<>();
+    String cls = n.path("class").asText("");
+    String type = n.path("type").asText("");
+    if ("COMPARISON".equals(cls)) {
+      out.add(n.path("left"));
+      out.add(n.path("right"));
+    } else if ("OPERATOR".equals(cls) && (type.equals("COMPARE_IN") || type.equals("COMPARE_NOT_IN"))) {
+      n.path("children").forEach(out::add);
+    } else if ("FUNCTION".equals(cls) && LIKE_FUNCTIONS.contains(n.path("function_name").asText())) {
+      n.path("children").forEach(out::add);
+      n.path("arguments").forEach(a -> out.add(a.has("expression") ? a.path("expression") : a));
+    }
+    return out;
+  }
+
+  /** The character span of a node written in double quotes in {@code sql}, quotes included; else null. */
+  private static int @Nullable [] quotedSpan(String sql, JsonNode node) {
+    if (!node.has("query_location_length")) {
+      return null;
+    }
+    int start = charIndex(sql, node.path("query_location").asInt(-1));
+    int end = charIndex(sql, node.path("query_location").asInt(-1) + node.path("query_location_length").asInt());
+    if (start < 0 || end - start < 2 || sql.charAt(start) != '"' || sql.charAt(end - 1) != '"') {
+      return null;
+    }
+    return new int[] {start, end};
+  }
+
+  /** Whether a selected column is one of the GROUP BY expressions, or names one by its alias. */
+  private static boolean grouped(JsonNode column, JsonNode groups) {
+    List<String> parts = Trees.columnNames(column);
+    String name = parts.get(parts.size() - 1);
+    String alias = column.path("alias").asText("");
+    for (JsonNode g : groups) {
+      if (!"COLUMN_REF".equals(g.path("class").asText())) {
+        if ("CONSTANT".equals(g.path("class").asText())) {
+          return true; // GROUP BY 1: positions are not resolved here, so nothing is wrapped
+        }
+        continue;
+      }
+      List<String> gp = Trees.columnNames(g);
+      String gName = gp.get(gp.size() - 1);
+      boolean sameName = gName.equalsIgnoreCase(name) && (gp.size() == 1 || parts.size() == 1
+          || gp.get(gp.size() - 2).equalsIgnoreCase(parts.get(parts.size() - 2)));
+      if (sameName || gp.size() == 1 && gName.equalsIgnoreCase(alias)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The index in {@code s} of the character at a UTF-8 byte offset (DuckDB's query locations count bytes). */
+  private static int charIndex(String s, int byteOffset) {
+    if (byteOffset < 0) {
+      return -1;
+    }
+    int bytes = 0;
+    for (int i = 0; i < s.length(); i++) {
+      if (bytes == byteOffset) {
+        return i;
+      }
+      if (bytes > byteOffset) {
+        return -1;
+      }
+      int cp = s.codePointAt(i);
+      bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      if (Character.charCount(cp) == 2) {
+        i++;
+      }
+    }
+    return bytes == byteOffset ? s.length() : -1;
   }
 
   private static @Nullable SqlSyntaxException parses(String sql, SqlParser parser) {

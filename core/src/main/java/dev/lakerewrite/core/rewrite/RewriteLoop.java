@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The closed feedback loop of thesis §4.1, one rewrite at a time: per iteration, basic retrieval (query–table
@@ -86,9 +87,23 @@ final class RewriteLoop {
       this.deadline = now + wall < now ? Long.MAX_VALUE : now + wall;
     }
 
+    private @Nullable Set<String> lakeColumns;
+
+    /** Whether some lake table has a column of this name, case-insensitive (read once per rewrite, when asked). */
+    private boolean isLakeColumn(String name) {
+      if (lakeColumns == null) {
+        lakeColumns = new java.util.HashSet<>();
+        for (String t : tools.tableNames()) {
+          tools.columnNames(t).forEach(c -> lakeColumns.add(c.toLowerCase(java.util.Locale.ROOT)));
+        }
+      }
+      return lakeColumns.contains(name.toLowerCase(java.util.Locale.ROOT));
+    }
+
     RewriteResult execute() {
       trace.add(0, "input", "query", Map.of("sql", userQuery));
-      DialectNormalizer.Normalized normalized = DialectNormalizer.normalize(userQuery, session.parser());
+      DialectNormalizer.Normalized normalized = DialectNormalizer.normalize(userQuery, session.parser(),
+          this::isLakeColumn);
       if (!normalized.changes().isEmpty()) {
         query = normalized.sql();
         trace.add(0, "input", "normalized", Map.of("sql", query, "changes", normalized.changes()));

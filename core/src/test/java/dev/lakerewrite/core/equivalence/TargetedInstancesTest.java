@@ -76,6 +76,63 @@ class TargetedInstancesTest {
     assertThat(missedByRandom).contains(2, 3, 8, 9);
   }
 
+  static final String NATIONS = """
+      CREATE TABLE nation (n_nationkey INTEGER PRIMARY KEY, n_name VARCHAR NOT NULL);
+      CREATE TABLE supplier (s_suppkey INTEGER PRIMARY KEY, s_nationkey INTEGER NOT NULL);
+      CREATE TABLE customer (c_custkey INTEGER PRIMARY KEY, c_nationkey INTEGER NOT NULL);
+      CREATE TABLE orders (o_orderkey INTEGER PRIMARY KEY, o_custkey INTEGER NOT NULL, o_suppkey INTEGER NOT NULL,
+        o_total DECIMAL(12,2) NOT NULL);
+      CREATE TABLE offers (f_item INTEGER NOT NULL, f_suppkey INTEGER NOT NULL, f_price DECIMAL(12,2) NOT NULL,
+        PRIMARY KEY (f_item, f_suppkey));
+      """;
+  static final String Q7_LIKE = "SELECT n1.n_name AS supp_nation, n2.n_name AS cust_nation, sum(o_total) "
+      + "FROM orders, supplier, customer, nation n1, nation n2 WHERE o_suppkey = s_suppkey AND o_custkey = c_custkey "
+      + "AND s_nationkey = n1.n_nationkey AND c_nationkey = n2.n_nationkey AND ((n1.n_name = 'FRANCE' AND "
+      + "n2.n_name = 'GERMANY') OR (n1.n_name = 'GERMANY' AND n2.n_name = 'FRANCE')) GROUP BY 1, 2";
+  static final String Q2_LIKE = "SELECT f_item, f_suppkey FROM offers, supplier, nation WHERE f_suppkey = s_suppkey "
+      + "AND s_nationkey = n_nationkey AND n_name = 'FRANCE' AND f_price = (SELECT min(o2.f_price) FROM offers o2, "
+      + "supplier s2, nation n2 WHERE o2.f_item = offers.f_item AND o2.f_suppkey = s2.s_suppkey AND "
+      + "s2.s_nationkey = n2.n_nationkey AND n2.n_name = 'FRANCE')";
+  static final String Q17_LIKE = "SELECT sum(l_extendedprice) / 7.0 FROM lineitem, part WHERE p_partkey = l_partkey "
+      + "AND p_brand = 'Brand#23' AND l_quantity < (SELECT 0.2 * avg(l_quantity) FROM lineitem WHERE "
+      + "l_partkey = p_partkey)";
+
+  /**
+   * A self-join needs two different rows of one table joined along two paths (Q7: the supplier's nation and the
+   * customer's); a comparison with a multiple of a correlated average needs a group whose rows are in the
+   * proportion that puts one of them at the threshold (Q17: 0.2 and 1.8 average 1.0, and 0.2 is not below
+   * 0.2 * 1.0); a filter dropped from a correlated minimum two joins away needs a cheaper row of the same group
+   * whose supplier's nation fails it (Q2). One row per table, or random rows from small pools, rarely give these.
+   */
+  @Test
+  void selfJoinsAndCorrelatedAggregateThresholdsGetTheirOwnInstances() throws Exception {
+    String[][] pairs = {
+      {NATIONS, Q7_LIKE, Q7_LIKE.replace("(n1.n_name = 'GERMANY' AND n2.n_name = 'FRANCE')", "(n1.n_name = 'GERMANY')")},
+      {NATIONS, Q7_LIKE, Q7_LIKE.replace("n1.n_name = 'FRANCE' AND", "n1.n_name <> 'FRANCE' AND")},
+      {SCHEMA, Q17_LIKE, Q17_LIKE.replace("l_quantity < (", "l_quantity <= (")},
+      {SCHEMA, Q17_LIKE, Q17_LIKE.replace("0.2 * avg", "0.3 * avg")},
+      {NATIONS, Q2_LIKE, Q2_LIKE.replace(" AND n2.n_name = 'FRANCE')", ")")},
+    };
+    List<Integer> missedByRandom = new ArrayList<>();
+    for (int i = 0; i < pairs.length; i++) {
+      // The Q2-like pair's instance comes late among the targeted ones: the checker's default budget.
+      int budget = i == 4 ? 64 : BUDGET;
+      try (EquivalenceChecker targeted = EquivalenceChecker.builder().schema(pairs[i][0]).maxInstances(budget)
+               .build();
+           EquivalenceChecker random = EquivalenceChecker.builder().schema(pairs[i][0]).maxInstances(budget)
+               .targetedInstances(false).build()) {
+        EquivalenceResult t = targeted.check(pairs[i][1], pairs[i][2]);
+        assertThat(t.verdict()).as("mutant #%d: %s", i, t.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+        EquivalenceCheckerTest.assertDiffers(t.counterexample().orElseThrow(), pairs[i][1], pairs[i][2]);
+        if (random.check(pairs[i][1], pairs[i][2]).verdict() != Verdict.NOT_EQUIVALENT) {
+          missedByRandom.add(i);
+        }
+      }
+    }
+    // With the same budget, random instances miss the self-join's flipped comparison and both Q17 mutants.
+    assertThat(missedByRandom).contains(1, 2, 3);
+  }
+
   @Test
   void equivalentRewritesStayEquivalentWithTargetedInstances() {
     String q19 = PAIRS[2][0];

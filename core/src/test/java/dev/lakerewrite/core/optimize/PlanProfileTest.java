@@ -36,4 +36,20 @@ class PlanProfileTest {
     assertThat(estimated.describe()).startsWith("estimated plan:").contains("every recipe is tried");
     assertThat(estimated.weight(Set.of(PlanSymptom.CTE_SCAN))).isLessThan(PlanProfile.DOMINANT);
   }
+
+  @Test
+  void anAggregateReadingAJoinThroughSortsAndProjectionsIsAnAggregateOverAJoin() {
+    // PostgreSQL sorts the join's rows for a ROLLUP (DuckDB projects them): the aggregate still reads the join.
+    String plan = "[{\"Plan\": {\"Node Type\": \"Aggregate\", \"Actual Rows\": 9000, \"Actual Loops\": 1,"
+        + " \"Actual Total Time\": 900.0, \"Plan Rows\": 9000, \"Plans\": [{\"Node Type\": \"Sort\","
+        + " \"Actual Rows\": 2000000, \"Actual Loops\": 1, \"Actual Total Time\": 500.0, \"Plan Rows\": 2000000,"
+        + " \"Plans\": [{\"Node Type\": \"Hash Join\", \"Actual Rows\": 2000000, \"Actual Loops\": 1,"
+        + " \"Actual Total Time\": 300.0, \"Plan Rows\": 2000000, \"Plans\": ["
+        + "{\"Node Type\": \"Seq Scan\", \"Relation Name\": \"inventory\", \"Actual Rows\": 2000000,"
+        + " \"Actual Loops\": 1, \"Actual Total Time\": 200.0, \"Plan Rows\": 2000000},"
+        + "{\"Node Type\": \"Seq Scan\", \"Relation Name\": \"item\", \"Actual Rows\": 18000,"
+        + " \"Actual Loops\": 1, \"Actual Total Time\": 5.0, \"Plan Rows\": 18000}]}]}]}}]";
+    PlanProfile profile = PlanProfile.of(ExecutionPlan.parse(plan, true));
+    assertThat(profile.dominantAny(Set.of(PlanSymptom.AGGREGATE_OVER_JOIN))).isTrue();
+  }
 }

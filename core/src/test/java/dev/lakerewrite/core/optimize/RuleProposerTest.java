@@ -274,6 +274,58 @@ class RuleProposerTest {
   }
 
   @Test
+  void computesGroupingSetsFromTheFinestGroupsAggregatedOnce() throws SQLException {
+    // TPC-DS q22 / q36 shapes: ROLLUP over a join, avg and count among the aggregates, grouping() and a window
+    // ranking by an aggregate, ORDER BY an output alias. mode is NULL for a third of the items.
+    String q = "SELECT p.brand, p.size, count(*) AS n, count(i.mode) AS m, sum(i.qty) AS q, avg(i.price) AS a,"
+        + " min(i.qty) AS lo, grouping(p.brand) + grouping(p.size) AS lvl,"
+        + " rank() OVER (PARTITION BY grouping(p.brand) + grouping(p.size) ORDER BY sum(i.qty) DESC) AS r"
+        + " FROM item i, part p WHERE i.p_id = p.p_id AND i.qty > 10 GROUP BY ROLLUP (p.brand, p.size)"
+        + " ORDER BY lvl, p.brand, p.size";
+    List<RuleProposer.Proposal> ps = h.propose(q, "pre-aggregate-grouping-sets");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("GROUP BY p.brand, p.size) AS lr_gs1")
+        .contains("GROUP BY GROUPING SETS ((),(brand),(brand, size))").contains("COALESCE(sum(lr_p1), 0)")
+        .contains("(sum(lr_p4) / sum(lr_p5)) AS a").contains("ORDER BY sum(lr_p3) DESC");
+    assertEquivalent(q, ps.get(0));
+    // An empty input still gives ROLLUP's grand total row, with count 0.
+    String empty = "SELECT p.brand, count(*) AS n, sum(i.qty) AS s FROM item i, part p WHERE i.p_id = p.p_id"
+        + " AND i.qty > 1000 GROUP BY CUBE (p.brand)";
+    List<RuleProposer.Proposal> cube = h.propose(empty, "pre-aggregate-grouping-sets");
+    assertThat(cube).hasSize(1);
+    assertEquivalent(empty, cube.get(0));
+    // DISTINCT aggregates and grouping expressions that are not columns do not combine: left alone.
+    assertThat(h.propose("SELECT p.brand, count(DISTINCT i.qty) FROM item i, part p WHERE i.p_id = p.p_id"
+        + " GROUP BY ROLLUP (p.brand)", "pre-aggregate-grouping-sets")).isEmpty();
+    assertThat(h.propose("SELECT p.size % 2, sum(i.qty) FROM item i, part p WHERE i.p_id = p.p_id"
+        + " GROUP BY ROLLUP (p.size % 2)", "pre-aggregate-grouping-sets")).isEmpty();
+    // A plain GROUP BY has one grouping set: nothing to share.
+    assertThat(h.propose("SELECT p.brand, sum(i.qty) FROM item i, part p WHERE i.p_id = p.p_id GROUP BY p.brand",
+        "pre-aggregate-grouping-sets")).isEmpty();
+  }
+
+  @Test
+  void aCteDoesNotComputeColumnsNobodyReads() throws SQLException {
+    // TPC-DS q23's frequent_ss_items shape. The brand prefix is determined by part's key p_id, which is grouped:
+    // it leaves GROUP BY too. i.qty is not determined by a grouped key (item's key i_id is not grouped): it stays
+    // grouped, only no longer selected. n is not read either.
+    String q = "WITH f AS (SELECT substr(p.brand, 1, 2) AS b, p.p_id AS pid, i.qty AS q, count(*) AS n"
+        + " FROM item i, part p WHERE i.p_id = p.p_id GROUP BY substr(p.brand, 1, 2), p.p_id, i.qty"
+        + " HAVING count(*) > 2) SELECT count(*), sum(price) FROM item WHERE p_id IN (SELECT pid FROM f)";
+    List<RuleProposer.Proposal> ps = h.propose(q, "prune-unused-cte-columns");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("WITH f AS (SELECT p.p_id AS pid FROM")
+        .contains("GROUP BY p.p_id, i.qty HAVING");
+    assertThat(ps.get(0).explanation()).contains("b, q, n never read").contains("substr(p.brand, 1, 2) left GROUP BY");
+    assertEquivalent(q, ps.get(0));
+    // Under DISTINCT a column fewer merges rows; read with *, every column counts: left alone.
+    assertThat(h.propose("WITH f AS (SELECT DISTINCT p_id AS pid, qty AS q FROM item) SELECT count(*) FROM item"
+        + " WHERE p_id IN (SELECT pid FROM f)", "prune-unused-cte-columns")).isEmpty();
+    assertThat(h.propose("WITH f AS (SELECT p_id AS pid, qty AS q FROM item WHERE qty > 3) SELECT * FROM f",
+        "prune-unused-cte-columns")).isEmpty();
+  }
+
+  @Test
   void consolidatesAHavingSubqueryOverTheSameScanIntoAWindowAggregate() throws SQLException {
     String q = "SELECT i.p_id, sum(i.price * i.qty) AS value FROM item i, part p WHERE i.p_id = p.p_id"
         + " AND p.brand = 'B1' GROUP BY i.p_id HAVING sum(i.price * i.qty) > (SELECT sum(i.price * i.qty) * 0.02"

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.Engine;
 import dev.lakerewrite.core.optimize.RecipeRewrites;
+import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
 import java.math.BigDecimal;
@@ -366,13 +367,15 @@ final class EquivalenceCorpus {
     }
 
     private void counts(String schemaName, String schema, boolean outer) {
+      // DuckDB's tree holds a function's arguments as "arguments" (each {name, expression}); older trees as
+      // "children": SqlAnalyzer.arguments reads both.
       for (String p : first(sites(n -> "FUNCTION".equals(n.path("class").asText())
           && "count".equals(n.path("function_name").asText()) && !n.path("distinct").asBoolean(false)
-          && n.path("children").size() == 1 && "COLUMN_REF".equals(n.path("children").get(0).path("class")
-          .asText())))) {
+          && SqlAnalyzer.arguments(n).size() == 1
+          && "COLUMN_REF".equals(SqlAnalyzer.arguments(n).get(0).path("class").asText())))) {
         ObjectNode s = trees.statement(sql);
         ObjectNode n = (ObjectNode) s.at(p);
-        String column = last(n.get("children").get(0).path("column_names")).toLowerCase(Locale.ROOT);
+        String column = last(SqlAnalyzer.arguments(n).get(0).path("column_names")).toLowerCase(Locale.ROOT);
         String alias = n.path("alias").asText("");
         ObjectNode star = trees.parseExpression("count(*)");
         star.put("alias", alias);

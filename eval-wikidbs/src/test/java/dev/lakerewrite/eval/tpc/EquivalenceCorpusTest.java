@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
  * The checker on the held-out part of the {@link EquivalenceCorpus} (TPC-H queries whose id hashes into it; the
  * fit part is what development looked at): no equivalent pair (rewrites, and mutants equivalent under the
  * schema's constraints by the corpus's written rules) is called NOT_EQUIVALENT, every counterexample re-runs
- * (the two queries, in a fresh database, really return different rows), and at least 86 % of the non-equivalent
- * mutants are rejected so. The issue's goal is 95 %: not reached yet (the benchmark prints the figure and the
- * survivors; they are self-joins of one table with different rows, correlated aggregates that need several rows
- * per group in a given proportion, and duplicates that need two rows equal in every output column).
+ * (the two queries, in a fresh database, really return different rows), and at least 87 % of the non-equivalent
+ * mutants are rejected so (52 of 57 = 0.912 measured; the floor leaves two mutants of margin for a loaded
+ * machine, where a check can spend its time budget before the instance that kills a mutant). The issue's 95 % is
+ * reached on the whole corpus (0.963) but not on this part: the benchmark prints the figure and the survivors.
  */
 class EquivalenceCorpusTest {
   @Test
@@ -39,7 +39,7 @@ class EquivalenceCorpusTest {
         + "re-runs (%.3f); survivors: %s%n", tally.rewrites, tally.proved, tally.mutants, tally.rejectedConfirmed,
         tally.rejectedRate(), tally.survivors.stream().map(o -> o.pair().id()).toList());
     assertThat(tally.rejectedRate()).as("mutants rejected; survivors: %s",
-        tally.survivors.stream().map(o -> o.pair().id()).toList()).isGreaterThanOrEqualTo(0.85);
+        tally.survivors.stream().map(o -> o.pair().id()).toList()).isGreaterThanOrEqualTo(0.87);
     assertThat(tally.survivors).allSatisfy(o -> assertThat(o.verdict()).isNotEqualTo(Verdict.NOT_EQUIVALENT));
   }
 }
