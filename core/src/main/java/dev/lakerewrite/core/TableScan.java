@@ -19,11 +19,16 @@ import java.util.Locale;
  * <p>Memory stays bounded: columns are read in groups of at most {@link #ONE_SCAN_CELLS} cells, one query per
  * group (all its columns unpivoted and grouped; a small table in one query, a file stored as text parsed once per
  * group rather than once per column); a table of more than {@code maxRows} rows from a reservoir sample of that many
- * rows, one column per query; and each column keeps at most {@code maxValues} values.
+ * rows, drawn once for up to {@link #SAMPLED_CELLS} cells (not once per column: DuckDB's reservoir costs a pass over
+ * the whole table, which dominated indexing a lake of tall tables), each column grouped on its own; and each column
+ * keeps at most {@code maxValues} values.
  */
 final class TableScan {
   /** Tables of at most this many cells are read in one query. */
   static final long ONE_SCAN_CELLS = 1_000_000;
+
+  /** A sampled table's columns share one sample of at most this many cells (16 columns of a million rows). */
+  static final long SAMPLED_CELLS = 16_000_000;
 
   /**
    * One column's values.
@@ -57,21 +62,65 @@ final class TableScan {
 
   static Result scan(Connection c, CatalogTable table, long maxRows, int maxValues) throws SQLException {
     boolean sampled = table.rowCount() > maxRows;
-    String source = Sql.quoted(table.name()) + (sampled
-        ? " USING SAMPLE reservoir(" + maxRows + " ROWS) REPEATABLE (7)" : "");
     List<CatalogTable.Column> cols = table.columns();
     List<Column> out = new ArrayList<>(cols.size());
     if (cols.isEmpty()) {
       return new Result(table, sampled, out);
     }
-    // Columns are read in groups of at most ONE_SCAN_CELLS cells, each group in one query: a table stored as text
-    // (CSV, JSON, read in place) is parsed once per query, not once per column.
-    long scannedRows = Math.max(1, sampled ? maxRows : table.rowCount());
-    int perQuery = (int) Math.max(1, Math.min(cols.size(), ONE_SCAN_CELLS / scannedRows));
     Accumulator[] acc = new Accumulator[cols.size()];
     for (int i = 0; i < acc.length; i++) {
       acc[i] = new Accumulator(maxValues);
     }
+    if (sampled) {
+      int perSample = (int) Math.max(1, Math.min(cols.size(), SAMPLED_CELLS / Math.max(1, maxRows)));
+      for (int from = 0; from < cols.size(); from += perSample) {
+        readSampled(c, table, from, Math.min(cols.size(), from + perSample), maxRows, maxValues, acc);
+      }
+    } else {
+      readWhole(c, table, maxValues, acc);
+    }
+    for (int i = 0; i < cols.size(); i++) {
+      out.add(acc[i].column(cols.get(i), !sampled));
+    }
+    return new Result(table, sampled, out);
+  }
+
+  /**
+   * Columns {@code from} (inclusive) to {@code to} of a table above {@code maxRows} rows, from one reservoir sample
+   * of that many rows (materialised once; each column grouped on its own, its most frequent values first).
+   */
+  private static void readSampled(Connection c, CatalogTable table, int from, int to, long maxRows, int maxValues,
+      Accumulator[] acc) throws SQLException {
+    List<CatalogTable.Column> cols = table.columns();
+    // The sample keeps the columns' own types (a number takes 8 bytes, its text more); each is cast when grouped.
+    StringBuilder sql = new StringBuilder("WITH s AS MATERIALIZED (SELECT ");
+    for (int i = from; i < to; i++) {
+      sql.append(i == from ? "" : ", ").append(Sql.quoted(cols.get(i).name())).append(" AS ").append(key(i));
+    }
+    sql.append(" FROM ").append(Sql.quoted(table.name())).append(" USING SAMPLE reservoir(").append(maxRows)
+        .append(" ROWS) REPEATABLE (7)) SELECT k, v, n FROM (");
+    for (int i = from; i < to; i++) {
+      sql.append(i == from ? "" : " UNION ALL ").append("(SELECT '").append(key(i)).append("' AS k, CAST(")
+          .append(key(i)).append(" AS VARCHAR) AS v, count(*) AS n FROM s WHERE ").append(key(i))
+          .append(" IS NOT NULL GROUP BY v ORDER BY n DESC, v LIMIT ").append(maxValues + 1L).append(')');
+    }
+    sql.append(") ORDER BY k, n DESC, v");
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql.toString())) {
+      while (rs.next()) {
+        acc[Integer.parseInt(rs.getString(1).substring(1))].add(rs.getString(2), rs.getLong(3));
+      }
+    }
+  }
+
+  /** Every row of a table of at most {@code maxRows} rows, columns in groups of at most ONE_SCAN_CELLS cells. */
+  private static void readWhole(Connection c, CatalogTable table, int maxValues, Accumulator[] acc)
+      throws SQLException {
+    List<CatalogTable.Column> cols = table.columns();
+    String source = Sql.quoted(table.name());
+    // Columns are read in groups of at most ONE_SCAN_CELLS cells, each group in one query: a table stored as text
+    // (CSV, JSON, read in place) is parsed once per query, not once per column.
+    long scannedRows = Math.max(1, table.rowCount());
+    int perQuery = (int) Math.max(1, Math.min(cols.size(), ONE_SCAN_CELLS / scannedRows));
     for (int from = 0; from < cols.size(); from += perQuery) {
       int to = Math.min(cols.size(), from + perQuery);
       if (to - from == 1) {
@@ -99,10 +148,6 @@ final class TableScan {
         }
       }
     }
-    for (int i = 0; i < cols.size(); i++) {
-      out.add(acc[i].column(cols.get(i), !sampled));
-    }
-    return new Result(table, sampled, out);
   }
 
   /** {@code c000012}: sorts like the column order. */

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 15: a table too large for one query is read in groups of columns (each group one query), and every column's
- * values and counts are those of a plain {@code GROUP BY}; above {@code maxRows} rows the values come from a sample.
+ * values and counts are those of a plain {@code GROUP BY}; above {@code maxRows} rows the values come from a sample,
+ * one for all the columns.
  */
 class TableScanTest {
 
@@ -57,5 +58,61 @@ class TableScanTest {
       assertThat(sampled.columns().get(1).nonNull()).isEqualTo(50_000);
       assertThat(sampled.columns().get(1).complete()).isFalse();
     }
+  }
+
+  @Test
+  void aSampledTablesColumnsDescribeTheSameRows() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+      // b and c are functions of a: read from one sample, each value of a has the count of its images in b and c.
+      st.execute("CREATE TABLE t AS SELECT range % 997 AS a, 'x' || (range % 997) AS b, (range % 997) * 2 AS c,"
+          + " CASE WHEN range % 3 = 0 THEN NULL ELSE range % 997 END AS d FROM range(200000)");
+      List<CatalogTable.Column> columns = new ArrayList<>();
+      try (ResultSet rs = st.executeQuery("DESCRIBE t")) {
+        while (rs.next()) {
+          columns.add(new CatalogTable.Column(rs.getString(1), rs.getString(2)));
+        }
+      }
+      TableScan.Result scan = TableScan.scan(c, new CatalogTable("t", columns, 200_000, Optional.empty()), 20_000,
+          5_000);
+      assertThat(scan.sampled()).isTrue();
+      java.util.Map<String, Long> a = counts(scan.columns().get(0));
+      java.util.Map<String, Long> b = counts(scan.columns().get(1));
+      java.util.Map<String, Long> cc = counts(scan.columns().get(2));
+      assertThat(a.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(20_000);
+      assertThat(a).hasSize(b.size()).hasSize(cc.size());
+      a.forEach((value, n) -> {
+        assertThat(b.get("x" + value)).as("b for a = %s", value).isEqualTo(n);
+        assertThat(cc.get(String.valueOf(Long.parseLong(value) * 2))).as("c for a = %s", value).isEqualTo(n);
+      });
+      assertThat(scan.columns().get(3).nonNull()).as("nulls are not counted").isLessThan(20_000);
+      assertThat(scan.columns()).allSatisfy(col -> assertThat(col.complete()).isFalse());
+    }
+  }
+
+  @Test
+  void aSampledTableIsReadOnTheLakesSandboxedConnection(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+      throws Exception {
+    java.nio.file.Path folder = java.nio.file.Files.createDirectories(tmp.resolve("lake"));
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+      st.execute("COPY (SELECT range AS id, 'k' || (range % 50) AS kind FROM range(30000)) TO '"
+          + folder.resolve("events.parquet") + "' (FORMAT parquet)");
+    }
+    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromFolder(folder);
+        LakeSession session = lake.openSession()) {
+      TableScan.Result scan = TableScan.scan(session.connection(), lake.catalog().requireTable("events"), 10_000,
+          100);
+      assertThat(scan.sampled()).isTrue();
+      assertThat(scan.columns().get(0).values()).hasSize(100);
+      assertThat(scan.columns().get(1).values()).hasSize(50);
+      assertThat(scan.columns().get(1).nonNull()).isEqualTo(10_000);
+    }
+  }
+
+  private static java.util.Map<String, Long> counts(TableScan.Column column) {
+    java.util.Map<String, Long> out = new java.util.HashMap<>();
+    for (int i = 0; i < column.values().size(); i++) {
+      out.put(column.values().get(i), column.counts()[i]);
+    }
+    return out;
   }
 }

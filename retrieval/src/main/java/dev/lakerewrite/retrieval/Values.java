@@ -36,7 +36,9 @@ public final class Values {
   /**
    * The comparison form of the commonest values, without regular expressions or Unicode normalisation (indexing
    * normalises millions of values): printable ASCII with single inner spaces, not starting like a number, or a
-   * whole number without leading zeros, is only lower-cased. Null for anything else.
+   * whole number without leading zeros, is only lower-cased; a decimal number already in canonical form
+   * ({@code -35.719}: no leading zeros, no trailing zeros after the point) and an ISO date ({@code 2024-01-31}) are
+   * their own comparison form. Null for anything else.
    */
   static @Nullable String plainAscii(String value) {
     int n = value.length();
@@ -58,9 +60,54 @@ public final class Values {
       return first != '0' || n == 1 ? value : null;
     }
     if (first >= '0' && first <= '9' || first == '+' || first == '-' || first == '.') {
-      return null;
+      return isCanonicalDecimal(value) || isIsoDate(value) ? value : null;
     }
     return upper ? value.toLowerCase(Locale.ROOT) : value;
+  }
+
+  /** {@code [-]digits[.digits]} as {@link #canonicalNumber} writes it: no leading zeros, none trailing the point. */
+  private static boolean isCanonicalDecimal(String value) {
+    int n = value.length();
+    int start = value.charAt(0) == '-' ? 1 : 0;
+    int i = start;
+    while (i < n && isDigit(value.charAt(i))) {
+      i++;
+    }
+    if (i == start) {
+      return false;
+    }
+    boolean leadingZero = value.charAt(start) == '0';
+    if (leadingZero && i - start > 1) {
+      return false;
+    }
+    if (i == n) {
+      return !leadingZero;
+    }
+    if (value.charAt(i) != '.') {
+      return false;
+    }
+    int fraction = ++i;
+    while (i < n && isDigit(value.charAt(i))) {
+      i++;
+    }
+    return i == n && i > fraction && value.charAt(n - 1) != '0';
+  }
+
+  /** {@code yyyy-mm-dd}: no number, no midnight timestamp, nothing to fold. */
+  private static boolean isIsoDate(String value) {
+    if (value.length() != 10 || value.charAt(4) != '-' || value.charAt(7) != '-') {
+      return false;
+    }
+    for (int i = 0; i < 10; i++) {
+      if (i != 4 && i != 7 && !isDigit(value.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 
   static String normalizeFully(String value) {

@@ -43,6 +43,10 @@ class ValuesTest {
         net.jqwik.api.Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(70),
         net.jqwik.api.Arbitraries.strings().withChars("0123456789 +-.eEaZ").ofMaxLength(20),
         net.jqwik.api.Arbitraries.longs().map(String::valueOf),
+        net.jqwik.api.Arbitraries.strings().withChars("0123456789-.").ofMaxLength(12),
+        net.jqwik.api.Arbitraries.bigDecimals().ofScale(3).map(java.math.BigDecimal::toPlainString),
+        net.jqwik.api.Arbitraries.doubles().map(String::valueOf),
+        net.jqwik.api.Arbitraries.integers().between(0, 40000).map(d -> java.time.LocalDate.ofEpochDay(d).toString()),
         net.jqwik.api.Arbitraries.strings().withChars("abcXYZ \t\u00e9").ofMaxLength(12));
   }
 
