@@ -43,8 +43,9 @@ import java.util.stream.Stream;
  * {@code --tables N} (default 2000), {@code --sf 0.01,0.1,1} (TPC-DS scale factors), {@code --click-rows N}
  * (default 60,000,000: about 2.5 GB of Parquet), {@code --tall-rows N} (default 2,000,000), {@code --work DIR}
  * (default {@code target/bench/big-lake}; the lake, its cache and the TPC-DS files go there), {@code --skip-eval},
- * {@code --no-sample-baseline}, {@code --generate-only} (write the lake and stop). Develop with something like {@code --tables 150 --sf 0.01 --click-rows 2000000}.
- * Generation is done once per specification and reused; every run indexes from an empty cache.
+ * {@code --no-sample-baseline}, {@code --generate-only} (write the lake and stop), {@code --keep-cache} (index from the
+ * previous run's cache, not an empty one: the index figures are then a refresh's, for re-running the pairs). Develop with something like {@code --tables 150 --sf 0.01 --click-rows 2000000}.
+ * Generation is done once per specification and reused; every run indexes from an empty cache unless told to keep it.
  */
 public final class BigLakeBenchmark {
   private BigLakeBenchmark() {}
@@ -58,6 +59,7 @@ public final class BigLakeBenchmark {
     boolean eval = true;
     boolean baseline = true;
     boolean generateOnly = false;
+    boolean keepCache = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--tables" -> tables = Integer.parseInt(args[++i]);
@@ -68,6 +70,7 @@ public final class BigLakeBenchmark {
         case "--skip-eval" -> eval = false;
         case "--no-sample-baseline" -> baseline = false;
         case "--generate-only" -> generateOnly = true;
+        case "--keep-cache" -> keepCache = true;
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; see the class javadoc");
       }
     }
@@ -96,7 +99,9 @@ public final class BigLakeBenchmark {
 
     // --- full index from an empty cache
     Path cacheRoot = work.resolve("cache");
-    BigLake.deleteRecursively(cacheRoot);
+    if (!keepCache) {
+      BigLake.deleteRecursively(cacheRoot);
+    }
     MemoryWatch memory = new MemoryWatch();
     long t0 = System.nanoTime();
     IndexStatus full;
