@@ -236,7 +236,7 @@ final class InstanceGenerator {
       Schema.Column col = t.columns().get(c);
       QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), col.name());
       List<String> pool = domains.values(key);
-      boolean keyColumn = fresh >= 0 && inKey(t, col.name());
+      boolean keyColumn = fresh >= 0 && t.inKey(col.name());
       if (col.nullable() && (pool.isEmpty() || random.nextDouble() < p.nullRate())) {
         cells[c] = null;
       } else if (keyColumn) {
@@ -305,16 +305,5 @@ final class InstanceGenerator {
         }
       }
     }
-  }
-
-  private static boolean inKey(Schema.Table t, String column) {
-    for (List<String> k : t.keys()) {
-      for (String c : k) {
-        if (c.equalsIgnoreCase(column)) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 }

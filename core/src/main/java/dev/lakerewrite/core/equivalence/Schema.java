@@ -46,6 +46,11 @@ final class Schema {
       checks = List.copyOf(checks);
     }
 
+    /** Whether a column belongs to the primary key or a unique key (case-insensitive). */
+    boolean inKey(String column) {
+      return keys().stream().flatMap(List::stream).anyMatch(c -> c.equalsIgnoreCase(column));
+    }
+
     Optional<Column> column(String name) {
       for (Column c : columns) {
         if (c.name().equalsIgnoreCase(name)) {

@@ -522,7 +522,7 @@ final class TargetedInstances {
       outsideOrs().forEach((column, atoms) -> {
         Schema.Table ct = table(column.table());
         int c = ct == null ? -1 : ct.columnIndex(column.column());
-        if (c < 0 || ct == t || inKey(ct, column.column()) || rows.get(key(ct)) == null) {
+        if (c < 0 || ct == t || ct.inKey(column.column()) || rows.get(key(ct)) == null) {
           return; // the repeated table's own columns: boundaries() puts their values in rows of one instance
         }
         for (String v : variants(column, atoms)) {
@@ -545,17 +545,6 @@ final class TargetedInstances {
     }
     out.addAll(later);
     return out;
-  }
-
-  private static boolean inKey(Schema.Table t, String column) {
-    for (List<String> k : t.keys()) {
-      for (String c : k) {
-        if (c.equalsIgnoreCase(column)) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   /**
