@@ -133,7 +133,10 @@ final class PairSearch {
         probed.forEachShared(pa.hashes, (run, times) -> {
           int start = probed.start[run];
           int end = probed.start[run + 1];
-          if (end - start > maxPostings) {
+          // A stop value is one that many key-like columns of the whole lake hold, however few of them the
+          // probed index (a refresh's changed tables) holds: the refresh then skips exactly what a full build does.
+          int holders = probed == index ? end - start : index.postings(probed.keys[run]);
+          if (holders > maxPostings) {
             stopCount[0] += times;
             return;
           }
@@ -295,6 +298,12 @@ final class PairSearch {
     int find(long hash, int from) {
       long k = hash >>> columnBits;
       return Arrays.binarySearch(keys, Math.min(from, keys.length), keys.length, k);
+    }
+
+    /** How many columns of this index hold the value with this key (a {@link #keys} entry of an index over the same columns). */
+    int postings(long key) {
+      int run = Arrays.binarySearch(keys, key);
+      return run < 0 ? 0 : start[run + 1] - start[run];
     }
 
     /** Told of a run of the index and how many of the probed hashes fall into it. */
