@@ -157,7 +157,7 @@ final class OutputShape {
     List<String> texts = star ? List.of() : outputTexts(node, parser);
     List<Integer> keys = new ArrayList<>();
     List<JsonNode> toAppend = new ArrayList<>();
-    boolean appendable = "SELECT_NODE".equals(node.path("type").asText()) && !hasDistinct(node);
+    boolean appendable = "SELECT_NODE".equals(node.path("type").asText()) && !Trees.hasDistinct(node);
     int visible = names.size();
     for (JsonNode o : orderBy.path("orders")) {
       JsonNode e = o.path("expression");
@@ -333,15 +333,6 @@ final class OutputShape {
     } catch (RuntimeException ex) {
       return "\u0000" + System.identityHashCode(e);
     }
-  }
-
-  private static boolean hasDistinct(JsonNode node) {
-    for (JsonNode m : node.path("modifiers")) {
-      if ("DISTINCT_MODIFIER".equals(m.path("type").asText())) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static boolean hasStar(JsonNode node) {

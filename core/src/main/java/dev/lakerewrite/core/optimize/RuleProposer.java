@@ -1073,14 +1073,14 @@ final class RuleProposer {
       if (!"COLUMN_REF".equals(g.path("class").asText()) || scope.resolve(parts(g)).kind() != Scope.Kind.LOCAL) {
         return null;
       }
-      List<String> p = parts(g);
-      String name = p.get(p.size() - 1);
+      String name = Trees.columnName(g);
       if (!groupNames.add(name.toLowerCase(Locale.ROOT))) {
         return null;
       }
-      groupKeys.add(trees.expression(g));
+      String key = trees.expression(g);
+      groupKeys.add(key);
       bareKeys.add(name);
-      inner.append(trees.expression(g)).append(" AS ").append(Sql.identifier(name)).append(", ");
+      inner.append(key).append(" AS ").append(Sql.identifier(name)).append(", ");
     }
     Set<String> aliases = new LinkedHashSet<>();
     for (JsonNode item : node.path("select_list")) {
@@ -1135,9 +1135,7 @@ final class RuleProposer {
       a.put("alias", alias);
     }
     for (ObjectNode c : columns) {
-      List<String> p = parts(c);
-      ArrayNode bare = c.putArray("column_names");
-      bare.add(p.get(p.size() - 1));
+      Trees.setColumn(c, null, Trees.columnName(c));
     }
     ArrayNode keys = node.putArray("group_expressions");
     for (String name : bareKeys) {
@@ -1179,13 +1177,12 @@ final class RuleProposer {
       return true;
     }
     if (e.isObject() && "COLUMN_REF".equals(cls)) {
-      List<String> p = parts(e);
-      String name = p.get(p.size() - 1).toLowerCase(Locale.ROOT);
+      String name = Trees.columnName(e).toLowerCase(Locale.ROOT);
       if (groupNames.contains(name)) {
         columns.add((ObjectNode) e);
         return true;
       }
-      return p.size() == 1 && aliases.contains(name);
+      return e.path("column_names").size() == 1 && aliases.contains(name);
     }
     for (JsonNode child : e) {
       if (!groupingSetsOperands(child, scope, groupNames, aliases, aggregates, columns)) {
@@ -1665,7 +1662,7 @@ final class RuleProposer {
       }
       ObjectNode body = (ObjectNode) found;
       if (readImplicitly.contains(name.toLowerCase(Locale.ROOT)) || !entry.path("value").path("aliases").isEmpty()
-          || !isSelect(body) || hasDistinct(body) || !"STANDARD_HANDLING".equals(body.path("aggregate_handling")
+          || !isSelect(body) || Trees.hasDistinct(body) || !"STANDARD_HANDLING".equals(body.path("aggregate_handling")
           .asText("STANDARD_HANDLING")) || body.path("group_sets").size() > 1) {
         continue;
       }
@@ -1684,6 +1681,11 @@ final class RuleProposer {
         continue;
       }
       Set<String> read = namesReadOutside(copy, body);
+      Scope scope = ctx.scope(body);
+      List<String> groupTexts = new ArrayList<>();
+      for (JsonNode g : groups) {
+        groupTexts.add(trees.expression(withoutAlias(g)));
+      }
       List<String> dropped = new ArrayList<>();
       List<String> ungrouped = new ArrayList<>();
       ArrayNode items = (ArrayNode) body.path("select_list");
@@ -1694,16 +1696,12 @@ final class RuleProposer {
           continue;
         }
         String text = trees.expression(withoutAlias(item));
-        int group = -1;
-        for (int g = 0; g < groups.size(); g++) {
-          if (trees.expression(withoutAlias(groups.get(g))).equals(text)) {
-            group = g;
-          }
-        }
+        int group = groupTexts.lastIndexOf(text);
         items.remove(i);
         dropped.add(0, output);
-        if (group >= 0 && determinedByGroupedKey(body, groups.get(group), ctx)) {
+        if (group >= 0 && determinedByGroupedKey(body, groups.get(group), scope)) {
           removeGroup(body, group);
+          groupTexts.remove(group);
           ungrouped.add(0, text);
         }
       }
@@ -1753,8 +1751,7 @@ final class RuleProposer {
         return;
       }
       if ("COLUMN_REF".equals(n.path("class").asText())) {
-        List<String> p = parts(n);
-        out.add(p.get(p.size() - 1).toLowerCase(Locale.ROOT));
+        out.add(Trees.columnName(n).toLowerCase(Locale.ROOT));
       }
     });
     // A column reference inside the select list that names another item's alias reads it too (DuckDB allows it).
@@ -1772,8 +1769,7 @@ final class RuleProposer {
       return alias;
     }
     if ("COLUMN_REF".equals(item.path("class").asText())) {
-      List<String> p = parts(item);
-      return p.get(p.size() - 1);
+      return Trees.columnName(item);
     }
     return null;
   }
@@ -1784,18 +1780,8 @@ final class RuleProposer {
     return copy;
   }
 
-  private static boolean hasDistinct(JsonNode node) {
-    for (JsonNode m : node.path("modifiers")) {
-      if ("DISTINCT_MODIFIER".equals(m.path("type").asText())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** Whether a grouping expression reads one base table only, whose whole primary key is grouped as columns. */
-  private boolean determinedByGroupedKey(ObjectNode body, JsonNode expression, Context ctx) {
-    Scope scope = ctx.scope(body);
+  private boolean determinedByGroupedKey(ObjectNode body, JsonNode expression, Scope scope) {
     List<Scope.Item> owners = scope.owners(expression);
     if (owners == null || owners.size() != 1 || Trees.hasSubquery(expression) || Trees.hasAggregate(expression)
         || !"BASE_TABLE".equals(owners.get(0).node().path("type").asText())) {
@@ -1812,8 +1798,7 @@ final class RuleProposer {
       if (g != expression && "COLUMN_REF".equals(g.path("class").asText())) {
         Scope.Resolution r = scope.resolve(parts(g));
         if (r.kind() == Scope.Kind.LOCAL && r.item() == table) {
-          List<String> p = parts(g);
-          grouped.add(p.get(p.size() - 1).toLowerCase(Locale.ROOT));
+          grouped.add(Trees.columnName(g).toLowerCase(Locale.ROOT));
         }
       }
     }

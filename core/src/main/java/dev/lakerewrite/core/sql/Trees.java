@@ -115,6 +115,12 @@ public final class Trees {
     return out;
   }
 
+  /** The column a COLUMN_REF names, without its qualifier: {@code label} for {@code r.label}. */
+  public static String columnName(JsonNode columnRef) {
+    JsonNode names = columnRef.path("column_names");
+    return names.path(names.size() - 1).asText();
+  }
+
   /** Points a COLUMN_REF at {@code qualifier.column} (no qualifier when null). */
   public static void setColumn(ObjectNode columnRef, @Nullable String qualifier, String column) {
     ArrayNode names = columnRef.putArray("column_names");
@@ -262,6 +268,16 @@ public final class Trees {
       }
     }
     return null;
+  }
+
+  /** Whether a query node is SELECT DISTINCT (a DISTINCT modifier, DISTINCT ON included). */
+  public static boolean hasDistinct(JsonNode node) {
+    for (JsonNode m : node.path("modifiers")) {
+      if ("DISTINCT_MODIFIER".equals(m.path("type").asText())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The ORDER BY modifier of a query node, if it has one. */
