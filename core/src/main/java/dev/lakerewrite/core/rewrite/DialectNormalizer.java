@@ -6,9 +6,16 @@ import dev.lakerewrite.core.sql.ParsedSql;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.SqlSyntaxException;
 import dev.lakerewrite.core.sql.Trees;
+import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -17,9 +24,11 @@ import org.jspecify.annotations.Nullable;
  * Accepts user queries written with SQLite, MySQL, SQL Server or PostgreSQL habits that DuckDB's parser refuses,
  * by rewriting only what stops it: {@code `name`} and {@code [name]} identifiers become {@code "name"}, MySQL's
  * {@code LIMIT offset, count} becomes {@code LIMIT count OFFSET offset}, and a keyword used as a column or table
- * name ({@code show}, {@code character}, {@code year}...) is quoted where the parser stops at it. A query that
- * parses as written is never touched; every change is listed for the trace. String literals and comments are never
- * edited. At most {@link #MAX_QUOTED} keywords are quoted, each parse linear in the query's length.
+ * name ({@code show}, {@code character}, {@code year}...) is quoted where the parser stops at it. Then two habits
+ * DuckDB's binder would refuse are repaired in the parsed query: a column selected beside aggregates without being
+ * grouped, and (with the lake's column names) a double-quoted string literal. Otherwise a query that parses as
+ * written is never touched; every change is listed for the trace. String literals and comments are never edited.
+ * At most {@link #MAX_QUOTED} keywords are quoted, each parse linear in the query's length.
  */
 final class DialectNormalizer {
   static final int MAX_QUOTED = 16;
@@ -34,6 +43,12 @@ final class DialectNormalizer {
    */
   record Normalized(String sql, List<String> changes) {}
 
+  /** Text {@code [start, end)} of the query (character indexes) replaced by {@code text}. */
+  private record Edit(int start, int end, String text) {}
+
+  /** Edits that repair one habit together, and the trace line that says so. */
+  private record Repair(List<Edit> edits, String change) {}
+
   private DialectNormalizer() {}
 
   static Normalized normalize(String sql, SqlParser parser) {
@@ -47,19 +62,21 @@ final class DialectNormalizer {
    *
    * @param isLakeColumn whether some table of the lake has a column of this name (case-insensitive)
    */
-  static Normalized normalize(String sql, SqlParser parser, java.util.function.Predicate<String> isLakeColumn) {
+  static Normalized normalize(String sql, SqlParser parser, Predicate<String> isLakeColumn) {
+    ParsedSql parsed = tryParse(sql, parser);
+    if (parsed != null) {
+      return repaired(sql, parsed, parser, isLakeColumn, new ArrayList<>());
+    }
     if (parses(sql, parser) == null) {
-      List<String> changes = new ArrayList<>();
-      String s = doubleQuotedLiterals(sql, parser, isLakeColumn, changes);
-      return new Normalized(bareColumnsBesideAggregates(s, parser, changes), changes);
+      return new Normalized(sql, List.of()); // a statement that is not a query: refused later, as it is
     }
     List<String> changes = new ArrayList<>();
     String s = lexical(sql, changes);
     for (int i = 0; i < MAX_QUOTED; i++) {
       SqlSyntaxException e = parses(s, parser);
       if (e == null) {
-        s = doubleQuotedLiterals(s, parser, isLakeColumn, changes);
-        return new Normalized(bareColumnsBesideAggregates(s, parser, changes), changes);
+        ParsedSql now = tryParse(s, parser);
+        return now == null ? new Normalized(s, changes) : repaired(s, now, parser, isLakeColumn, changes);
       }
       String quoted = quoteKeywordAt(s, e);
       if (quoted == null) {
@@ -79,14 +96,8 @@ final class DialectNormalizer {
    * {@code any_value(...)} under its own name, which is what those engines return. Only top-level select items are
    * touched, edited in place in the text (the rest of the query keeps its spelling). Linear in the tree's size.
    */
-  private static String bareColumnsBesideAggregates(String sql, SqlParser parser, List<String> changes) {
-    ParsedSql parsed;
-    try {
-      parsed = parser.parse(sql);
-    } catch (SqlSyntaxException e) {
-      return sql;
-    }
-    List<int[]> spans = new ArrayList<>();
+  private static @Nullable Repair bareColumnsBesideAggregates(String sql, ParsedSql parsed) {
+    List<Edit> edits = new ArrayList<>();
     List<String> names = new ArrayList<>();
     for (ObjectNode statement : parsed.statements()) {
       Trees.selectNodes(statement, node -> {
@@ -100,57 +111,37 @@ final class DialectNormalizer {
           return;
         }
         for (JsonNode item : node.path("select_list")) {
-          if (!"COLUMN_REF".equals(item.path("class").asText()) || grouped(item, groups)
-              || !item.has("query_location_length")) {
+          if (!"COLUMN_REF".equals(item.path("class").asText()) || grouped(item, groups)) {
             continue;
           }
-          List<String> parts = Trees.columnNames(item);
-          String name = parts.get(parts.size() - 1);
-          int start = charIndex(sql, item.path("query_location").asInt(-1));
-          int end = charIndex(sql, item.path("query_location").asInt(-1) + item.path("query_location_length").asInt());
-          if (start < 0 || end <= start) {
+          int[] span = sourceSpan(sql, item);
+          if (span == null) {
             continue;
           }
-          String alias = item.path("alias").asText("");
-          spans.add(new int[] {start, end, alias.isEmpty() ? 1 : 0});
+          String name = Trees.columnName(item);
+          boolean unnamed = item.path("alias").asText("").isEmpty();
+          edits.add(new Edit(span[0], span[1], "any_value(" + sql.substring(span[0], span[1]) + ")"
+              + (unnamed ? " AS " + Sql.identifier(name) : "")));
           names.add(name);
         }
       });
     }
-    if (spans.isEmpty()) {
-      return sql;
-    }
-    StringBuilder out = new StringBuilder(sql);
-    for (int i = spans.size() - 1; i >= 0; i--) {
-      int[] span = spans.get(i);
-      String column = sql.substring(span[0], span[1]);
-      out.replace(span[0], span[1], "any_value(" + column + ")" + (span[2] == 1 ? " AS "
-          + dev.lakerewrite.sql.Sql.identifier(names.get(i)) : ""));
-    }
-    changes.add("selected beside aggregates without being grouped, as SQLite and MySQL allow: "
-        + String.join(", ", names) + " read as any_value(...)");
-    return parses(out.toString(), parser) == null ? out.toString() : sql;
+    return edits.isEmpty() ? null : new Repair(edits, "selected beside aggregates without being grouped, as SQLite"
+        + " and MySQL allow: " + String.join(", ", names) + " read as any_value(...)");
   }
 
-  private static final java.util.Set<String> LIKE_FUNCTIONS = java.util.Set.of("~~", "!~~", "~~*", "!~~*",
+  private static final Set<String> LIKE_FUNCTIONS = Set.of("~~", "!~~", "~~*", "!~~*",
       "like_escape", "not_like_escape", "ilike_escape", "not_ilike_escape");
 
-  /** Double-quoted names used as string literals (see {@link #normalize(String, SqlParser, java.util.function.Predicate)}). */
-  private static String doubleQuotedLiterals(String sql, SqlParser parser,
-      java.util.function.Predicate<String> isLakeColumn, List<String> changes) {
-    ParsedSql parsed;
-    try {
-      parsed = parser.parse(sql);
-    } catch (SqlSyntaxException e) {
-      return sql;
-    }
-    java.util.Map<String, Integer> references = new java.util.HashMap<>();
-    java.util.Map<String, List<int[]>> candidates = new java.util.LinkedHashMap<>();
+  /** Double-quoted names used as string literals (see {@link #normalize(String, SqlParser, Predicate)}). */
+  private static @Nullable Repair doubleQuotedLiterals(String sql, ParsedSql parsed,
+      Predicate<String> isLakeColumn) {
+    Map<String, Integer> references = new HashMap<>();
+    Map<String, List<int[]>> candidates = new LinkedHashMap<>();
     for (ObjectNode statement : parsed.statements()) {
       Trees.visit(statement, n -> {
         if ("COLUMN_REF".equals(n.path("class").asText())) {
-          List<String> parts = Trees.columnNames(n);
-          references.merge(parts.get(parts.size() - 1).toLowerCase(Locale.ROOT), 1, Integer::sum);
+          references.merge(Trees.columnName(n).toLowerCase(Locale.ROOT), 1, Integer::sum);
         }
         if (!n.path("alias").asText("").isEmpty()) {
           references.merge(n.path("alias").asText().toLowerCase(Locale.ROOT), 1_000, Integer::sum); // a name it defines
@@ -169,29 +160,68 @@ final class DialectNormalizer {
         }
       });
     }
-    List<int[]> edits = new ArrayList<>();
+    List<Edit> edits = new ArrayList<>();
     List<String> literals = new ArrayList<>();
     candidates.forEach((name, spans) -> {
       if (!isLakeColumn.test(name) && references.getOrDefault(name.toLowerCase(Locale.ROOT), 0) == spans.size()) {
-        edits.addAll(spans);
+        for (int[] span : spans) {
+          String text = sql.substring(span[0] + 1, span[1] - 1).replace("\"\"", "\"");
+          edits.add(new Edit(span[0], span[1], Sql.literal(text)));
+        }
         literals.add("\"" + name + "\"");
       }
     });
-    if (edits.isEmpty()) {
-      return sql;
+    return edits.isEmpty() ? null : new Repair(edits, "double-quoted " + String.join(", ", literals)
+        + " read as string literal" + (literals.size() > 1 ? "s" : "")
+        + " (no lake column has that name; MySQL and SQLite read it so)");
+  }
+
+  /**
+   * The binder-level repairs of a query that parses, each kept only when the repaired text still parses: first
+   * double-quoted literals, then bare columns beside aggregates (found on the text the first left).
+   */
+  private static Normalized repaired(String sql, ParsedSql parsed, SqlParser parser, Predicate<String> isLakeColumn,
+      List<String> changes) {
+    String s = sql;
+    ParsedSql tree = parsed;
+    Repair literals = doubleQuotedLiterals(s, tree, isLakeColumn);
+    if (literals != null) {
+      String edited = applied(s, literals.edits());
+      ParsedSql again = tryParse(edited, parser);
+      if (again != null) {
+        s = edited;
+        tree = again;
+        changes.add(literals.change());
+      }
     }
-    edits.sort((a, b) -> Integer.compare(b[0], a[0]));
+    Repair bare = bareColumnsBesideAggregates(s, tree);
+    if (bare != null) {
+      String edited = applied(s, bare.edits());
+      if (tryParse(edited, parser) != null) {
+        s = edited;
+        changes.add(bare.change());
+      }
+    }
+    return new Normalized(s, changes);
+  }
+
+  /** The text with the edits applied (they do not overlap), last first so earlier indexes stay valid. */
+  private static String applied(String sql, List<Edit> edits) {
+    List<Edit> byStart = new ArrayList<>(edits);
+    byStart.sort(Comparator.comparingInt(Edit::start).reversed());
     StringBuilder out = new StringBuilder(sql);
-    for (int[] span : edits) {
-      String text = sql.substring(span[0] + 1, span[1] - 1).replace("\"\"", "\"");
-      out.replace(span[0], span[1], dev.lakerewrite.sql.Sql.literal(text));
+    for (Edit e : byStart) {
+      out.replace(e.start(), e.end(), e.text());
     }
-    if (parses(out.toString(), parser) != null) {
-      return sql;
-    }
-    changes.add("double-quoted " + String.join(", ", literals) + " read as string literal"
-        + (literals.size() > 1 ? "s" : "") + " (no lake column has that name; MySQL and SQLite read it so)");
     return out.toString();
+  }
+
+  private static @Nullable ParsedSql tryParse(String sql, SqlParser parser) {
+    try {
+      return parser.parse(sql);
+    } catch (SqlSyntaxException e) {
+      return null;
+    }
   }
 
   /** The operands a comparison, IN list or LIKE compares; empty for any other node. */
@@ -213,21 +243,28 @@ final class DialectNormalizer {
 
   /** The character span of a node written in double quotes in {@code sql}, quotes included; else null. */
   private static int @Nullable [] quotedSpan(String sql, JsonNode node) {
+    int[] span = sourceSpan(sql, node);
+    if (span == null || span[1] - span[0] < 2 || sql.charAt(span[0]) != '"' || sql.charAt(span[1] - 1) != '"') {
+      return null;
+    }
+    return span;
+  }
+
+  /** The character span {@code [start, end)} a parsed node was written at in {@code sql}; null when unknown. */
+  private static int @Nullable [] sourceSpan(String sql, JsonNode node) {
     if (!node.has("query_location_length")) {
       return null;
     }
-    int start = charIndex(sql, node.path("query_location").asInt(-1));
-    int end = charIndex(sql, node.path("query_location").asInt(-1) + node.path("query_location_length").asInt());
-    if (start < 0 || end - start < 2 || sql.charAt(start) != '"' || sql.charAt(end - 1) != '"') {
-      return null;
-    }
-    return new int[] {start, end};
+    int location = node.path("query_location").asInt(-1);
+    int start = charIndex(sql, location);
+    int end = charIndex(sql, location + node.path("query_location_length").asInt());
+    return start < 0 || end <= start ? null : new int[] {start, end};
   }
 
   /** Whether a selected column is one of the GROUP BY expressions, or names one by its alias. */
   private static boolean grouped(JsonNode column, JsonNode groups) {
     List<String> parts = Trees.columnNames(column);
-    String name = parts.get(parts.size() - 1);
+    String name = Trees.columnName(column);
     String alias = column.path("alias").asText("");
     for (JsonNode g : groups) {
       if (!"COLUMN_REF".equals(g.path("class").asText())) {
@@ -237,7 +274,7 @@ final class DialectNormalizer {
         continue;
       }
       List<String> gp = Trees.columnNames(g);
-      String gName = gp.get(gp.size() - 1);
+      String gName = Trees.columnName(g);
       boolean sameName = gName.equalsIgnoreCase(name) && (gp.size() == 1 || parts.size() == 1
           || gp.get(gp.size() - 2).equalsIgnoreCase(parts.get(parts.size() - 2)));
       if (sameName || gp.size() == 1 && gName.equalsIgnoreCase(alias)) {

@@ -15,6 +15,7 @@ import dev.lakerewrite.sql.Sql;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -92,12 +93,13 @@ final class RewriteLoop {
     /** Whether some lake table has a column of this name, case-insensitive (read once per rewrite, when asked). */
     private boolean isLakeColumn(String name) {
       if (lakeColumns == null) {
-        lakeColumns = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (String t : tools.tableNames()) {
-          tools.columnNames(t).forEach(c -> lakeColumns.add(c.toLowerCase(java.util.Locale.ROOT)));
+          tools.columnNames(t).forEach(c -> names.add(c.toLowerCase(Locale.ROOT)));
         }
+        lakeColumns = names;
       }
-      return lakeColumns.contains(name.toLowerCase(java.util.Locale.ROOT));
+      return lakeColumns.contains(name.toLowerCase(Locale.ROOT));
     }
 
     RewriteResult execute() {
