@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where a plan's cost goes, per {@link PlanSymptom}: the share of the total operator time (of the estimated rows
@@ -70,7 +71,7 @@ final class PlanProfile {
         scanCost.merge(t, own, Double::sum);
         scanCount.merge(t, 1, Integer::sum);
       }
-      ExecutionPlan.Operator input = o.children().isEmpty() ? null : belowProjections(o.children().get(0));
+      ExecutionPlan.Operator input = o.children().isEmpty() ? null : belowPassThrough(o.children().get(0));
       if (isAggregate(type) && input != null && isJoin(input.type())) {
         add(shares, PlanSymptom.AGGREGATE_OVER_JOIN, (cost(o, measured) + cost(input, measured)) / total);
       }
@@ -127,11 +128,11 @@ final class PlanProfile {
   }
 
   /** Operators that pass their input's rows on to an aggregate: DuckDB projects, PostgreSQL sorts and gathers. */
-  private static final java.util.Set<String> PASS_THROUGH = java.util.Set.of("PROJECTION", "SORT", "INCREMENTAL_SORT",
+  private static final Set<String> PASS_THROUGH = Set.of("PROJECTION", "SORT", "INCREMENTAL_SORT",
       "GATHER", "GATHER_MERGE");
 
   /** The first operator below a chain of {@link #PASS_THROUGH} operators. */
-  private static ExecutionPlan.Operator belowProjections(ExecutionPlan.Operator o) {
+  private static ExecutionPlan.Operator belowPassThrough(ExecutionPlan.Operator o) {
     ExecutionPlan.Operator at = o;
     while (at.children().size() == 1 && PASS_THROUGH.contains(at.type())) {
       at = at.children().get(0);
