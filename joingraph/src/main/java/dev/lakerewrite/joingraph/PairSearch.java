@@ -302,7 +302,7 @@ final class PairSearch {
 
     /** How many columns of this index hold the value with this key (a {@link #keys} entry of an index over the same columns). */
     int postings(long key) {
-      int run = Arrays.binarySearch(keys, key);
+      int run = find(key << columnBits, 0);
       return run < 0 ? 0 : start[run + 1] - start[run];
     }
 
