@@ -57,6 +57,7 @@ class IndexRefreshTest {
           .containsEntry(IndexStage.RETRIEVAL, new long[] {7, 0})
           .containsEntry(IndexStage.JOIN_GRAPH, new long[] {7, 0});
       assertThat(first.stage(IndexStage.VALUES).orElseThrow().built()).isPositive();
+      assertThat(first.stage(IndexStage.VALUES).orElseThrow().reused()).as("an empty cache has no vectors").isZero();
       assertThat(first.stage(IndexStage.VALUES).orElseThrow().detail()).isEqualTo("all string values");
       assertThat(first.upToDate()).isFalse();
       assertThat(lastDone).containsKeys(IndexStage.values());

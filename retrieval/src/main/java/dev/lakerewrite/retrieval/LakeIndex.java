@@ -136,9 +136,10 @@ public final class LakeIndex implements AutoCloseable {
   /**
    * What {@link #embedValues} did.
    *
-   * @param embedded values embedded now
-   * @param cached values whose vectors the cache already held (or that repeat a value embedded now)
-   * @param deferred values left for their table's first SEARCH_VALUE (beyond the budget)
+   * @param embedded distinct values embedded now
+   * @param cached distinct values whose vectors the embedding cache already held (from an earlier build, or a
+   *     name embedded earlier); a value found in several columns counts once, in one of these two
+   * @param deferred values left for their table's first SEARCH_VALUE (beyond the budget), per column
    */
   public record ValueEmbedding(long embedded, long cached, long deferred) {}
 
@@ -652,9 +653,11 @@ public final class LakeIndex implements AutoCloseable {
         deferred += c.values();
       }
     }
-    long misses = embedder.misses();
     long done = 0;
+    long cached = 0;
     progress.accept(new Progress(Progress.Phase.EMBEDDING_VALUES, 0, taken));
+    // Values repeat across columns (the parts of one split table share theirs): each is looked up and counted once.
+    Set<String> seen = new HashSet<>();
     List<String> batch = new ArrayList<>();
     for (Map.Entry<String, Set<Integer>> e : chosen.entrySet()) {
       List<IndexedValue> values;
@@ -665,7 +668,12 @@ public final class LakeIndex implements AutoCloseable {
       }
       for (IndexedValue v : values) {
         done++;
-        if (!embedder.contains(v.value())) {
+        if (!seen.add(v.value())) {
+          continue;
+        }
+        if (embedder.contains(v.value())) {
+          cached++;
+        } else {
           batch.add(v.value());
         }
       }
@@ -679,8 +687,7 @@ public final class LakeIndex implements AutoCloseable {
       embedder.embedAll(batch);
     }
     progress.accept(new Progress(Progress.Phase.EMBEDDING_VALUES, done, taken));
-    long embedded = Math.min(done, embedder.misses() - misses);
-    return new ValueEmbedding(embedded, done - embedded, deferred);
+    return new ValueEmbedding(seen.size() - cached, cached, deferred);
   }
 
   // ---------------------------------------------------------------------------------------------- UNION_SEARCH
