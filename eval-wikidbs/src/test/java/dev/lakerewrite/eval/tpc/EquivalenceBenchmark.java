@@ -1,53 +1,79 @@
 package dev.lakerewrite.eval.tpc;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The equivalence checker over the whole {@link EquivalenceCorpus} (TPC-H, both schemas, fit and held-out parts):
- * per kind of change, how many pairs and how they were judged; the survivors (mutants called equivalent) and any
- * equivalent pair called NOT_EQUIVALENT, by id; then check times. Run with {@code bin/bench eval-wikidbs
- * EquivalenceBenchmark [held-out|fit|all]}. The last line:
+ * The equivalence checker over the {@link EquivalenceCorpus} (TPC-H and TPC-DS, strict and nullable schemas, fit
+ * and held-out parts): per kind of change, how many pairs and how they were judged; the survivors of the fit part
+ * (mutants called equivalent) by id — a held-out part's survivors are only counted, so that it stays unlooked-at
+ * (set {@code SHOW_HELD_OUT_SURVIVORS} to list them too); any equivalent pair called NOT_EQUIVALENT, by id; then
+ * check times. Run with {@code bin/bench eval-wikidbs EquivalenceBenchmark [all|fit|held-out] [tpch|tpcds|both]}
+ * (defaults: all, both). One {@code summary:} line per benchmark, then the last line, over everything run:
  * {@code summary: pairs=N rewrites=R proved=P mutants=M rejected=K rejected_rate=X false_not_equivalent=F
  * median_ms=Y p90_ms=Z} (rejected counts only counterexamples that re-run; proved counts EQUIVALENT verdicts,
- * syntactic proofs or every instance agreeing).
+ * syntactic proofs or every instance agreeing). {@code ONLY_QUERY=tpcds/q7} runs one query's pairs.
  */
 public final class EquivalenceBenchmark {
   private EquivalenceBenchmark() {}
 
   public static void main(String[] args) throws Exception {
     String part = args.length > 0 ? args[0] : "all";
-    List<EquivalenceCorpus.Pair> pairs = new ArrayList<>();
-    for (EquivalenceCorpus.Pair p : EquivalenceCorpus.tpch()) {
-      String only = System.getenv("ONLY_QUERY");
-      if ((part.equals("all") || part.equals("held-out") == p.heldOut())
-          && (only == null || p.query().equals(only))) {
-        pairs.add(p);
-      }
+    String which = args.length > 1 ? args[1] : "both";
+    if (!List.of("all", "fit", "held-out").contains(part) || !List.of("tpch", "tpcds", "both").contains(which)) {
+      throw new IllegalArgumentException("usage: EquivalenceBenchmark [all|fit|held-out] [tpch|tpcds|both], was "
+          + String.join(" ", args));
     }
-    System.out.printf(Locale.ROOT, "corpus: %d pairs (%s part), TPC-H 22 queries, schemas tpch and tpch-nullable%n",
-        pairs.size(), part);
+    Map<String, List<EquivalenceCorpus.Pair>> byBenchmark = new LinkedHashMap<>();
+    if (!which.equals("tpcds")) {
+      byBenchmark.put("tpch", select(EquivalenceCorpus.tpch(), part));
+    }
+    if (!which.equals("tpch")) {
+      byBenchmark.put("tpcds", select(EquivalenceCorpus.tpcds(), part));
+    }
+    List<EquivalenceCorpus.Pair> pairs = new ArrayList<>();
+    byBenchmark.values().forEach(pairs::addAll);
+    System.out.printf(Locale.ROOT, "corpus: %d pairs (%s part): %s%n", pairs.size(), part,
+        byBenchmark.entrySet().stream().map(e -> e.getKey() + " " + e.getValue().size()).toList());
+    boolean showHeldOut = System.getenv("SHOW_HELD_OUT_SURVIVORS") != null;
     Map<String, CorpusRun.Tally> byKind = new TreeMap<>();
+    Map<String, CorpusRun.Tally> tallies = new LinkedHashMap<>();
+    Map<String, List<Long>> times = new LinkedHashMap<>();
     CorpusRun.Tally total = new CorpusRun.Tally();
-    List<Long> times = new ArrayList<>();
-    long cpuStart = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+    List<Long> allTimes = new ArrayList<>();
+    var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    long cpuStart;
+    long wallStart;
     try (CorpusRun run = new CorpusRun()) {
       // Warm-up: the first checks pay for class loading and DuckDB's start.
       run.check(pairs.get(0));
       run.check(pairs.get(pairs.size() - 1));
-      cpuStart = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-      for (EquivalenceCorpus.Pair p : pairs) {
-        CorpusRun.Outcome o = run.check(p);
-        times.add(o.nanos());
-        total.add(o);
-        byKind.computeIfAbsent(p.kind().replaceAll("^optimizer recipe .*", "optimizer recipe"),
-            k -> new CorpusRun.Tally()).add(o);
+      cpuStart = threads.getCurrentThreadCpuTime();
+      wallStart = System.nanoTime();
+      for (Map.Entry<String, List<EquivalenceCorpus.Pair>> e : byBenchmark.entrySet()) {
+        CorpusRun.Tally tally = tallies.computeIfAbsent(e.getKey(), k -> new CorpusRun.Tally());
+        List<Long> mine = times.computeIfAbsent(e.getKey(), k -> new ArrayList<>());
+        for (EquivalenceCorpus.Pair p : e.getValue()) {
+          CorpusRun.Outcome o = run.check(p);
+          mine.add(o.nanos());
+          allTimes.add(o.nanos());
+          total.add(o);
+          tally.add(o);
+          byKind.computeIfAbsent(p.kind().replaceAll("^optimizer recipe .*", "optimizer recipe"),
+              k -> new CorpusRun.Tally()).add(o);
+          if (allTimes.size() % 50 == 0) {
+            System.err.printf(Locale.ROOT, "%d of %d pairs checked (%.0f s)%n", allTimes.size(), pairs.size(),
+                (System.nanoTime() - wallStart) / 1e9);
+          }
+        }
       }
     }
-    long cpu = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuStart;
+    long cpu = threads.getCurrentThreadCpuTime() - cpuStart;
+    long wall = System.nanoTime() - wallStart;
     System.out.println("kind                                        pairs  equivalent-verdicts  rejected(confirmed)");
     byKind.forEach((k, t) -> System.out.printf(Locale.ROOT, "%-42s %6d  %19s  %s%n", k, t.rewrites + t.mutants,
         t.rewrites > 0 ? t.proved + "/" + t.rewrites : "-",
@@ -55,25 +81,55 @@ public final class EquivalenceBenchmark {
     for (CorpusRun.Outcome o : total.falseNotEquivalent) {
       System.out.println("FALSE NOT_EQUIVALENT " + o.pair().id() + ": " + o.summary());
     }
+    int hidden = 0;
     for (CorpusRun.Outcome o : total.survivors) {
+      if (o.pair().heldOut() && !showHeldOut) {
+        hidden++;
+        continue;
+      }
       System.out.println("survivor " + o.pair().id() + ": " + o.verdict() + " — " + o.summary().lines().findFirst()
           .orElse(""));
       if (System.getenv("SHOW_SURVIVORS") != null) {
         System.out.println("  right: " + o.pair().right().replaceAll("\\s+", " "));
       }
     }
+    if (hidden > 0) {
+      System.out.println(hidden + " held-out survivor(s), not listed (the held-out part stays unlooked-at)");
+    }
     for (CorpusRun.Outcome o : total.unconfirmed) {
       System.out.println("unconfirmed counterexample " + o.pair().id());
+    }
+    System.out.printf(Locale.ROOT, "time: %d checks, wall %.1f s, CPU %.1f s (this thread), mean %.0f ms%n",
+        allTimes.size(), wall / 1e9, cpu / 1e9,
+        allTimes.stream().mapToLong(Long::longValue).average().orElse(0) / 1e6);
+    for (Map.Entry<String, CorpusRun.Tally> e : tallies.entrySet()) {
+      summary(e.getKey() + " ", byBenchmark.get(e.getKey()).size(), e.getValue(), times.get(e.getKey()));
+    }
+    summary("", pairs.size(), total, allTimes);
+  }
+
+  private static List<EquivalenceCorpus.Pair> select(List<EquivalenceCorpus.Pair> corpus, String part) {
+    String only = System.getenv("ONLY_QUERY");
+    List<EquivalenceCorpus.Pair> out = new ArrayList<>();
+    for (EquivalenceCorpus.Pair p : corpus) {
+      if ((part.equals("all") || part.equals("held-out") == p.heldOut()) && (only == null || p.query().equals(only))) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  private static void summary(String label, int pairs, CorpusRun.Tally t, List<Long> times) {
+    if (times.isEmpty()) {
+      System.out.println(label + "summary: pairs=0");
+      return;
     }
     List<Long> sorted = new ArrayList<>(times);
     sorted.sort(null);
     double median = sorted.get(sorted.size() / 2) / 1e6;
     double p90 = sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(sorted.size() * 0.9) - 1)) / 1e6;
-    System.out.printf(Locale.ROOT, "time: %d checks, wall %.1f s, CPU %.1f s (this thread), mean %.0f ms%n",
-        times.size(), times.stream().mapToLong(Long::longValue).sum() / 1e9, cpu / 1e9,
-        times.stream().mapToLong(Long::longValue).average().orElse(0) / 1e6);
-    System.out.printf(Locale.ROOT, "summary: pairs=%d rewrites=%d proved=%d mutants=%d rejected=%d rejected_rate=%.3f "
-        + "false_not_equivalent=%d median_ms=%.0f p90_ms=%.0f%n", pairs.size(), total.rewrites, total.proved,
-        total.mutants, total.rejectedConfirmed, total.rejectedRate(), total.equivalentCalledNot, median, p90);
+    System.out.printf(Locale.ROOT, "%ssummary: pairs=%d rewrites=%d proved=%d mutants=%d rejected=%d "
+        + "rejected_rate=%.3f false_not_equivalent=%d median_ms=%.0f p90_ms=%.0f%n", label, pairs, t.rewrites,
+        t.proved, t.mutants, t.rejectedConfirmed, t.rejectedRate(), t.equivalentCalledNot, median, p90);
   }
 }

@@ -35,11 +35,12 @@ class EquivalenceCorpusTest {
     assertThat(tally.mutants).as("mutants in the held-out part").isGreaterThanOrEqualTo(40);
     assertThat(tally.falseNotEquivalent).as("equivalent pairs called NOT_EQUIVALENT").isEmpty();
     assertThat(tally.unconfirmed).as("counterexamples on which the queries do not differ").isEmpty();
+    // Only counts: the held-out part's survivors are not listed anywhere, so that nobody studies them.
     System.out.printf("held-out: %d rewrites (%d EQUIVALENT), %d mutants, %d rejected with a counterexample that "
-        + "re-runs (%.3f); survivors: %s%n", tally.rewrites, tally.proved, tally.mutants, tally.rejectedConfirmed,
-        tally.rejectedRate(), tally.survivors.stream().map(o -> o.pair().id()).toList());
-    assertThat(tally.rejectedRate()).as("mutants rejected; survivors: %s",
-        tally.survivors.stream().map(o -> o.pair().id()).toList()).isGreaterThanOrEqualTo(0.87);
+        + "re-runs (%.3f)%n", tally.rewrites, tally.proved, tally.mutants, tally.rejectedConfirmed,
+        tally.rejectedRate());
+    assertThat(tally.rejectedRate()).as("mutants rejected (%d survivors)", tally.survivors.size())
+        .isGreaterThanOrEqualTo(0.87);
     assertThat(tally.survivors).allSatisfy(o -> assertThat(o.verdict()).isNotEqualTo(Verdict.NOT_EQUIVALENT));
   }
 }
