@@ -18,6 +18,7 @@ import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -1209,7 +1210,13 @@ final class OfflinePlanner {
   private Map<String, List<Evidence.UnionPartner>> unions(Map<String, TableChoice> tables, List<Action> wanted) {
     Map<String, List<Evidence.UnionPartner>> out = new LinkedHashMap<>();
     List<TableChoice> live = tables.values().stream().filter(t -> t.mergedInto() == null).toList();
-    if (live.size() != 1 || analysis.hasSetOperation() || !analysis.joins().isEmpty()) {
+    for (TableChoice t : live) {
+      List<Evidence.UnionPartner> twins = schemaTwins(t);
+      if (!twins.isEmpty()) {
+        out.put(t.lake(), twins);
+      }
+    }
+    if (!out.isEmpty() || live.size() != 1 || analysis.hasSetOperation() || !analysis.joins().isEmpty()) {
       return out;
     }
     TableChoice t = live.get(0);
@@ -1257,6 +1264,73 @@ final class OfflinePlanner {
       out.put(t.lake(), accepted);
     }
     return out;
+  }
+
+  /**
+   * The horizontal parts of an assumed table's lake table: the other lake tables with exactly its column names
+   * (ignoring case) whose names share its stem, i.e. all but their last words and at least two
+   * words ({@code orders_2023} and {@code orders_2024}, {@code sports_east} and {@code sports_west},
+   * {@code taxa_current} and {@code taxa_archive}). A lake splits one table by rows this way; tables of different
+   * things share a column list (code lists, category tables) but not a name stem. None when the user names the lake
+   * table itself. Costs one pass over the catalog: O(tables · columns).
+   */
+  private List<Evidence.UnionPartner> schemaTwins(TableChoice t) {
+    if (Names.normalize(t.assumed()).equals(Names.normalize(t.lake()))) {
+      return List.of();
+    }
+    Set<String> shape = columnShape(t.lake());
+    if (shape.size() < 2) {
+      return List.of();
+    }
+    List<Evidence.UnionPartner> out = new ArrayList<>();
+    for (String other : lake.tableNames()) {
+      if (other.equals(t.lake()) || !sameStem(t.lake(), other) || !columnShape(other).equals(shape)
+          || !sameTypes(t, other)) {
+        continue;
+      }
+      Map<String, String> mapping = new LinkedHashMap<>();
+      for (CatalogTable.Column c : lake.table(t.lake()).columns()) {
+        lake.table(other).columns().stream().filter(o -> o.name().equalsIgnoreCase(c.name())).findFirst()
+            .ifPresent(o -> mapping.put(c.name(), o.name()));
+      }
+      out.add(new Evidence.UnionPartner(t.lake(), other, mapping, 1.0));
+    }
+    return out;
+  }
+
+  /** Whether another table types the columns the assumed table reads as its lake table does (so they union). */
+  private boolean sameTypes(TableChoice t, String other) {
+    for (ColumnTarget c : t.columns().values()) {
+      if (c.lakeTable().equals(t.lake())) {
+        String type = lake.table(t.lake()).column(c.lakeColumn()).map(CatalogTable.Column::type).orElse("");
+        boolean same = lake.table(other).columns().stream()
+            .anyMatch(o -> o.name().equalsIgnoreCase(c.lakeColumn()) && o.type().equals(type));
+        if (!same) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** A lake table's column names, lower case (types are left out: each part's file is typed on its own). */
+  private Set<String> columnShape(String table) {
+    Set<String> out = new HashSet<>();
+    for (CatalogTable.Column c : lake.table(table).columns()) {
+      out.add(c.name().toLowerCase(Locale.ROOT));
+    }
+    return out;
+  }
+
+  /** Whether two table names agree on all their words but the last ones, and on at least two and half of each. */
+  static boolean sameStem(String a, String b) {
+    String[] x = Names.normalize(a).split("\\s+");
+    String[] y = Names.normalize(b).split("\\s+");
+    int common = 0;
+    while (common < Math.min(x.length, y.length) && x[common].equals(y[common])) {
+      common++;
+    }
+    return common >= 2 && common < Math.max(x.length, y.length) && 2 * common >= x.length && 2 * common >= y.length;
   }
 
   /**
