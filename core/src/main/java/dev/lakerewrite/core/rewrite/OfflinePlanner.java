@@ -618,7 +618,7 @@ final class OfflinePlanner {
         boolean absorbed = false;
         boolean unjoinable = joined(a, b) && joinSearchFailed(a.lake(), b.lake());
         boolean junction = joined(a, b) && analysis.columnsOf(b.assumed()).stream().allMatch(c -> isKey(b.assumed(), c));
-        if (!same && !unjoinable) {
+        if (!same && !unjoinable && !referencedByName(a, b)) {
           List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
           TableChoice inA = mergedMapping(a, b);
           absorbed = !cols.isEmpty() && inA.unmapped().isEmpty()
@@ -691,6 +691,28 @@ final class OfflinePlanner {
       j.right().table().ifPresent(t -> sides.add(key(t)));
       if (sides.contains(key(a.assumed())) && sides.contains(key(b.assumed()))) {
         return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the query joins A to B on B's entity-name column ({@code c.sport = p.label}) while reading other
+   * columns of B: B's rows are entities of their own that A names, so A's columns that look like B's (every entity
+   * table has a category, a description, a kind) are A's own, not B's — B is not obsolete. Joins on surrogate
+   * keys ({@code s.id = e.sport_id}) say nothing either way.
+   */
+  private boolean referencedByName(TableChoice a, TableChoice b) {
+    for (JoinCondition j : analysis.joins()) {
+      for (boolean leftIsB : new boolean[] {true, false}) {
+        QueryAnalysis.ColumnReference bSide = leftIsB ? j.left() : j.right();
+        QueryAnalysis.ColumnReference aSide = leftIsB ? j.right() : j.left();
+        if (bSide.table().map(OfflinePlanner::key).orElse("").equals(key(b.assumed()))
+            && aSide.table().map(OfflinePlanner::key).orElse("").equals(key(a.assumed()))
+            && isNameLike(bSide.column(), b.assumed())) {
+          return analysis.columnsOf(b.assumed()).stream()
+              .anyMatch(c -> !isKey(b.assumed(), c) && !isNameLike(c, b.assumed()));
+        }
       }
     }
     return false;

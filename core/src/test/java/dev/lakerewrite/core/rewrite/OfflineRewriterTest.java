@@ -197,6 +197,21 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void aTableJoinedByItsEntitysNameKeepsItsOwnColumnsThoughTheOtherTableHasColumnsOfTheSameNames() {
+    // Both tables have a description and an "instance of"; the sport's are the sport's, not the event's.
+    String sql = "SELECT p.description, c.label FROM \"1992_winter_olympics\" c JOIN sport p ON c.sport = p.label"
+        + " WHERE p.\"instance of\" = 'Olympic sport' ORDER BY c.label";
+    RewriteResult r = rewrite(sql);
+    ResultTable expected;
+    try (LakeSession s = TestLakes.sample().openSession()) {
+      expected = s.execute(sql).table();
+    }
+    assertThat(expected.rowCount()).isPositive();
+    assertThat(r.sql()).containsPattern("\\bsport\\w* AS p\\b");
+    assertThat(r.result().orElseThrow().rows()).isEqualTo(expected.rows());
+  }
+
+  @Test
   void aQueryThatIsNotSqlStopsWithAnErrorThatSaysWhere() {
     RewriteResult r = rewrite("SELECT name population FROM WHERE x = 1");
     assertThat(r.stopReason()).isEqualTo(StopReason.INVALID_QUERY);
