@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
  *   <li>{@link Signal#INSTANCE}: the query's text literals found in the column; the values' shape (identifiers,
  *       names, numbers, dates, web addresses, image files) against what the assumed name promises; similarity of
  *       the name to the column's frequent values;
+ *       and whether the column is the table's entity-name column when the assumed name asks for one
+ *       ({@link EntityNames});
  *   <li>{@link Signal#STRUCTURE}: how well the lake table's name fits the assumed table's.
  * </ul>
  *
@@ -42,11 +44,12 @@ public final class ColumnFeatures {
       "name.jaro_winkler", "name.exact", "type.numeric_use", "type.date_use", "type.text_use",
       "instance.literal_hit", "instance.literal_miss", "instance.id_shape", "instance.name_shape",
       "instance.number_shape", "instance.date_shape", "instance.url_shape", "instance.image_shape",
-      "instance.value_similarity", "instance.uniqueness", "instance.null_fraction", "structure.table_name");
+      "instance.value_similarity", "instance.uniqueness", "instance.null_fraction", "structure.table_name",
+      "instance.entity_name");
   static final List<Signal> SIGNALS = List.of(Signal.NAME, Signal.NAME, Signal.NAME, Signal.NAME, Signal.NAME,
       Signal.TYPE, Signal.TYPE, Signal.TYPE, Signal.INSTANCE, Signal.INSTANCE, Signal.INSTANCE, Signal.INSTANCE,
       Signal.INSTANCE, Signal.INSTANCE, Signal.INSTANCE, Signal.INSTANCE, Signal.INSTANCE, Signal.INSTANCE,
-      Signal.INSTANCE, Signal.STRUCTURE);
+      Signal.INSTANCE, Signal.STRUCTURE, Signal.INSTANCE);
 
   private static final Set<String> ID_WORDS = Set.of("id", "ids", "code", "codes", "identifier", "key", "isbn",
       "issn", "doi", "uri", "handle", "abbreviation", "symbol", "iso");
@@ -147,7 +150,19 @@ public final class ColumnFeatures {
     f[17] = uniqueness;
     f[18] = p != null ? p.nullFraction() : 0;
     f[19] = lake.nameSimilarity(assumedTable, lakeTable);
+    // An assumed column that names the rows (name, title, the table's noun) reads the table's entity-name column.
+    if (EntityNames.isNameLike(columnName, assumedTable)) {
+      f[20] = lakeColumn.equals(EntityNames.entityColumn(lake.profile(lakeTable))) ? 1 : -1;
+    }
     return f;
+  }
+
+  /**
+   * Whether a lake column's name could be an abbreviation of (or share words with) the assumed name: some word
+   * aligns ({@code INST_OF} ~ {@code instance of}), or the whole name abbreviates ({@code CNTR} ~ {@code country}).
+   */
+  public static boolean abbreviates(String assumed, String lakeColumn) {
+    return NameSignals.tokenAlignment(assumed, lakeColumn) > 0 || NameSignals.wholeAbbreviation(assumed, lakeColumn) > 0;
   }
 
   /** Whether any of the name's words is one of the hint words: 1 or 0. */

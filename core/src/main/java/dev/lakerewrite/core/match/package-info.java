@@ -3,7 +3,7 @@
  * combined by a fitted logistic regression ({@link ColumnModel}) with a calibrated confidence.
  *
  * <p>{@link ColumnMapping} is what users see (in {@code RewriteResult.mapping()}); the other public types are public
- * because the evaluation harness ({@code lakerewrite-eval-wikidbs}, {@code bin/lakerewrite train-matcher}) fits and
+ * because the offline planner ({@code core.rewrite}) or the evaluation harness ({@code lakerewrite-eval-wikidbs}, {@code bin/lakerewrite train-matcher}) fits and
  * judges the matcher with them.
  *
  * <p>Public types (one line each; {@code PublicTypesListedTest} checks that every public type is here):
@@ -12,6 +12,7 @@
  *   <li>{@link ColumnFeatures}: The evidence that an assumed column is a given lake column.
  *   <li>{@link ColumnMapping}: The mapping a rewrite chose from the schema the user assumes to the lake.
  *   <li>{@link ColumnModel}: The learned combiner of the matcher's signals: an L2-regularised logistic regression.
+ *   <li>{@link EntityNames}: Which column names a table's rows, and which assumed columns ask for it.
  *   <li>{@link MappingConfidence}: The calibrated confidence that a column's chosen lake column is right.
  *   <li>{@link MatchLake}: What the schema matcher reads of a lake: the catalog, column profiles.
  *   <li>{@link MatcherTraining}: Fits and judges the matcher's ColumnModel on pairs with gold column mappings.

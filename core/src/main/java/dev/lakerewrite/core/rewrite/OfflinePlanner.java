@@ -6,6 +6,7 @@ import dev.lakerewrite.core.TableProfile;
 import dev.lakerewrite.core.match.AssumedSchema;
 import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.ColumnModel;
+import dev.lakerewrite.core.match.EntityNames;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.core.sql.QueryAnalysis;
@@ -17,6 +18,7 @@ import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -51,6 +53,7 @@ final class OfflinePlanner {
   static final int CANDIDATE_TABLES = 6;
   /** With -Dlakerewrite.debug.planner=true the plan's notes (and so the trace) list every scored candidate. */
   static final boolean DEBUG = Boolean.getBoolean("lakerewrite.debug.planner");
+  static final boolean LEARNED_FALLBACK = !Boolean.getBoolean("lakerewrite.planner.nameOnly");
   /**
    * Weight of what a lake table is about (its name, or the kind of its rows, whichever fits the assumed table's
    * name better) in choosing the table.
@@ -442,8 +445,13 @@ final class OfflinePlanner {
     return bestColumn(assumedTable, column, table, entityPrior, Set.of());
   }
 
-  Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table, boolean entityPrior,
-      Set<String> excluded) {
+  /**
+   * The best column of {@code table} for an assumed column, scored by name similarity (and type fit) or, when
+   * {@code learned}, by the schema matcher's probability; an entity-name prior and a filter value found in a column
+   * raise either score.
+   */
+  private @Nullable ColumnTarget bestColumn(String assumedTable, String column, String table, boolean entityPrior,
+      Set<String> excluded, boolean learned) {
     CatalogTable info = lake.table(table);
     String entity = entityColumn(table);
     boolean nameLike = entityPrior && (isNameLike(column, assumedTable) || isNameLike(column, table));
@@ -453,9 +461,13 @@ final class OfflinePlanner {
       if (excluded.contains(col.name())) {
         continue;
       }
-      double sim = lake.nameSimilarity(column, col.name());
-      String why = String.format("name similarity %.2f", sim);
-      if (expected != null) {
+      if (learned && !ColumnFeatures.abbreviates(column, col.name())) {
+        continue;
+      }
+      double sim = learned ? probability(assumedTable, column, table, col.name())
+          : lake.nameSimilarity(column, col.name());
+      String why = String.format(learned ? "matcher probability %.2f" : "name similarity %.2f", sim);
+      if (expected != null && !learned) {
         TypeFamily actual = family(table, col.name());
         if (actual == expected) {
           sim += TYPE_FIT;
@@ -474,6 +486,20 @@ final class OfflinePlanner {
       }
       if (best == null || sim > best.score() + 1e-9) {
         best = new ColumnTarget(table, col.name(), sim, why);
+      }
+    }
+    return best;
+  }
+
+  Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table, boolean entityPrior,
+      Set<String> excluded) {
+    ColumnTarget best = bestColumn(assumedTable, column, table, entityPrior, excluded, false);
+    // Embeddings miss abbreviated names (INST_OF for "instance of"): where no column's name answers, the learned
+    // matcher chooses among the columns whose names abbreviate the assumed one.
+    if (LEARNED_FALLBACK && best != null && best.score() < COLUMN_THRESHOLD) {
+      ColumnTarget learned = bestColumn(assumedTable, column, table, entityPrior, excluded, true);
+      if (learned != null && learned.score() >= COLUMN_THRESHOLD) {
+        best = learned;
       }
     }
     return Optional.ofNullable(best);
@@ -559,59 +585,17 @@ final class OfflinePlanner {
   }
 
   /** A table's entity-name column: the first unique text column (WikiDBs: {@code label}). */
-  String entityColumn(String table) {
-    TableProfile p = lake.profile(table);
-    for (ColumnProfile c : p.columns()) {
-      if (c.typeFamily() == TypeFamily.STRING && c.uniqueness() >= 0.9 && c.nullFraction() < 0.2) {
-        return c.column();
-      }
-    }
-    return p.columns().isEmpty() ? null : p.columns().get(0).column();
+  @Nullable String entityColumn(String table) {
+    return EntityNames.entityColumn(lake.profile(table));
   }
 
-  /**
-   * Whether an assumed column names the rows' entity: {@code name}, {@code title}, {@code label}, {@code
-   * full_name}, the table's noun ({@code city} in cities, {@code event} in events_1992) or that noun with
-   * {@code name}/{@code title} ({@code region_name} in regions, {@code film_name} in films).
-   */
   static boolean isNameLike(String column, String assumedTable) {
-    String c = Names.normalize(column);
-    if (c.equals("name") || c.equals("title") || c.equals("label") || c.equals("full name")) {
-      return true;
-    }
-    String noun = null;
-    String[] words = Names.normalize(assumedTable).split(" ");
-    for (int i = words.length - 1; i >= 0; i--) {
-      if (words[i].chars().anyMatch(Character::isLetter)) {
-        noun = singular(words[i]);
-        break;
-      }
-    }
-    if (noun == null) {
-      return false;
-    }
-    String table = singular(Names.normalize(assumedTable));
-    for (String n : List.of(noun, table)) {
-      if (c.equals(n) || c.equals(n + " name") || c.equals(n + " title")) {
-        return true;
-      }
-    }
-    return false;
+    return EntityNames.isNameLike(column, assumedTable);
   }
 
   static String singular(String word) {
-    if (word.endsWith("ies") && word.length() > 4) {
-      return word.substring(0, word.length() - 3) + "y";
-    }
-    if (word.endsWith("sses") || word.endsWith("ches") || word.endsWith("shes") || word.endsWith("xes")) {
-      return word.substring(0, word.length() - 2);
-    }
-    if (word.endsWith("s") && !word.endsWith("ss") && word.length() > 3) {
-      return word.substring(0, word.length() - 1);
-    }
-    return word;
+    return EntityNames.singular(word);
   }
-
 
   // ---------------------------------------------------------------------------------------------------------
   // Obsolete tables
@@ -1226,7 +1210,13 @@ final class OfflinePlanner {
   private Map<String, List<Evidence.UnionPartner>> unions(Map<String, TableChoice> tables, List<Action> wanted) {
     Map<String, List<Evidence.UnionPartner>> out = new LinkedHashMap<>();
     List<TableChoice> live = tables.values().stream().filter(t -> t.mergedInto() == null).toList();
-    if (live.size() != 1 || analysis.hasSetOperation() || !analysis.joins().isEmpty()) {
+    for (TableChoice t : live) {
+      List<Evidence.UnionPartner> twins = schemaTwins(t);
+      if (!twins.isEmpty()) {
+        out.put(t.lake(), twins);
+      }
+    }
+    if (!out.isEmpty() || live.size() != 1 || analysis.hasSetOperation() || !analysis.joins().isEmpty()) {
       return out;
     }
     TableChoice t = live.get(0);
@@ -1274,6 +1264,73 @@ final class OfflinePlanner {
       out.put(t.lake(), accepted);
     }
     return out;
+  }
+
+  /**
+   * The horizontal parts of an assumed table's lake table: the other lake tables with exactly its column names
+   * (ignoring case) whose names share its stem, i.e. all but their last words and at least two
+   * words ({@code orders_2023} and {@code orders_2024}, {@code sports_east} and {@code sports_west},
+   * {@code taxa_current} and {@code taxa_archive}). A lake splits one table by rows this way; tables of different
+   * things share a column list (code lists, category tables) but not a name stem. None when the user names the lake
+   * table itself. Costs one pass over the catalog: O(tables · columns).
+   */
+  private List<Evidence.UnionPartner> schemaTwins(TableChoice t) {
+    if (Names.normalize(t.assumed()).equals(Names.normalize(t.lake()))) {
+      return List.of();
+    }
+    Set<String> shape = columnShape(t.lake());
+    if (shape.size() < 2) {
+      return List.of();
+    }
+    List<Evidence.UnionPartner> out = new ArrayList<>();
+    for (String other : lake.tableNames()) {
+      if (other.equals(t.lake()) || !sameStem(t.lake(), other) || !columnShape(other).equals(shape)
+          || !sameTypes(t, other)) {
+        continue;
+      }
+      Map<String, String> mapping = new LinkedHashMap<>();
+      for (CatalogTable.Column c : lake.table(t.lake()).columns()) {
+        lake.table(other).columns().stream().filter(o -> o.name().equalsIgnoreCase(c.name())).findFirst()
+            .ifPresent(o -> mapping.put(c.name(), o.name()));
+      }
+      out.add(new Evidence.UnionPartner(t.lake(), other, mapping, 1.0));
+    }
+    return out;
+  }
+
+  /** Whether another table types the columns the assumed table reads as its lake table does (so they union). */
+  private boolean sameTypes(TableChoice t, String other) {
+    for (ColumnTarget c : t.columns().values()) {
+      if (c.lakeTable().equals(t.lake())) {
+        String type = lake.table(t.lake()).column(c.lakeColumn()).map(CatalogTable.Column::type).orElse("");
+        boolean same = lake.table(other).columns().stream()
+            .anyMatch(o -> o.name().equalsIgnoreCase(c.lakeColumn()) && o.type().equals(type));
+        if (!same) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** A lake table's column names, lower case (types are left out: each part's file is typed on its own). */
+  private Set<String> columnShape(String table) {
+    Set<String> out = new HashSet<>();
+    for (CatalogTable.Column c : lake.table(table).columns()) {
+      out.add(c.name().toLowerCase(Locale.ROOT));
+    }
+    return out;
+  }
+
+  /** Whether two table names agree on all their words but the last ones, and on at least two and half of each. */
+  static boolean sameStem(String a, String b) {
+    String[] x = Names.normalize(a).split("\\s+");
+    String[] y = Names.normalize(b).split("\\s+");
+    int common = 0;
+    while (common < Math.min(x.length, y.length) && x[common].equals(y[common])) {
+      common++;
+    }
+    return common >= 2 && common < Math.max(x.length, y.length) && 2 * common >= x.length && 2 * common >= y.length;
   }
 
   /**

@@ -145,6 +145,34 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void readsATableSplitByRowsIntoPartsOfOneNameStemAsTheirUnion(@TempDir Path tmp) throws Exception {
+    Path folder = tmp.resolve("lake");
+    Files.createDirectories(folder);
+    String header = "SPRT_NM,INST_OF,PLYRS\n";
+    Files.writeString(folder.resolve("zo_sprts_est.csv"), header + "curling,team sport,4\nluge,individual sport,1\n");
+    Files.writeString(folder.resolve("zo_sprts_wst.csv"), header + "hockey,team sport,6\nskeleton,individual sport,1\n");
+    Files.writeString(folder.resolve("zo_sprts_cntr.csv"), header + "biathlon,individual sport,1\nbobsleigh,team sport,4\n");
+    // Same columns, another stem: a different thing, never unioned in.
+    Files.writeString(folder.resolve("zo_gms_lst.csv"), header + "chess,board game,2\n");
+    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder)) {
+      RewriteResult r = Rewriter.rewrite(
+          "SELECT \"instance of\", COUNT(*) AS n FROM sport GROUP BY \"instance of\" ORDER BY \"instance of\"", lake);
+      assertThat(r.sql()).contains("zo_sprts_est").contains("zo_sprts_wst").contains("zo_sprts_cntr")
+          .doesNotContain("zo_gms_lst");
+      ResultTable t = r.result().orElseThrow();
+      assertThat(t.rowCount()).isEqualTo(2);
+      assertThat(t.get(0, 0)).isEqualTo("individual sport");
+      assertThat(number(t.get(0, 1))).isEqualTo(3);
+      assertThat(number(t.get(1, 1))).isEqualTo(3);
+
+      // A user who names one part means that part.
+      RewriteResult part = Rewriter.rewrite("SELECT COUNT(*) AS n FROM zo_sprts_est", lake);
+      assertThat(part.sql()).doesNotContain("zo_sprts_wst");
+      assertThat(number(part.result().orElseThrow().get(0, 0))).isEqualTo(2);
+    }
+  }
+
+  @Test
   void aQueryThatIsNotSqlStopsWithAnErrorThatSaysWhere() {
     RewriteResult r = rewrite("SELECT name population FROM WHERE x = 1");
     assertThat(r.stopReason()).isEqualTo(StopReason.INVALID_QUERY);

@@ -34,7 +34,8 @@ import java.util.stream.Stream;
  * renamed and exported as Parquet, CSV and JSON; narrow, wide and tall tables; a Hive-partitioned click stream larger
  * than the heap; the WikiDBs sample's 29 tables among them), queried in place. Prints the full index time (load
  * included), the memory peak (JVM heap, sampled, and the process's resident peak, DuckDB included), the disk used
- * beside the lake, the time to refresh after changing 1 % of the files, and F1, execution accuracy and latency of
+ * beside the lake, the time to refresh after changing 1 % of the files (and whether its join graph is the one a full
+ * build of the changed lake gives), and F1, execution accuracy and latency of
  * the development pairs run inside the big lake (the sample's tables as needles in a haystack; Noise pairs on a copy
  * whose sample tables are noisy), next to the same pairs on the sample alone. The last line is
  * {@code summary: tables=N index_s=X refresh_s=Y peak_mb=Z dev_f1=F}.
@@ -44,7 +45,9 @@ import java.util.stream.Stream;
  * (default 60,000,000: about 2.5 GB of Parquet), {@code --tall-rows N} (default 2,000,000), {@code --work DIR}
  * (default {@code target/bench/big-lake}; the lake, its cache and the TPC-DS files go there), {@code --skip-eval},
  * {@code --no-sample-baseline}, {@code --generate-only} (write the lake and stop), {@code --keep-cache} (index from the
- * previous run's cache, not an empty one: the index figures are then a refresh's, for re-running the pairs). Develop with something like {@code --tables 150 --sf 0.01 --click-rows 2000000}.
+ * previous run's cache, not an empty one: the index figures are then a refresh's, for re-running the pairs),
+ * {@code --no-refresh-check} (skip indexing the refreshed lake again from an empty cache to compare its join graph
+ * with the refresh's). Develop with something like {@code --tables 150 --sf 0.01 --click-rows 2000000}.
  * Generation is done once per specification and reused; every run indexes from an empty cache unless told to keep it.
  */
 public final class BigLakeBenchmark {
@@ -60,6 +63,7 @@ public final class BigLakeBenchmark {
     boolean baseline = true;
     boolean generateOnly = false;
     boolean keepCache = false;
+    boolean refreshCheck = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--tables" -> tables = Integer.parseInt(args[++i]);
@@ -71,6 +75,7 @@ public final class BigLakeBenchmark {
         case "--no-sample-baseline" -> baseline = false;
         case "--generate-only" -> generateOnly = true;
         case "--keep-cache" -> keepCache = true;
+        case "--no-refresh-check" -> refreshCheck = false;
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; see the class javadoc");
       }
     }
@@ -137,6 +142,10 @@ public final class BigLakeBenchmark {
     double devF1 = Double.NaN;
     if (eval) {
       devF1 = devPairs(folder, sample, cacheRoot, work, baseline);
+    }
+    // Last, as its time is no figure of the issue's: the refreshed lake indexed again from an empty cache.
+    if (refreshCheck) {
+      compareWithFullBuild(folder, lakeCache, work.resolve("cache-full-build"), refresh);
     }
     System.out.printf(Locale.ROOT, "%nsummary: tables=%d index_s=%.1f refresh_s=%.1f peak_mb=%d dev_f1=%.3f%n",
         full.tables(), indexSeconds, refreshSeconds, indexPeak.residentMb(), devF1);
@@ -211,6 +220,62 @@ public final class BigLakeBenchmark {
     s.byTag().forEach((tag, g) -> System.out.printf(Locale.ROOT, "  %-16s F1 %.3f  EX %.3f  (%d pairs)%n", tag,
         g.f1(), g.executionAccuracy(), g.pairs()));
     return s;
+  }
+
+  /**
+   * Indexes the refreshed lake again from an empty cache ({@code checkRoot}, deleted afterwards) and compares its
+   * join graph with the refresh's, edge by edge (tables and column pairs): a refresh must end where a full build
+   * of the same files ends.
+   */
+  private static void compareWithFullBuild(Path folder, Path refreshedCache, Path checkRoot, IndexStatus refresh)
+      throws IOException {
+    BigLake.deleteRecursively(checkRoot);
+    long f0 = System.nanoTime();
+    IndexStatus full;
+    Path fullCache;
+    try (DataLake again = DataLake.builder().cacheDirectory(checkRoot).fromFolder(folder)) {
+      full = again.index();
+      fullCache = again.cacheDirectory();
+    }
+    Set<String> refreshed = edges(refreshedCache);
+    Set<String> rebuilt = edges(fullCache);
+    Set<String> onlyRefresh = new TreeSet<>(refreshed);
+    onlyRefresh.removeAll(rebuilt);
+    Set<String> onlyFull = new TreeSet<>(rebuilt);
+    onlyFull.removeAll(refreshed);
+    System.out.printf(Locale.ROOT, "%nfull build of the refreshed lake (empty cache): %.1f s, %d join edges; the"
+        + " refresh's graph: %d join edges; %s%n", (System.nanoTime() - f0) / 1e9, full.joinEdges(),
+        refresh.joinEdges(), onlyRefresh.isEmpty() && onlyFull.isEmpty()
+            ? "the same edges (tables and column pairs)"
+            : "DIFFERENT: " + onlyRefresh.size() + " edges only in the refresh " + first(onlyRefresh) + ", "
+                + onlyFull.size() + " only in the full build " + first(onlyFull));
+    BigLake.deleteRecursively(checkRoot);
+  }
+
+  /** A cached join graph's edges, each as its two tables and its column pairs (sorted), from its JSON file. */
+  private static Set<String> edges(Path lakeCache) throws IOException {
+    com.fasterxml.jackson.databind.JsonNode root = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(lakeCache.resolve("joingraph").resolve("join-graph.json").toFile());
+    List<com.fasterxml.jackson.databind.JsonNode> tables = new ArrayList<>();
+    root.get("tables").forEach(tables::add);
+    Set<String> out = new TreeSet<>();
+    for (com.fasterxml.jackson.databind.JsonNode e : root.get("edges")) {
+      com.fasterxml.jackson.databind.JsonNode a = tables.get(e.get(0).asInt());
+      com.fasterxml.jackson.databind.JsonNode b = tables.get(e.get(1).asInt());
+      Set<String> pairs = new TreeSet<>();
+      for (com.fasterxml.jackson.databind.JsonNode p : e.get(3)) {
+        pairs.add(a.get("columns").get(p.get(0).asInt()).get(0).asText() + "="
+            + b.get("columns").get(p.get(1).asInt()).get(0).asText());
+      }
+      String left = a.get("name").asText();
+      String right = b.get("name").asText();
+      out.add(left.compareTo(right) <= 0 ? left + "~" + right + " " + pairs : right + "~" + left + " " + pairs);
+    }
+    return out;
+  }
+
+  private static String first(Set<String> edges) {
+    return edges.isEmpty() ? "" : "(e.g. " + String.join("; ", edges.stream().limit(3).toList()) + ")";
   }
 
   /** {@code target}: hard links to every file of {@code lake}, but the sample's tables from the noisy copy. */
