@@ -298,7 +298,8 @@ final class OfflinePlanner {
     List<JoinRoute> extraJoins = new ArrayList<>();
     Map<String, TableChoice> resolved = new LinkedHashMap<>();
     for (TableChoice t : tables.values()) {
-      resolved.put(key(t.assumed()), t.mergedInto() == null ? crossTableColumns(t, extraJoins, wanted) : t);
+      resolved.put(key(t.assumed()), t.mergedInto() == null
+          ? codeLabels(crossTableColumns(t, extraJoins, wanted), extraJoins) : t);
     }
     Map<String, Evidence.JoinPath> joinFixes = joinFixes(resolved, wanted, notes);
     Set<String> keyed = new LinkedHashSet<>();
@@ -765,6 +766,67 @@ final class OfflinePlanner {
           new ColumnTarget(weak.lakeTable(), weak.lakeColumn(), weak.score(), "best guess: " + weak.why(), true)));
     }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, still, null);
+  }
+
+  /**
+   * Columns the lake holds as codes: an assumed column compared with text that is not a number, mapped to a numeric
+   * lake column, is read from the text column of a lookup table that holds the text, joined on the code (the join
+   * graph's edge from that very column): {@code approved_by = 'Free Software Foundation'} over
+   * {@code licences.SNCT_BY} (1, 2, 3) becomes {@code lookup.NM} through {@code LEFT JOIN lookup ON SNCT_BY = CD}.
+   * Costs one value probe per text column of each neighbour joined on the code.
+   */
+  private TableChoice codeLabels(TableChoice t, List<JoinRoute> extraJoins) {
+    Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
+    boolean changed = false;
+    for (Map.Entry<String, ColumnTarget> e : t.columns().entrySet()) {
+      ColumnTarget c = e.getValue();
+      List<String> texts = textLiterals(e.getKey());
+      if (texts.isEmpty() || family(c.lakeTable(), c.lakeColumn()) != TypeFamily.NUMERIC) {
+        continue;
+      }
+      for (Evidence.JoinStep step : lake.joinNeighbours(c.lakeTable())) {
+        if (!step.leftColumn().equals(c.lakeColumn())) {
+          continue;
+        }
+        Optional<String> label = lake.table(step.rightTable()).columns().stream()
+            .filter(o -> !o.name().equals(step.rightColumn()) && family(step.rightTable(), o.name()) == TypeFamily.STRING)
+            .map(CatalogTable.Column::name)
+            .filter(o -> texts.stream().anyMatch(l -> lake.valueExists(step.rightTable(), o, l)))
+            .findFirst();
+        if (label.isEmpty()) {
+          continue;
+        }
+        columns.put(e.getKey(), new ColumnTarget(step.rightTable(), label.get(), c.score(),
+            "label of the code " + c.lakeColumn() + " in " + step.rightTable() + "." + label.get()));
+        if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed())
+            && j.toLake().equals(step.rightTable()))) {
+          extraJoins.add(new JoinRoute(t.assumed(), step.rightTable(),
+              new Evidence.JoinPath(c.lakeTable(), step.rightTable(), List.of(step), step.score(), 1, null)));
+        }
+        changed = true;
+        break;
+      }
+    }
+    return changed ? new TableChoice(t.assumed(), t.lake(), t.score(), columns, t.unmapped(), t.mergedInto()) : t;
+  }
+
+  /** The text literals (not numbers) the query compares a column of this name with. */
+  private List<String> textLiterals(String column) {
+    List<String> out = new ArrayList<>();
+    for (Predicate p : analysis.predicates()) {
+      if (!p.column().column().equalsIgnoreCase(column)) {
+        continue;
+      }
+      for (int i = 0; i < p.literals().size(); i++) {
+        String lit = p.literals().get(i);
+        boolean text = i < p.literalKinds().size() ? p.literalKinds().get(i).contains("VARCHAR")
+            || p.literalKinds().get(i).contains("STRING") : true;
+        if (text && !lit.isBlank() && !lit.strip().matches("[+-]?\\d+(\\.\\d+)?")) {
+          out.add(lit);
+        }
+      }
+    }
+    return out;
   }
 
   /**

@@ -173,6 +173,30 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void readsTheLabelOfACodedColumnFromItsLookupTableWhenTheQueryComparesItWithText(@TempDir Path tmp)
+      throws Exception {
+    Path folder = tmp.resolve("lake");
+    Files.createDirectories(folder);
+    StringBuilder licences = new StringBuilder("licence_name,licence_kind,approved_by\n");
+    String[] kinds = {"copyleft", "permissive", "public domain"};
+    for (int i = 0; i < 30; i++) {
+      licences.append("licence ").append(i).append(',').append(kinds[i % 3]).append(',').append(i % 4 + 1)
+          .append('\n');
+    }
+    Files.writeString(folder.resolve("licences.csv"), licences.toString());
+    Files.writeString(folder.resolve("approver_codes.csv"), "code,approver\n1,Free Software Foundation\n"
+        + "2,Open Source Initiative\n3,Debian\n4,Fedora\n");
+    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder)) {
+      RewriteResult r = Rewriter.rewrite("SELECT licence_name, approved_by FROM licences"
+          + " WHERE approved_by = 'Free Software Foundation' ORDER BY licence_name", lake);
+      assertThat(r.sql()).contains("approver_codes");
+      ResultTable t = r.result().orElseThrow();
+      assertThat(t.rowCount()).isEqualTo(8);
+      assertThat(t.get(0, 1)).isEqualTo("Free Software Foundation");
+    }
+  }
+
+  @Test
   void aQueryThatIsNotSqlStopsWithAnErrorThatSaysWhere() {
     RewriteResult r = rewrite("SELECT name population FROM WHERE x = 1");
     assertThat(r.stopReason()).isEqualTo(StopReason.INVALID_QUERY);
