@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * compared with which (joins, {@code IN} subqueries, set-operation branches, scalar subqueries: such columns
  * share one pool of values, so joins find partners and groups collide); the constants each column is compared
  * with ({@code =}, {@code <}, {@code BETWEEN}, {@code IN}, {@code LIKE}, {@code year(d) = 1995}, a string
- * function of it); the largest LIMIT; and constructs whose result is not determined by the data (volatile
+ * function of it); differences of two columns and counts of rows compared with a constant; the largest LIMIT; and constructs whose result is not determined by the data (volatile
  * functions, {@code row_number()}).
  *
  * <p>This is the query-driven half of instance generation (after XData's per-predicate test data and
@@ -77,6 +77,19 @@ final class QueryFacts {
   record AggregateThreshold(ColumnKey probe, String operator, String function, java.math.BigDecimal factor,
       ColumnKey aggregated) {}
 
+  /**
+   * The difference of two columns compared with a constant: {@code minuend - subtrahend operator constant}, e.g.
+   * TPC-DS q62's {@code ws_ship_date_sk - ws_sold_date_sk <= 30}.
+   */
+  record ColumnDifference(ColumnKey minuend, ColumnKey subtrahend, String operator, java.math.BigDecimal constant) {}
+
+  /**
+   * A count of rows compared with a constant: {@code HAVING count(*) > 2}, or a column a grouped subquery or CTE
+   * computes as {@code count(*)} ({@code cnt BETWEEN 15 AND 20}, TPC-DS q34); {@code tables} are the base tables
+   * of the counting query's FROM.
+   */
+  record CountThreshold(Set<String> tables, String operator, int constant) {}
+
   private static final Map<String, String> OPERATORS = Map.of("COMPARE_EQUAL", "=", "COMPARE_NOTEQUAL", "<>",
       "COMPARE_LESSTHAN", "<", "COMPARE_GREATERTHAN", ">", "COMPARE_LESSTHANOREQUALTO", "<=",
       "COMPARE_GREATERTHANOREQUALTO", ">=", "COMPARE_NOT_DISTINCT_FROM", "=", "COMPARE_DISTINCT_FROM", "<>");
@@ -111,6 +124,8 @@ final class QueryFacts {
   private final List<Constant> constants = new ArrayList<>();
   private final List<ColumnComparison> columnComparisons = new ArrayList<>();
   private final Set<AggregateThreshold> thresholds = new LinkedHashSet<>();
+  private final Set<ColumnDifference> differences = new LinkedHashSet<>();
+  private final Set<CountThreshold> countThresholds = new LinkedHashSet<>();
   private final Set<String> nondeterministic = new LinkedHashSet<>();
   private final Set<String> unknownRelations = new LinkedHashSet<>();
   private final List<List<List<Integer>>> orBlocks = new ArrayList<>();
@@ -162,6 +177,16 @@ final class QueryFacts {
   /** Columns compared with a multiple of an aggregate computed by a scalar subquery. */
   Set<AggregateThreshold> aggregateThresholds() {
     return thresholds;
+  }
+
+  /** Counts of rows compared with a constant. */
+  Set<CountThreshold> countThresholds() {
+    return countThresholds;
+  }
+
+  /** Differences of two columns compared with a constant. */
+  Set<ColumnDifference> columnDifferences() {
+    return differences;
   }
 
   /**
@@ -221,8 +246,15 @@ final class QueryFacts {
 
   // ---- scopes -------------------------------------------------------------------------------------------
 
-  /** One output column of a query or relation: its name and the base column its values come from, if any. */
-  private record Output(String name, ColumnKey key) {}
+  /**
+   * One output column of a query or relation: its name, the base column its values come from, if any, and, for a
+   * {@code count(*)} or {@code count(col)}, the base tables whose rows it counts (else null).
+   */
+  private record Output(String name, ColumnKey key, @Nullable Set<String> counted) {
+    Output(String name, ColumnKey key) {
+      this(name, key, null);
+    }
+  }
 
   /** A relation in a FROM clause: a base table, or something with known output columns. */
   private record Source(@Nullable String table, @Nullable List<Output> outputs) {
@@ -334,7 +366,8 @@ final class QueryFacts {
     }
     List<Output> out = new ArrayList<>();
     for (int i = 0; i < outs.size(); i++) {
-      out.add(i < aliases.size() ? new Output(aliases.get(i).toLowerCase(Locale.ROOT), outs.get(i).key()) : outs.get(i));
+      out.add(i < aliases.size() ? new Output(aliases.get(i).toLowerCase(Locale.ROOT), outs.get(i).key(),
+          outs.get(i).counted()) : outs.get(i));
     }
     return out;
   }
@@ -366,7 +399,7 @@ final class QueryFacts {
       String alias = item.path("alias").asText("");
       String name = !alias.isEmpty() ? alias
           : cls.equals("COLUMN_REF") ? last(item.path("column_names")) : "";
-      outputs.add(new Output(name.toLowerCase(Locale.ROOT), key));
+      outputs.add(new Output(name.toLowerCase(Locale.ROOT), key, counted(item, scope)));
       if (!alias.isEmpty()) {
         scope.selectAliases.put(alias.toLowerCase(Locale.ROOT), key);
       }
@@ -686,6 +719,10 @@ final class QueryFacts {
 
   /** {@code column op other}: unions with another column or scalar subquery, or records a constant. */
   private void compare(JsonNode side, JsonNode other, String operator, Scope scope, Map<String, List<Output>> ctes) {
+    if (MIRRORED.containsKey(operator) || operator.equals("=") || operator.equals("<>")) {
+      difference(side, other, operator, scope);
+      countThreshold(side, other, operator, scope);
+    }
     Wrapped w = wrapped(side, scope);
     if (w == null) {
       return;
@@ -709,6 +746,98 @@ final class QueryFacts {
       columnComparisons.add(new ColumnComparison(w.key(), operator, o.key()));
     }
     union(w.key(), keyOf(other, scope));
+  }
+
+  /** The base tables a count counts: of the scope for {@code count(*)} / {@code count(col)}, null otherwise. */
+  private @Nullable Set<String> counted(JsonNode e, Scope scope) {
+    String fn = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
+    if (!"FUNCTION".equals(e.path("class").asText()) || !(fn.equals("count_star") || fn.equals("count"))
+        || e.path("distinct").asBoolean(false)) {
+      return null;
+    }
+    Set<String> out = new LinkedHashSet<>();
+    for (Source s : scope.sources.values()) {
+      if (s.table() != null) {
+        out.add(s.table());
+      }
+    }
+    return out.isEmpty() ? null : out;
+  }
+
+  /** Records {@code count operator constant}: a count in this scope, or a column that is one, and a small integer. */
+  private void countThreshold(JsonNode side, JsonNode other, String operator, Scope scope) {
+    if (!isConstant(other)) {
+      return;
+    }
+    Set<String> counted = counted(side, scope);
+    if (counted == null && "COLUMN_REF".equals(side.path("class").asText())) {
+      counted = countedColumn(side, scope);
+    }
+    if (counted == null) {
+      return;
+    }
+    try {
+      java.math.BigDecimal k = new java.math.BigDecimal(constantText(other).strip());
+      if (k.signum() >= 0 && k.compareTo(java.math.BigDecimal.valueOf(COUNT_CAP)) <= 0 && k.scale() <= 0) {
+        countThresholds.add(new CountThreshold(counted, operator, k.intValueExact()));
+      }
+    } catch (NumberFormatException | ArithmeticException e) {
+      // Not a small whole number.
+    }
+  }
+
+  /** Counts larger than this get no group of their size. */
+  static final int COUNT_CAP = 40;
+
+  /** The tables a column counts, when it names a count output of a relation in scope (null otherwise). */
+  private @Nullable Set<String> countedColumn(JsonNode ref, Scope scope) {
+    List<String> parts = new ArrayList<>();
+    ref.path("column_names").forEach(p -> parts.add(p.asText()));
+    if (parts.isEmpty()) {
+      return null;
+    }
+    String column = parts.get(parts.size() - 1);
+    for (Scope s = scope; s != null; s = s.parent) {
+      List<Output> found = new ArrayList<>();
+      for (Map.Entry<String, Source> src : s.sources.entrySet()) {
+        if (src.getValue().table() != null || parts.size() >= 2 && !src.getKey().equals(
+            parts.get(parts.size() - 2).toLowerCase(Locale.ROOT))) {
+          continue;
+        }
+        src.getValue().column(schema, column).ifPresent(found::add);
+      }
+      if (found.size() == 1) {
+        return found.get(0).counted();
+      }
+      if (found.size() > 1) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /** Records {@code a - b operator constant} when a and b are columns (through casts) and the constant a number. */
+  private void difference(JsonNode side, JsonNode other, String operator, Scope scope) {
+    if (!isConstant(other) || !"FUNCTION".equals(side.path("class").asText())
+        || !"-".equals(side.path("function_name").asText())) {
+      return;
+    }
+    List<JsonNode> args = arguments(side);
+    if (args.size() != 2 || isConstant(args.get(0)) || isConstant(args.get(1))) {
+      return;
+    }
+    Wrapped a = wrapped(args.get(0), scope);
+    Wrapped b = wrapped(args.get(1), scope);
+    if (a == null || b == null || a.relation() != Relation.COMPARE || b.relation() != Relation.COMPARE
+        || a.key().equals(b.key())) {
+      return;
+    }
+    try {
+      differences.add(new ColumnDifference(a.key(), b.key(), operator,
+          new java.math.BigDecimal(constantText(other).strip())));
+    } catch (NumberFormatException e) {
+      // Not a plain number (a date, an interval): no difference boundaries.
+    }
   }
 
   /**

@@ -29,13 +29,19 @@ import org.jspecify.annotations.Nullable;
  *   <li>a NULL in every nullable column the queries use (COUNT(col) against COUNT(*), NOT IN against NOT EXISTS);
  *   <li>for every OR, a row satisfying exactly one of its disjuncts, and such a row without a join partner (a
  *       join condition written inside one disjunct);
- *   <li>for every pair of joined tables, a row with no partner and a row with two partners;
+ *   <li>for every pair of joined tables, a row with no partner and a row with two partners; the row without a
+ *       partner misses it in that one column only and keeps its partners in every other joined column (a join on
+ *       an item and a ticket number then has a row that matches the item and not the ticket);
  *   <li>for every table a query reads more than once (a self-join, a correlated subquery on the same table), a
  *       second row with other values, its partners cloned along every join path, so that the two occurrences
  *       bind to different rows; and the other tables' boundaries on those rows;
  *   <li>for every column compared with a multiple of an aggregate ({@code x < (SELECT 0.2 * avg(x) ...)}), groups
  *       in the proportion that puts a row just below, at and just above the threshold; and the boundaries of an
- *       aggregated table's comparisons one value per instance (several rows would move the aggregate).
+ *       aggregated table's comparisons one value per instance (several rows would move the aggregate);
+ *   <li>for every difference of two columns of a row compared with a constant ({@code ws_ship_date_sk -
+ *       ws_sold_date_sk <= 30}), rows where the difference is just below, at and just above it;
+ *   <li>for every count compared with a constant {@code k} ({@code HAVING count(*) > k}, a grouped subquery's
+ *       {@code cnt BETWEEN 15 AND 20}), groups of {@code k - 1}, {@code k} and {@code k + 1} rows.
  * </ul>
  *
  * <p>Base rows avoid values at which arithmetic on the column vanishes ({@code 1 - l_discount} at 1), else every
@@ -129,7 +135,7 @@ final class TargetedInstances {
     first.add(instance("groups of two and one (rows equal but for their keys, and another)", groups));
 
     List<List<Database>> kinds = List.of(ors(), boundaries(), columnBoundaries(), nulls(), joins(), repeated(),
-        thresholds());
+        thresholds(), differences(), counts());
     List<Database> out = new ArrayList<>();
     Set<Map<String, List<List<String>>>> seen = new HashSet<>();
     for (Database d : first) {
@@ -364,6 +370,102 @@ final class TargetedInstances {
   }
 
   /**
+   * For every count compared with a constant {@code k} ({@code HAVING count(*) > k}, or {@code cnt BETWEEN 15 AND
+   * 20} on a grouped subquery's count), a group of {@code k - 1}, {@code k} and {@code k + 1} rows: the base row of
+   * a counted table and copies of it that differ only in a key column no join or filter uses (so each copy joins
+   * and groups as the base row does), the other tables as in the base instance. Groups of one and two, and random
+   * ones of a few rows, never reach such a size (after XData's constrained aggregation, which sizes groups to
+   * satisfy or fail a HAVING).
+   */
+  private List<Database> counts() {
+    List<Database> out = new ArrayList<>();
+    Set<Integer> sizesDone = new HashSet<>();
+    for (QueryFacts.CountThreshold c : facts.countThresholds()) {
+      Schema.Table t = null;
+      for (String name : c.tables()) {
+        Schema.Table candidate = table(name);
+        if (candidate != null && base.get(name) != null && !candidate.keys().isEmpty()
+            && freshened(candidate, base.get(name)).keepsJoins()) {
+          t = candidate;
+          break;
+        }
+      }
+      if (t == null) {
+        continue;
+      }
+      for (int n = Math.max(1, c.constant() - 1); n <= c.constant() + 1; n++) {
+        if (n < 3 || !sizesDone.add(n * 31 + t.name().hashCode())) {
+          continue; // groups of one and two are in the first instances
+        }
+        List<String> b = base.get(key(t));
+        Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+        base.forEach((k, r) -> rows.put(k, new ArrayList<>(List.of(r))));
+        for (int i = 1; i < n; i++) {
+          rows.get(key(t)).add(freshened(t, b).row());
+        }
+        out.add(instance("a group of " + n + " rows of " + key(t) + " (a count compared with " + c.constant()
+            + ")", rows));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * For every difference of two columns of one table compared with a constant ({@code ws_ship_date_sk -
+   * ws_sold_date_sk <= 30}), rows where the difference is just below, at and just above the constant: the
+   * column that is not joined (the subtrahend if neither is) moves, the other keeps the base row's value and so
+   * its partners. One instance, the three rows in it (keys fresh, partners cloned), as {@link #boundaries} does
+   * for a column and a constant.
+   */
+  private List<Database> differences() {
+    List<Database> out = new ArrayList<>();
+    for (QueryFacts.ColumnDifference d : facts.columnDifferences()) {
+      Schema.Table t = table(d.minuend().table());
+      if (t == null || !d.minuend().table().equals(d.subtrahend().table())) {
+        continue;
+      }
+      int a = t.columnIndex(d.minuend().column());
+      int b = t.columnIndex(d.subtrahend().column());
+      List<String> row = base.get(key(t));
+      if (a < 0 || b < 0 || row == null || row.get(a) == null || row.get(b) == null) {
+        continue;
+      }
+      boolean moveMinuend = multiTable(d.subtrahend()) && !multiTable(d.minuend());
+      int moved = moveMinuend ? a : b;
+      int kept = moveMinuend ? b : a;
+      ValueType type = ValueType.of(t.columns().get(moved).valueType());
+      ValueType keptType = ValueType.of(t.columns().get(kept).valueType());
+      if (!type.numeric() || !keptType.numeric()) {
+        continue;
+      }
+      String at;
+      try {
+        java.math.BigDecimal k = new java.math.BigDecimal(row.get(kept).strip());
+        at = type.number(moveMinuend ? k.add(d.constant()) : k.subtract(d.constant()));
+      } catch (NumberFormatException e) {
+        continue;
+      }
+      if (at == null) {
+        continue;
+      }
+      List<String> values = around(type, at);
+      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+      base.forEach((k, r) -> rows.put(k, new ArrayList<>(List.of(r))));
+      rows.put(key(t), new ArrayList<>());
+      for (int i = 0; i < values.size(); i++) {
+        List<String> r = new ArrayList<>(i == 0 ? row : freshened(t, row).row());
+        r.set(moved, values.get(i));
+        holdComparisons(t, r, moved);
+        rows.get(key(t)).add(r);
+        partners(t, row, r, base, rows);
+      }
+      out.add(instance(d.minuend() + " - " + d.subtrahend() + " just below, at and just above " + d.constant()
+          .toPlainString(), rows));
+    }
+    return out;
+  }
+
+  /**
    * For every OR, one instance per disjunct where only that disjunct holds; then, inside each such disjunct, its
    * columns at and around their constants.
    */
@@ -433,11 +535,12 @@ final class TargetedInstances {
         if (unmatched == null) {
           continue;
         }
-        List<String> lonely = freshened(t, e.getValue()).row();
-        lonely.set(c, unmatched);
         Map<String, List<List<String>>> changed = new LinkedHashMap<>();
         rows.forEach((k, r) -> changed.put(k, new ArrayList<>(List.of(r))));
-        changed.get(e.getKey()).add(lonely);
+        base.forEach((k, r) -> changed.putIfAbsent(k, new ArrayList<>(List.of(r))));
+        Map<String, List<String>> context = new LinkedHashMap<>(base);
+        context.putAll(rows);
+        changed.get(e.getKey()).add(withoutPartner(t, e.getValue(), c, unmatched, context, changed));
         out.add(instance(what + ", and a row of " + e.getKey() + " passing it without a partner in " + column,
             changed));
       }
@@ -445,7 +548,35 @@ final class TargetedInstances {
     return out;
   }
 
-  /** For every column joined with another table's: a row without a partner, and two partners for the base row. */
+  /**
+   * A copy of {@code row} of {@code t} whose column {@code c} takes {@code unmatched} (a value no other row
+   * holds) and that keeps its partners in every other joined column: a join on two columns ({@code ss_item_sk =
+   * sr_item_sk AND ss_ticket_number = sr_ticket_number}) then has a row that matches in one and not the other,
+   * which tells the join from one with a condition dropped. When {@code c} is in every key of the table, the new
+   * value alone makes the copy's keys new; else the copy gets a fresh key and, where that changed a joined column,
+   * its partners are cloned into {@code into} (after XData's tuples that fail exactly one join condition).
+   */
+  private List<String> withoutPartner(Schema.Table t, List<String> row, int c, String unmatched,
+      Map<String, List<String>> rowsOf, Map<String, List<List<String>>> into) {
+    String name = t.columns().get(c).name();
+    boolean inEveryKey = !t.keys().isEmpty() && t.keys().stream()
+        .allMatch(k -> k.stream().anyMatch(x -> x.equalsIgnoreCase(name)));
+    List<String> lonely;
+    if (inEveryKey) {
+      lonely = new ArrayList<>(row);
+    } else {
+      lonely = freshened(t, row).row();
+      lonely.set(c, row.get(c)); // partners are cloned for the other columns that changed, not for this one
+      partners(t, row, lonely, rowsOf, into);
+    }
+    lonely.set(c, unmatched);
+    return lonely;
+  }
+
+  /**
+   * For every column joined with another table's: a row without a partner in it (its partners in the other
+   * joined columns kept), and two partners for the base row.
+   */
   private List<Database> joins() {
     List<Database> out = new ArrayList<>();
     for (QueryFacts.ColumnKey column : facts.columns()) {
@@ -460,17 +591,18 @@ final class TargetedInstances {
         continue;
       }
       Map<String, List<List<String>>> changed = new LinkedHashMap<>();
-      List<String> lonely = new ArrayList<>(freshened(t, base.get(key(t))).row());
-      lonely.set(c, unmatched);
-      changed.put(key(t), List.of(base.get(key(t)), lonely));
+      base.forEach((k, r) -> changed.put(k, new ArrayList<>(List.of(r))));
       for (String other : classTables.get(facts.classOf(column))) {
         Schema.Table o = table(other);
         if (o == null || other.equals(key(t))) {
           continue;
         }
         Fresh copy = freshened(o, base.get(other));
-        changed.put(other, copy.keepsJoins() ? List.of(base.get(other), copy.row()) : List.of(base.get(other)));
+        if (copy.keepsJoins()) {
+          changed.get(other).add(copy.row());
+        }
       }
+      changed.get(key(t)).add(withoutPartner(t, base.get(key(t)), c, unmatched, base, changed));
       out.add(instance(column + " without a partner, the base row with two", changed));
     }
     return out;

@@ -144,4 +144,103 @@ class TargetedInstancesTest {
       assertThat(r.evidence().checks()).anySatisfy(c -> assertThat(c.instance()).contains("targeted:"));
     }
   }
+
+  static final String RETURNS = """
+      CREATE TABLE sales (s_item INTEGER NOT NULL, s_ticket INTEGER NOT NULL, s_store INTEGER NOT NULL,
+        s_amount DECIMAL(7,2) NOT NULL, s_sold INTEGER NOT NULL, s_shipped INTEGER NOT NULL,
+        PRIMARY KEY (s_item, s_ticket));
+      CREATE TABLE returns (r_item INTEGER NOT NULL, r_ticket INTEGER NOT NULL, r_reason VARCHAR NOT NULL,
+        r_amount DECIMAL(7,2) NOT NULL, PRIMARY KEY (r_item, r_ticket));
+      CREATE TABLE store (st_id INTEGER PRIMARY KEY, st_state VARCHAR NOT NULL);
+      """;
+  static final String RETURNED = "SELECT st_state, sum(r_amount) FROM sales, returns, store WHERE s_item = r_item "
+      + "AND s_ticket = r_ticket AND s_store = st_id AND r_reason = 'damaged' AND st_state = 'TN' AND s_amount > 100 "
+      + "GROUP BY st_state";
+  static final String SHIPPING = "SELECT st_state, sum(CASE WHEN s_shipped - s_sold <= 30 THEN 1 ELSE 0 END) AS "
+      + "within_30, sum(CASE WHEN s_shipped - s_sold > 30 THEN 1 ELSE 0 END) AS later FROM sales, store WHERE "
+      + "s_store = st_id AND st_state = 'TN' GROUP BY st_state";
+
+  static final String TICKETS = "SELECT st_state, count(*) AS tickets FROM (SELECT s_ticket, s_store, count(*) AS cnt "
+      + "FROM sales, store WHERE s_store = st_id AND st_state = 'TN' GROUP BY s_ticket, s_store) AS t, store "
+      + "WHERE t.s_store = st_id AND cnt BETWEEN 5 AND 8 GROUP BY st_state";
+
+  /**
+   * Three kinds of targeted instance, each shown on a mutant it tells apart and an equivalent rewrite it does not:
+   * a join on two columns (a return's item and ticket) needs a row that matches its partner in one column and
+   * not in the other, its other partners kept (the row without a partner in {@code r_ticket} keeps its item); a
+   * difference of two columns compared with a constant inside a CASE needs rows where the difference is just
+   * below, at and just above it; a count compared with a constant in a grouped subquery needs groups of that
+   * size and one more and one fewer. The checker finds each mutant NOT_EQUIVALENT with a counterexample that
+   * re-runs.
+   */
+  @Test
+  void oneJoinColumnWithoutPartnerDifferenceBoundariesAndGroupSizesKillTheirMutants() throws Exception {
+    String[][] cases = {
+      // kind of instance, left, mutant, equivalent rewrite
+      {"returns.r_ticket without a partner", RETURNED, RETURNED.replace("AND s_ticket = r_ticket ", ""),
+          "SELECT st_state, sum(r_amount) FROM sales JOIN returns ON r_ticket = s_ticket AND r_item = s_item "
+          + "JOIN store ON st_id = s_store WHERE st_state = 'TN' AND r_reason = 'damaged' AND s_amount > 100 "
+          + "GROUP BY st_state"},
+      {"sales.s_shipped - sales.s_sold just below, at and just above 30", SHIPPING,
+          SHIPPING.replace("s_shipped - s_sold <= 30", "s_shipped - s_sold < 30"),
+          SHIPPING.replace("s_shipped - s_sold <= 30", "s_shipped <= s_sold + 30")},
+      {"sales.s_shipped - sales.s_sold just below, at and just above 30", SHIPPING,
+          SHIPPING.replace("s_shipped - s_sold > 30", "s_shipped - s_sold > 31"),
+          SHIPPING.replace("s_shipped - s_sold > 30", "NOT (s_shipped - s_sold <= 30)")},
+      {"a group of 9 rows of sales", TICKETS, TICKETS.replace("BETWEEN 5 AND 8", "BETWEEN 5 AND 9"),
+          TICKETS.replace("cnt BETWEEN 5 AND 8", "cnt >= 5 AND cnt < 9")},
+    };
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(RETURNS).build()) {
+      for (String[] c : cases) {
+        assertThat(separating(RETURNS, c[1], c[2], c[0])).as("%s separates the mutant %s", c[0], c[2]).isTrue();
+        assertThat(separating(RETURNS, c[1], c[3], c[0])).as("%s agrees on %s", c[0], c[3]).isFalse();
+        EquivalenceResult r = checker.check(c[1], c[2]);
+        assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+        EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), c[1], c[2]);
+        EquivalenceResult e = checker.check(c[1], c[3]);
+        assertThat(e.verdict()).as(e.summary()).isEqualTo(Verdict.EQUIVALENT);
+      }
+    }
+  }
+
+  /**
+   * Whether, among the targeted instances of the two queries whose description contains {@code kind} (at least
+   * one must), one makes them return different multisets of rows.
+   */
+  private static boolean separating(String ddl, String left, String right, String kind) throws Exception {
+    Schema schema = DuckDbCatalog.load(ddl).schema();
+    try (DuckDbWorkspace ws = DuckDbWorkspace.create(schema);
+         java.sql.Connection scratch = DuckDbWorkspace.scratch()) {
+      dev.lakerewrite.core.sql.SqlParser parser = dev.lakerewrite.core.sql.SqlParser.on(scratch);
+      QueryFacts facts = new QueryFacts(schema, parser);
+      facts.add(parser.parse(left).statement(0));
+      facts.add(parser.parse(right).statement(0));
+      List<Schema.Table> tables = schema.closure(facts.tables());
+      Domains domains = Domains.build(facts, tables, scratch, java.util.Map.of());
+      int ofKind = 0;
+      boolean differs = false;
+      List<String> names = new ArrayList<>();
+      for (Database d : TargetedInstances.build(tables, domains, facts)) {
+        names.add(d.name());
+        if (!d.name().contains(kind)) {
+          continue;
+        }
+        ofKind++;
+        ws.load(d);
+        differs |= !rows(ws, left).equals(rows(ws, right));
+      }
+      assertThat(ofKind).as("targeted instances of the kind '%s' among %s", kind, names).isPositive();
+      return differs;
+    }
+  }
+
+  private static java.util.Map<List<Object>, Integer> rows(DuckDbWorkspace ws, String sql) {
+    Workspace.Result r = ws.run(sql, dev.lakerewrite.core.QueryLimits.DEFAULT);
+    assertThat(r.isSuccess()).as("%s runs", sql).isTrue();
+    java.util.Map<List<Object>, Integer> out = new java.util.HashMap<>();
+    for (List<Object> row : r.table().rows()) {
+      out.merge(new ArrayList<>(row), 1, Integer::sum);
+    }
+    return out;
+  }
 }

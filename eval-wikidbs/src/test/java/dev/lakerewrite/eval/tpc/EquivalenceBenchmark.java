@@ -44,6 +44,7 @@ public final class EquivalenceBenchmark {
     Map<String, CorpusRun.Tally> tallies = new LinkedHashMap<>();
     Map<String, List<Long>> times = new LinkedHashMap<>();
     CorpusRun.Tally total = new CorpusRun.Tally();
+    Map<EquivalenceCorpus.Pair, CorpusRun.Outcome> outcomes = new java.util.HashMap<>();
     List<Long> allTimes = new ArrayList<>();
     var threads = java.lang.management.ManagementFactory.getThreadMXBean();
     long cpuStart;
@@ -59,6 +60,7 @@ public final class EquivalenceBenchmark {
         List<Long> mine = times.computeIfAbsent(e.getKey(), k -> new ArrayList<>());
         for (EquivalenceCorpus.Pair p : e.getValue()) {
           CorpusRun.Outcome o = run.check(p);
+          outcomes.put(p, o);
           mine.add(o.nanos());
           allTimes.add(o.nanos());
           total.add(o);
@@ -106,6 +108,17 @@ public final class EquivalenceBenchmark {
       summary(e.getKey() + " ", byBenchmark.get(e.getKey()).size(), e.getValue(), times.get(e.getKey()));
     }
     summary("", pairs.size(), total, allTimes);
+    if (byBenchmark.containsKey("tpcds") && !part.equals("fit")) {
+      // The sample EquivalenceCorpusTest checks, as counts only.
+      CorpusRun.Tally sample = new CorpusRun.Tally();
+      List<Long> sampleTimes = new ArrayList<>();
+      for (EquivalenceCorpus.Pair p : EquivalenceCorpusTest.heldOut(byBenchmark.get("tpcds"),
+          EquivalenceCorpusTest.TPCDS_SAMPLE)) {
+        sample.add(outcomes.get(p));
+        sampleTimes.add(outcomes.get(p).nanos());
+      }
+      summary("tpcds test-sample ", sampleTimes.size(), sample, sampleTimes);
+    }
   }
 
   private static List<EquivalenceCorpus.Pair> select(List<EquivalenceCorpus.Pair> corpus, String part) {

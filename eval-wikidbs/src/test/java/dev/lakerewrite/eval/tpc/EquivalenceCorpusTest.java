@@ -3,44 +3,72 @@ package dev.lakerewrite.eval.tpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict;
-import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 
 /**
- * The checker on the held-out part of the {@link EquivalenceCorpus} (TPC-H queries whose id hashes into it; the
- * fit part is what development looked at): no equivalent pair (rewrites, and mutants equivalent under the
- * schema's constraints by the corpus's written rules) is called NOT_EQUIVALENT, every counterexample re-runs
- * (the two queries, in a fresh database, really return different rows), and at least 87 % of the non-equivalent
- * mutants are rejected so (52 of 57 = 0.912 measured; the floor leaves two mutants of margin for a loaded
- * machine, where a check can spend its time budget before the instance that kills a mutant). The issue's 95 % is
- * reached on the whole corpus (0.963) but not on this part: the benchmark prints the figure and the survivors.
+ * The checker on the held-out parts of the {@link EquivalenceCorpus} (queries whose id hashes into them; the fit
+ * parts are what development looked at): all of TPC-H's held-out part, and of TPC-DS's the {@value #TPCDS_SAMPLE}
+ * held-out pairs with the smallest CRC32 of their id (a fixed sample, so that the test takes a few minutes; the
+ * benchmark runs all of it). No equivalent pair (rewrites, and mutants equivalent under the schema's constraints by
+ * the corpus's written rules) is called NOT_EQUIVALENT, every counterexample re-runs (the two queries, in a fresh
+ * database, really return different rows), and at least a floor of the non-equivalent mutants is rejected so: the
+ * measured rate less about two mutants of margin for a loaded machine, where a check can spend its time budget
+ * before the instance that kills a mutant (figures in the README). Only counts are printed: the held-out parts'
+ * survivors are not listed anywhere, so that nobody studies them.
  */
 class EquivalenceCorpusTest {
+  static final int TPCDS_SAMPLE = 40;
+
   @Test
   void heldOutMutantsAreRejectedWithCounterexamplesAndRewritesNeverAre() throws Exception {
-    List<EquivalenceCorpus.Pair> heldOut = new ArrayList<>();
-    for (EquivalenceCorpus.Pair p : EquivalenceCorpus.tpch()) {
-      if (p.heldOut()) {
-        heldOut.add(p);
-      }
+    CorpusRun.Tally tpch = run(heldOut(EquivalenceCorpus.tpch(), Integer.MAX_VALUE));
+    CorpusRun.Tally tpcds = run(heldOut(EquivalenceCorpus.tpcds(), TPCDS_SAMPLE));
+    for (CorpusRun.Tally t : List.of(tpch, tpcds)) {
+      assertThat(t.falseNotEquivalent).as("equivalent pairs called NOT_EQUIVALENT").isEmpty();
+      assertThat(t.unconfirmed).as("counterexamples on which the queries do not differ").isEmpty();
+      assertThat(t.survivors).allSatisfy(o -> assertThat(o.verdict()).isNotEqualTo(Verdict.NOT_EQUIVALENT));
     }
+    assertThat(tpch.rewrites).as("TPC-H equivalent pairs held out").isGreaterThanOrEqualTo(20);
+    assertThat(tpch.mutants).as("TPC-H mutants held out").isGreaterThanOrEqualTo(40);
+    assertThat(tpcds.mutants).as("TPC-DS mutants in the held-out sample").isGreaterThanOrEqualTo(20);
+    assertThat(tpch.rejectedRate()).as("TPC-H held-out mutants rejected (%d survivors)", tpch.survivors.size())
+        .isGreaterThanOrEqualTo(TPCH_FLOOR);
+    assertThat(tpcds.rejectedRate()).as("TPC-DS held-out sample's mutants rejected (%d survivors)",
+        tpcds.survivors.size()).isGreaterThanOrEqualTo(TPCDS_FLOOR);
+  }
+
+  /** Measured at 01:20 UTC on 2026-11-24 (benchmark, held-out): 53 of 57 (0.930); 51 of 57 passes, 50 does not. */
+  static final double TPCH_FLOOR = 0.89;
+  /** Measured likewise on the sample: 21 of 30 (0.700); 19 of 30 passes, 18 does not. */
+  static final double TPCDS_FLOOR = 0.63;
+
+  /** The held-out pairs of a corpus, at most {@code at}: those with the smallest CRC32 of their id. */
+  static List<EquivalenceCorpus.Pair> heldOut(List<EquivalenceCorpus.Pair> corpus, int at) {
+    return corpus.stream().filter(EquivalenceCorpus.Pair::heldOut)
+        .sorted(Comparator.comparingLong((EquivalenceCorpus.Pair p) -> crc(p.id())).thenComparing(
+            EquivalenceCorpus.Pair::id))
+        .limit(at).toList();
+  }
+
+  private static long crc(String text) {
+    CRC32 crc = new CRC32();
+    crc.update(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return crc.getValue();
+  }
+
+  private static CorpusRun.Tally run(List<EquivalenceCorpus.Pair> pairs) {
     CorpusRun.Tally tally = new CorpusRun.Tally();
     try (CorpusRun run = new CorpusRun()) {
-      for (EquivalenceCorpus.Pair p : heldOut) {
+      for (EquivalenceCorpus.Pair p : pairs) {
         tally.add(run.check(p));
       }
     }
-    assertThat(tally.rewrites).as("equivalent pairs in the held-out part").isGreaterThanOrEqualTo(20);
-    assertThat(tally.mutants).as("mutants in the held-out part").isGreaterThanOrEqualTo(40);
-    assertThat(tally.falseNotEquivalent).as("equivalent pairs called NOT_EQUIVALENT").isEmpty();
-    assertThat(tally.unconfirmed).as("counterexamples on which the queries do not differ").isEmpty();
-    // Only counts: the held-out part's survivors are not listed anywhere, so that nobody studies them.
-    System.out.printf("held-out: %d rewrites (%d EQUIVALENT), %d mutants, %d rejected with a counterexample that "
-        + "re-runs (%.3f)%n", tally.rewrites, tally.proved, tally.mutants, tally.rejectedConfirmed,
-        tally.rejectedRate());
-    assertThat(tally.rejectedRate()).as("mutants rejected (%d survivors)", tally.survivors.size())
-        .isGreaterThanOrEqualTo(0.87);
-    assertThat(tally.survivors).allSatisfy(o -> assertThat(o.verdict()).isNotEqualTo(Verdict.NOT_EQUIVALENT));
+    System.out.printf("held-out %s: %d pairs, %d rewrites (%d EQUIVALENT), %d mutants, %d rejected with a "
+        + "counterexample that re-runs (%.3f)%n", pairs.isEmpty() ? "-" : pairs.get(0).query().split("/")[0],
+        pairs.size(), tally.rewrites, tally.proved, tally.mutants, tally.rejectedConfirmed, tally.rejectedRate());
+    return tally;
   }
 }
