@@ -213,18 +213,7 @@ final class TargetedInstances {
       String what = column + " at " + String.join(", ", values.subList(0, Math.min(6, values.size())))
           + (values.size() > 6 ? ", ..." : "") + context;
       List<String> b = rowsOf.get(key(t));
-      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
-      rowsOf.forEach((k, r) -> rows.put(k, new ArrayList<>(List.of(r))));
-      rows.put(key(t), new ArrayList<>());
-      for (int i = 0; i < values.size(); i++) {
-        List<String> r = new ArrayList<>(i == 0 ? b : freshened(t, b).row());
-        r.set(c, values.get(i));
-        holdComparisons(t, r, c);
-        rows.get(key(t)).add(r);
-        if (i > 0) {
-          partners(t, b, r, rowsOf, rows);
-        }
-      }
+      Map<String, List<List<String>>> rows = rowsAtValues(t, b, c, values, rowsOf, false);
       out.add(instance(what, rows));
       if (aggregated(key(t)) && e.getValue().stream().allMatch(i -> domains.atoms().get(i).relation()
           == QueryFacts.Relation.COMPARE && !Set.of("IN", "NOT IN").contains(domains.atoms().get(i).operator()))) {
@@ -398,8 +387,7 @@ final class TargetedInstances {
           continue; // groups of one and two are in the first instances
         }
         List<String> b = base.get(key(t));
-        Map<String, List<List<String>>> rows = new LinkedHashMap<>();
-        base.forEach((k, r) -> rows.put(k, new ArrayList<>(List.of(r))));
+        Map<String, List<List<String>>> rows = oneRowEach(base);
         for (int i = 1; i < n; i++) {
           rows.get(key(t)).add(freshened(t, b).row());
         }
@@ -448,17 +436,7 @@ final class TargetedInstances {
       if (at == null) {
         continue;
       }
-      List<String> values = around(type, at);
-      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
-      base.forEach((k, r) -> rows.put(k, new ArrayList<>(List.of(r))));
-      rows.put(key(t), new ArrayList<>());
-      for (int i = 0; i < values.size(); i++) {
-        List<String> r = new ArrayList<>(i == 0 ? row : freshened(t, row).row());
-        r.set(moved, values.get(i));
-        holdComparisons(t, r, moved);
-        rows.get(key(t)).add(r);
-        partners(t, row, r, base, rows);
-      }
+      Map<String, List<List<String>>> rows = rowsAtValues(t, row, moved, around(type, at), base, true);
       out.add(instance(d.minuend() + " - " + d.subtrahend() + " just below, at and just above " + d.constant()
           .toPlainString(), rows));
     }
@@ -590,8 +568,7 @@ final class TargetedInstances {
       if (unmatched == null) {
         continue;
       }
-      Map<String, List<List<String>>> changed = new LinkedHashMap<>();
-      base.forEach((k, r) -> changed.put(k, new ArrayList<>(List.of(r))));
+      Map<String, List<List<String>>> changed = oneRowEach(base);
       for (String other : classTables.get(facts.classOf(column))) {
         Schema.Table o = table(other);
         if (o == null || other.equals(key(t))) {
@@ -638,8 +615,7 @@ final class TargetedInstances {
       }
       satisfyColumnComparisons(t, second);
       List<String> copy = freshened(t, second).row();
-      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
-      base.forEach((k, r) -> rows.put(k, new ArrayList<>(List.of(r))));
+      Map<String, List<List<String>>> rows = oneRowEach(base);
       rows.get(name).add(copy);
       Set<Integer> changed = new HashSet<>();
       for (int c = 0; c < copy.size(); c++) {
@@ -729,8 +705,7 @@ final class TargetedInstances {
         List<String> b = base.get(key(pt));
         for (List<String> second : keyVariants(pt, b)) {
           for (String probe : around(ptype, texts[0])) {
-            Map<String, List<List<String>>> rows = new LinkedHashMap<>();
-            base.forEach((t, r) -> rows.put(t, new ArrayList<>(List.of(r))));
+            Map<String, List<List<String>>> rows = oneRowEach(base);
             List<String> p = new ArrayList<>(b);
             p.set(pc, probe);
             List<String> o = new ArrayList<>(second);
@@ -813,8 +788,7 @@ final class TargetedInstances {
     List<String> b = base.get(key(pt));
     List<List<String>> variants = keyVariants(pt, b);
     for (List<String> second : variants.subList(1, variants.size())) {
-      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
-      base.forEach((t, r) -> rows.put(t, new ArrayList<>(List.of(r))));
+      Map<String, List<List<String>>> rows = oneRowEach(base);
       List<String> p = new ArrayList<>(b);
       List<String> o = new ArrayList<>(second);
       rows.put(key(pt), new ArrayList<>(List.of(p, o)));
@@ -1179,6 +1153,34 @@ final class TargetedInstances {
       }
     }
     return new Fresh(out, keeps);
+  }
+
+  /** Every table's row of {@code rowsOf} as the one row of a mutable list, in a mutable map (a base to change). */
+  private static Map<String, List<List<String>>> oneRowEach(Map<String, List<String>> rowsOf) {
+    Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+    rowsOf.forEach((k, r) -> rows.put(k, new ArrayList<>(List.of(r))));
+    return rows;
+  }
+
+  /**
+   * The rows of {@code rowsOf} with {@code t}'s row replaced by one row per value of column {@code column}: the
+   * first is {@code row} itself, the others fresh copies of it (keys of their own), each holding the comparisons
+   * the column is in and given the join partners {@code row} has (the first too when {@code partnersOfFirst}).
+   */
+  private Map<String, List<List<String>>> rowsAtValues(Schema.Table t, List<String> row, int column,
+      List<String> values, Map<String, List<String>> rowsOf, boolean partnersOfFirst) {
+    Map<String, List<List<String>>> rows = oneRowEach(rowsOf);
+    rows.put(key(t), new ArrayList<>());
+    for (int i = 0; i < values.size(); i++) {
+      List<String> r = new ArrayList<>(i == 0 ? row : freshened(t, row).row());
+      r.set(column, values.get(i));
+      holdComparisons(t, r, column);
+      rows.get(key(t)).add(r);
+      if (i > 0 || partnersOfFirst) {
+        partners(t, row, r, rowsOf, rows);
+      }
+    }
+    return rows;
   }
 
   /**
