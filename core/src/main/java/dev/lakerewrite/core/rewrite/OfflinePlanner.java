@@ -1,8 +1,9 @@
 package dev.lakerewrite.core.rewrite;
 
+import static dev.lakerewrite.core.match.EntityNames.isNameLike;
+
 import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.CatalogTable;
-import dev.lakerewrite.core.TableProfile;
 import dev.lakerewrite.core.match.AssumedSchema;
 import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.ColumnModel;
@@ -588,14 +589,6 @@ final class OfflinePlanner {
   /** A table's entity-name column: the first unique text column (WikiDBs: {@code label}). */
   @Nullable String entityColumn(String table) {
     return EntityNames.entityColumn(lake.profile(table));
-  }
-
-  static boolean isNameLike(String column, String assumedTable) {
-    return EntityNames.isNameLike(column, assumedTable);
-  }
-
-  static String singular(String word) {
-    return EntityNames.singular(word);
   }
 
   // ---------------------------------------------------------------------------------------------------------
