@@ -5,16 +5,22 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The base tables of the target database as the optimizer needs them: columns with types and nullability,
- * primary keys and estimated sizes. Read once per optimisation from DuckDB's catalog functions (trusted SQL the
+ * primary keys, estimated sizes and (DuckDB) approximate distinct counts. Read once per optimisation from DuckDB's catalog functions (trusted SQL the
  * library writes itself; nothing from the query is interpolated).
  */
 final class Catalog {
@@ -37,16 +43,58 @@ final class Catalog {
   }
 
   private final Map<String, Table> tables;
+  /** DuckDB only: where column statistics are read from (null: distinct counts are unknown). */
+  private final @Nullable Connection statistics;
+  private final Map<String, OptionalLong> distinct = new HashMap<>();
 
-  private Catalog(Map<String, Table> tables) {
+  private Catalog(Map<String, Table> tables, @Nullable Connection statistics) {
     this.tables = tables;
+    this.statistics = statistics;
   }
 
   static Catalog of(Map<String, Table> tables) {
+    return of(tables, null);
+  }
+
+  private static Catalog of(Map<String, Table> tables, @Nullable Connection statistics) {
     Map<String, Table> byLower = new LinkedHashMap<>();
     tables.forEach((k, v) -> byLower.put(k.toLowerCase(Locale.ROOT), v));
-    return new Catalog(byLower);
+    return new Catalog(byLower, statistics);
   }
+
+  /**
+   * The approximate number of distinct values of a base table's column, from the statistics DuckDB keeps with
+   * the table (its HyperLogLog estimate, read with {@code stats(column)} without scanning the table); empty when
+   * unknown (PostgreSQL, a table or column this catalog does not have, no statistics). Read once per column.
+   */
+  OptionalLong distinctValues(String table, String column) {
+    if (statistics == null) {
+      return OptionalLong.empty();
+    }
+    Optional<Table> t = table(table);
+    Optional<Column> c = t.flatMap(x -> x.column(column));
+    if (c.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    String key = t.get().name().toLowerCase(Locale.ROOT) + "." + c.get().name().toLowerCase(Locale.ROOT);
+    return distinct.computeIfAbsent(key, k -> {
+      try (Statement st = statistics.createStatement();
+           ResultSet rs = st.executeQuery("SELECT stats(" + Sql.identifier(c.get().name()) + ") FROM "
+               + Sql.identifier(t.get().name()) + " LIMIT 1")) {
+        if (rs.next()) {
+          Matcher m = APPROX_UNIQUE.matcher(String.valueOf(rs.getString(1)));
+          if (m.find()) {
+            return OptionalLong.of(Long.parseLong(m.group(1)));
+          }
+        }
+      } catch (SQLException | RuntimeException e) {
+        // No statistics: unknown.
+      }
+      return OptionalLong.empty();
+    });
+  }
+
+  private static final Pattern APPROX_UNIQUE = Pattern.compile("approx_unique=(\\d+)");
 
   /** Reads the current schema's base tables on either engine (views are left out: instances are built from tables). */
   static Catalog read(Connection connection, Engine engine) throws SQLException {
@@ -137,7 +185,7 @@ final class Catalog {
     Map<String, Table> tables = new LinkedHashMap<>();
     columns.forEach((name, cols) -> tables.put(name,
         new Table(name, List.copyOf(cols), List.copyOf(keys.getOrDefault(name, List.of())), sizes.get(name))));
-    return of(tables);
+    return of(tables, connection);
   }
 
   Optional<Table> table(String name) {
