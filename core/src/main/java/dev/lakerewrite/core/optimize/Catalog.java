@@ -1,11 +1,11 @@
 package dev.lakerewrite.core.optimize;
 
 import dev.lakerewrite.core.Engine;
+import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -45,7 +45,7 @@ final class Catalog {
   private final Map<String, Table> tables;
   /** DuckDB only: where column statistics are read from (null: distinct counts are unknown). */
   private final @Nullable Connection statistics;
-  private final Map<String, OptionalLong> distinct = new HashMap<>();
+  private final Map<String, String> stats = new HashMap<>();
 
   private Catalog(Map<String, Table> tables, @Nullable Connection statistics) {
     this.tables = tables;
@@ -68,32 +68,48 @@ final class Catalog {
    * unknown (PostgreSQL, a table or column this catalog does not have, no statistics). Read once per column.
    */
   OptionalLong distinctValues(String table, String column) {
+    Matcher m = APPROX_UNIQUE.matcher(statistics(table, column));
+    return m.find() ? OptionalLong.of(Long.parseLong(m.group(1))) : OptionalLong.empty();
+  }
+
+  /**
+   * The smallest and largest value of a numeric column from the same statistics ({min, max}); empty when
+   * unknown or not numeric.
+   */
+  Optional<double[]> numericRange(String table, String column) {
+    String stats = statistics(table, column);
+    Matcher lo = MIN.matcher(stats);
+    Matcher hi = MAX.matcher(stats);
+    if (!lo.find() || !hi.find()) {
+      return Optional.empty();
+    }
+    return Optional.of(new double[] {Double.parseDouble(lo.group(1)), Double.parseDouble(hi.group(1))});
+  }
+
+  /** The statistics text of a column ({@code {approx_unique=.., max=.., min=..}}), empty when unknown. */
+  private String statistics(String table, String column) {
     if (statistics == null) {
-      return OptionalLong.empty();
+      return "";
     }
     Optional<Table> t = table(table);
     Optional<Column> c = t.flatMap(x -> x.column(column));
     if (c.isEmpty()) {
-      return OptionalLong.empty();
+      return "";
     }
     String key = t.get().name().toLowerCase(Locale.ROOT) + "." + c.get().name().toLowerCase(Locale.ROOT);
-    return distinct.computeIfAbsent(key, k -> {
+    return stats.computeIfAbsent(key, k -> {
       try (Statement st = statistics.createStatement();
            ResultSet rs = st.executeQuery("SELECT stats(" + Sql.identifier(c.get().name()) + ") FROM "
                + Sql.identifier(t.get().name()) + " LIMIT 1")) {
-        if (rs.next()) {
-          Matcher m = APPROX_UNIQUE.matcher(String.valueOf(rs.getString(1)));
-          if (m.find()) {
-            return OptionalLong.of(Long.parseLong(m.group(1)));
-          }
-        }
+        return rs.next() ? String.valueOf(rs.getString(1)) : "";
       } catch (SQLException | RuntimeException e) {
-        // No statistics: unknown.
+        return ""; // no statistics: unknown
       }
-      return OptionalLong.empty();
     });
   }
 
+  private static final Pattern MIN = Pattern.compile("[{ ,]min=(-?[0-9]+(?:\\.[0-9]+)?)[,}]");
+  private static final Pattern MAX = Pattern.compile("[{ ,]max=(-?[0-9]+(?:\\.[0-9]+)?)[,}]");
   private static final Pattern APPROX_UNIQUE = Pattern.compile("approx_unique=(\\d+)");
 
   /** Reads the current schema's base tables on either engine (views are left out: instances are built from tables). */

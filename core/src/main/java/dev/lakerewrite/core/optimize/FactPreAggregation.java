@@ -28,8 +28,9 @@ import org.jspecify.annotations.Nullable;
  * no fact column but the grouped ones and whose results are fact expressions, {@code NULL} (or {@code 0} in a sum):
  * within a partial group the condition has one value, so {@code sum(CASE WHEN c THEN x END)} is
  * {@code sum(CASE WHEN c THEN sum(x) END)}. Conditions on the fact table alone go inside, and a table joined to it
- * by an equality and filtered is repeated inside as {@code key IN (SELECT ... WHERE its filters)} (a semi-join
- * that keeps the partial aggregation to the rows the join keeps).
+ * by an equality and filtered (to at most {@link #MAX_SEMI_JOIN_SELECTIVITY} of its rows, estimated from the
+ * column statistics) is repeated inside as {@code key IN (SELECT ... WHERE its filters)} (a semi-join that keeps
+ * the partial aggregation to the rows the join keeps).
  *
  * <p>Proposed only when the engine's statistics say the grouped fact columns have at most
  * {@link #MIN_ROWS_PER_GROUP} times fewer value combinations than the table has rows (the product of their
@@ -39,6 +40,11 @@ import org.jspecify.annotations.Nullable;
 final class FactPreAggregation {
   /** The partial groups must be at least this many times fewer than the fact table's rows. */
   static final long MIN_ROWS_PER_GROUP = 20;
+  /**
+   * A filtered table is repeated inside as a semi-join only when its filters keep at most this share of its rows
+   * (estimated from the statistics): a weak filter costs a probe per fact row and saves little.
+   */
+  static final double MAX_SEMI_JOIN_SELECTIVITY = 1.0 / 3;
 
   private static final Set<String> AGGREGATES = Set.of("sum", "count", "count_star", "min", "max", "avg");
 
@@ -146,7 +152,7 @@ final class FactPreAggregation {
     }
     // Tables joined to the fact table by an equality and filtered: the same filter inside, as a semi-join.
     for (JsonNode c : outside) {
-      String semi = semiJoin(c, node, scope, fact, trees);
+      String semi = semiJoin(c, node, scope, fact, trees, ctx.catalog());
       if (semi != null) {
         inside.add(semi);
       }
@@ -386,7 +392,8 @@ final class FactPreAggregation {
    * For {@code fact.k = other.c} where {@code other} is a base table the block also filters by conditions of its
    * own: {@code fact.k IN (SELECT other.c FROM other WHERE those conditions)}; else null.
    */
-  private static @Nullable String semiJoin(JsonNode c, ObjectNode node, Scope scope, Scope.Item fact, Trees trees) {
+  private static @Nullable String semiJoin(JsonNode c, ObjectNode node, Scope scope, Scope.Item fact, Trees trees,
+      Catalog catalog) {
     if (!"COMPARE_EQUAL".equals(c.path("type").asText()) || !"COLUMN_REF".equals(c.path("left").path("class").asText())
         || !"COLUMN_REF".equals(c.path("right").path("class").asText())) {
       return null;
@@ -414,18 +421,124 @@ final class FactPreAggregation {
       return null;
     }
     List<String> filters = new ArrayList<>();
+    double selectivity = 1;
+    String table = other.node().path("table_name").asText();
     for (JsonNode w : Trees.conjuncts(node.get("where_clause"))) {
       List<Scope.Item> owners = scope.owners(w);
       if (owners != null && owners.size() == 1 && owners.get(0) == other && !Trees.hasAggregate(w)) {
         filters.add(trees.expression(w));
+        selectivity *= selectivity(w, table, catalog);
       }
     }
-    if (filters.isEmpty()) {
+    if (filters.isEmpty() || selectivity > MAX_SEMI_JOIN_SELECTIVITY) {
       return null;
     }
     return Sql.identifier(fact.name()) + "." + Sql.identifier(Trees.columnName(factSide)) + " IN (SELECT "
         + qualified(other, otherSide) + " FROM " + trees.renderFrom(other.node()) + " WHERE " + Trees.and(filters)
         + ")";
+  }
+
+  /**
+   * The share of a table's rows a condition on its columns keeps, from the column statistics: 1 / distinct values
+   * for an equality with a constant, k / distinct values for an IN list of k constants, the covered share of the
+   * column's range for BETWEEN and comparisons with constants; 1 (no estimate) otherwise.
+   */
+  static double selectivity(JsonNode c, String table, Catalog catalog) {
+    String type = c.path("type").asText();
+    String cls = c.path("class").asText();
+    JsonNode column = null;
+    Double lo = null;
+    Double hi = null;
+    double share = 1;
+    if (cls.equals("COMPARISON") && "COLUMN_REF".equals(c.path("left").path("class").asText())
+        || cls.equals("COMPARISON") && "COLUMN_REF".equals(c.path("right").path("class").asText())) {
+      boolean left = "COLUMN_REF".equals(c.path("left").path("class").asText());
+      column = left ? c.path("left") : c.path("right");
+      Double v = constant(left ? c.path("right") : c.path("left"));
+      if (v == null) {
+        return 1;
+      }
+      String op = left ? type : switch (type) {
+        case "COMPARE_LESSTHAN" -> "COMPARE_GREATERTHAN";
+        case "COMPARE_GREATERTHAN" -> "COMPARE_LESSTHAN";
+        case "COMPARE_LESSTHANOREQUALTO" -> "COMPARE_GREATERTHANOREQUALTO";
+        case "COMPARE_GREATERTHANOREQUALTO" -> "COMPARE_LESSTHANOREQUALTO";
+        default -> type;
+      };
+      switch (op) {
+        case "COMPARE_EQUAL" -> {
+          OptionalLong d = catalog.distinctValues(table, Trees.columnName(column));
+          return d.isPresent() ? 1.0 / Math.max(1, d.getAsLong()) : 1;
+        }
+        case "COMPARE_LESSTHAN", "COMPARE_LESSTHANOREQUALTO" -> hi = v;
+        case "COMPARE_GREATERTHAN", "COMPARE_GREATERTHANOREQUALTO" -> lo = v;
+        default -> {
+          return 1;
+        }
+      }
+    } else if (cls.equals("BETWEEN") && "COLUMN_REF".equals(c.path("input").path("class").asText())) {
+      column = c.path("input");
+      lo = constant(c.path("lower"));
+      hi = constant(c.path("upper"));
+      if (lo == null || hi == null) {
+        return 1;
+      }
+    } else if (type.equals("COMPARE_IN") && "COLUMN_REF".equals(c.path("children").path(0).path("class").asText())) {
+      int k = c.path("children").size() - 1;
+      for (int i = 1; i <= k; i++) {
+        if (SqlAnalyzer.literal(c.path("children").get(i)) == null) {
+          return 1;
+        }
+      }
+      OptionalLong d = catalog.distinctValues(table, Trees.columnName(c.path("children").get(0)));
+      return d.isPresent() ? Math.min(1, (double) k / Math.max(1, d.getAsLong())) : 1;
+    } else {
+      return 1;
+    }
+    Optional<double[]> range = catalog.numericRange(table, Trees.columnName(column));
+    if (range.isEmpty() || range.get()[1] < range.get()[0]) {
+      return 1;
+    }
+    double min = range.get()[0];
+    double max = range.get()[1];
+    double from = lo == null ? min : Math.max(min, lo);
+    double to = hi == null ? max : Math.min(max, hi);
+    share = (to - from + 1) / (max - min + 1);
+    return Math.max(0, Math.min(1, share));
+  }
+
+  /** The value of a numeric constant, or of +, -, * over such constants (1200 + 11); null otherwise. */
+  private static @Nullable Double constant(JsonNode e) {
+    String[] lit = SqlAnalyzer.literal(e);
+    if (lit != null) {
+      try {
+        return lit[1] == null ? null : Double.valueOf(lit[1]);
+      } catch (NumberFormatException x) {
+        return null;
+      }
+    }
+    if ("FUNCTION".equals(e.path("class").asText())) {
+      List<JsonNode> args = SqlAnalyzer.arguments(e);
+      String fn = e.path("function_name").asText();
+      if (args.size() == 1 && fn.equals("-")) {
+        Double v = constant(args.get(0));
+        return v == null ? null : -v;
+      }
+      if (args.size() == 2) {
+        Double a = constant(args.get(0));
+        Double b = constant(args.get(1));
+        if (a == null || b == null) {
+          return null;
+        }
+        return switch (fn) {
+          case "+" -> a + b;
+          case "-" -> a - b;
+          case "*" -> a * b;
+          default -> null;
+        };
+      }
+    }
+    return null;
   }
 
   private static String qualified(Scope.Item item, JsonNode column) {
