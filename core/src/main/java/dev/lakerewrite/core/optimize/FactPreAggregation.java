@@ -19,11 +19,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code pre-aggregate-fact-table}: a grouped block that joins its largest table (the fact table) to others by
- * commas aggregates the fact table first, grouped by every fact column the rest of the block reads (its join
- * keys, its grouping columns, the columns of conditions across tables), and joins the partial aggregates instead
- * of the rows (eager aggregation, Yan and Larson, "Eager Aggregation and Lazy Aggregation", VLDB 1995). Every row
- * of a partial group joins the same rows of the other tables, so each aggregate combines from its partials: sum of
- * sums, sum of counts, min of mins, max of maxes, an average as the sum of sums over the sum of counts. An
+ * commas or inner joins (their ON conditions count as WHERE conditions) aggregates the fact table first, grouped
+ * by every fact column the rest of the block reads (its join keys, its grouping columns, the columns of conditions
+ * across tables), and joins the partial aggregates instead of the rows (eager aggregation, Yan and Larson, "Eager
+ * Aggregation and Lazy Aggregation", VLDB 1995). Every row of a partial group joins the same rows of the other
+ * tables, so each aggregate combines from its partials: sum of sums, sum of counts, min of mins, max of maxes, an average as the sum of sums over the sum of counts. An
  * aggregate whose argument also reads other tables is pre-aggregated only as a {@code CASE} whose conditions read
  * no fact column but the grouped ones and whose results are fact expressions, {@code NULL} (or {@code 0} in a sum):
  * within a partial group the condition has one value, so {@code sum(CASE WHEN c THEN x END)} is
@@ -32,9 +32,9 @@ import org.jspecify.annotations.Nullable;
  * column statistics) is repeated inside as {@code key IN (SELECT ... WHERE its filters)} (a semi-join that keeps
  * the partial aggregation to the rows the join keeps).
  *
- * <p>Proposed only when the engine's statistics say the grouped fact columns have at most
- * {@link #MIN_ROWS_PER_GROUP} times fewer value combinations than the table has rows (the product of their
- * distinct counts): only then are the joins above it fed fewer rows. Without statistics (PostgreSQL) it is not
+ * <p>Proposed only when the engine's statistics say the grouped fact columns have at least
+ * {@link #MIN_ROWS_PER_GROUP} times fewer value combinations (the product of their distinct counts) than the table
+ * has rows: only then are the joins above it fed fewer rows. Without statistics (PostgreSQL) it is not
  * proposed. Linear in the size of the block.
  */
 final class FactPreAggregation {
@@ -55,13 +55,25 @@ final class FactPreAggregation {
     if (!"SELECT_NODE".equals(node.path("type").asText()) || node.path("group_expressions").isEmpty()
         || node.path("group_sets").size() != 1
         || !"STANDARD_HANDLING".equals(node.path("aggregate_handling").asText("STANDARD_HANDLING"))
-        || !crossJoinsOnly(node.path("from_table"))) {
+        || !innerJoinsOnly(node.path("from_table"))) {
       return null;
     }
     for (String clause : List.of("select_list", "where_clause", "group_expressions", "having", "qualify")) {
       if (Trees.hasSubquery(node.path(clause))) {
         return null;
       }
+    }
+    // The conditions of inner joins are conditions of the WHERE clause like any other.
+    List<JsonNode> conjuncts = new ArrayList<>(Trees.conjuncts(node.get("where_clause")));
+    List<ObjectNode> joins = new ArrayList<>();
+    Trees.visitShallow(node.path("from_table"), n -> {
+      if ("JOIN".equals(n.path("type").asText())) {
+        joins.add((ObjectNode) n);
+        conjuncts.addAll(Trees.conjuncts(n.get("condition")));
+      }
+    });
+    if (conjuncts.stream().anyMatch(Trees::hasSubquery)) {
+      return null;
     }
     Scope scope = ctx.scope(node);
     List<Scope.Item> items = scope.items();
@@ -91,7 +103,7 @@ final class FactPreAggregation {
     // Conditions on the fact table alone are applied inside.
     List<String> inside = new ArrayList<>();
     List<JsonNode> outside = new ArrayList<>();
-    for (JsonNode c : Trees.conjuncts(node.get("where_clause"))) {
+    for (JsonNode c : conjuncts) {
       List<Scope.Item> owners = scope.owners(c);
       if (owners == null) {
         return null;
@@ -152,7 +164,7 @@ final class FactPreAggregation {
     }
     // Tables joined to the fact table by an equality and filtered: the same filter inside, as a semi-join.
     for (JsonNode c : outside) {
-      String semi = semiJoin(c, node, scope, fact, trees, ctx.catalog());
+      String semi = semiJoin(c, conjuncts, scope, fact, trees, ctx.catalog());
       if (semi != null) {
         inside.add(semi);
       }
@@ -187,6 +199,10 @@ final class FactPreAggregation {
     item.put("alias", ref);
     List<String> where = new ArrayList<>();
     outside.forEach(c -> where.add(trees.expression(c)));
+    for (ObjectNode j : joins) {
+      j.putNull("condition");
+      j.put("ref_type", "CROSS");
+    }
     if (where.isEmpty()) {
       node.putNull("where_clause");
     } else {
@@ -392,8 +408,8 @@ final class FactPreAggregation {
    * For {@code fact.k = other.c} where {@code other} is a base table the block also filters by conditions of its
    * own: {@code fact.k IN (SELECT other.c FROM other WHERE those conditions)}; else null.
    */
-  private static @Nullable String semiJoin(JsonNode c, ObjectNode node, Scope scope, Scope.Item fact, Trees trees,
-      Catalog catalog) {
+  private static @Nullable String semiJoin(JsonNode c, List<JsonNode> conjuncts, Scope scope, Scope.Item fact,
+      Trees trees, Catalog catalog) {
     if (!"COMPARE_EQUAL".equals(c.path("type").asText()) || !"COLUMN_REF".equals(c.path("left").path("class").asText())
         || !"COLUMN_REF".equals(c.path("right").path("class").asText())) {
       return null;
@@ -423,7 +439,7 @@ final class FactPreAggregation {
     List<String> filters = new ArrayList<>();
     double selectivity = 1;
     String table = other.node().path("table_name").asText();
-    for (JsonNode w : Trees.conjuncts(node.get("where_clause"))) {
+    for (JsonNode w : conjuncts) {
       List<Scope.Item> owners = scope.owners(w);
       if (owners != null && owners.size() == 1 && owners.get(0) == other && !Trees.hasAggregate(w)) {
         filters.add(trees.expression(w));
@@ -545,12 +561,13 @@ final class FactPreAggregation {
     return Sql.identifier(item.name()) + "." + Sql.identifier(Trees.columnName(column));
   }
 
-  /** Whether a FROM tree joins only by commas or inner joins without ON conditions. */
-  private static boolean crossJoinsOnly(JsonNode from) {
+  /** Whether a FROM tree joins only by commas and inner joins (with ON conditions, not USING or NATURAL). */
+  private static boolean innerJoinsOnly(JsonNode from) {
     boolean[] ok = {true};
     Trees.visitShallow(from, n -> {
       if ("JOIN".equals(n.path("type").asText()) && (!"INNER".equals(n.path("join_type").asText("INNER"))
-          || n.path("condition").isObject() || !n.path("using_columns").isEmpty())) {
+          || !n.path("using_columns").isEmpty()
+          || !Set.of("REGULAR", "CROSS").contains(n.path("ref_type").asText("REGULAR")))) {
         ok[0] = false;
       }
     });

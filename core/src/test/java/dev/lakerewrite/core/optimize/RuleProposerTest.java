@@ -294,6 +294,14 @@ class RuleProposerTest {
     assertThat(ps).hasSize(1);
     assertThat(flat(ps.get(0).sql())).doesNotContain("ANY(");
     assertEquivalent(weak, ps.get(0));
+    // The same with explicit inner joins: their ON conditions are conditions like the WHERE clause's.
+    String joined = "SELECT p.brand, sum(i.qty) AS q, max(i.price) AS hi FROM item i JOIN part p ON i.p_id = p.p_id"
+        + " AND p.size < 5 WHERE i.mode = 'AIR' GROUP BY p.brand";
+    ps = h.propose(joined, "pre-aggregate-fact-table");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("GROUP BY i.p_id) AS i").contains("(i.\"mode\" = 'AIR')")
+        .contains("= ANY(SELECT p.p_id FROM part AS p WHERE (p.size < 5))");
+    assertEquivalent(joined, ps.get(0));
     // A fact column with many values among the keys (qty: 50 values x 200 parts for 5,000 rows): no fewer rows.
     assertThat(h.propose("SELECT p.brand, i.qty, sum(i.price) FROM item i, part p WHERE i.p_id = p.p_id"
         + " GROUP BY p.brand, i.qty", "pre-aggregate-fact-table")).isEmpty();
