@@ -282,7 +282,7 @@ public final class EquivalenceChecker implements AutoCloseable {
         Map<QueryFacts.ColumnKey, List<String>> real, Trial onDatabase) throws SQLException {
       Domains domains = Domains.build(facts, tables, duck, real);
       InstanceGenerator generator = new InstanceGenerator(tables, domains, seed, facts.largestLimit(),
-          facts.columnComparisons(), targeted ? TargetedInstances.build(tables, domains, facts) : List.of());
+          facts.columnComparisons(), targeted ? TargetedInstances.build(tables, domains, facts, duck) : List.of());
       int generated = 0;
       int total = maxInstances + (scriptRows != null ? 1 : 0);
       Set<List<List<List<String>>>> tried = new java.util.HashSet<>();

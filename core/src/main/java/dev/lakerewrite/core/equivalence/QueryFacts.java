@@ -90,6 +90,15 @@ final class QueryFacts {
    */
   record CountThreshold(Set<String> tables, String operator, int constant) {}
 
+  /**
+   * A condition on the rows of one base table alone: a conjunct of a WHERE or join condition whose every column is
+   * a column of that one table in the query's FROM ({@code hd_dep_count / hd_vehicle_count > 1.2}, {@code
+   * CASE WHEN x > 0 THEN y / x END > 1}, {@code a + b < 10}), as SQL over the table's bare column names. No
+   * subqueries, aggregates, window functions or volatile functions. Targeted instances look for base rows that
+   * pass these (the engine evaluates them, so any expression counts, not only comparisons with constants).
+   */
+  record RowFilter(String table, String sql, Set<String> columns) {}
+
   private static final Map<String, String> OPERATORS = Map.of("COMPARE_EQUAL", "=", "COMPARE_NOTEQUAL", "<>",
       "COMPARE_LESSTHAN", "<", "COMPARE_GREATERTHAN", ">", "COMPARE_LESSTHANOREQUALTO", "<=",
       "COMPARE_GREATERTHANOREQUALTO", ">=", "COMPARE_NOT_DISTINCT_FROM", "=", "COMPARE_DISTINCT_FROM", "<>");
@@ -129,6 +138,7 @@ final class QueryFacts {
   private final Set<String> nondeterministic = new LinkedHashSet<>();
   private final Set<String> unknownRelations = new LinkedHashSet<>();
   private final List<List<List<Integer>>> orBlocks = new ArrayList<>();
+  private final Set<RowFilter> rowFilters = new LinkedHashSet<>();
   private long largestLimit;
   private int viewDepth;
 
@@ -196,6 +206,11 @@ final class QueryFacts {
    */
   List<List<List<Integer>>> orBlocks() {
     return orBlocks;
+  }
+
+  /** Conditions on the rows of one table alone, as written in the queries' WHERE and join conditions. */
+  Set<RowFilter> rowFilters() {
+    return rowFilters;
   }
 
   /** Why the queries' results may not be determined by the data (empty when they are). */
@@ -405,6 +420,7 @@ final class QueryFacts {
       }
     }
     expression(node.path("where_clause"), scope, ctes);
+    rowFilters(node.path("where_clause"), scope);
     for (JsonNode g : node.path("group_expressions")) {
       expression(g, scope, ctes);
     }
@@ -493,6 +509,7 @@ final class QueryFacts {
         from(ref.path("left"), scope, ctes);
         from(ref.path("right"), scope, ctes);
         expression(ref.path("condition"), scope, ctes);
+        rowFilters(ref.path("condition"), scope);
         for (JsonNode using : ref.path("using_columns")) {
           List<ColumnKey> keys = new ArrayList<>();
           for (Source s : scope.sources.values()) {
@@ -537,6 +554,92 @@ final class QueryFacts {
         });
       }
     }
+  }
+
+  // ---- row filters --------------------------------------------------------------------------------------
+
+  /** Records the conjuncts of {@code condition} that read the columns of one base table of this scope only. */
+  private void rowFilters(JsonNode condition, Scope scope) {
+    for (JsonNode conjunct : dev.lakerewrite.core.sql.Trees.conjuncts(condition)) {
+      if (!conjunct.isObject()) {
+        continue;
+      }
+      String[] table = {null};
+      Set<String> columnsRead = new LinkedHashSet<>();
+      boolean[] ok = {true};
+      JsonNode copy = conjunct.deepCopy();
+      visitExpressions(copy, n -> {
+        String cls = n.path("class").asText("");
+        if (cls.equals("SUBQUERY") || cls.equals("WINDOW") || cls.equals("PARAMETER") || cls.equals("STAR")
+            || cls.equals("LAMBDA") || cls.equals("AGGREGATE")) {
+          ok[0] = false;
+        } else if (cls.equals("FUNCTION")) {
+          String fn = n.path("function_name").asText("").toLowerCase(Locale.ROOT);
+          if (VOLATILE.contains(fn) || KEY_PRESERVING_AGGREGATES.contains(fn) || fn.equals("count")) {
+            ok[0] = false;
+          }
+        } else if (cls.equals("COLUMN_REF")) {
+          ColumnKey key = baseColumn(n, scope);
+          if (key == null || (table[0] != null && !table[0].equals(key.table()))) {
+            ok[0] = false;
+            return;
+          }
+          table[0] = key.table();
+          columnsRead.add(key.column());
+          com.fasterxml.jackson.databind.node.ArrayNode names = ((com.fasterxml.jackson.databind.node.ObjectNode) n)
+              .putArray("column_names");
+          names.add(key.column());
+        }
+      });
+      if (ok[0] && table[0] != null) {
+        try {
+          rowFilters.add(new RowFilter(table[0], parser.renderExpression(copy), Set.copyOf(columnsRead)));
+        } catch (RuntimeException e) {
+          // Not renderable: no such filter.
+        }
+      }
+    }
+  }
+
+  /** Calls {@code visit} on every expression node under {@code e} (itself included). */
+  private static void visitExpressions(JsonNode e, java.util.function.Consumer<JsonNode> visit) {
+    if (e == null || !e.isContainerNode()) {
+      return;
+    }
+    if (e.isObject() && e.has("class")) {
+      visit.accept(e);
+    }
+    for (JsonNode child : e) {
+      visitExpressions(child, visit);
+    }
+  }
+
+  /**
+   * The base column a column reference names when it names a column of a base table in FROM (of this scope, or,
+   * correlated, of an enclosing one: then null, as such a condition joins two rows), else null.
+   */
+  private @Nullable ColumnKey baseColumn(JsonNode ref, Scope scope) {
+    List<String> parts = new ArrayList<>();
+    ref.path("column_names").forEach(p -> parts.add(p.asText()));
+    if (parts.isEmpty() || parts.size() > 2) {
+      return null;
+    }
+    String column = parts.get(parts.size() - 1);
+    if (parts.size() == 2) {
+      Source src = scope.sources.get(parts.get(0).toLowerCase(Locale.ROOT));
+      return src == null || src.table() == null ? null : src.column(schema, column).map(Output::key).orElse(null);
+    }
+    Source found = null;
+    for (Source src : scope.sources.values()) {
+      if (src.column(schema, column).isPresent()) {
+        if (found != null) {
+          return null;
+        }
+        found = src;
+      }
+    }
+    return found == null || found.table() == null ? null : found.column(schema, column).map(Output::key)
+        .orElse(null);
   }
 
   // ---- expressions --------------------------------------------------------------------------------------

@@ -68,8 +68,11 @@ final class TargetedInstances {
   private final Map<String, List<String>> alt = new LinkedHashMap<>();
   private int fresh;
 
+  private final java.sql.@Nullable Connection duckdb;
+
   private TargetedInstances(List<Schema.Table> tables, Domains domains, QueryFacts facts,
-      List<QueryFacts.ColumnComparison> comparisons) {
+      List<QueryFacts.ColumnComparison> comparisons, java.sql.@Nullable Connection duckdb) {
+    this.duckdb = duckdb;
     this.tables = tables;
     this.domains = domains;
     this.facts = facts;
@@ -78,7 +81,16 @@ final class TargetedInstances {
 
   /** The targeted instances for these queries' facts, most telling kinds first, at most {@value #CAP}. */
   static List<Database> build(List<Schema.Table> tables, Domains domains, QueryFacts facts) {
-    return new TargetedInstances(tables, domains, facts, facts.columnComparisons()).build();
+    return build(tables, domains, facts, null);
+  }
+
+  /**
+   * As above; with a DuckDB connection (the library's own), each base row is the one that passes the most of
+   * its table's {@linkplain QueryFacts#rowFilters() row filters}, found by the engine among the columns' pools.
+   */
+  static List<Database> build(List<Schema.Table> tables, Domains domains, QueryFacts facts,
+      java.sql.@Nullable Connection duckdb) {
+    return new TargetedInstances(tables, domains, facts, facts.columnComparisons(), duckdb).build();
   }
 
   private List<Database> build() {
@@ -112,6 +124,7 @@ final class TargetedInstances {
         return List.of(); // a NOT NULL column without values: nothing targeted can be built
       }
       satisfyColumnComparisons(t, b);
+      b = passing(t, b);
       base.put(key(t), b);
       List<String> a = row(t, b);
       alt.put(key(t), a == null ? b : a);
@@ -1153,6 +1166,129 @@ final class TargetedInstances {
       }
     }
     return new Fresh(out, keeps);
+  }
+
+  /** Candidate rows the engine compares at most when it looks for a base row that passes the row filters. */
+  private static final int FILTER_SEARCH = 20_000;
+
+  /**
+   * The row of {@code t} that passes the most of the queries' conditions on {@code t}'s rows alone ({@code
+   * hd_dep_count / hd_vehicle_count > 1.2}, a CASE, arithmetic on two columns: what the per-constant choice of
+   * values cannot see), changing as few of the base row's columns as it can: the engine evaluates the conditions
+   * on the cross product of the pools of the columns they read (the base row's value first). Key columns, foreign
+   * keys and columns joined with other tables keep their values (the base rows must still join). The base row
+   * itself when it passes as many, when there is no engine or no such condition, or when the engine fails.
+   */
+  private List<String> passing(Schema.Table t, List<String> b) {
+    if (duckdb == null) {
+      return b;
+    }
+    List<QueryFacts.RowFilter> filters = new ArrayList<>();
+    Set<String> read = new LinkedHashSet<>();
+    for (QueryFacts.RowFilter f : facts.rowFilters()) {
+      if (f.table().equals(key(t))) {
+        filters.add(f);
+        read.addAll(f.columns());
+      }
+    }
+    if (filters.isEmpty()) {
+      return b;
+    }
+    Set<String> fixed = new HashSet<>();
+    for (Schema.ForeignKey fk : t.foreignKeys()) {
+      fk.columns().forEach(c -> fixed.add(c.toLowerCase(Locale.ROOT)));
+    }
+    List<Integer> searched = new ArrayList<>();
+    List<List<String>> pools = new ArrayList<>();
+    for (String column : read) {
+      int c = t.columnIndex(column);
+      if (c < 0) {
+        return b;
+      }
+      QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), column);
+      if (t.inKey(t.columns().get(c).name()) || fixed.contains(column) || multiTable(key)) {
+        continue;
+      }
+      List<String> pool = new ArrayList<>();
+      if (b.get(c) != null) {
+        pool.add(b.get(c));
+      }
+      for (String v : domains.values(key)) {
+        if (!pool.contains(v)) {
+          pool.add(v);
+        }
+      }
+      if (pool.size() > 1) {
+        searched.add(c);
+        pools.add(pool);
+      }
+    }
+    if (searched.isEmpty()) {
+      return b;
+    }
+    // Trim the largest pools until the cross product is small enough.
+    while (true) {
+      long product = 1;
+      int largest = 0;
+      for (int i = 0; i < pools.size(); i++) {
+        product *= pools.get(i).size();
+        if (pools.get(i).size() > pools.get(largest).size()) {
+          largest = i;
+        }
+      }
+      if (product <= FILTER_SEARCH || pools.get(largest).size() <= 2) {
+        break;
+      }
+      List<String> p = pools.get(largest);
+      p.remove(p.size() - 1);
+    }
+    StringBuilder inner = new StringBuilder("SELECT ");
+    StringBuilder from = new StringBuilder();
+    StringBuilder changes = new StringBuilder();
+    StringBuilder indexes = new StringBuilder();
+    for (int i = 0; i < searched.size(); i++) {
+      int c = searched.get(i);
+      inner.append("p").append(i).append(".i AS lakerewrite_i").append(i).append(", TRY_CAST(p").append(i)
+          .append(".v AS ").append(t.columns().get(c).type()).append(") AS ")
+          .append(dev.lakerewrite.sql.Sql.quoted(t.columns().get(c).name())).append(", ");
+      from.append(i == 0 ? "" : ", ").append("(VALUES ");
+      List<String> pool = pools.get(i);
+      for (int v = 0; v < pool.size(); v++) {
+        from.append(v == 0 ? "" : ", ").append('(').append(v).append(", ")
+            .append(dev.lakerewrite.sql.Sql.literal(pool.get(v))).append(')');
+      }
+      from.append(") AS p").append(i).append("(i, v)");
+      changes.append(i == 0 ? "" : " + ").append("CAST(lakerewrite_i").append(i).append(" > 0 AS INTEGER)");
+      indexes.append(", lakerewrite_i").append(i);
+    }
+    for (String column : read) {
+      int c = t.columnIndex(column);
+      if (searched.contains(c)) {
+        continue;
+      }
+      inner.append("TRY_CAST(").append(dev.lakerewrite.sql.Sql.literal(b.get(c))).append(" AS ")
+          .append(t.columns().get(c).type()).append(") AS ").append(dev.lakerewrite.sql.Sql.quoted(
+              t.columns().get(c).name())).append(", ");
+    }
+    inner.append("1 AS lakerewrite_one FROM ").append(from);
+    StringBuilder passed = new StringBuilder();
+    for (int f = 0; f < filters.size(); f++) {
+      passed.append(f == 0 ? "" : " + ").append("CAST((").append(filters.get(f).sql()).append(") IS TRUE AS INTEGER)");
+    }
+    String sql = "SELECT " + indexes.substring(2) + " FROM (" + inner + ") AS lakerewrite_candidates ORDER BY ("
+        + passed + ") DESC, (" + changes + ")" + indexes + " LIMIT 1";
+    try (java.sql.Statement st = duckdb.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
+      if (!rs.next()) {
+        return b;
+      }
+      List<String> out = new ArrayList<>(b);
+      for (int i = 0; i < searched.size(); i++) {
+        out.set(searched.get(i), pools.get(i).get(rs.getInt(i + 1)));
+      }
+      return out;
+    } catch (java.sql.SQLException e) {
+      return b;
+    }
   }
 
   /** Every table's row of {@code rowsOf} as the one row of a mutable list, in a mutable map (a base to change). */

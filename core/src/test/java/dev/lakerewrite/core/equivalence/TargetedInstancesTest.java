@@ -145,6 +145,43 @@ class TargetedInstancesTest {
     }
   }
 
+  static final String HOUSEHOLDS = """
+      CREATE TABLE household (hd_id INTEGER PRIMARY KEY, hd_dep_count INTEGER NOT NULL,
+        hd_vehicle_count INTEGER NOT NULL);
+      CREATE TABLE purchase (p_id INTEGER PRIMARY KEY, p_household INTEGER NOT NULL, p_amount DECIMAL(7,2) NOT NULL);
+      """;
+  /** TPC-DS q34's and q73's household filter: more dependants than 1.2 per vehicle. */
+  static final String CROWDED = "SELECT p_household, count(*) AS purchases FROM purchase, household WHERE "
+      + "p_household = hd_id AND hd_vehicle_count > 0 AND CASE WHEN hd_vehicle_count > 0 THEN hd_dep_count / "
+      + "hd_vehicle_count ELSE NULL END > 1.2 GROUP BY p_household";
+
+  /**
+   * A condition on one table's row that is not a column against a constant (a ratio of two columns, inside a
+   * CASE) is passed by the base rows: the engine picks, among the pools of the columns it reads, the values that
+   * pass the most such conditions (here 2 dependants for 1 vehicle; choosing each column alone gives 1 and 1,
+   * a ratio of 1, so every targeted instance returned nothing and told no mutant apart). A mutant that negates
+   * the vehicle condition is told apart by the base instance itself, and the checker finds it NOT_EQUIVALENT with
+   * a counterexample that re-runs; the same ratio written as a product is not told apart.
+   */
+  @Test
+  void baseRowsPassConditionsOnTheirOwnColumnsThatTheEngineEvaluates() throws Exception {
+    String mutant = CROWDED.replace("hd_vehicle_count > 0 AND CASE", "hd_vehicle_count <= 0 AND CASE");
+    String rewrite = CROWDED.replace("CASE WHEN hd_vehicle_count > 0 THEN hd_dep_count / hd_vehicle_count ELSE "
+        + "NULL END > 1.2", "hd_dep_count > 1.2 * hd_vehicle_count");
+    String base = "one row per table passing the filters";
+    assertThat(separating(HOUSEHOLDS, CROWDED, mutant, base, false)).as("base rows chosen column by column")
+        .isFalse();
+    assertThat(separating(HOUSEHOLDS, CROWDED, mutant, base, true)).as("base rows the engine chose").isTrue();
+    assertThat(separating(HOUSEHOLDS, CROWDED, rewrite, base, true)).isFalse();
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(HOUSEHOLDS).build()) {
+      EquivalenceResult r = checker.check(CROWDED, mutant);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), CROWDED, mutant);
+      EquivalenceResult e = checker.check(CROWDED, rewrite);
+      assertThat(e.verdict()).as(e.summary()).isEqualTo(Verdict.EQUIVALENT);
+    }
+  }
+
   static final String RETURNS = """
       CREATE TABLE sales (s_item INTEGER NOT NULL, s_ticket INTEGER NOT NULL, s_store INTEGER NOT NULL,
         s_amount DECIMAL(7,2) NOT NULL, s_sold INTEGER NOT NULL, s_shipped INTEGER NOT NULL,
@@ -208,6 +245,12 @@ class TargetedInstancesTest {
    * one must), one makes them return different multisets of rows.
    */
   private static boolean separating(String ddl, String left, String right, String kind) throws Exception {
+    return separating(ddl, left, right, kind, true);
+  }
+
+  /** As above; {@code engine}: whether base rows are searched by the engine for rows passing the row filters. */
+  private static boolean separating(String ddl, String left, String right, String kind, boolean engine)
+      throws Exception {
     Schema schema = DuckDbCatalog.load(ddl).schema();
     try (DuckDbWorkspace ws = DuckDbWorkspace.create(schema);
          java.sql.Connection scratch = DuckDbWorkspace.scratch()) {
@@ -220,7 +263,7 @@ class TargetedInstancesTest {
       int ofKind = 0;
       boolean differs = false;
       List<String> names = new ArrayList<>();
-      for (Database d : TargetedInstances.build(tables, domains, facts)) {
+      for (Database d : TargetedInstances.build(tables, domains, facts, engine ? scratch : null)) {
         names.add(d.name());
         if (!d.name().contains(kind)) {
           continue;
