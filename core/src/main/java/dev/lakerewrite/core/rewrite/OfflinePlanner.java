@@ -5,6 +5,7 @@ import static dev.lakerewrite.core.match.EntityNames.isNameLike;
 import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.match.AssumedSchema;
+import dev.lakerewrite.core.match.ColumnAssignment;
 import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.ColumnModel;
 import dev.lakerewrite.core.match.EntityNames;
@@ -385,57 +386,51 @@ final class OfflinePlanner {
       boolean entityPrior) {
     Map<String, ColumnTarget> mapped = new LinkedHashMap<>();
     List<String> unmapped = new ArrayList<>();
+    Map<String, String> assumedOf = new LinkedHashMap<>();
+    Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
+    Map<String, Map<String, ColumnTarget>> options = new LinkedHashMap<>();
     double sum = 0;
     int counted = 0;
     for (String c : columns) {
       if (isKey(assumedName, c)) {
         continue;
       }
-      Optional<ColumnTarget> target = bestColumn(assumedName, c, table, entityPrior);
+      List<ColumnTarget> targets = columnTargets(assumedName, c, table, entityPrior, Set.of());
+      ColumnTarget best = strongest(targets);
       counted++;
-      if (target.isPresent() && target.get().score() >= COLUMN_THRESHOLD) {
-        mapped.put(key(c), target.get());
-        sum += target.get().score();
+      if (best != null && best.score() >= COLUMN_THRESHOLD) {
+        sum += best.score();
+        Map<String, Double> w = new LinkedHashMap<>();
+        Map<String, ColumnTarget> o = new LinkedHashMap<>();
+        for (ColumnTarget t : targets) {
+          if (t.score() >= COLUMN_THRESHOLD) {
+            w.put(t.lakeColumn(), t.score());
+            o.put(t.lakeColumn(), t);
+          }
+        }
+        weights.put(key(c), w);
+        options.put(key(c), o);
+        assumedOf.put(key(c), c);
       } else {
         unmapped.add(c);
-        sum += target.map(ColumnTarget::score).orElse(0.0) * 0.5;
+        sum += best == null ? 0 : best.score() * 0.5;
       }
     }
-    oneToOne(assumedName, table, mapped, unmapped, entityPrior);
+    // Two assumed columns never read one lake column (state_name and border both → state): the maximum-weight
+    // one-to-one assignment over every column that reaches the threshold; a column left without one is sought
+    // elsewhere.
+    Map<String, String> assigned = ColumnAssignment.best(weights).pairs();
+    for (Map.Entry<String, Map<String, ColumnTarget>> e : options.entrySet()) {
+      String lakeColumn = assigned.get(e.getKey());
+      if (lakeColumn != null) {
+        mapped.put(e.getKey(), e.getValue().get(lakeColumn));
+      } else {
+        unmapped.add(assumedOf.get(e.getKey()));
+      }
+    }
     double fit = counted == 0 ? 0.5 : sum / counted;
     double score = 0.5 * relevance + fit;
     return new TableChoice(assumedName, table, score, mapped, unmapped, null);
-  }
-
-  /**
-   * Two assumed columns should not read one lake column ({@code capital_city} and {@code capital_population}
-   * both → {@code capital}): the weaker one moves to its next-best column when that is close, else it counts as
-   * unmapped (and is sought elsewhere).
-   */
-  private void oneToOne(String assumedName, String table, Map<String, ColumnTarget> mapped, List<String> unmapped,
-      boolean entityPrior) {
-    Map<String, String> owner = new LinkedHashMap<>();
-    for (String c : new ArrayList<>(mapped.keySet())) {
-      ColumnTarget t = mapped.get(c);
-      String other = owner.get(t.lakeColumn());
-      if (other == null) {
-        owner.put(t.lakeColumn(), c);
-        continue;
-      }
-      String weaker = mapped.get(other).score() >= t.score() ? c : other;
-      String stronger = weaker.equals(c) ? other : c;
-      ColumnTarget keep = mapped.get(weaker);
-      Optional<ColumnTarget> next = bestColumn(assumedName, weaker, table, entityPrior, Set.of(keep.lakeColumn()));
-      if (next.isPresent() && next.get().score() >= COLUMN_THRESHOLD && next.get().score() >= keep.score() - 0.15
-          && !owner.containsKey(next.get().lakeColumn())) {
-        mapped.put(weaker, next.get());
-        owner.put(next.get().lakeColumn(), weaker);
-      } else {
-        mapped.remove(weaker);
-        unmapped.add(weaker);
-      }
-      owner.put(t.lakeColumn(), stronger);
-    }
   }
 
   /** The lake column of {@code table} that best answers assumed column {@code column}. */
@@ -448,17 +443,17 @@ final class OfflinePlanner {
   }
 
   /**
-   * The best column of {@code table} for an assumed column, scored by name similarity (and type fit) or, when
-   * {@code learned}, by the schema matcher's probability; an entity-name prior and a filter value found in a column
-   * raise either score.
+   * Every column of {@code table} scored for an assumed column by name similarity (and type fit) or, when
+   * {@code learned}, by the schema matcher's probability (only columns whose names abbreviate the assumed one); an
+   * entity-name prior and a filter value found in a column raise either score.
    */
-  private @Nullable ColumnTarget bestColumn(String assumedTable, String column, String table, boolean entityPrior,
+  private List<ColumnTarget> columnTargets(String assumedTable, String column, String table, boolean entityPrior,
       Set<String> excluded, boolean learned) {
     CatalogTable info = lake.table(table);
     String entity = entityColumn(table);
     boolean nameLike = entityPrior && (isNameLike(column, assumedTable) || isNameLike(column, table));
     TypeFamily expected = expectedFamilies.get(key(column));
-    ColumnTarget best = null;
+    List<ColumnTarget> out = new ArrayList<>();
     for (CatalogTable.Column col : info.columns()) {
       if (excluded.contains(col.name())) {
         continue;
@@ -486,8 +481,17 @@ final class OfflinePlanner {
         sim = valueBoost;
         why = "filter value found in this column";
       }
-      if (best == null || sim > best.score() + 1e-9) {
-        best = new ColumnTarget(table, col.name(), sim, why);
+      out.add(new ColumnTarget(table, col.name(), sim, why));
+    }
+    return out;
+  }
+
+  /** The first of the highest-scored targets, or null for none. */
+  private static @Nullable ColumnTarget strongest(List<ColumnTarget> targets) {
+    ColumnTarget best = null;
+    for (ColumnTarget t : targets) {
+      if (best == null || t.score() > best.score() + 1e-9) {
+        best = t;
       }
     }
     return best;
@@ -495,16 +499,26 @@ final class OfflinePlanner {
 
   Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table, boolean entityPrior,
       Set<String> excluded) {
-    ColumnTarget best = bestColumn(assumedTable, column, table, entityPrior, excluded, false);
-    // Embeddings miss abbreviated names (INST_OF for "instance of"): where no column's name answers, the learned
-    // matcher chooses among the columns whose names abbreviate the assumed one.
+    return Optional.ofNullable(strongest(columnTargets(assumedTable, column, table, entityPrior, excluded)));
+  }
+
+  /**
+   * The columns of {@code table} scored for an assumed column by name; where no column's name answers, the learned
+   * matcher's scores among the columns whose names abbreviate the assumed one (embeddings miss abbreviated names:
+   * INST_OF for "instance of"), when one of them reaches the threshold.
+   */
+  private List<ColumnTarget> columnTargets(String assumedTable, String column, String table, boolean entityPrior,
+      Set<String> excluded) {
+    List<ColumnTarget> byName = columnTargets(assumedTable, column, table, entityPrior, excluded, false);
+    ColumnTarget best = strongest(byName);
     if (LEARNED_FALLBACK && best != null && best.score() < COLUMN_THRESHOLD) {
-      ColumnTarget learned = bestColumn(assumedTable, column, table, entityPrior, excluded, true);
-      if (learned != null && learned.score() >= COLUMN_THRESHOLD) {
-        best = learned;
+      List<ColumnTarget> learned = columnTargets(assumedTable, column, table, entityPrior, excluded, true);
+      ColumnTarget top = strongest(learned);
+      if (top != null && top.score() >= COLUMN_THRESHOLD) {
+        return learned;
       }
     }
-    return Optional.ofNullable(best);
+    return byName;
   }
 
   /**
