@@ -53,6 +53,8 @@ final class OfflinePlanner {
   static final double UNION_KIND_GAP = 0.05;
   static final double UNION_SCORE_THRESHOLD = 0.75;
   static final int CANDIDATE_TABLES = 6;
+  /** Runner-up tables per assumed table that alternative plans try. */
+  static final int ALTERNATIVE_TABLES = 2;
   /** With -Dlakerewrite.debug.planner=true the plan's notes (and so the trace) list every scored candidate. */
   static final boolean DEBUG = Boolean.getBoolean("lakerewrite.debug.planner");
   static final boolean LEARNED_FALLBACK = !Boolean.getBoolean("lakerewrite.planner.nameOnly");
@@ -126,7 +128,6 @@ final class OfflinePlanner {
   private final LakeTools lake;
   private final QueryAnalysis analysis;
   private final Scratchpad pad;
-  private final Set<String> rejected;
   /** "table|column" (lower case) of columns the query uses only in join conditions: keys of its own schema. */
   private final Set<String> joinOnly;
   /** Assumed column (lower case) → the type family the query treats it as (compared with numbers or dates). */
@@ -140,7 +141,6 @@ final class OfflinePlanner {
     this.lake = state.lake();
     this.analysis = state.analysis().orElseThrow();
     this.pad = state.scratchpad();
-    this.rejected = rejectedMappings(state);
     this.joinOnly = joinOnlyColumns(analysis);
     this.expectedFamilies = expectedFamilies(analysis);
   }
@@ -271,25 +271,78 @@ final class OfflinePlanner {
     return key(assumedTable) + "|" + key(column) + "|" + literal;
   }
 
-  /** Mappings the checker rejected ("assumed→lake"), recorded in the scratchpad's notes. */
-  private static Set<String> rejectedMappings(RewriteState state) {
-    Set<String> out = new LinkedHashSet<>();
-    for (Scratchpad.Entry e : state.scratchpad().entries(Scratchpad.Section.NOTES)) {
-      if (e.payload() instanceof OfflineCheckerAgent.RejectedMapping r) {
-        out.add(key(r.assumed()) + "→" + r.lake());
-      }
-    }
-    return out;
+  /** The plan on the best-scored table for every assumed table. */
+  Plan plan() {
+    return plan(Map.of(), List.of());
   }
 
-  Plan plan() {
-    List<Action> wanted = new ArrayList<>();
-    List<String> notes = new ArrayList<>();
-    Map<String, List<String>> assumed = assumedTables();
-    Map<String, TableChoice> tables = new LinkedHashMap<>();
-    for (Map.Entry<String, List<String>> e : assumed.entrySet()) {
-      tables.put(key(e.getKey()), chooseTable(e.getKey(), e.getValue(), notes));
+  /**
+   * The {@code n}-th alternative plan (1 = the first), or empty when there are fewer: alternatives change one
+   * assumed table's lake table to one of its next {@value #ALTERNATIVE_TABLES} candidates; those that keep distinct
+   * assumed tables on distinct lake tables first, then in order of the score they give up (the closest runner-up
+   * first). The loop tries them when the best plan's query failed (an error or
+   * no rows), so the ranking is only a search order; execution decides.
+   */
+  Optional<Plan> alternative(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("alternatives are numbered from 1, was " + n);
     }
+    record Swap(String assumed, TableChoice choice, double loss, int shared) {}
+    Map<String, List<TableChoice>> all = rankedTables(new ArrayList<>());
+    Map<String, TableChoice> best = bestTables();
+    List<Swap> swaps = new ArrayList<>();
+    all.forEach((assumed, ranked) -> {
+      TableChoice chosen = best.get(assumed);
+      ranked.stream().filter(c -> c != chosen).limit(ALTERNATIVE_TABLES).forEach(c -> {
+        int shared = (int) best.entrySet().stream().filter(e -> !e.getKey().equals(assumed))
+            .filter(e -> e.getValue().lake().equals(c.lake())).count();
+        swaps.add(new Swap(assumed, c, chosen.score() - c.score(), shared));
+      });
+    });
+    // Structure first: distinct assumed tables are mostly distinct lake tables, so a swap onto a table another
+    // assumed table already reads (a join of a table with itself) comes after those that keep them apart.
+    swaps.sort(Comparator.comparingInt(Swap::shared).thenComparingDouble(Swap::loss));
+    if (n > swaps.size()) {
+      return Optional.empty();
+    }
+    Swap s = swaps.get(n - 1);
+    return Optional.of(plan(Map.of(s.assumed(), s.choice()), List.of(String.format(Locale.ROOT,
+        "alternative %d: %s→%s (%.2f below the best table)", n, s.choice().assumed(), s.choice().lake(), s.loss()))));
+  }
+
+  /** Per assumed table (lower case), its candidate tables best first (scored once per planner). */
+  private Map<String, List<TableChoice>> rankedTables(List<String> notes) {
+    if (ranked == null) {
+      Map<String, List<TableChoice>> out = new LinkedHashMap<>();
+      for (Map.Entry<String, List<String>> e : assumedTables().entrySet()) {
+        out.put(key(e.getKey()), rankTables(e.getKey(), e.getValue(), rankingNotes));
+      }
+      ranked = out;
+    }
+    notes.addAll(rankingNotes);
+    return ranked;
+  }
+
+  /** Per assumed table (lower case), the lake table the best plan reads: its best-scored one. */
+  private Map<String, TableChoice> bestTables() {
+    if (best == null) {
+      Map<String, TableChoice> out = new LinkedHashMap<>();
+      rankedTables(new ArrayList<>()).forEach((assumed, ranked) -> out.put(assumed, ranked.get(0)));
+      best = out;
+    }
+    return best;
+  }
+
+  private @Nullable Map<String, TableChoice> best;
+  private @Nullable Map<String, List<TableChoice>> ranked;
+  private final List<String> rankingNotes = new ArrayList<>();
+
+  private Plan plan(Map<String, TableChoice> overrides, List<String> why) {
+    List<Action> wanted = new ArrayList<>();
+    List<String> notes = new ArrayList<>(why);
+    Map<String, TableChoice> tables = new LinkedHashMap<>();
+    rankedTables(notes);
+    bestTables().forEach((assumed, best) -> tables.put(assumed, overrides.getOrDefault(assumed, best)));
     mergeObsolete(tables, notes);
 
     Map<String, Evidence.CleanedTable> cleaned = new LinkedHashMap<>();
@@ -337,7 +390,8 @@ final class OfflinePlanner {
   // ---------------------------------------------------------------------------------------------------------
   // Tables and columns
 
-  private TableChoice chooseTable(String assumedName, List<String> columns, List<String> notes) {
+  /** The candidate tables for an assumed table, best first (never empty). */
+  private List<TableChoice> rankTables(String assumedName, List<String> columns, List<String> notes) {
     Map<String, Double> relevance = lake.relevanceTo(assumedName, columns);
     Set<String> candidates = new LinkedHashSet<>();
     relevance.entrySet().stream().limit(CANDIDATE_TABLES).forEach(e -> candidates.add(e.getKey()));
@@ -350,9 +404,10 @@ final class OfflinePlanner {
     valueEvidence.keySet().stream().filter(t -> valueEvidence.get(t) >= EXACT_HIT).forEach(candidates::add);
     candidates.addAll(pad.contextTables());
     TableChoice best = null;
+    List<TableChoice> all = new ArrayList<>();
     List<String> scored = new ArrayList<>();
     for (String t : candidates) {
-      if (rejected.contains(key(assumedName) + "→" + t) || pad.isEvicted(t) && !pad.hasTable(t)) {
+      if (pad.isEvicted(t) && !pad.hasTable(t)) {
         continue;
       }
       double rel = relevance.getOrDefault(t, 0.0);
@@ -364,6 +419,7 @@ final class OfflinePlanner {
       TableChoice c = mapColumns(assumedName, t, columns, evidence);
       scored.add(String.format("%s %.2f (R %.2f, name %.2f, kind %.2f, values %.2f, fit %.2f)", t, c.score(), rel,
           name, kind, values, c.score() - 0.5 * evidence));
+      all.add(c);
       if (best == null || c.score() > best.score() + 1e-9) {
         best = c;
       }
@@ -373,9 +429,15 @@ final class OfflinePlanner {
     }
     if (best == null) {
       String t = relevance.keySet().iterator().next();
-      best = mapColumns(assumedName, t, columns, relevance.get(t));
+      return List.of(mapColumns(assumedName, t, columns, relevance.get(t)));
     }
-    return best;
+    List<TableChoice> out = new ArrayList<>();
+    out.add(best);
+    TableChoice first = best;
+    // Stable: among equal scores the earlier candidate ranks first, as the best is chosen.
+    all.stream().filter(c -> c != first).sorted(Comparator.comparingDouble((TableChoice c) -> -c.score()))
+        .forEach(out::add);
+    return out;
   }
 
   private TableChoice mapColumns(String assumedName, String table, List<String> columns, double relevance) {
