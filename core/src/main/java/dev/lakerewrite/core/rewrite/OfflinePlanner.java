@@ -271,44 +271,77 @@ final class OfflinePlanner {
     return key(assumedTable) + "|" + key(column) + "|" + literal;
   }
 
-  /** The plan on the best-scored table for every assumed table. */
+  /** The plan on the best-scored table for every assumed table (computed once per planner). */
   Plan plan() {
-    return plan(Map.of(), List.of());
+    if (bestPlan == null) {
+      bestPlan = plan(Map.of(), Set.of(), List.of());
+    }
+    return bestPlan;
   }
 
   /**
-   * The {@code n}-th alternative plan (1 = the first), or empty when there are fewer: alternatives change one
-   * assumed table's lake table to one of its next {@value #ALTERNATIVE_TABLES} candidates; those that keep distinct
-   * assumed tables on distinct lake tables first, then in order of the score they give up (the closest runner-up
-   * first). The loop tries them when the best plan's query failed (an error or
-   * no rows), so the ranking is only a search order; execution decides.
+   * The {@code n}-th alternative plan (1 = the first), or empty when there are fewer. The loop runs them when the
+   * best plan's query failed (an error or no rows), so their order is only a search order; execution decides. First
+   * come the best plan's obsolete-table merges undone one at a time (the table read on its own, from its best table
+   * other than the one it was merged into); then one assumed table moved to one of its next
+   * {@value #ALTERNATIVE_TABLES} candidate tables, those that keep distinct assumed tables on distinct lake tables
+   * first, each group in order of the score it gives up.
    */
   Optional<Plan> alternative(int n) {
     if (n < 1) {
       throw new IllegalArgumentException("alternatives are numbered from 1, was " + n);
     }
-    record Swap(String assumed, TableChoice choice, double loss, int shared) {}
-    Map<String, List<TableChoice>> all = rankedTables(new ArrayList<>());
-    Map<String, TableChoice> best = bestTables();
-    List<Swap> swaps = new ArrayList<>();
-    all.forEach((assumed, ranked) -> {
-      TableChoice chosen = best.get(assumed);
-      ranked.stream().filter(c -> c != chosen).limit(ALTERNATIVE_TABLES).forEach(c -> {
-        int shared = (int) best.entrySet().stream().filter(e -> !e.getKey().equals(assumed))
-            .filter(e -> e.getValue().lake().equals(c.lake())).count();
-        swaps.add(new Swap(assumed, c, chosen.score() - c.score(), shared));
-      });
-    });
-    // Structure first: distinct assumed tables are mostly distinct lake tables, so a swap onto a table another
-    // assumed table already reads (a join of a table with itself) comes after those that keep them apart.
-    swaps.sort(Comparator.comparingInt(Swap::shared).thenComparingDouble(Swap::loss));
-    if (n > swaps.size()) {
+    List<Alternative> all = alternatives();
+    if (n > all.size()) {
       return Optional.empty();
     }
-    Swap s = swaps.get(n - 1);
-    return Optional.of(plan(Map.of(s.assumed(), s.choice()), List.of(String.format(Locale.ROOT,
-        "alternative %d: %s→%s (%.2f below the best table)", n, s.choice().assumed(), s.choice().lake(), s.loss()))));
+    Alternative a = all.get(n - 1);
+    return Optional.of(plan(Map.of(a.assumed(), a.choice()), a.keepApart() ? Set.of(a.assumed()) : Set.of(),
+        List.of(String.format(Locale.ROOT, "alternative %d: %s→%s%s (%.2f below the best table)", n,
+            a.choice().assumed(), a.choice().lake(), a.keepApart() ? ", not merged" : "", a.loss()))));
   }
+
+  /** One assumed table on another lake table, or kept apart from the table it was merged into. */
+  private record Alternative(String assumed, TableChoice choice, boolean keepApart, double loss, int shared) {}
+
+  private List<Alternative> alternatives() {
+    if (alternatives == null) {
+      Map<String, List<TableChoice>> all = rankedTables(new ArrayList<>());
+      List<Alternative> unmerged = new ArrayList<>();
+      for (TableChoice t : plan().tables().values()) {
+        if (t.mergedInto() == null) {
+          continue;
+        }
+        String into = plan().effective(t.mergedInto()).map(TableChoice::lake).orElse("");
+        List<TableChoice> ranked = all.get(key(t.assumed()));
+        ranked.stream().filter(c -> !c.lake().equals(into)).findFirst().ifPresent(c -> unmerged.add(
+            new Alternative(key(t.assumed()), c, true, ranked.get(0).score() - c.score(), 0)));
+      }
+      List<Alternative> swaps = new ArrayList<>();
+      all.forEach((assumed, ranked) -> {
+        for (int i = 1; i < ranked.size() && i <= ALTERNATIVE_TABLES; i++) {
+          String lakeTable = ranked.get(i).lake();
+          int shared = (int) all.entrySet().stream().filter(e -> !e.getKey().equals(assumed))
+              .filter(e -> e.getValue().get(0).lake().equals(lakeTable)).count();
+          swaps.add(new Alternative(assumed, ranked.get(i), false, ranked.get(0).score() - ranked.get(i).score(),
+              shared));
+        }
+      });
+      // Structure first: distinct assumed tables are mostly distinct lake tables, so a swap onto a table another
+      // assumed table already reads (a join of a table with itself) comes after those that keep them apart.
+      Comparator<Alternative> order = Comparator.comparingInt(Alternative::shared)
+          .thenComparingDouble(Alternative::loss);
+      unmerged.sort(order);
+      swaps.sort(order);
+      List<Alternative> out = new ArrayList<>(unmerged);
+      out.addAll(swaps);
+      alternatives = out;
+    }
+    return alternatives;
+  }
+
+  private @Nullable List<Alternative> alternatives;
+  private @Nullable Plan bestPlan;
 
   /** Per assumed table (lower case), its candidate tables best first (scored once per planner). */
   private Map<String, List<TableChoice>> rankedTables(List<String> notes) {
@@ -323,27 +356,16 @@ final class OfflinePlanner {
     return ranked;
   }
 
-  /** Per assumed table (lower case), the lake table the best plan reads: its best-scored one. */
-  private Map<String, TableChoice> bestTables() {
-    if (best == null) {
-      Map<String, TableChoice> out = new LinkedHashMap<>();
-      rankedTables(new ArrayList<>()).forEach((assumed, ranked) -> out.put(assumed, ranked.get(0)));
-      best = out;
-    }
-    return best;
-  }
-
-  private @Nullable Map<String, TableChoice> best;
   private @Nullable Map<String, List<TableChoice>> ranked;
   private final List<String> rankingNotes = new ArrayList<>();
 
-  private Plan plan(Map<String, TableChoice> overrides, List<String> why) {
+  private Plan plan(Map<String, TableChoice> overrides, Set<String> keepApart, List<String> why) {
     List<Action> wanted = new ArrayList<>();
     List<String> notes = new ArrayList<>(why);
     Map<String, TableChoice> tables = new LinkedHashMap<>();
-    rankedTables(notes);
-    bestTables().forEach((assumed, best) -> tables.put(assumed, overrides.getOrDefault(assumed, best)));
-    mergeObsolete(tables, notes);
+    rankedTables(notes).forEach((assumed, ranked) -> tables.put(assumed,
+        overrides.getOrDefault(assumed, ranked.get(0))));
+    mergeObsolete(tables, notes, keepApart);
 
     Map<String, Evidence.CleanedTable> cleaned = new LinkedHashMap<>();
     for (Evidence.CleanedTable c : pad.payloads(Scratchpad.Section.CTES, Evidence.CleanedTable.class)) {
@@ -674,10 +696,13 @@ final class OfflinePlanner {
    * An assumed table is obsolete when its lake answer is the same table as another's, or when all its columns
    * are answered as well by the other's lake table: it is merged into that table and its join dropped.
    */
-  private void mergeObsolete(Map<String, TableChoice> tables, List<String> notes) {
+  private void mergeObsolete(Map<String, TableChoice> tables, List<String> notes, Set<String> keepApart) {
     List<TableChoice> list = new ArrayList<>(tables.values());
     for (int i = 1; i < list.size(); i++) {
       TableChoice b = list.get(i);
+      if (keepApart.contains(key(b.assumed()))) {
+        continue;
+      }
       for (int j = 0; j < i; j++) {
         TableChoice a = list.get(j);
         if (a.mergedInto() != null) {

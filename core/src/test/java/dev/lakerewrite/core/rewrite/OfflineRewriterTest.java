@@ -233,6 +233,34 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void aTableMergedAsObsoleteIsReadOnItsOwnWhenTheMergedQueryReturnsNoRows(@TempDir Path tmp) throws Exception {
+    Path folder = tmp.resolve("lake");
+    Files.createDirectories(folder);
+    // Creatures and works both have a label and a description; the query counts creatures per work and reads the
+    // work's description. Reading the work's columns from the creatures table joins a creature's label with a
+    // work's: no rows.
+    StringBuilder creatures = new StringBuilder("LBL,DSCR,PRSN_IN_WRK\n");
+    String[] works = {"Adventure Time", "Adventure Time", "Pokemon", "Adventure Time", "Pokemon", "Shrek"};
+    for (int i = 0; i < works.length; i++) {
+      creatures.append("creature ").append(i).append(",fictional creature,").append(works[i]).append('\n');
+    }
+    Files.writeString(folder.resolve("zo_fctn_crtrs.csv"), creatures.toString());
+    Files.writeString(folder.resolve("zo_wrks.csv"), "LBL,DSCR\nAdventure Time,animated series\n"
+        + "Pokemon,media franchise\nShrek,animated film\n");
+    String sql = "WITH per_parent AS (SELECT \"present in work\" AS parent_key, COUNT(*) AS total"
+        + " FROM fictional_creature GROUP BY \"present in work\") SELECT p.description, s.total"
+        + " FROM present_in_work p JOIN per_parent s ON s.parent_key = p.label ORDER BY s.total DESC, p.description";
+    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder)) {
+      RewriteResult r = Rewriter.rewrite(sql, lake);
+      assertThat(r.candidates().get(0).result().orElseThrow().rowCount()).isZero();
+      assertThat(r.candidates().get(0).reason()).contains("obsolete");
+      assertThat(r.sql()).contains("zo_wrks");
+      assertThat(r.result().orElseThrow().rows()).containsExactly(List.of("animated series", 3L),
+          List.of("media franchise", 2L), List.of("animated film", 1L));
+    }
+  }
+
+  @Test
   void aTableJoinedByItsEntitysNameKeepsItsOwnColumnsThoughTheOtherTableHasColumnsOfTheSameNames() {
     // Both tables have a description and an "instance of"; the sport's are the sport's, not the event's.
     String sql = "SELECT p.description, c.label FROM \"1992_winter_olympics\" c JOIN sport p ON c.sport = p.label"
