@@ -96,34 +96,62 @@ final class DuckDbWorkspace implements Workspace {
   public Database load(Database instance) throws SQLException {
     // Consecutive instances often share most tables' rows (targeted instances change one or two tables of the
     // same base rows): only tables whose rows differ are emptied and refilled.
+    // One transaction per instance (not one per statement): the deletes, appends and copies of every changed
+    // table commit once. A row the engine refuses aborts the transaction; it is rolled back (the tables hold the
+    // previous instance again) and the instance is loaded row by row below, outside a transaction.
+    for (Schema.Table t : instance.tables()) {
+      // Staging tables and statements are made outside the transaction (a rollback would drop a table made in it).
+      byName.putIfAbsent(t.name(), t);
+      statementsFor(t.name());
+    }
+    Map<String, List<List<String>>> before = new java.util.HashMap<>(current);
     Set<String> wanted = new HashSet<>();
     boolean refused = false;
-    for (Schema.Table t : instance.tables()) {
-      List<List<String>> rows = instance.rows(t);
-      wanted.add(t.name());
-      if (rows.equals(current.getOrDefault(t.name(), List.of()))) {
-        continue;
+    connection.setAutoCommit(false);
+    try {
+      for (Schema.Table t : instance.tables()) {
+        List<List<String>> rows = instance.rows(t);
+        wanted.add(t.name());
+        if (rows.equals(current.getOrDefault(t.name(), List.of()))) {
+          continue;
+        }
+        if (current.remove(t.name()) != null) {
+          statementsFor(t.name()).delete().execute();
+        }
+        if (rows.isEmpty()) {
+          continue;
+        }
+        current.put(t.name(), rows);
+        if (!bulkInsert(t, rows)) {
+          refused = true;
+          break;
+        }
       }
-      if (current.remove(t.name()) != null) {
-        statementsFor(t.name()).delete().execute();
+      if (!refused) {
+        for (var it = current.keySet().iterator(); it.hasNext(); ) {
+          String t = it.next();
+          if (!wanted.contains(t)) {
+            statementsFor(t).delete().execute();
+            it.remove();
+          }
+        }
+        connection.commit();
+        return instance;
       }
-      if (rows.isEmpty()) {
-        continue;
+      connection.rollback();
+      current.clear();
+      current.putAll(before);
+      connection.setAutoCommit(true);
+      for (TableStatements ts : statements.values()) {
+        ts.clearStaging().execute();
       }
-      current.put(t.name(), rows);
-      if (!bulkInsert(t, rows)) {
-        refused = true;
-      }
-    }
-    for (var it = current.keySet().iterator(); it.hasNext(); ) {
-      String t = it.next();
-      if (!wanted.contains(t)) {
-        statementsFor(t).delete().execute();
-        it.remove();
-      }
-    }
-    if (!refused) {
-      return instance;
+    } catch (SQLException | RuntimeException e) {
+      connection.rollback();
+      current.clear();
+      current.putAll(before);
+      throw e;
+    } finally {
+      connection.setAutoCommit(true);
     }
     // The engine refused a row (a CHECK, a value out of range): load row by row and leave such rows out.
     for (String t : current.keySet()) {
@@ -155,6 +183,11 @@ final class DuckDbWorkspace implements Workspace {
 
   private TableStatements statementsFor(String table) throws SQLException {
     TableStatements ts = statements.get(table);
+    if (ts != null && stale.remove(table)) {
+      ts = new TableStatements(ts.staging(), ts.copySql(), connection.prepareStatement(ts.copySql()), ts.delete(),
+          ts.clearStaging());
+      statements.put(table, ts);
+    }
     if (ts == null) {
       Schema.Table t = byName.get(table);
       String staging = "lakerewrite_staging_" + statements.size();
@@ -202,18 +235,23 @@ final class DuckDbWorkspace implements Workspace {
     }
     try {
       ts.copy().execute();
-      return true;
     } catch (SQLException e) {
-      // DuckDB's driver closes a prepared statement whose execution failed: prepare the copy again, or every
-      // later insert into this table (the row-by-row fallback included) would fail with "Statement was closed".
+      // DuckDB's driver closes a prepared statement whose execution failed: it is prepared again before its next
+      // use, or every later insert into this table (the row-by-row fallback included) would fail with "Statement
+      // was closed". Inside a transaction the failure aborted it, and the rollback empties the staging table.
       ts.copy().close();
-      statements.put(t.name(), new TableStatements(ts.staging(), ts.copySql(),
-          connection.prepareStatement(ts.copySql()), ts.delete(), ts.clearStaging()));
+      stale.add(t.name());
+      if (connection.getAutoCommit()) {
+        ts.clearStaging().execute();
+      }
       return false;
-    } finally {
-      ts.clearStaging().execute();
     }
+    ts.clearStaging().execute();
+    return true;
   }
+
+  /** Tables whose copy statement failed and was closed by the driver: prepared again before the next use. */
+  private final Set<String> stale = new HashSet<>();
 
   @Override
   public Result run(String sql, QueryLimits limits) {

@@ -1,20 +1,26 @@
 package dev.lakerewrite.core.optimize;
 
 import dev.lakerewrite.core.Engine;
+import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The base tables of the target database as the optimizer needs them: columns with types and nullability,
- * primary keys and estimated sizes. Read once per optimisation from DuckDB's catalog functions (trusted SQL the
+ * primary keys, estimated sizes and (DuckDB) approximate distinct counts. Read once per optimisation from DuckDB's catalog functions (trusted SQL the
  * library writes itself; nothing from the query is interpolated).
  */
 final class Catalog {
@@ -37,16 +43,82 @@ final class Catalog {
   }
 
   private final Map<String, Table> tables;
+  private final Engine engine;
+  /** DuckDB only: where column statistics are read from (null: distinct counts are unknown). */
+  private final @Nullable Connection statistics;
+  private final Map<String, String> stats = new HashMap<>();
 
-  private Catalog(Map<String, Table> tables) {
+  private Catalog(Map<String, Table> tables, Engine engine, @Nullable Connection statistics) {
     this.tables = tables;
+    this.engine = engine;
+    this.statistics = statistics;
   }
 
+  /** A DuckDB catalog of these tables, without statistics. */
   static Catalog of(Map<String, Table> tables) {
+    return of(tables, Engine.DUCKDB, null);
+  }
+
+  private static Catalog of(Map<String, Table> tables, Engine engine, @Nullable Connection statistics) {
     Map<String, Table> byLower = new LinkedHashMap<>();
     tables.forEach((k, v) -> byLower.put(k.toLowerCase(Locale.ROOT), v));
-    return new Catalog(byLower);
+    return new Catalog(byLower, engine, statistics);
   }
+
+  /** The engine the tables live in (recipes whose rewrite one engine runs slowly ask). */
+  Engine engine() {
+    return engine;
+  }
+
+  /**
+   * The approximate number of distinct values of a base table's column, from the statistics DuckDB keeps with
+   * the table (its HyperLogLog estimate, read with {@code stats(column)} without scanning the table); empty when
+   * unknown (PostgreSQL, a table or column this catalog does not have, no statistics). Read once per column.
+   */
+  OptionalLong distinctValues(String table, String column) {
+    Matcher m = APPROX_UNIQUE.matcher(statistics(table, column));
+    return m.find() ? OptionalLong.of(Long.parseLong(m.group(1))) : OptionalLong.empty();
+  }
+
+  /**
+   * The smallest and largest value of a numeric column from the same statistics ({min, max}); empty when
+   * unknown or not numeric.
+   */
+  Optional<double[]> numericRange(String table, String column) {
+    String stats = statistics(table, column);
+    Matcher lo = MIN.matcher(stats);
+    Matcher hi = MAX.matcher(stats);
+    if (!lo.find() || !hi.find()) {
+      return Optional.empty();
+    }
+    return Optional.of(new double[] {Double.parseDouble(lo.group(1)), Double.parseDouble(hi.group(1))});
+  }
+
+  /** The statistics text of a column ({@code {approx_unique=.., max=.., min=..}}), empty when unknown. */
+  private String statistics(String table, String column) {
+    if (statistics == null) {
+      return "";
+    }
+    Optional<Table> t = table(table);
+    Optional<Column> c = t.flatMap(x -> x.column(column));
+    if (c.isEmpty()) {
+      return "";
+    }
+    String key = t.get().name().toLowerCase(Locale.ROOT) + "." + c.get().name().toLowerCase(Locale.ROOT);
+    return stats.computeIfAbsent(key, k -> {
+      try (Statement st = statistics.createStatement();
+           ResultSet rs = st.executeQuery("SELECT stats(" + Sql.identifier(c.get().name()) + ") FROM "
+               + Sql.identifier(t.get().name()) + " LIMIT 1")) {
+        return rs.next() ? String.valueOf(rs.getString(1)) : "";
+      } catch (SQLException | RuntimeException e) {
+        return ""; // no statistics: unknown
+      }
+    });
+  }
+
+  private static final Pattern MIN = Pattern.compile("[{ ,]min=(-?[0-9]+(?:\\.[0-9]+)?)[,}]");
+  private static final Pattern MAX = Pattern.compile("[{ ,]max=(-?[0-9]+(?:\\.[0-9]+)?)[,}]");
+  private static final Pattern APPROX_UNIQUE = Pattern.compile("approx_unique=(\\d+)");
 
   /** Reads the current schema's base tables on either engine (views are left out: instances are built from tables). */
   static Catalog read(Connection connection, Engine engine) throws SQLException {
@@ -92,7 +164,7 @@ final class Catalog {
     Map<String, Table> tables = new LinkedHashMap<>();
     columns.forEach((name, cols) -> tables.put(name,
         new Table(name, List.copyOf(cols), List.copyOf(keys.getOrDefault(name, List.of())), sizes.get(name))));
-    return of(tables);
+    return of(tables, Engine.POSTGRESQL, null);
   }
 
   /** Reads the main schema's base tables of a DuckDB database. */
@@ -137,7 +209,7 @@ final class Catalog {
     Map<String, Table> tables = new LinkedHashMap<>();
     columns.forEach((name, cols) -> tables.put(name,
         new Table(name, List.copyOf(cols), List.copyOf(keys.getOrDefault(name, List.of())), sizes.get(name))));
-    return of(tables);
+    return of(tables, Engine.DUCKDB, connection);
   }
 
   Optional<Table> table(String name) {
