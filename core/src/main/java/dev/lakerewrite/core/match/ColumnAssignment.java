@@ -20,8 +20,10 @@ import org.jgrapht.graph.SimpleWeightedGraph;
  * increasing cost", Operations Research 16(3), 1968): each next-best assignment is the best of a subproblem that
  * forces a prefix of a previous solution's pairs and forbids the next one, so k assignments cost O(k·n) matchings.
  * Two assumed columns never read one lake column; a column whose every pair weighs nothing stays unassigned.
+ *
+ * <p>The offline planner assigns each assumed table's columns to its lake table's columns with {@link #best}.
  */
-final class ColumnAssignment {
+public final class ColumnAssignment {
 
   private ColumnAssignment() {}
 

@@ -43,23 +43,31 @@ final class Catalog {
   }
 
   private final Map<String, Table> tables;
+  private final Engine engine;
   /** DuckDB only: where column statistics are read from (null: distinct counts are unknown). */
   private final @Nullable Connection statistics;
   private final Map<String, String> stats = new HashMap<>();
 
-  private Catalog(Map<String, Table> tables, @Nullable Connection statistics) {
+  private Catalog(Map<String, Table> tables, Engine engine, @Nullable Connection statistics) {
     this.tables = tables;
+    this.engine = engine;
     this.statistics = statistics;
   }
 
+  /** A DuckDB catalog of these tables, without statistics. */
   static Catalog of(Map<String, Table> tables) {
-    return of(tables, null);
+    return of(tables, Engine.DUCKDB, null);
   }
 
-  private static Catalog of(Map<String, Table> tables, @Nullable Connection statistics) {
+  private static Catalog of(Map<String, Table> tables, Engine engine, @Nullable Connection statistics) {
     Map<String, Table> byLower = new LinkedHashMap<>();
     tables.forEach((k, v) -> byLower.put(k.toLowerCase(Locale.ROOT), v));
-    return new Catalog(byLower, statistics);
+    return new Catalog(byLower, engine, statistics);
+  }
+
+  /** The engine the tables live in (recipes whose rewrite one engine runs slowly ask). */
+  Engine engine() {
+    return engine;
   }
 
   /**
@@ -156,7 +164,7 @@ final class Catalog {
     Map<String, Table> tables = new LinkedHashMap<>();
     columns.forEach((name, cols) -> tables.put(name,
         new Table(name, List.copyOf(cols), List.copyOf(keys.getOrDefault(name, List.of())), sizes.get(name))));
-    return of(tables);
+    return of(tables, Engine.POSTGRESQL, null);
   }
 
   /** Reads the main schema's base tables of a DuckDB database. */
@@ -201,7 +209,7 @@ final class Catalog {
     Map<String, Table> tables = new LinkedHashMap<>();
     columns.forEach((name, cols) -> tables.put(name,
         new Table(name, List.copyOf(cols), List.copyOf(keys.getOrDefault(name, List.of())), sizes.get(name))));
-    return of(tables, connection);
+    return of(tables, Engine.DUCKDB, connection);
   }
 
   Optional<Table> table(String name) {

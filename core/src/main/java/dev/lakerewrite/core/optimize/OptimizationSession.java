@@ -17,10 +17,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -88,6 +90,7 @@ final class OptimizationSession {
       proposeDemonstrations();
       if (config.rules) {
         proposeRules();
+        composeRules();
       }
       if (gateway != null) {
         new LlmProposer(this, gateway).run();
@@ -378,6 +381,84 @@ final class OptimizationSession {
         evaluate(p.source(), p.label(), p.explanation(), p.sql());
       }
     }
+  }
+
+  /** A rule candidate at least this much faster than the original takes part in compositions. */
+  static final double COMPOSE_MIN_SPEEDUP = 1.03;
+  /** At most this many composite candidates per query. */
+  static final int MAX_COMPOSITES = 4;
+
+  /**
+   * Rewrites that each measured faster compose: the fastest rule or hint candidate's query is rewritten again by
+   * the recipe of every other one that measured at least {@link #COMPOSE_MIN_SPEEDUP} faster than the original
+   * (and planned otherwise than it), and each composite is verified and timed against the original like any
+   * candidate (E3-Rewrite and QUITE refine a verified rewrite the same way). Recipes that measured slower are
+   * not tried again. Nothing happens with fewer than two such recipes.
+   */
+  private void composeRules() {
+    List<RuleProposer.Proposal> composites = compositions(candidates, new RuleProposer(trees, catalog,
+        config.recipes), failure -> trace("REASONING", "recipe-failed", failure));
+    for (RuleProposer.Proposal p : composites) {
+      if (budgetSpent()) {
+        return;
+      }
+      evaluate(p.source(), p.label(), p.explanation(), p.sql());
+    }
+  }
+
+  /**
+   * The composite proposals for candidates measured so far (see {@link #composeRules}): the fastest qualifying
+   * candidate rewritten by each other qualifying candidate's recipe, at most {@link #MAX_COMPOSITES}; a recipe
+   * that throws is reported to {@code failures} and skipped.
+   */
+  static List<RuleProposer.Proposal> compositions(List<OptimizationCandidate> measured, RuleProposer rules,
+      java.util.function.Consumer<String> failures) {
+    List<OptimizationCandidate> gains = new ArrayList<>();
+    Set<String> recipes = new LinkedHashSet<>();
+    measured.stream()
+        .filter(c -> (c.source() == CandidateSource.RULE || c.source() == CandidateSource.HINT)
+            && (c.verdict() == CandidateVerdict.FASTER || c.verdict() == CandidateVerdict.NEGLIGIBLE)
+            && c.speedup() >= COMPOSE_MIN_SPEEDUP && !c.reason().startsWith(SAME_PLAN)
+            && !c.reason().startsWith(SAME_QUERY))
+        .sorted(Comparator.comparingDouble(OptimizationCandidate::speedup).reversed())
+        .forEach(c -> {
+          if (recipes.add(recipeId(c.label()))) {
+            gains.add(c);
+          }
+        });
+    List<RuleProposer.Proposal> out = new ArrayList<>();
+    if (gains.size() < 2) {
+      return out;
+    }
+    OptimizationCandidate base = gains.get(0);
+    for (OptimizationCandidate other : gains.subList(1, gains.size())) {
+      Optional<Recipe> recipe = RecipeRegistry.byId(recipeId(other.label()));
+      if (recipe.isEmpty()) {
+        continue;
+      }
+      List<RuleProposer.Proposal> proposals;
+      try {
+        proposals = recipe.get().candidates(base.sql(), rules);
+      } catch (RuntimeException e) {
+        failures.accept(recipe.get().id() + " on candidate #" + base.id() + " threw " + e.getClass().getSimpleName()
+            + ": " + e.getMessage());
+        continue;
+      }
+      for (RuleProposer.Proposal p : proposals) {
+        if (out.size() >= MAX_COMPOSITES) {
+          return out;
+        }
+        out.add(new RuleProposer.Proposal(p.source(), base.label() + "+" + p.label(), "on candidate #" + base.id()
+            + " (" + base.explanation() + "): " + p.explanation(), p.sql()));
+      }
+    }
+    return out;
+  }
+
+  /** The recipe a candidate label names ({@code eager-aggregation-all} and composites name their first). */
+  private static String recipeId(String label) {
+    String first = label.contains("+") ? label.substring(0, label.indexOf('+')) : label;
+    return first.endsWith("-all") ? first.substring(0, first.length() - 4) : first;
   }
 
   /**

@@ -17,12 +17,11 @@ import java.util.Set;
  * for the evidence the {@link OfflinePlanner} still lacks: SEARCH_VALUE for filter values the lake does not hold,
  * SEARCH_TABLE for columns no table in sight has, FIND_JOIN_PATH for tables that must be joined, UNION_SEARCH when
  * several tables answer the assumed one equally well, BUILD_CTE when detection finds noise on a column the query
- * uses. With nothing left to learn, or in the last iteration, it outputs the best candidate.
+ * uses. With nothing left to learn, or in the last iteration, it outputs the best candidate; but while every
+ * candidate so far failed or returned no rows, it holds the output back so that the rewriter's next turn runs an
+ * alternative plan (execution-guided search, {@link OfflinePlanner#alternative}).
  */
 final class OfflineCheckerAgent implements CheckerAgent {
-
-  /** A mapping the checker advises against, kept in the scratchpad's notes. */
-  public record RejectedMapping(String assumed, String lake) {}
 
   @Override
   public Decision decide(RewriteState state) {
@@ -51,6 +50,15 @@ final class OfflineCheckerAgent implements CheckerAgent {
         String.format("mapping confidence %.2f; %s", plan.confidence(), describeMapping(plan)), quality,
         todo.isEmpty() ? "none" : String.join(", ", todo.stream().map(Action::describe).toList()),
         String.join("; ", plan.notes()));
+    if (todo.isEmpty() && !state.lastIteration() && !state.history().isEmpty()
+        && state.history().stream().allMatch(OfflineRewriterAgent::failed)) {
+      // Nothing has run yet with rows, and no evidence is missing: the next turn tries an alternative plan
+      // (execution-guided search); with none left the rewriter repeats itself and the loop returns the best.
+      Decision.Reasoning searching = new Decision.Reasoning(reasoning.intentCoverage(),
+          reasoning.outputQuality() + "; every candidate failed or returned no rows: trying an alternative mapping",
+          reasoning.missingInformation(), reasoning.suggestedImprovement());
+      return new Decision(List.of(), searching, scores, best < 0 ? OptionalInt.empty() : OptionalInt.of(best));
+    }
     if (todo.isEmpty() || state.lastIteration()) {
       if (best < 0) {
         return new Decision(todo, reasoning, scores, OptionalInt.empty());

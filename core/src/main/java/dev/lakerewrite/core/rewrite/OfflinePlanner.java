@@ -5,6 +5,7 @@ import static dev.lakerewrite.core.match.EntityNames.isNameLike;
 import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.match.AssumedSchema;
+import dev.lakerewrite.core.match.ColumnAssignment;
 import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.ColumnModel;
 import dev.lakerewrite.core.match.EntityNames;
@@ -52,6 +53,8 @@ final class OfflinePlanner {
   static final double UNION_KIND_GAP = 0.05;
   static final double UNION_SCORE_THRESHOLD = 0.75;
   static final int CANDIDATE_TABLES = 6;
+  /** Runner-up tables per assumed table that alternative plans try. */
+  static final int ALTERNATIVE_TABLES = 2;
   /** With -Dlakerewrite.debug.planner=true the plan's notes (and so the trace) list every scored candidate. */
   static final boolean DEBUG = Boolean.getBoolean("lakerewrite.debug.planner");
   static final boolean LEARNED_FALLBACK = !Boolean.getBoolean("lakerewrite.planner.nameOnly");
@@ -125,7 +128,6 @@ final class OfflinePlanner {
   private final LakeTools lake;
   private final QueryAnalysis analysis;
   private final Scratchpad pad;
-  private final Set<String> rejected;
   /** "table|column" (lower case) of columns the query uses only in join conditions: keys of its own schema. */
   private final Set<String> joinOnly;
   /** Assumed column (lower case) → the type family the query treats it as (compared with numbers or dates). */
@@ -139,7 +141,6 @@ final class OfflinePlanner {
     this.lake = state.lake();
     this.analysis = state.analysis().orElseThrow();
     this.pad = state.scratchpad();
-    this.rejected = rejectedMappings(state);
     this.joinOnly = joinOnlyColumns(analysis);
     this.expectedFamilies = expectedFamilies(analysis);
   }
@@ -270,26 +271,101 @@ final class OfflinePlanner {
     return key(assumedTable) + "|" + key(column) + "|" + literal;
   }
 
-  /** Mappings the checker rejected ("assumed→lake"), recorded in the scratchpad's notes. */
-  private static Set<String> rejectedMappings(RewriteState state) {
-    Set<String> out = new LinkedHashSet<>();
-    for (Scratchpad.Entry e : state.scratchpad().entries(Scratchpad.Section.NOTES)) {
-      if (e.payload() instanceof OfflineCheckerAgent.RejectedMapping r) {
-        out.add(key(r.assumed()) + "→" + r.lake());
-      }
+  /** The plan on the best-scored table for every assumed table (computed once per planner). */
+  Plan plan() {
+    if (bestPlan == null) {
+      bestPlan = plan(Map.of(), Set.of(), List.of());
     }
-    return out;
+    return bestPlan;
   }
 
-  Plan plan() {
-    List<Action> wanted = new ArrayList<>();
-    List<String> notes = new ArrayList<>();
-    Map<String, List<String>> assumed = assumedTables();
-    Map<String, TableChoice> tables = new LinkedHashMap<>();
-    for (Map.Entry<String, List<String>> e : assumed.entrySet()) {
-      tables.put(key(e.getKey()), chooseTable(e.getKey(), e.getValue(), notes));
+  /**
+   * The {@code n}-th alternative plan (1 = the first), or empty when there are fewer. The loop runs them when the
+   * best plan's query failed (an error or no rows), so their order is only a search order; execution decides. First
+   * come the best plan's obsolete-table merges undone one at a time (the table read on its own, from its best table
+   * other than the one it was merged into); then one assumed table moved to one of its next
+   * {@value #ALTERNATIVE_TABLES} candidate tables, those that keep distinct assumed tables on distinct lake tables
+   * first, each group in order of the score it gives up.
+   */
+  Optional<Plan> alternative(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("alternatives are numbered from 1, was " + n);
     }
-    mergeObsolete(tables, notes);
+    List<Alternative> all = alternatives();
+    if (n > all.size()) {
+      return Optional.empty();
+    }
+    Alternative a = all.get(n - 1);
+    return Optional.of(plan(Map.of(a.assumed(), a.choice()), a.keepApart() ? Set.of(a.assumed()) : Set.of(),
+        List.of(String.format(Locale.ROOT, "alternative %d: %s→%s%s (%.2f below the best table)", n,
+            a.choice().assumed(), a.choice().lake(), a.keepApart() ? ", not merged" : "", a.loss()))));
+  }
+
+  /** One assumed table on another lake table, or kept apart from the table it was merged into. */
+  private record Alternative(String assumed, TableChoice choice, boolean keepApart, double loss, int shared) {}
+
+  private List<Alternative> alternatives() {
+    if (alternatives == null) {
+      Map<String, List<TableChoice>> all = rankedTables(new ArrayList<>());
+      List<Alternative> unmerged = new ArrayList<>();
+      for (TableChoice t : plan().tables().values()) {
+        if (t.mergedInto() == null) {
+          continue;
+        }
+        String into = plan().effective(t.mergedInto()).map(TableChoice::lake).orElse("");
+        List<TableChoice> ranked = all.get(key(t.assumed()));
+        ranked.stream().filter(c -> !c.lake().equals(into)).findFirst().ifPresent(c -> unmerged.add(
+            new Alternative(key(t.assumed()), c, true, ranked.get(0).score() - c.score(), 0)));
+      }
+      List<Alternative> swaps = new ArrayList<>();
+      all.forEach((assumed, ranked) -> {
+        for (int i = 1; i < ranked.size() && i <= ALTERNATIVE_TABLES; i++) {
+          String lakeTable = ranked.get(i).lake();
+          int shared = (int) all.entrySet().stream().filter(e -> !e.getKey().equals(assumed))
+              .filter(e -> e.getValue().get(0).lake().equals(lakeTable)).count();
+          swaps.add(new Alternative(assumed, ranked.get(i), false, ranked.get(0).score() - ranked.get(i).score(),
+              shared));
+        }
+      });
+      // Structure first: distinct assumed tables are mostly distinct lake tables, so a swap onto a table another
+      // assumed table already reads (a join of a table with itself) comes after those that keep them apart.
+      Comparator<Alternative> order = Comparator.comparingInt(Alternative::shared)
+          .thenComparingDouble(Alternative::loss);
+      unmerged.sort(order);
+      swaps.sort(order);
+      List<Alternative> out = new ArrayList<>(unmerged);
+      out.addAll(swaps);
+      alternatives = out;
+    }
+    return alternatives;
+  }
+
+  private @Nullable List<Alternative> alternatives;
+  private @Nullable Plan bestPlan;
+
+  /** Per assumed table (lower case), its candidate tables best first (scored once per planner). */
+  private Map<String, List<TableChoice>> rankedTables(List<String> notes) {
+    if (ranked == null) {
+      Map<String, List<TableChoice>> out = new LinkedHashMap<>();
+      for (Map.Entry<String, List<String>> e : assumedTables().entrySet()) {
+        out.put(key(e.getKey()), rankTables(e.getKey(), e.getValue(), rankingNotes));
+      }
+      ranked = out;
+    }
+    notes.addAll(rankingNotes);
+    return ranked;
+  }
+
+  private @Nullable Map<String, List<TableChoice>> ranked;
+  private final List<String> rankingNotes = new ArrayList<>();
+
+  private Plan plan(Map<String, TableChoice> overrides, Set<String> keepApart, List<String> why) {
+    List<Action> wanted = new ArrayList<>();
+    List<String> notes = new ArrayList<>(why);
+    Map<String, TableChoice> tables = new LinkedHashMap<>();
+    rankedTables(notes).forEach((assumed, ranked) -> tables.put(assumed,
+        overrides.getOrDefault(assumed, ranked.get(0))));
+    mergeObsolete(tables, notes, keepApart);
 
     Map<String, Evidence.CleanedTable> cleaned = new LinkedHashMap<>();
     for (Evidence.CleanedTable c : pad.payloads(Scratchpad.Section.CTES, Evidence.CleanedTable.class)) {
@@ -336,7 +412,8 @@ final class OfflinePlanner {
   // ---------------------------------------------------------------------------------------------------------
   // Tables and columns
 
-  private TableChoice chooseTable(String assumedName, List<String> columns, List<String> notes) {
+  /** The candidate tables for an assumed table, best first (never empty). */
+  private List<TableChoice> rankTables(String assumedName, List<String> columns, List<String> notes) {
     Map<String, Double> relevance = lake.relevanceTo(assumedName, columns);
     Set<String> candidates = new LinkedHashSet<>();
     relevance.entrySet().stream().limit(CANDIDATE_TABLES).forEach(e -> candidates.add(e.getKey()));
@@ -349,9 +426,10 @@ final class OfflinePlanner {
     valueEvidence.keySet().stream().filter(t -> valueEvidence.get(t) >= EXACT_HIT).forEach(candidates::add);
     candidates.addAll(pad.contextTables());
     TableChoice best = null;
+    List<TableChoice> all = new ArrayList<>();
     List<String> scored = new ArrayList<>();
     for (String t : candidates) {
-      if (rejected.contains(key(assumedName) + "→" + t) || pad.isEvicted(t) && !pad.hasTable(t)) {
+      if (pad.isEvicted(t) && !pad.hasTable(t)) {
         continue;
       }
       double rel = relevance.getOrDefault(t, 0.0);
@@ -363,6 +441,7 @@ final class OfflinePlanner {
       TableChoice c = mapColumns(assumedName, t, columns, evidence);
       scored.add(String.format("%s %.2f (R %.2f, name %.2f, kind %.2f, values %.2f, fit %.2f)", t, c.score(), rel,
           name, kind, values, c.score() - 0.5 * evidence));
+      all.add(c);
       if (best == null || c.score() > best.score() + 1e-9) {
         best = c;
       }
@@ -372,9 +451,15 @@ final class OfflinePlanner {
     }
     if (best == null) {
       String t = relevance.keySet().iterator().next();
-      best = mapColumns(assumedName, t, columns, relevance.get(t));
+      return List.of(mapColumns(assumedName, t, columns, relevance.get(t)));
     }
-    return best;
+    List<TableChoice> out = new ArrayList<>();
+    out.add(best);
+    TableChoice first = best;
+    // Stable: among equal scores the earlier candidate ranks first, as the best is chosen.
+    all.stream().filter(c -> c != first).sorted(Comparator.comparingDouble((TableChoice c) -> -c.score()))
+        .forEach(out::add);
+    return out;
   }
 
   private TableChoice mapColumns(String assumedName, String table, List<String> columns, double relevance) {
@@ -385,57 +470,51 @@ final class OfflinePlanner {
       boolean entityPrior) {
     Map<String, ColumnTarget> mapped = new LinkedHashMap<>();
     List<String> unmapped = new ArrayList<>();
+    Map<String, String> assumedOf = new LinkedHashMap<>();
+    Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
+    Map<String, Map<String, ColumnTarget>> options = new LinkedHashMap<>();
     double sum = 0;
     int counted = 0;
     for (String c : columns) {
       if (isKey(assumedName, c)) {
         continue;
       }
-      Optional<ColumnTarget> target = bestColumn(assumedName, c, table, entityPrior);
+      List<ColumnTarget> targets = columnTargets(assumedName, c, table, entityPrior, Set.of());
+      ColumnTarget best = strongest(targets);
       counted++;
-      if (target.isPresent() && target.get().score() >= COLUMN_THRESHOLD) {
-        mapped.put(key(c), target.get());
-        sum += target.get().score();
+      if (best != null && best.score() >= COLUMN_THRESHOLD) {
+        sum += best.score();
+        Map<String, Double> w = new LinkedHashMap<>();
+        Map<String, ColumnTarget> o = new LinkedHashMap<>();
+        for (ColumnTarget t : targets) {
+          if (t.score() >= COLUMN_THRESHOLD) {
+            w.put(t.lakeColumn(), t.score());
+            o.put(t.lakeColumn(), t);
+          }
+        }
+        weights.put(key(c), w);
+        options.put(key(c), o);
+        assumedOf.put(key(c), c);
       } else {
         unmapped.add(c);
-        sum += target.map(ColumnTarget::score).orElse(0.0) * 0.5;
+        sum += best == null ? 0 : best.score() * 0.5;
       }
     }
-    oneToOne(assumedName, table, mapped, unmapped, entityPrior);
+    // Two assumed columns never read one lake column (state_name and border both → state): the maximum-weight
+    // one-to-one assignment over every column that reaches the threshold; a column left without one is sought
+    // elsewhere.
+    Map<String, String> assigned = ColumnAssignment.best(weights).pairs();
+    for (Map.Entry<String, Map<String, ColumnTarget>> e : options.entrySet()) {
+      String lakeColumn = assigned.get(e.getKey());
+      if (lakeColumn != null) {
+        mapped.put(e.getKey(), e.getValue().get(lakeColumn));
+      } else {
+        unmapped.add(assumedOf.get(e.getKey()));
+      }
+    }
     double fit = counted == 0 ? 0.5 : sum / counted;
     double score = 0.5 * relevance + fit;
     return new TableChoice(assumedName, table, score, mapped, unmapped, null);
-  }
-
-  /**
-   * Two assumed columns should not read one lake column ({@code capital_city} and {@code capital_population}
-   * both → {@code capital}): the weaker one moves to its next-best column when that is close, else it counts as
-   * unmapped (and is sought elsewhere).
-   */
-  private void oneToOne(String assumedName, String table, Map<String, ColumnTarget> mapped, List<String> unmapped,
-      boolean entityPrior) {
-    Map<String, String> owner = new LinkedHashMap<>();
-    for (String c : new ArrayList<>(mapped.keySet())) {
-      ColumnTarget t = mapped.get(c);
-      String other = owner.get(t.lakeColumn());
-      if (other == null) {
-        owner.put(t.lakeColumn(), c);
-        continue;
-      }
-      String weaker = mapped.get(other).score() >= t.score() ? c : other;
-      String stronger = weaker.equals(c) ? other : c;
-      ColumnTarget keep = mapped.get(weaker);
-      Optional<ColumnTarget> next = bestColumn(assumedName, weaker, table, entityPrior, Set.of(keep.lakeColumn()));
-      if (next.isPresent() && next.get().score() >= COLUMN_THRESHOLD && next.get().score() >= keep.score() - 0.15
-          && !owner.containsKey(next.get().lakeColumn())) {
-        mapped.put(weaker, next.get());
-        owner.put(next.get().lakeColumn(), weaker);
-      } else {
-        mapped.remove(weaker);
-        unmapped.add(weaker);
-      }
-      owner.put(t.lakeColumn(), stronger);
-    }
   }
 
   /** The lake column of {@code table} that best answers assumed column {@code column}. */
@@ -448,17 +527,17 @@ final class OfflinePlanner {
   }
 
   /**
-   * The best column of {@code table} for an assumed column, scored by name similarity (and type fit) or, when
-   * {@code learned}, by the schema matcher's probability; an entity-name prior and a filter value found in a column
-   * raise either score.
+   * Every column of {@code table} scored for an assumed column by name similarity (and type fit) or, when
+   * {@code learned}, by the schema matcher's probability (only columns whose names abbreviate the assumed one); an
+   * entity-name prior and a filter value found in a column raise either score.
    */
-  private @Nullable ColumnTarget bestColumn(String assumedTable, String column, String table, boolean entityPrior,
+  private List<ColumnTarget> columnTargets(String assumedTable, String column, String table, boolean entityPrior,
       Set<String> excluded, boolean learned) {
     CatalogTable info = lake.table(table);
     String entity = entityColumn(table);
     boolean nameLike = entityPrior && (isNameLike(column, assumedTable) || isNameLike(column, table));
     TypeFamily expected = expectedFamilies.get(key(column));
-    ColumnTarget best = null;
+    List<ColumnTarget> out = new ArrayList<>();
     for (CatalogTable.Column col : info.columns()) {
       if (excluded.contains(col.name())) {
         continue;
@@ -486,8 +565,17 @@ final class OfflinePlanner {
         sim = valueBoost;
         why = "filter value found in this column";
       }
-      if (best == null || sim > best.score() + 1e-9) {
-        best = new ColumnTarget(table, col.name(), sim, why);
+      out.add(new ColumnTarget(table, col.name(), sim, why));
+    }
+    return out;
+  }
+
+  /** The first of the highest-scored targets, or null for none. */
+  private static @Nullable ColumnTarget strongest(List<ColumnTarget> targets) {
+    ColumnTarget best = null;
+    for (ColumnTarget t : targets) {
+      if (best == null || t.score() > best.score() + 1e-9) {
+        best = t;
       }
     }
     return best;
@@ -495,16 +583,26 @@ final class OfflinePlanner {
 
   Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table, boolean entityPrior,
       Set<String> excluded) {
-    ColumnTarget best = bestColumn(assumedTable, column, table, entityPrior, excluded, false);
-    // Embeddings miss abbreviated names (INST_OF for "instance of"): where no column's name answers, the learned
-    // matcher chooses among the columns whose names abbreviate the assumed one.
+    return Optional.ofNullable(strongest(columnTargets(assumedTable, column, table, entityPrior, excluded)));
+  }
+
+  /**
+   * The columns of {@code table} scored for an assumed column by name; where no column's name answers, the learned
+   * matcher's scores among the columns whose names abbreviate the assumed one (embeddings miss abbreviated names:
+   * INST_OF for "instance of"), when one of them reaches the threshold.
+   */
+  private List<ColumnTarget> columnTargets(String assumedTable, String column, String table, boolean entityPrior,
+      Set<String> excluded) {
+    List<ColumnTarget> byName = columnTargets(assumedTable, column, table, entityPrior, excluded, false);
+    ColumnTarget best = strongest(byName);
     if (LEARNED_FALLBACK && best != null && best.score() < COLUMN_THRESHOLD) {
-      ColumnTarget learned = bestColumn(assumedTable, column, table, entityPrior, excluded, true);
-      if (learned != null && learned.score() >= COLUMN_THRESHOLD) {
-        best = learned;
+      List<ColumnTarget> learned = columnTargets(assumedTable, column, table, entityPrior, excluded, true);
+      ColumnTarget top = strongest(learned);
+      if (top != null && top.score() >= COLUMN_THRESHOLD) {
+        return learned;
       }
     }
-    return Optional.ofNullable(best);
+    return byName;
   }
 
   /**
@@ -598,10 +696,13 @@ final class OfflinePlanner {
    * An assumed table is obsolete when its lake answer is the same table as another's, or when all its columns
    * are answered as well by the other's lake table: it is merged into that table and its join dropped.
    */
-  private void mergeObsolete(Map<String, TableChoice> tables, List<String> notes) {
+  private void mergeObsolete(Map<String, TableChoice> tables, List<String> notes, Set<String> keepApart) {
     List<TableChoice> list = new ArrayList<>(tables.values());
     for (int i = 1; i < list.size(); i++) {
       TableChoice b = list.get(i);
+      if (keepApart.contains(key(b.assumed()))) {
+        continue;
+      }
       for (int j = 0; j < i; j++) {
         TableChoice a = list.get(j);
         if (a.mergedInto() != null) {

@@ -59,8 +59,8 @@ final class OfflineRewriterAgent implements RewriterAgent {
       throw new IllegalStateException("the offline rewriter needs a query that parses");
     }
     OfflinePlanner planner = new OfflinePlanner(state);
-    Plan plan = planner.plan();
-    Rewrite r = new Rewrite(state, plan, new Trees(parser), planner);
+    Plan best = planner.plan();
+    Rewrite r = new Rewrite(state, best, new Trees(parser), planner);
     String sql = r.apply();
     List<String> reason = new ArrayList<>();
     if (lastLostAScope(state)) {
@@ -68,24 +68,68 @@ final class OfflineRewriterAgent implements RewriterAgent {
       // the user's query in place can lose a scope (an alias of an outer query, a FROM clause of a subquery, a
       // table dropped as obsolete); the view rewrite cannot, since it leaves the query as written and supplies the
       // tables it assumes. Tried once per plan.
-      ViewRewrite v = new ViewRewrite(state, plan, planner, new Trees(parser));
+      ViewRewrite v = new ViewRewrite(state, best, planner, new Trees(parser));
       String viewSql = v.apply();
       if (state.history().stream().noneMatch(c -> c.sql().equals(viewSql))) {
         reason.add("the last candidate lost a scope in DuckDB's binder: the query as written over views of its "
             + "assumed tables");
-        plan.tables().values().forEach(t -> reason.add(t.assumed() + "→" + plan.effective(t.assumed())
+        best.tables().values().forEach(t -> reason.add(t.assumed() + "→" + best.effective(t.assumed())
             .map(TableChoice::lake).orElse(t.lake())));
-        reason.addAll(plan.notes());
+        reason.addAll(best.notes());
         return new Proposal(viewSql, String.join("; ", reason), v.usedTables(),
-            mapping(planner, plan, v.mapping(), k -> new String[] {v.assumedName(k.substring(0, k.indexOf('.'))),
+            mapping(planner, best, v.mapping(), k -> new String[] {v.assumedName(k.substring(0, k.indexOf('.'))),
                 v.columnName(k)}, v.warnings()));
       }
     }
+    Plan plan = best;
+    Optional<RewriteCandidate> failed = failedBefore(state, sql);
+    if (failed.isPresent()) {
+      // Execution-guided search: the best plan, with all the evidence there is, already ran and failed (an error or
+      // no rows). Its next alternatives (one assumed table on a runner-up table) become candidates, and the checker
+      // ranks them all on their results.
+      for (int n = 1; n <= MAX_ALTERNATIVES; n++) {
+        Optional<Plan> alternative = planner.alternative(n);
+        if (alternative.isEmpty()) {
+          break;
+        }
+        Rewrite ra = new Rewrite(state, alternative.get(), new Trees(parser), planner);
+        String altSql = ra.apply();
+        if (!triedBefore(state, altSql)) {
+          reason.add("candidate " + failed.get().index() + ", the best plan's query, "
+              + failed.get().error().map(e -> "failed (" + e.summary() + ")").orElse("returned no rows"));
+          plan = alternative.get();
+          r = ra;
+          sql = altSql;
+          break;
+        }
+      }
+    }
+    Rewrite applied = r;
     plan.tables().values().forEach(t -> reason.add(t.mergedInto() != null
-        ? t.assumed() + " dropped (obsolete)" : t.assumed() + "→" + r.lakeNameOf(t)));
+        ? t.assumed() + " dropped (obsolete)" : t.assumed() + "→" + applied.lakeNameOf(t)));
     reason.addAll(plan.notes());
     return new Proposal(sql, String.join("; ", reason), r.usedTables(),
         mapping(planner, plan, r.mapping, r.assumedNames::get, r.guesses.stream().distinct().toList()));
+  }
+
+  /** Alternative plans tried, at most, when the best plan's query failed. */
+  static final int MAX_ALTERNATIVES = 6;
+
+  /** The earlier candidate with this SQL, when it failed: an error, or no rows. */
+  private static Optional<RewriteCandidate> failedBefore(RewriteState state, String sql) {
+    String key = RewriteLoop.normalized(sql);
+    return state.history().stream().filter(c -> RewriteLoop.normalized(c.sql()).equals(key))
+        .filter(OfflineRewriterAgent::failed).findFirst();
+  }
+
+  private static boolean triedBefore(RewriteState state, String sql) {
+    String key = RewriteLoop.normalized(sql);
+    return state.history().stream().anyMatch(c -> RewriteLoop.normalized(c.sql()).equals(key));
+  }
+
+  /** Whether a candidate's execution says its mapping is wrong: it failed, or it returned no rows. */
+  static boolean failed(RewriteCandidate c) {
+    return c.result().map(t -> t.rowCount() == 0).orElse(true);
   }
 
   /**

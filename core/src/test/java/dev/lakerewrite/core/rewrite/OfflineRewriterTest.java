@@ -197,6 +197,70 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void whenTheBestPlansQueryReturnsNoRowsTheLoopRunsTheRunnerUpTableAndKeepsTheOneWithRows(@TempDir Path tmp)
+      throws Exception {
+    Path folder = tmp.resolve("lake");
+    Files.createDirectories(folder);
+    StringBuilder editors = new StringBuilder("LBL,DSCR,CPYR_LCNS\n");
+    String[] licences = {"GPL-3.0", "MIT", "Apache-2.0", "MIT", "GPL-3.0", "MIT"};
+    for (int i = 0; i < licences.length; i++) {
+      editors.append("editor ").append(i).append(",XML editor,").append(licences[i]).append('\n');
+    }
+    Files.writeString(folder.resolve("zo_xml_edtrs.csv"), editors.toString());
+    // A stale table named as the user names it, whose labels no editor uses, and the current one under another name.
+    Files.writeString(folder.resolve("copyright_license.csv"), "label,short_name\nGPL-2.0,GNU GPL v2\n"
+        + "LGPL-2.1,GNU LGPL\nMPL-1.1,Mozilla License\n");
+    Files.writeString(folder.resolve("zo_cpyr_lcncs.csv"), "LBL,SHRT_NM\nGPL-3.0,GNU GPL\nMIT,MIT License\n"
+        + "Apache-2.0,Apache License\nBSD-2,BSD License\n");
+    String sql = "WITH per_parent AS (SELECT \"copyright license\" AS parent_key, COUNT(*) AS total FROM xml_editor"
+        + " GROUP BY \"copyright license\") SELECT p.\"short name\", s.total FROM copyright_license p"
+        + " JOIN per_parent s ON s.parent_key = p.label ORDER BY s.total DESC, p.\"short name\"";
+    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder)) {
+      RewriteResult r = Rewriter.rewrite(sql, lake);
+      // The best-scored plan reads the stale table, whose labels join nothing; runner-up tables are run next, and the
+      // one with rows wins.
+      assertThat(r.candidates().get(0).result().orElseThrow().rowCount()).isZero();
+      assertThat(r.sql()).contains("zo_cpyr_lcncs");
+      ResultTable t = r.result().orElseThrow();
+      assertThat(t.rows()).containsExactly(List.of("MIT License", 3L), List.of("GNU GPL", 2L),
+          List.of("Apache License", 1L));
+      assertThat(r.candidates().get(r.chosen()).reason()).contains("returned no rows").contains("alternative");
+
+      // One step has no second turn: it returns the empty result.
+      RewriteResult once = Rewriter.builder().method(Rewriter.Method.ONE_STEP).build().rewrite(sql, lake);
+      assertThat(once.result().orElseThrow().rowCount()).isZero();
+    }
+  }
+
+  @Test
+  void aTableMergedAsObsoleteIsReadOnItsOwnWhenTheMergedQueryReturnsNoRows(@TempDir Path tmp) throws Exception {
+    Path folder = tmp.resolve("lake");
+    Files.createDirectories(folder);
+    // Creatures and works both have a label and a description; the query counts creatures per work and reads the
+    // work's description. Reading the work's columns from the creatures table joins a creature's label with a
+    // work's: no rows.
+    StringBuilder creatures = new StringBuilder("LBL,DSCR,PRSN_IN_WRK\n");
+    String[] works = {"Adventure Time", "Adventure Time", "Pokemon", "Adventure Time", "Pokemon", "Shrek"};
+    for (int i = 0; i < works.length; i++) {
+      creatures.append("creature ").append(i).append(",fictional creature,").append(works[i]).append('\n');
+    }
+    Files.writeString(folder.resolve("zo_fctn_crtrs.csv"), creatures.toString());
+    Files.writeString(folder.resolve("zo_wrks.csv"), "LBL,DSCR\nAdventure Time,animated series\n"
+        + "Pokemon,media franchise\nShrek,animated film\n");
+    String sql = "WITH per_parent AS (SELECT \"present in work\" AS parent_key, COUNT(*) AS total"
+        + " FROM fictional_creature GROUP BY \"present in work\") SELECT p.description, s.total"
+        + " FROM present_in_work p JOIN per_parent s ON s.parent_key = p.label ORDER BY s.total DESC, p.description";
+    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder)) {
+      RewriteResult r = Rewriter.rewrite(sql, lake);
+      assertThat(r.candidates().get(0).result().orElseThrow().rowCount()).isZero();
+      assertThat(r.candidates().get(0).reason()).contains("obsolete");
+      assertThat(r.sql()).contains("zo_wrks");
+      assertThat(r.result().orElseThrow().rows()).containsExactly(List.of("animated series", 3L),
+          List.of("media franchise", 2L), List.of("animated film", 1L));
+    }
+  }
+
+  @Test
   void aTableJoinedByItsEntitysNameKeepsItsOwnColumnsThoughTheOtherTableHasColumnsOfTheSameNames() {
     // Both tables have a description and an "instance of"; the sport's are the sport's, not the event's.
     String sql = "SELECT p.description, c.label FROM \"1992_winter_olympics\" c JOIN sport p ON c.sport = p.label"
