@@ -319,7 +319,7 @@ final class FactPreAggregation {
     if (owners == null) {
       return null;
     }
-    if (owners.size() == 1 && owners.get(0) == fact && !Trees.hasAggregate(arg) && !hasWindow(arg)) {
+    if (owners.size() == 1 && owners.get(0) == fact && !Trees.hasAggregate(arg) && !Trees.hasWindow(arg)) {
       return new Plan(call, fn, arg, List.of());
     }
     // A CASE whose results are fact expressions or NULL (or 0 in a sum).
@@ -335,7 +335,7 @@ final class FactPreAggregation {
         continue;
       }
       List<Scope.Item> ro = scope.owners(r);
-      if (ro == null || ro.size() != 1 || ro.get(0) != fact || Trees.hasAggregate(r) || hasWindow(r)) {
+      if (ro == null || ro.size() != 1 || ro.get(0) != fact || Trees.hasAggregate(r) || Trees.hasWindow(r)) {
         return null;
       }
       sites.add(r);
@@ -353,16 +353,6 @@ final class FactPreAggregation {
   private static boolean isZero(JsonNode e) {
     return "CONSTANT".equals(e.path("class").asText()) && "INTEGER".equals(e.path("literal").path("kind").asText())
         && "0".equals(e.path("literal").path("text").asText());
-  }
-
-  private static boolean hasWindow(JsonNode e) {
-    boolean[] found = {false};
-    Trees.visitShallow(e, n -> {
-      if ("WINDOW".equals(n.path("class").asText())) {
-        found[0] = true;
-      }
-    });
-    return found[0];
   }
 
   /**

@@ -221,16 +221,6 @@ final class RuleProposer {
     return found[0];
   }
 
-  private static boolean hasWindow(JsonNode e) {
-    boolean[] found = {false};
-    Trees.visitShallow(e, n -> {
-      if ("WINDOW".equals(n.path("class").asText())) {
-        found[0] = true;
-      }
-    });
-    return found[0];
-  }
-
   // ---------------------------------------------------------------------------------------------------------
   // merge-repeated-aggregate-subqueries
 
@@ -554,7 +544,7 @@ final class RuleProposer {
       return null;
     }
     JsonNode item = sub.path("select_list").get(0);
-    if (!Trees.hasAggregate(item) || hasWindow(item) || Trees.hasSubquery(item)) {
+    if (!Trees.hasAggregate(item) || Trees.hasWindow(item) || Trees.hasSubquery(item)) {
       return null;
     }
     return new AggregateComparison(c, subOnLeft, other, sub, item);
@@ -1024,7 +1014,7 @@ final class RuleProposer {
     // Aggregates over the right side only; nothing else may touch the right side.
     List<ObjectNode> aggregates = new ArrayList<>();
     for (JsonNode item : node.path("select_list")) {
-      if (hasWindow(item) || Trees.hasSubquery(item)) {
+      if (Trees.hasWindow(item) || Trees.hasSubquery(item)) {
         return null;
       }
       if (!collectAggregates(item, scope, r, aggregates)) {
@@ -1235,7 +1225,7 @@ final class RuleProposer {
       String fn = e.path("function_name").asText().toLowerCase(Locale.ROOT);
       if (!COMBINABLE.contains(fn) || e.path("distinct").asBoolean(false) || e.path("filter").isObject()
           || !e.path("order_bys").path("orders").isEmpty() || e.path("children").size() > 1
-          || hasWindow(e) || Trees.hasSubquery(e) || scope.owners(e) == null) {
+          || Trees.hasWindow(e) || Trees.hasSubquery(e) || scope.owners(e) == null) {
         return false;
       }
       aggregates.add((ObjectNode) e);
@@ -1435,7 +1425,7 @@ final class RuleProposer {
       return null;
     }
     for (JsonNode item : node.path("select_list")) {
-      if (Trees.hasAggregate(item) || hasWindow(item) || Trees.hasSubquery(item)) {
+      if (Trees.hasAggregate(item) || Trees.hasWindow(item) || Trees.hasSubquery(item)) {
         return null;
       }
     }
@@ -1635,7 +1625,7 @@ final class RuleProposer {
           source = item;
         }
       }
-      if (source == null || Trees.hasAggregate(source) || hasWindow(source) || Trees.hasSubquery(source)) {
+      if (source == null || Trees.hasAggregate(source) || Trees.hasWindow(source) || Trees.hasSubquery(source)) {
         continue;
       }
       boolean grouped = !body.path("group_expressions").isEmpty();
@@ -1994,7 +1984,7 @@ final class RuleProposer {
   private static boolean filterable(ObjectNode branch, int columns) {
     return branch.path("select_list").size() == columns && branch.path("modifiers").isEmpty()
         && branch.path("qualify").isNull() && branch.path("group_sets").size() <= 1
-        && !hasWindow(branch.path("select_list")) && branch.path("cte_map").path("map").isEmpty();
+        && !Trees.hasWindow(branch.path("select_list")) && branch.path("cte_map").path("map").isEmpty();
   }
 
   /**
@@ -2068,7 +2058,7 @@ final class RuleProposer {
     }
     for (ObjectNode branch : branches) {
       JsonNode source = branch.path("select_list").get(index);
-      if (Trees.hasAggregate(source) || hasWindow(source) || Trees.hasSubquery(source)) {
+      if (Trees.hasAggregate(source) || Trees.hasWindow(source) || Trees.hasSubquery(source)) {
         return false;
       }
       boolean grouped = !branch.path("group_expressions").isEmpty() || Trees.hasAggregate(branch.path("select_list"));
@@ -2508,7 +2498,7 @@ final class RuleProposer {
       boolean plain = setSubqueries.contains(select) && select.path("modifiers").isEmpty()
           && select.path("group_expressions").isEmpty() && select.path("having").isNull()
           && select.path("qualify").isNull() && !Trees.hasAggregate(select.path("select_list"))
-          && !hasWindow(select.path("select_list"))
+          && !Trees.hasWindow(select.path("select_list"))
           && select.path("select_list").findValues("class").stream().noneMatch(c -> c.asText().equals("STAR"));
       if (!plain) {
         ok[0] = false;

@@ -900,7 +900,9 @@ final class OfflinePlanner {
       if (texts.isEmpty() || family(c.lakeTable(), c.lakeColumn()) != TypeFamily.NUMERIC) {
         continue;
       }
-      for (Evidence.JoinStep step : lake.joinNeighbours(c.lakeTable())) {
+      List<Evidence.JoinStep> steps = new ArrayList<>(lake.joinNeighbours(c.lakeTable()));
+      lookupByValues(c, texts).ifPresent(steps::add);
+      for (Evidence.JoinStep step : steps) {
         if (!step.leftColumn().equals(c.lakeColumn())) {
           continue;
         }
@@ -925,6 +927,40 @@ final class OfflinePlanner {
     }
     return changed ? new TableChoice(t.assumed(), t.lake(), t.score(), columns, t.unmapped(), t.mergedInto()) : t;
   }
+
+  /**
+   * A lookup table of a code column the join graph has no edge for (small integer codes rarely pass as join keys):
+   * a table holding one of the literals in a text column, with a numeric column that holds every code the column
+   * uses (up to {@value #LOOKUP_CODES} of them). Empty when none does, or when the join graph already has an edge.
+   */
+  private Optional<Evidence.JoinStep> lookupByValues(ColumnTarget c, List<String> texts) {
+    if (lake.joinNeighbours(c.lakeTable()).stream().anyMatch(s -> s.leftColumn().equals(c.lakeColumn()))) {
+      return Optional.empty();
+    }
+    List<String> codes = lake.distinctValues(c.lakeTable(), c.lakeColumn(), LOOKUP_CODES);
+    if (codes.isEmpty()) {
+      return Optional.empty();
+    }
+    for (String literal : texts) {
+      for (Map.Entry<String, Double> hit : lake.tablesWithValue(literal).entrySet()) {
+        String other = hit.getKey();
+        if (other.equals(c.lakeTable()) || hit.getValue() < EXACT_HIT) {
+          continue;
+        }
+        for (CatalogTable.Column k : lake.table(other).columns()) {
+          if (family(other, k.name()) == TypeFamily.NUMERIC
+              && codes.stream().allMatch(v -> lake.valueExists(other, k.name(), v))) {
+            return Optional.of(new Evidence.JoinStep(c.lakeTable(), c.lakeColumn(), other, k.name(), hit.getValue(),
+                1));
+          }
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Codes of a column checked against a lookup table's key column. */
+  static final int LOOKUP_CODES = 50;
 
   /** The text literals (not numbers) the query compares a column of this name with. */
   private List<String> textLiterals(String column) {

@@ -260,6 +260,17 @@ public final class Trees {
     return found[0];
   }
 
+  /** Whether the expression holds a window function (outside subqueries). */
+  public static boolean hasWindow(JsonNode expression) {
+    boolean[] found = {false};
+    visitShallow(expression, n -> {
+      if ("WINDOW".equals(n.path("class").asText())) {
+        found[0] = true;
+      }
+    });
+    return found[0];
+  }
+
   /** The LIMIT modifier of a query node, if it has one. */
   public static @Nullable JsonNode limitModifier(JsonNode node) {
     for (JsonNode m : node.path("modifiers")) {

@@ -261,6 +261,32 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void findsTheLookupTableOfSmallIntegerCodesTheJoinGraphMissesByTheFilterValuesItHolds(@TempDir Path tmp)
+      throws Exception {
+    Path folder = tmp.resolve("lake");
+    Files.createDirectories(folder);
+    // SANCTIONED_BY holds codes 1-4 and the lookup's key is ID: numeric columns with unrelated names, which the
+    // join graph does not pair. The lookup is found by the filter value its LABEL column holds.
+    StringBuilder licences = new StringBuilder("LBL,SHOR_NAME,VERBAL_DESCRIPTION,SANCTIONED_BY\n");
+    for (int i = 0; i < 24; i++) {
+      licences.append("licence-").append(i).append(",L").append(i).append(",licence number ").append(i).append(',')
+          .append(i % 4 + 1).append('\n');
+    }
+    Files.writeString(folder.resolve("tbl_copyright_lice.csv"), licences.toString());
+    Files.writeString(folder.resolve("tbl_sanctioned_by_dim.csv"), "ID,LABEL\n1,Free Software Foundation\n"
+        + "2,Open Source Initiative\n3,Debian\n4,Fedora\n");
+    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder)) {
+      RewriteResult r = Rewriter.rewrite("SELECT \"short name\", \"approved by\" FROM copyright_license"
+          + " WHERE \"approved by\" = 'Free Software Foundation' ORDER BY \"short name\"", lake);
+      assertThat(r.sql()).contains("tbl_sanctioned_by_dim");
+      ResultTable t = r.result().orElseThrow();
+      assertThat(t.rowCount()).isEqualTo(6);
+      assertThat(t.get(0, 0)).isEqualTo("L0");
+      assertThat(t.get(0, 1)).isEqualTo("Free Software Foundation");
+    }
+  }
+
+  @Test
   void aTableJoinedByItsEntitysNameKeepsItsOwnColumnsThoughTheOtherTableHasColumnsOfTheSameNames() {
     // Both tables have a description and an "instance of"; the sport's are the sport's, not the event's.
     String sql = "SELECT p.description, c.label FROM \"1992_winter_olympics\" c JOIN sport p ON c.sport = p.label"
