@@ -9,6 +9,7 @@
  * <p>Public types (one line each; {@code PublicTypesListedTest} checks that every public type is here):
  * <ul>
  *   <li>{@link AssumedSchema}: The schema a query assumes, read from DuckDB's syntax tree with SQL's scoping rules.
+ *   <li>{@link ColumnAssignment}: One-to-one assignments of assumed to lake columns: the best and the k best.
  *   <li>{@link ColumnFeatures}: The evidence that an assumed column is a given lake column.
  *   <li>{@link ColumnMapping}: The mapping a rewrite chose from the schema the user assumes to the lake.
  *   <li>{@link ColumnModel}: The learned combiner of the matcher's signals: an L2-regularised logistic regression.
