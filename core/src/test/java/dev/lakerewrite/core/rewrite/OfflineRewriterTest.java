@@ -16,6 +16,7 @@ import dev.lakerewrite.noiseudf.NoiseKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,15 @@ class OfflineRewriterTest {
 
   private static List<String> actions(RewriteResult r) {
     return r.trace().events("action").stream().map(e -> String.valueOf(e.data().get("action"))).toList();
+  }
+
+  /** A lake of the CSV files written into {@code tmp} (file name → contents, header first). */
+  private static DataLake csvLake(Path tmp, Map<String, String> files) throws Exception {
+    Path folder = Files.createDirectories(tmp.resolve("lake"));
+    for (Map.Entry<String, String> f : files.entrySet()) {
+      Files.writeString(folder.resolve(f.getKey()), f.getValue());
+    }
+    return DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder);
   }
 
   private static double number(Object v) {
@@ -146,15 +156,13 @@ class OfflineRewriterTest {
 
   @Test
   void readsATableSplitByRowsIntoPartsOfOneNameStemAsTheirUnion(@TempDir Path tmp) throws Exception {
-    Path folder = tmp.resolve("lake");
-    Files.createDirectories(folder);
     String header = "SPRT_NM,INST_OF,PLYRS\n";
-    Files.writeString(folder.resolve("zo_sprts_est.csv"), header + "curling,team sport,4\nluge,individual sport,1\n");
-    Files.writeString(folder.resolve("zo_sprts_wst.csv"), header + "hockey,team sport,6\nskeleton,individual sport,1\n");
-    Files.writeString(folder.resolve("zo_sprts_cntr.csv"), header + "biathlon,individual sport,1\nbobsleigh,team sport,4\n");
-    // Same columns, another stem: a different thing, never unioned in.
-    Files.writeString(folder.resolve("zo_gms_lst.csv"), header + "chess,board game,2\n");
-    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder)) {
+    try (DataLake lake = csvLake(tmp, Map.of(
+        "zo_sprts_est.csv", header + "curling,team sport,4\nluge,individual sport,1\n",
+        "zo_sprts_wst.csv", header + "hockey,team sport,6\nskeleton,individual sport,1\n",
+        "zo_sprts_cntr.csv", header + "biathlon,individual sport,1\nbobsleigh,team sport,4\n",
+        // Same columns, another stem: a different thing, never unioned in.
+        "zo_gms_lst.csv", header + "chess,board game,2\n"))) {
       RewriteResult r = Rewriter.rewrite(
           "SELECT \"instance of\", COUNT(*) AS n FROM sport GROUP BY \"instance of\" ORDER BY \"instance of\"", lake);
       assertThat(r.sql()).contains("zo_sprts_est").contains("zo_sprts_wst").contains("zo_sprts_cntr")
@@ -175,18 +183,16 @@ class OfflineRewriterTest {
   @Test
   void readsTheLabelOfACodedColumnFromItsLookupTableWhenTheQueryComparesItWithText(@TempDir Path tmp)
       throws Exception {
-    Path folder = tmp.resolve("lake");
-    Files.createDirectories(folder);
     StringBuilder licences = new StringBuilder("licence_name,licence_kind,approved_by\n");
     String[] kinds = {"copyleft", "permissive", "public domain"};
     for (int i = 0; i < 30; i++) {
       licences.append("licence ").append(i).append(',').append(kinds[i % 3]).append(',').append(i % 4 + 1)
           .append('\n');
     }
-    Files.writeString(folder.resolve("licences.csv"), licences.toString());
-    Files.writeString(folder.resolve("approver_codes.csv"), "code,approver\n1,Free Software Foundation\n"
-        + "2,Open Source Initiative\n3,Debian\n4,Fedora\n");
-    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder)) {
+    try (DataLake lake = csvLake(tmp, Map.of(
+        "licences.csv", licences.toString(),
+        "approver_codes.csv", "code,approver\n1,Free Software Foundation\n"
+            + "2,Open Source Initiative\n3,Debian\n4,Fedora\n"))) {
       RewriteResult r = Rewriter.rewrite("SELECT licence_name, approved_by FROM licences"
           + " WHERE approved_by = 'Free Software Foundation' ORDER BY licence_name", lake);
       assertThat(r.sql()).contains("approver_codes");
@@ -199,23 +205,22 @@ class OfflineRewriterTest {
   @Test
   void whenTheBestPlansQueryReturnsNoRowsTheLoopRunsTheRunnerUpTableAndKeepsTheOneWithRows(@TempDir Path tmp)
       throws Exception {
-    Path folder = tmp.resolve("lake");
-    Files.createDirectories(folder);
     StringBuilder editors = new StringBuilder("LBL,DSCR,CPYR_LCNS\n");
     String[] licences = {"GPL-3.0", "MIT", "Apache-2.0", "MIT", "GPL-3.0", "MIT"};
     for (int i = 0; i < licences.length; i++) {
       editors.append("editor ").append(i).append(",XML editor,").append(licences[i]).append('\n');
     }
-    Files.writeString(folder.resolve("zo_xml_edtrs.csv"), editors.toString());
-    // A stale table named as the user names it, whose labels no editor uses, and the current one under another name.
-    Files.writeString(folder.resolve("copyright_license.csv"), "label,short_name\nGPL-2.0,GNU GPL v2\n"
-        + "LGPL-2.1,GNU LGPL\nMPL-1.1,Mozilla License\n");
-    Files.writeString(folder.resolve("zo_cpyr_lcncs.csv"), "LBL,SHRT_NM\nGPL-3.0,GNU GPL\nMIT,MIT License\n"
-        + "Apache-2.0,Apache License\nBSD-2,BSD License\n");
     String sql = "WITH per_parent AS (SELECT \"copyright license\" AS parent_key, COUNT(*) AS total FROM xml_editor"
         + " GROUP BY \"copyright license\") SELECT p.\"short name\", s.total FROM copyright_license p"
         + " JOIN per_parent s ON s.parent_key = p.label ORDER BY s.total DESC, p.\"short name\"";
-    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder)) {
+    try (DataLake lake = csvLake(tmp, Map.of(
+        "zo_xml_edtrs.csv", editors.toString(),
+        // A stale table named as the user names it, whose labels no editor uses, and the current one under another
+        // name.
+        "copyright_license.csv", "label,short_name\nGPL-2.0,GNU GPL v2\n"
+            + "LGPL-2.1,GNU LGPL\nMPL-1.1,Mozilla License\n",
+        "zo_cpyr_lcncs.csv", "LBL,SHRT_NM\nGPL-3.0,GNU GPL\nMIT,MIT License\n"
+            + "Apache-2.0,Apache License\nBSD-2,BSD License\n"))) {
       RewriteResult r = Rewriter.rewrite(sql, lake);
       // The best-scored plan reads the stale table, whose labels join nothing; runner-up tables are run next, and the
       // one with rows wins.
@@ -234,8 +239,6 @@ class OfflineRewriterTest {
 
   @Test
   void aTableMergedAsObsoleteIsReadOnItsOwnWhenTheMergedQueryReturnsNoRows(@TempDir Path tmp) throws Exception {
-    Path folder = tmp.resolve("lake");
-    Files.createDirectories(folder);
     // Creatures and works both have a label and a description; the query counts creatures per work and reads the
     // work's description. Reading the work's columns from the creatures table joins a creature's label with a
     // work's: no rows.
@@ -244,13 +247,13 @@ class OfflineRewriterTest {
     for (int i = 0; i < works.length; i++) {
       creatures.append("creature ").append(i).append(",fictional creature,").append(works[i]).append('\n');
     }
-    Files.writeString(folder.resolve("zo_fctn_crtrs.csv"), creatures.toString());
-    Files.writeString(folder.resolve("zo_wrks.csv"), "LBL,DSCR\nAdventure Time,animated series\n"
-        + "Pokemon,media franchise\nShrek,animated film\n");
     String sql = "WITH per_parent AS (SELECT \"present in work\" AS parent_key, COUNT(*) AS total"
         + " FROM fictional_creature GROUP BY \"present in work\") SELECT p.description, s.total"
         + " FROM present_in_work p JOIN per_parent s ON s.parent_key = p.label ORDER BY s.total DESC, p.description";
-    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder)) {
+    try (DataLake lake = csvLake(tmp, Map.of(
+        "zo_fctn_crtrs.csv", creatures.toString(),
+        "zo_wrks.csv", "LBL,DSCR\nAdventure Time,animated series\n"
+            + "Pokemon,media franchise\nShrek,animated film\n"))) {
       RewriteResult r = Rewriter.rewrite(sql, lake);
       assertThat(r.candidates().get(0).result().orElseThrow().rowCount()).isZero();
       assertThat(r.candidates().get(0).reason()).contains("obsolete");
@@ -263,8 +266,6 @@ class OfflineRewriterTest {
   @Test
   void findsTheLookupTableOfSmallIntegerCodesTheJoinGraphMissesByTheFilterValuesItHolds(@TempDir Path tmp)
       throws Exception {
-    Path folder = tmp.resolve("lake");
-    Files.createDirectories(folder);
     // SANCTIONED_BY holds codes 1-4 and the lookup's key is ID: numeric columns with unrelated names, which the
     // join graph does not pair. The lookup is found by the filter value its LABEL column holds.
     StringBuilder licences = new StringBuilder("LBL,SHOR_NAME,VERBAL_DESCRIPTION,SANCTIONED_BY\n");
@@ -272,10 +273,10 @@ class OfflineRewriterTest {
       licences.append("licence-").append(i).append(",L").append(i).append(",licence number ").append(i).append(',')
           .append(i % 4 + 1).append('\n');
     }
-    Files.writeString(folder.resolve("tbl_copyright_lice.csv"), licences.toString());
-    Files.writeString(folder.resolve("tbl_sanctioned_by_dim.csv"), "ID,LABEL\n1,Free Software Foundation\n"
-        + "2,Open Source Initiative\n3,Debian\n4,Fedora\n");
-    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder)) {
+    try (DataLake lake = csvLake(tmp, Map.of(
+        "tbl_copyright_lice.csv", licences.toString(),
+        "tbl_sanctioned_by_dim.csv", "ID,LABEL\n1,Free Software Foundation\n"
+            + "2,Open Source Initiative\n3,Debian\n4,Fedora\n"))) {
       RewriteResult r = Rewriter.rewrite("SELECT \"short name\", \"approved by\" FROM copyright_license"
           + " WHERE \"approved by\" = 'Free Software Foundation' ORDER BY \"short name\"", lake);
       assertThat(r.sql()).contains("tbl_sanctioned_by_dim");
