@@ -619,8 +619,7 @@ final class QueryFacts {
    * correlated, of an enclosing one: then null, as such a condition joins two rows), else null.
    */
   private @Nullable ColumnKey baseColumn(JsonNode ref, Scope scope) {
-    List<String> parts = new ArrayList<>();
-    ref.path("column_names").forEach(p -> parts.add(p.asText()));
+    List<String> parts = Trees.columnNames(ref);
     if (parts.isEmpty() || parts.size() > 2) {
       return null;
     }
@@ -651,8 +650,7 @@ final class QueryFacts {
   }
 
   private @Nullable ColumnKey resolve(JsonNode ref, Scope scope) {
-    List<String> parts = new ArrayList<>();
-    ref.path("column_names").forEach(p -> parts.add(p.asText()));
+    List<String> parts = Trees.columnNames(ref);
     if (parts.isEmpty()) {
       return null;
     }
@@ -894,8 +892,7 @@ final class QueryFacts {
 
   /** The tables a column counts, when it names a count output of a relation in scope (null otherwise). */
   private @Nullable Set<String> countedColumn(JsonNode ref, Scope scope) {
-    List<String> parts = new ArrayList<>();
-    ref.path("column_names").forEach(p -> parts.add(p.asText()));
+    List<String> parts = Trees.columnNames(ref);
     if (parts.isEmpty()) {
       return null;
     }
