@@ -934,6 +934,13 @@ final class OfflinePlanner {
    * uses (up to {@value #LOOKUP_CODES} of them). Empty when none does, or when the join graph already has an edge.
    */
   private Optional<Evidence.JoinStep> lookupByValues(ColumnTarget c, List<String> texts) {
+    // Alternative plans ask again for the same column; each answer costs lake queries.
+    return lookups.computeIfAbsent(c.lakeTable() + "|" + c.lakeColumn() + "|" + texts, k -> findLookup(c, texts));
+  }
+
+  private final Map<String, Optional<Evidence.JoinStep>> lookups = new HashMap<>();
+
+  private Optional<Evidence.JoinStep> findLookup(ColumnTarget c, List<String> texts) {
     if (lake.joinNeighbours(c.lakeTable()).stream().anyMatch(s -> s.leftColumn().equals(c.lakeColumn()))) {
       return Optional.empty();
     }
