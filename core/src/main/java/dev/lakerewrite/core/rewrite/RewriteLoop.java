@@ -468,15 +468,29 @@ final class RewriteLoop {
           Optional.empty());
     }
 
-    /** The checker's latest pick, else the highest-scored candidate (later ones win ties), else -1. */
+    /**
+     * The checker's latest pick, else the highest-scored candidate that ran (later ones win ties: they were built
+     * with more evidence), else -1 when none ran. When every candidate failed, one that binds on the lake (it
+     * failed while running) is returned before one the binder rejected, and the earliest first: it is the best
+     * mapping's query, the later ones are the search's less likely alternatives.
+     */
     int bestCandidate() {
       if (lastBest >= 0 && lastBest < history.size() && history.get(lastBest).succeeded()) {
         return lastBest;
       }
+      Optional<RewriteCandidate> ran = history.stream().filter(RewriteCandidate::succeeded)
+          .max(Comparator.comparingDouble(RewriteCandidate::score).thenComparingInt(RewriteCandidate::index));
+      if (ran.isPresent()) {
+        return ran.get().index();
+      }
       return history.stream()
-          .max(Comparator.<RewriteCandidate>comparingDouble(c -> c.succeeded() ? 1 + c.score() : c.score())
+          .min(Comparator.comparingInt((RewriteCandidate c) -> bindsOnTheLake(c) ? 0 : 1)
               .thenComparingInt(RewriteCandidate::index))
           .map(RewriteCandidate::index).orElse(-1);
+    }
+
+    private static boolean bindsOnTheLake(RewriteCandidate c) {
+      return c.error().map(e -> e.kind() == ErrorKind.RUNTIME || e.kind() == ErrorKind.TIMEOUT).orElse(false);
     }
 
     RewriteResult finish(int chosen, StopReason reason, String detail, Optional<QueryError> preError) {

@@ -155,6 +155,22 @@ class LlmRewriteLoopTest {
     assertThat(r.result().orElseThrow().rowCount()).isEqualTo(1);
   }
 
+  @Test
+  void whenEveryCandidateFailsTheOneThatBindsOnTheLakeIsReturnedNotALaterOneTheBinderRejected() {
+    ScriptedChatModel rw = ScriptedChatModel.create()
+        .answer("{\"sql\": \"SELECT label AS name, CAST(label AS INTEGER) AS population FROM region_of_new_zealand\"}")
+        .answer("{\"sql\": \"SELECT label AS name, inhabitants AS population FROM region_of_new_zealand\"}");
+    ScriptedChatModel ck = ScriptedChatModel.create().otherwise("{\"actions\": [], \"best_candidate\": null}");
+    RewriteResult r = rewriter(rw, ck).maxIterations(2).build().rewrite(USER, TestLakes.sample());
+
+    assertThat(r.candidates()).hasSize(2);
+    assertThat(r.candidates().get(0).error().orElseThrow().kind()).isEqualTo(ErrorKind.RUNTIME);
+    assertThat(r.candidates().get(1).error().orElseThrow().kind()).isEqualTo(ErrorKind.BINDER);
+    assertThat(r.succeeded()).isFalse();
+    assertThat(r.chosen()).isZero();
+    assertThat(r.sql()).contains("CAST(label AS INTEGER)");
+  }
+
   private static String sha256(java.nio.file.Path f) throws Exception {
     MessageDigest md = MessageDigest.getInstance("SHA-256");
     try (InputStream in = new DigestInputStream(Files.newInputStream(f), md)) {
