@@ -21,4 +21,12 @@ public interface MatchLake {
 
   /** Whether some row of {@code table} has exactly {@code value} in {@code column} (compared as text). */
   boolean valueExists(String table, String column, String value);
+
+  /**
+   * Schema retrieval's relevance of every lake table to one assumed table and its columns (thesis §5.1.1), best
+   * first; empty when the lake has no retrieval index.
+   */
+  default java.util.Map<String, Double> relevanceTo(String assumedTable, java.util.List<String> assumedColumns) {
+    return java.util.Map.of();
+  }
 }

@@ -1,6 +1,8 @@
 /**
  * The schema matcher: which lake columns an assumed column is, from name, type, instance and structure evidence
- * combined by a fitted logistic regression ({@link ColumnModel}) with a calibrated confidence.
+ * combined by a fitted logistic regression ({@link ColumnModel}) with a calibrated confidence; and which lake table
+ * holds an assumed table, from name, row-kind, retrieval and column evidence combined the same way
+ * ({@link TableModel}).
  *
  * <p>{@link ColumnMapping} is what users see (in {@code RewriteResult.mapping()}); the other public types are public
  * because the offline planner ({@code core.rewrite}) or the evaluation harness ({@code lakerewrite-eval-wikidbs}, {@code bin/lakerewrite train-matcher}) fits and
@@ -17,6 +19,8 @@
  *   <li>{@link MappingConfidence}: The calibrated confidence that a column's chosen lake column is right.
  *   <li>{@link MatchLake}: What the schema matcher reads of a lake: the catalog, column profiles.
  *   <li>{@link MatcherTraining}: Fits and judges the matcher's ColumnModel on pairs with gold column mappings.
+ *   <li>{@link TableFeatures}: The evidence that an assumed table is a given lake table.
+ *   <li>{@link TableModel}: The learned combiner of the table evidence: an L2-regularised logistic regression.
  * </ul>
  */
 @NullMarked

@@ -1,0 +1,131 @@
+package dev.lakerewrite.core.match;
+
+import dev.lakerewrite.core.CatalogTable;
+import dev.lakerewrite.core.ColumnProfile;
+import dev.lakerewrite.retrieval.TypeFamily;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The evidence that an assumed table is a given lake table, as a feature vector for the learned table combiner
+ * ({@link TableModel}):
+ *
+ * <ul>
+ *   <li>what the table is about ({@link #about}): its name read semantically (embeddings) or lexically (token
+ *       alignment with abbreviations: {@code present_in_work} ~ {@code zo_prsn_in_wrks}), or what its rows are (the
+ *       name's similarity to the frequent values of its categorical text columns: a table of districts says
+ *       {@code district of New Zealand} in its {@code instance of} column), for tables named after a property;
+ *   <li>schema retrieval's relevance R_Q of the table to the assumed table and its columns (thesis §5.1.1);
+ *   <li>the columns: how well the table answers the assumed table's columns (their mean best evidence and the share
+ *       that reach one half), each by name similarity or, where the lake name abbreviates it, the column matcher's
+ *       probability ({@link ColumnModel}).
+ * </ul>
+ *
+ * <p>Cost: one column-matcher probability per (assumed column, lake column) pair, which callers memoise.
+ */
+public final class TableFeatures {
+
+  /** Feature names, in vector order. */
+  public static final List<String> NAMES = List.of("about", "retrieval.relevance", "columns.mean_evidence",
+      "columns.matched_share");
+
+  /** The column matcher's probability that an assumed column is a column of the lake table being scored. */
+  @FunctionalInterface
+  public interface ColumnScorer {
+    double probability(String assumedColumn, String lakeColumn);
+  }
+
+  private TableFeatures() {}
+
+  /**
+   * The features of one (assumed table, lake table) pair.
+   *
+   * @param lake the lake
+   * @param assumedTable the assumed table's name
+   * @param columns the assumed table's columns that describe it ({@link #describingColumns}; may be empty)
+   * @param lakeTable the lake table
+   * @param relevance schema retrieval's relevance of the lake table to the assumed table (0 when unknown)
+   * @param scorer the column matcher's probabilities for this lake table
+   */
+  public static double[] compute(MatchLake lake, String assumedTable, List<String> columns, String lakeTable,
+      double relevance, ColumnScorer scorer) {
+    Objects.requireNonNull(scorer, "scorer");
+    double[] f = new double[NAMES.size()];
+    f[0] = about(lake, assumedTable, lakeTable);
+    f[1] = relevance;
+    if (!columns.isEmpty()) {
+      List<CatalogTable.Column> lakeColumns = lake.table(lakeTable).columns();
+      double sum = 0;
+      int matched = 0;
+      for (String c : columns) {
+        double best = 0;
+        for (CatalogTable.Column lc : lakeColumns) {
+          best = Math.max(best, columnEvidence(lake, c, lc.name(), scorer));
+        }
+        sum += best;
+        matched += best >= 0.5 ? 1 : 0;
+      }
+      f[2] = sum / columns.size();
+      f[3] = (double) matched / columns.size();
+    }
+    return f;
+  }
+
+  /**
+   * The evidence that an assumed column is a lake column, read as the planner reads it: the names' embedding
+   * similarity, or the column matcher's probability where the lake name abbreviates the assumed one ({@code INST_OF}
+   * for {@code instance of}). The matcher's probability alone learned the renamed lakes' habit of abbreviating and
+   * misreads a lake named by synonyms ({@code name} → {@code GeoNames ID}).
+   */
+  static double columnEvidence(MatchLake lake, String assumedColumn, String lakeColumn, ColumnScorer scorer) {
+    double byName = lake.nameSimilarity(assumedColumn, lakeColumn);
+    return ColumnFeatures.abbreviates(assumedColumn, lakeColumn)
+        ? Math.max(byName, scorer.probability(assumedColumn, lakeColumn)) : byName;
+  }
+
+  /**
+   * What a lake table is about, as evidence for an assumed table's name, in [0, 1.25]: the better of the name's and
+   * the rows' kind's similarity, plus a quarter of the other. The name's similarity is the better of the semantic
+   * and the lexical reading: a lake named by synonyms ({@code countries} ~ {@code country_of_origin}) and one named
+   * by abbreviations ({@code present_in_work} ~ {@code zo_prsn_in_wrks}, which embeddings miss) are both read, and
+   * the rows speak for tables named after a property. One feature for all three, so that a model fitted on lakes of
+   * one naming habit cannot learn to distrust another.
+   */
+  public static double about(MatchLake lake, String assumedTable, String lakeTable) {
+    double name = Math.max(lake.nameSimilarity(assumedTable, lakeTable), Math.max(
+        NameSignals.tokenAlignment(assumedTable, lakeTable), NameSignals.wholeAbbreviation(assumedTable, lakeTable)));
+    double kind = entityKindSimilarity(lake, assumedTable, lakeTable);
+    return Math.max(name, kind) + 0.25 * Math.min(name, kind);
+  }
+
+  /**
+   * The columns of an assumed table that say what it holds: those the query reads other than to join it (a join key
+   * and a bare {@code id} look alike in every table).
+   */
+  public static List<String> describingColumns(AssumedSchema.Table table) {
+    return table.columns().values().stream()
+        .filter(c -> !c.uses().equals(java.util.EnumSet.of(AssumedSchema.Use.JOINED)))
+        .filter(c -> !dev.lakerewrite.retrieval.Names.normalize(c.name()).equals("id"))
+        .map(AssumedSchema.Column::name).toList();
+  }
+
+  /**
+   * How well an assumed table's name describes the kind of rows a lake table holds, judged from the data: the best
+   * similarity between the name and the three most frequent values of the table's categorical text columns
+   * (uniqueness at most 0.3).
+   */
+  public static double entityKindSimilarity(MatchLake lake, String assumedTable, String lakeTable) {
+    double best = 0;
+    for (ColumnProfile c : lake.profile(lakeTable).columns()) {
+      if (c.typeFamily() != TypeFamily.STRING || c.uniqueness() > 0.3 || c.nonNullCount() == 0) {
+        continue;
+      }
+      for (String v : c.sampleValues().subList(0, Math.min(3, c.sampleValues().size()))) {
+        if (v.length() <= 60) {
+          best = Math.max(best, lake.nameSimilarity(assumedTable, v));
+        }
+      }
+    }
+    return best;
+  }
+}
