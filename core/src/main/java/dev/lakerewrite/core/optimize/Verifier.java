@@ -78,6 +78,19 @@ final class Verifier {
       return ratios;
     }
 
+    /** These pairs followed by the other's (one timing continued); timed out if either is. */
+    TimedPair plus(TimedPair other) {
+      return new TimedPair(Timing.of(concat(original.runs(), other.original.runs()), original.timedOut()
+          || other.original.timedOut()), Timing.of(concat(candidate.runs(), other.candidate.runs()),
+          candidate.timedOut() || other.candidate.timedOut()));
+    }
+
+    private static List<Duration> concat(List<Duration> a, List<Duration> b) {
+      List<Duration> out = new ArrayList<>(a);
+      out.addAll(b);
+      return out;
+    }
+
     /** The conservative speedup a decision rests on: the smaller of the trimmed-mean and the paired estimate. */
     double speedup() {
       return Math.min(trimmedSpeedup(), pairedSpeedup());

@@ -123,6 +123,13 @@ class OptimizerCostTest {
         new long[] {100, 90, 180, 150, 150});
     assertThat(scattered.pairedSpeedup()).isGreaterThan(1.2);
     assertThat(scattered.lowerBound()).isLessThan(1.0);
+    // More pairs of the same kind narrow the bound: an inconclusive timing is continued, not thrown away.
+    Verifier.TimedPair noisy = pairs(new long[] {110, 95, 104, 99, 108}, new long[] {100, 99, 97, 95, 101});
+    assertThat(noisy.speedup()).isGreaterThan(1.0);
+    assertThat(noisy.lowerBound()).isLessThan(1.0);
+    Verifier.TimedPair continued = noisy.plus(noisy).plus(noisy);
+    assertThat(continued.pairRatios()).hasSize(15);
+    assertThat(continued.lowerBound()).isGreaterThan(1.0);
     // One pair has no spread to estimate: its ratio; a candidate that timed out: 0.
     assertThat(pairs(new long[] {300}, new long[] {100}).lowerBound()).isEqualTo(3.0);
     assertThat(new Verifier.TimedPair(Timing.of(List.of(Duration.ofMillis(5)), false),
