@@ -140,6 +140,7 @@ final class QueryFacts {
   private final List<List<List<Integer>>> orBlocks = new ArrayList<>();
   private final Set<RowFilter> rowFilters = new LinkedHashSet<>();
   private long largestLimit;
+  private final Set<java.math.BigDecimal> fractions = new java.util.TreeSet<>();
   private int viewDepth;
 
   QueryFacts(Schema schema, SqlParser parser) {
@@ -149,6 +150,18 @@ final class QueryFacts {
 
   /** Adds what one query (its statement tree, as the parser returns it) says. */
   void add(JsonNode statement) {
+    Trees.visit(statement, n -> {
+      if ("CONSTANT".equals(n.path("class").asText())) {
+        try {
+          java.math.BigDecimal v = new java.math.BigDecimal(constantText(n).strip());
+          if (v.signum() > 0 && v.compareTo(java.math.BigDecimal.ONE) < 0) {
+            fractions.add(v.stripTrailingZeros());
+          }
+        } catch (NumberFormatException e) {
+          // not a number
+        }
+      }
+    });
     occurrences.clear();
     query(statement.path("node"), null, new HashMap<>());
     occurrences.forEach((table, n) -> {
@@ -169,6 +182,14 @@ final class QueryFacts {
    */
   Set<String> repeatedTables() {
     return repeated;
+  }
+
+  /**
+   * The numeric constants strictly between 0 and 1 written anywhere in the queries ({@code abs(sum_sales -
+   * avg_monthly_sales) / avg_monthly_sales > 0.1}), smallest first.
+   */
+  Set<java.math.BigDecimal> fractions() {
+    return fractions;
   }
 
   Set<ColumnKey> columns() {

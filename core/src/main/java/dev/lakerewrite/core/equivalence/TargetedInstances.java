@@ -41,7 +41,10 @@ import org.jspecify.annotations.Nullable;
  *   <li>for every difference of two columns of a row compared with a constant ({@code ws_ship_date_sk -
  *       ws_sold_date_sk <= 30}), rows where the difference is just below, at and just above it;
  *   <li>for every count compared with a constant {@code k} ({@code HAVING count(*) > k}, a grouped subquery's
- *       {@code cnt BETWEEN 15 AND 20}), groups of {@code k - 1}, {@code k} and {@code k + 1} rows.
+ *       {@code cnt BETWEEN 15 AND 20}), groups of {@code k - 1}, {@code k} and {@code k + 1} rows;
+ *   <li>for every table another joins with, a second group: a second passing row of it joined by a copy of the
+ *       other's base row, the measures in the proportion {@code 1 - c : 1 + c} of each fraction {@code c} the
+ *       queries write (a group's deviation from its partition's average, TPC-DS q53/q89).
  * </ul>
  *
  * <p>Base rows avoid values at which arithmetic on the column vanishes ({@code 1 - l_discount} at 1), else every
@@ -148,7 +151,7 @@ final class TargetedInstances {
     first.add(instance("groups of two and one (rows equal but for their keys, and another)", groups));
 
     List<List<Database>> kinds = List.of(ors(), boundaries(), columnBoundaries(), nulls(), joins(), repeated(),
-        thresholds(), differences(), counts());
+        thresholds(), differences(), counts(), secondGroups());
     List<Database> out = new ArrayList<>();
     Set<Map<String, List<List<String>>>> seen = new HashSet<>();
     for (Database d : first) {
@@ -454,6 +457,138 @@ final class TargetedInstances {
           .toPlainString(), rows));
     }
     return out;
+  }
+
+  /**
+   * For every table {@code d} another table {@code f} joins with, a second group: a second row of {@code d} that
+   * passes {@code d}'s conditions but differs from the base row in its other columns (the alternative row, made
+   * to pass), and a copy of {@code f}'s base row joined with it (a fresh key, the other partners kept), so that
+   * rows grouped by {@code d}'s columns form two groups — two months of one item and store — that windows and
+   * aggregates over a partition see together. {@code f}'s measures (numeric columns the queries read, neither
+   * joined nor compared with a constant) take values in proportion: for every fraction {@code c} the queries write,
+   * {@code 100 (1 - c)} and {@code 100 (1 + c)} (each group then deviates from the partition's average by exactly
+   * {@code c}: TPC-DS q53/q89's {@code abs(sum_sales - avg_monthly_sales) / avg_monthly_sales > 0.1}, where the
+   * engine's floating-point average divides exactly), and just outside and inside around an average of 1 ({@code
+   * c} times 1.1 and 0.9: a {@code 0} moved by one in {@code avg_monthly_sales != 0} changes the result); and 1
+   * and 2 (times 100 for a type without fractions). XData sizes and values groups to satisfy or fail the
+   * conditions on aggregates in the same way (Chandra et al., "Data generation for testing and grading SQL
+   * queries", VLDB Journal 2015).
+   */
+  private List<Database> secondGroups() {
+    List<java.math.BigDecimal[]> ratios = new ArrayList<>();
+    int fractions = 0;
+    for (java.math.BigDecimal c : facts.fractions()) {
+      if (fractions++ == 2) {
+        break;
+      }
+      for (String factor : new String[] {"1", "1.1", "0.9"}) {
+        java.math.BigDecimal d = c.multiply(new java.math.BigDecimal(factor));
+        java.math.BigDecimal[] r = {java.math.BigDecimal.ONE.subtract(d), java.math.BigDecimal.ONE.add(d)};
+        if (factor.equals("1")) {
+          // Exactly at c around 100: the engine's floating-point average and quotient are then exact.
+          r[0] = r[0].movePointRight(2);
+          r[1] = r[1].movePointRight(2);
+        }
+        ratios.add(r);
+      }
+    }
+    ratios.add(new java.math.BigDecimal[] {java.math.BigDecimal.ONE, java.math.BigDecimal.valueOf(2)});
+    // The pairs (d, f), each with d's second row and f's copy joined with it.
+    List<Schema.Table> ds = new ArrayList<>();
+    List<Schema.Table> fs = new ArrayList<>();
+    List<List<String>> seconds = new ArrayList<>();
+    List<List<String>> copies = new ArrayList<>();
+    for (Schema.Table d : tables) {
+      List<String> bd = base.get(key(d));
+      if (bd == null || !facts.tables().contains(key(d)) || d.keys().isEmpty()) {
+        continue;
+      }
+      List<String> d2 = new ArrayList<>(alt.get(key(d)));
+      satisfyColumnComparisons(d, d2);
+      d2 = passing(d, d2);
+      if (project(d2, keyColumns(d)).equals(project(bd, keyColumns(d)))) {
+        continue; // no other row
+      }
+      for (Schema.Table f : tables) {
+        List<String> bf = base.get(key(f));
+        if (f == d || bf == null || !facts.tables().contains(key(f))) {
+          continue;
+        }
+        Fresh made = freshened(f, bf);
+        if (!made.keepsJoins()) {
+          continue;
+        }
+        List<String> copy = new ArrayList<>(made.row());
+        boolean joined = false;
+        for (int fc = 0; fc < f.columns().size(); fc++) {
+          QueryFacts.ColumnKey fk = QueryFacts.ColumnKey.of(f.name(), f.columns().get(fc).name());
+          for (int dc = 0; dc < d.columns().size(); dc++) {
+            QueryFacts.ColumnKey dk = QueryFacts.ColumnKey.of(d.name(), d.columns().get(dc).name());
+            if (multiTable(dk) && facts.classOf(dk).equals(facts.classOf(fk))) {
+              copy.set(fc, d2.get(dc));
+              joined = true;
+            }
+          }
+        }
+        if (joined) {
+          ds.add(d);
+          fs.add(f);
+          seconds.add(d2);
+          copies.add(copy);
+        }
+      }
+    }
+    List<Database> out = new ArrayList<>();
+    for (java.math.BigDecimal[] ratio : ratios) {
+      for (int i = 0; i < ds.size(); i++) {
+        Schema.Table d = ds.get(i);
+        Schema.Table f = fs.get(i);
+        List<String> first = new ArrayList<>(base.get(key(f)));
+        List<String> second = new ArrayList<>(copies.get(i));
+        for (int c = 0; c < f.columns().size(); c++) {
+          QueryFacts.ColumnKey ck = QueryFacts.ColumnKey.of(f.name(), f.columns().get(c).name());
+          ValueType type = ValueType.of(f.columns().get(c).valueType());
+          if (!type.numeric() || !facts.columns().contains(ck) || multiTable(ck) || atomsByColumn.containsKey(ck)
+              || isKey(f, c)) {
+            continue;
+          }
+          // Around 1 (an average of exactly 1, where a 0 moved by one in avg != 0 changes the result), else
+          // around 100 where the type holds no fraction.
+          String lo = type.number(ratio[0]);
+          String hi = type.number(ratio[1]);
+          if (lo == null || hi == null) {
+            lo = type.number(ratio[0].movePointRight(2));
+            hi = type.number(ratio[1].movePointRight(2));
+          }
+          if (lo != null && hi != null) {
+            first.set(c, lo);
+            second.set(c, hi);
+          }
+        }
+        Map<String, List<List<String>>> rows = oneRowEach(base);
+        rows.get(key(d)).add(seconds.get(i));
+        rows.put(key(f), new ArrayList<>(List.of(first, second)));
+        out.add(instance("a second group: " + key(f) + " joined with a second " + key(d) + " row, measures "
+            + ratio[0].toPlainString() + " : " + ratio[1].toPlainString(), rows));
+      }
+    }
+    return out;
+  }
+
+  private static int[] keyColumns(Schema.Table t) {
+    return t.keys().get(0).stream().mapToInt(t::columnIndex).toArray();
+  }
+
+  private static boolean isKey(Schema.Table t, int column) {
+    String name = t.columns().get(column).name();
+    for (List<String> k : t.keys()) {
+      for (String c : k) {
+        if (c.equalsIgnoreCase(name)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**

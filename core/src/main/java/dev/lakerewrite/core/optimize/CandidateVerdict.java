@@ -8,8 +8,11 @@ public enum CandidateVerdict {
   NOT_EQUIVALENT,
   /** Equivalent, but its trimmed mean time is not below the original's (or it ran past the time limit). */
   SLOWER,
-  /** Equivalent and faster, but by less than the minimum speedup (1.10× by default): not a win. */
+  /**
+   * Equivalent and not slower, but not shown faster (the 95 % lower confidence bound of its speedup is not above
+   * 1, or it is below a minimum speedup set on the builder), or planned like the original: not a win.
+   */
   NEGLIGIBLE,
-  /** Equivalent and at least the minimum speedup faster. */
+  /** Equivalent and shown faster: the 95 % lower confidence bound of its speedup above 1 (and any minimum met). */
   FASTER
 }

@@ -193,7 +193,7 @@ final class LlmProposer {
             + "- Join reordering (filter by smallest result first)";
       case NEGLIGIBLE:
         return String.format(Locale.ROOT, "Speedup: %.2fx%n", c.speedup())
-            + "Negligible speedup (<" + Math.round((config.minSpeedup - 1) * 100) + "%). Try more aggressive"
+            + "Negligible speedup (not shown faster than the original). Try more aggressive"
             + " optimization:\n- Can multiple scans of same table be consolidated?\n"
             + "- Can a join be eliminated with IS NOT NULL?";
       case FASTER:

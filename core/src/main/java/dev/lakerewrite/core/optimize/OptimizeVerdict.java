@@ -2,9 +2,9 @@ package dev.lakerewrite.core.optimize;
 
 /** The outcome of one optimisation. Only {@link #IMPROVED} returns SQL other than the original. */
 public enum OptimizeVerdict {
-  /** A verified, equivalent rewrite at least the minimum speedup faster is returned. */
+  /** A verified, equivalent rewrite shown faster (and confirmed on fresh timings) is returned. */
   IMPROVED,
-  /** Equivalent candidates were found, but none was faster by the minimum speedup: the original is returned. */
+  /** Equivalent candidates were found, but none was shown faster: the original is returned. */
   NO_FASTER_CANDIDATE,
   /** Candidates were proposed, but none was executable and equivalent: the original is returned. */
   NO_EQUIVALENT_CANDIDATE,

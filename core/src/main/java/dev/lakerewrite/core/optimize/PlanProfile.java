@@ -88,6 +88,9 @@ final class PlanProfile {
       if (type.contains("CTE")) {
         add(shares, PlanSymptom.CTE_SCAN, Math.max(own, 0.5 * subtree(o, measured) / total));
       }
+      if (type.contains("WINDOW") || type.equalsIgnoreCase("WindowAgg")) {
+        add(shares, PlanSymptom.WINDOW, own);
+      }
       String joinType = o.info().getOrDefault("Join Type", "").toUpperCase(Locale.ROOT);
       if (isJoin(type) && (joinType.contains("LEFT") || joinType.contains("RIGHT") || joinType.contains("FULL"))) {
         add(shares, PlanSymptom.OUTER_JOIN, own);

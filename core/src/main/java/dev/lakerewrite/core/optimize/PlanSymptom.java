@@ -22,5 +22,7 @@ enum PlanSymptom {
   /** A CTE scanned (materialised) in the plan. */
   CTE_SCAN,
   /** An outer join. */
-  OUTER_JOIN
+  OUTER_JOIN,
+  /** A window operator: every partition sorted (DuckDB's WINDOW, PostgreSQL's WindowAgg). */
+  WINDOW
 }

@@ -78,10 +78,76 @@ final class Verifier {
       return ratios;
     }
 
+    /** These pairs followed by the other's (one timing continued); timed out if either is. */
+    TimedPair plus(TimedPair other) {
+      return new TimedPair(Timing.of(concat(original.runs(), other.original.runs()), original.timedOut()
+          || other.original.timedOut()), Timing.of(concat(candidate.runs(), other.candidate.runs()),
+          candidate.timedOut() || other.candidate.timedOut()));
+    }
+
+    private static List<Duration> concat(List<Duration> a, List<Duration> b) {
+      List<Duration> out = new ArrayList<>(a);
+      out.addAll(b);
+      return out;
+    }
+
     /** The conservative speedup a decision rests on: the smaller of the trimmed-mean and the paired estimate. */
     double speedup() {
       return Math.min(trimmedSpeedup(), pairedSpeedup());
     }
+
+    /**
+     * The one-sided 95 % lower confidence bound of the speedup: the pairs' ratios (original over candidate, run
+     * back to back) are taken as independent draws, and the bound is {@code exp(m - t * s / sqrt(n))} for the mean
+     * {@code m} and standard deviation {@code s} of their logarithms and Student's t quantile with {@code n - 1}
+     * degrees of freedom (the paired t-test on log times). Above 1, the candidate is faster with 95 % confidence
+     * however small its gain; a large gain measured with scattered pairs stays below 1. One pair gives its ratio
+     * (there is no spread to estimate), none or a candidate that timed out 0.
+     */
+    double lowerBound() {
+      double[] ratios = pairRatios();
+      int n = ratios.length;
+      if (candidate.timedOut() || n == 0) {
+        return 0;
+      }
+      if (n == 1) {
+        return ratios[0];
+      }
+      double mean = 0;
+      for (double r : ratios) {
+        mean += Math.log(r);
+      }
+      mean /= n;
+      double squares = 0;
+      for (double r : ratios) {
+        squares += (Math.log(r) - mean) * (Math.log(r) - mean);
+      }
+      double sd = Math.sqrt(squares / (n - 1));
+      return Math.exp(mean - studentT95(n - 1) * sd / Math.sqrt(n));
+    }
+  }
+
+  /** One-sided 95 % quantiles of Student's t for 1 to 30 degrees of freedom (any statistics table). */
+  private static final double[] T95 = {6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812,
+      1.796, 1.782, 1.771, 1.761, 1.753, 1.746, 1.740, 1.734, 1.729, 1.725, 1.721, 1.717, 1.714, 1.711, 1.708,
+      1.706, 1.703, 1.701, 1.699, 1.697};
+
+  /**
+   * The one-sided 95 % quantile of Student's t with {@code df} degrees of freedom: the table up to 30, beyond it
+   * the Cornish-Fisher expansion around the normal quantile 1.645 (Abramowitz and Stegun 26.7.5; exact to three
+   * decimals there).
+   */
+  static double studentT95(int df) {
+    if (df < 1) {
+      throw new IllegalArgumentException("degrees of freedom must be at least 1, was " + df);
+    }
+    if (df <= T95.length) {
+      return T95[df - 1];
+    }
+    double z = 1.6448536;
+    double z3 = z * z * z;
+    double z5 = z3 * z * z;
+    return z + (z3 + z) / (4.0 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96.0 * df * df);
   }
 
   private final Trees trees;

@@ -240,6 +240,48 @@ class TargetedInstancesTest {
     }
   }
 
+  static final String MONTHLY = """
+      CREATE TABLE sales (s_item INTEGER NOT NULL, s_date INTEGER NOT NULL, s_ticket INTEGER NOT NULL,
+        s_price DECIMAL(7,2) NOT NULL, PRIMARY KEY (s_item, s_ticket));
+      CREATE TABLE item (i_id INTEGER PRIMARY KEY, i_brand VARCHAR NOT NULL, i_category VARCHAR NOT NULL);
+      CREATE TABLE dates (d_id INTEGER PRIMARY KEY, d_year INTEGER NOT NULL, d_moy INTEGER NOT NULL);
+      """;
+  /** Months whose sales deviate from the brand's monthly average by more than 10 % (TPC-DS q53/q89's shape). */
+  static final String DEVIATING = "SELECT * FROM (SELECT i_brand, d_moy, sum(s_price) AS sum_sales, "
+      + "avg(sum(s_price)) OVER (PARTITION BY i_brand) AS avg_sales FROM sales, item, dates WHERE s_item = i_id "
+      + "AND s_date = d_id AND d_year = 1999 AND i_category = 'Books' GROUP BY i_brand, d_moy) AS t WHERE CASE WHEN "
+      + "avg_sales <> 0 THEN abs(sum_sales - avg_sales) / avg_sales ELSE NULL END > 0.1";
+
+  /**
+   * A condition on how far a group's sum lies from the average over its partition needs two groups in one
+   * partition (two months of a brand) whose sums stand in the proportion the condition's fraction names: every
+   * other targeted instance has one group per partition, which never deviates from its own average, so the
+   * condition filtered every row out and no mutant of it was told apart (TPC-DS q53, q89). Sums of 90 and 110
+   * deviate by exactly 0.1 and tell {@code >} from {@code >=}; 0.89 and 1.11 deviate by 0.11 around an average of
+   * exactly 1 and tell 0.1 from 0.2 and {@code <> 0} from {@code <> 1}. An equivalent rewrite is not told apart,
+   * and the checker rejects each mutant with a counterexample that re-runs.
+   */
+  @Test
+  void twoGroupsOfOnePartitionInTheProportionOfTheConditionsFractionKillItsMutants() throws Exception {
+    String[][] cases = {
+      {"measures 90 : 110", DEVIATING.replace("> 0.1", ">= 0.1")},
+      {"measures 0.89 : 1.11", DEVIATING.replace("> 0.1", "> 0.2")},
+      {"measures 0.89 : 1.11", DEVIATING.replace("avg_sales <> 0", "avg_sales <> 1")},
+    };
+    String rewrite = DEVIATING.replace("> 0.1", "").replace("WHERE CASE", "WHERE NOT (CASE") + " <= 0.1)";
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(MONTHLY).build()) {
+      for (String[] c : cases) {
+        assertThat(separating(MONTHLY, DEVIATING, c[1], c[0])).as("%s separates %s", c[0], c[1]).isTrue();
+        assertThat(separating(MONTHLY, DEVIATING, rewrite, c[0])).as("%s agrees on %s", c[0], rewrite).isFalse();
+        EquivalenceResult r = checker.check(DEVIATING, c[1]);
+        assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+        EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), DEVIATING, c[1]);
+      }
+      EquivalenceResult e = checker.check(DEVIATING, rewrite);
+      assertThat(e.verdict()).as(e.summary()).isEqualTo(Verdict.EQUIVALENT);
+    }
+  }
+
   /**
    * Whether, among the targeted instances of the two queries whose description contains {@code kind} (at least
    * one must), one makes them return different multisets of rows.

@@ -105,6 +105,41 @@ class OptimizerCostTest {
     assertThat(Verifier.StopRule.NEVER.decided(List.of(0.1, 0.1, 0.1), 3)).isFalse();
   }
 
+  private static Verifier.TimedPair pairs(long[] originalMs, long[] candidateMs) {
+    return new Verifier.TimedPair(Timing.of(java.util.Arrays.stream(originalMs).mapToObj(Duration::ofMillis).toList(),
+        false), Timing.of(java.util.Arrays.stream(candidateMs).mapToObj(Duration::ofMillis).toList(), false));
+  }
+
+  @Test
+  void aConsistentSmallGainIsShownFasterAndAScatteredLargeOneIsNot() {
+    // Every pair about 6 % faster (load drifts, the back-to-back ratio does not): faster with 95 % confidence,
+    // though far below a fixed 1.10x minimum.
+    Verifier.TimedPair consistent = pairs(new long[] {212, 180, 250, 198, 230, 205, 240, 190, 221, 260},
+        new long[] {200, 170, 236, 186, 217, 194, 226, 180, 208, 245});
+    assertThat(consistent.speedup()).isBetween(1.04, 1.08);
+    assertThat(consistent.lowerBound()).isGreaterThan(1.0).isLessThan(consistent.speedup());
+    // Twice as fast on the median pair, but one pair the other way round and the rest scattered: not shown faster.
+    Verifier.TimedPair scattered = pairs(new long[] {200, 210, 100, 400, 190},
+        new long[] {100, 90, 180, 150, 150});
+    assertThat(scattered.pairedSpeedup()).isGreaterThan(1.2);
+    assertThat(scattered.lowerBound()).isLessThan(1.0);
+    // More pairs of the same kind narrow the bound: an inconclusive timing is continued, not thrown away.
+    Verifier.TimedPair noisy = pairs(new long[] {110, 95, 104, 99, 108}, new long[] {100, 99, 97, 95, 101});
+    assertThat(noisy.speedup()).isGreaterThan(1.0);
+    assertThat(noisy.lowerBound()).isLessThan(1.0);
+    Verifier.TimedPair continued = noisy.plus(noisy).plus(noisy);
+    assertThat(continued.pairRatios()).hasSize(15);
+    assertThat(continued.lowerBound()).isGreaterThan(1.0);
+    // One pair has no spread to estimate: its ratio; a candidate that timed out: 0.
+    assertThat(pairs(new long[] {300}, new long[] {100}).lowerBound()).isEqualTo(3.0);
+    assertThat(new Verifier.TimedPair(Timing.of(List.of(Duration.ofMillis(5)), false),
+        Timing.of(List.of(Duration.ofMillis(9)), true)).lowerBound()).isZero();
+    assertThat(Verifier.studentT95(9)).isEqualTo(1.833);
+    assertThat(Verifier.studentT95(60)).isCloseTo(1.671, org.assertj.core.data.Offset.offset(0.001));
+    assertThatThrownBy(() -> Verifier.studentT95(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("degrees of freedom must be at least 1, was 0");
+  }
+
   @Test
   void aSpentBudgetTriesNoFurtherCandidate() {
     ScriptedChatModel model = ScriptedChatModel.create().otherwise(answer(FAST));

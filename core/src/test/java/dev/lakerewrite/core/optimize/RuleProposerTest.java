@@ -43,6 +43,35 @@ class RuleProposerTest {
   }
 
   @Test
+  void rankingWindowsFilteredToTheirFirstRowsRankOnlyTheRowsThatCanReachThem() throws SQLException {
+    // TPC-DS q67's shape: a rank per partition over a ROLLUP (NULL partitions included), the first K kept.
+    String q = "SELECT * FROM (SELECT brand, mode, q, rank() OVER (PARTITION BY brand ORDER BY q DESC) AS rk"
+        + " FROM (SELECT p.brand, i.mode, sum(i.qty) AS q FROM item i, part p WHERE i.p_id = p.p_id"
+        + " GROUP BY ROLLUP (p.brand, i.mode)) AS g) AS r WHERE rk <= 2 ORDER BY brand, rk, mode";
+    List<RuleProposer.Proposal> ps = h.propose(q, "prefilter-top-k-window");
+    assertThat(ps).hasSize(1);
+    assertThat(flat(ps.get(0).sql())).contains("AS MATERIALIZED").contains("list_min(max(lr_in1.q, 2))")
+        .contains("IS NOT DISTINCT FROM");
+    assertEquivalent(q, ps.get(0));
+    // NULLs sort last: needed where fewer than K values are not NULL (mode is NULL for a third of the items),
+    // dropped where enough are; ascending order, no partition, row_number, K from rn < K + 1.
+    for (String k : List.of("4000", "10")) {
+      String nulls = "SELECT i_id, mode FROM (SELECT i_id, mode, row_number() OVER (ORDER BY mode, i_id) AS rn"
+          + " FROM item) AS r WHERE rn < " + k + " + 0 ORDER BY i_id";
+      assertThat(h.propose(nulls, "prefilter-top-k-window")).isEmpty(); // K is not a literal
+      String literal = nulls.replace(" + 0", "");
+      List<RuleProposer.Proposal> ascending = h.propose(literal, "prefilter-top-k-window");
+      assertThat(ascending).hasSize(1);
+      assertThat(flat(ascending.get(0).sql())).contains("list_max(min(lr_in1.\"mode\", " + (Integer.parseInt(k) - 1)
+          + "))");
+      assertEquivalent(literal, ascending.get(0));
+    }
+    // dense_rank counts distinct values, and a filter keeping the later rows leaves nothing to prefilter.
+    assertThat(h.propose(q.replace("rank()", "dense_rank()"), "prefilter-top-k-window")).isEmpty();
+    assertThat(h.propose(q.replace("rk <= 2", "rk > 2"), "prefilter-top-k-window")).isEmpty();
+  }
+
+  @Test
   void decorrelatesAScalarAggregateSubqueryButNeverACount() throws SQLException {
     String q = "SELECT sum(i.price) FROM item i, part p WHERE p.p_id = i.p_id AND p.brand = 'B3'"
         + " AND i.qty < (SELECT 0.5 * avg(i2.qty) FROM item i2 WHERE i2.p_id = p.p_id)";
