@@ -52,10 +52,8 @@ public final class MatcherTraining {
     List<Example> out = new ArrayList<>();
     Trees trees = new Trees(SqlParser.standalone());
     for (GoldPair p : pairs) {
-      AssumedSchema schema;
-      try {
-        schema = AssumedSchema.of(trees.statement(p.userQuery()));
-      } catch (RuntimeException e) {
+      AssumedSchema schema = schemaOf(trees, p.userQuery());
+      if (schema == null) {
         continue;
       }
       for (Map.Entry<String, List<String>> g : p.columns().entrySet()) {
@@ -99,10 +97,8 @@ public final class MatcherTraining {
     Trees trees = new Trees(SqlParser.standalone());
     Map<String, Double> memo = new java.util.HashMap<>();
     for (GoldPair p : pairs) {
-      AssumedSchema schema;
-      try {
-        schema = AssumedSchema.of(trees.statement(p.userQuery()));
-      } catch (RuntimeException e) {
+      AssumedSchema schema = schemaOf(trees, p.userQuery());
+      if (schema == null) {
         continue;
       }
       for (Map.Entry<String, List<String>> g : p.tables().entrySet()) {
@@ -141,6 +137,15 @@ public final class MatcherTraining {
       }
     }
     return out;
+  }
+
+  /** The schema a pair's query assumes, or null when it does not parse (such pairs teach nothing). */
+  private static @org.jspecify.annotations.Nullable AssumedSchema schemaOf(Trees trees, String userQuery) {
+    try {
+      return AssumedSchema.of(trees.statement(userQuery));
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /** Fits the table model on the examples (classes balanced, as for columns). */
