@@ -38,14 +38,18 @@ public final class ColumnModel {
   ColumnModel(Model model, Set<Signal> disabled) {
     this.model = model;
     this.disabled = disabled.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(disabled));
+    this.positive = positiveIndex(model);
+  }
+
+  /** The index of label 1 among a fitted model's labels (LIBLINEAR orders them as it met them). */
+  static int positiveIndex(Model model) {
     int[] labels = model.getLabels();
-    int p = 0;
     for (int i = 0; i < labels.length; i++) {
       if (labels[i] == 1) {
-        p = i;
+        return i;
       }
     }
-    this.positive = p;
+    return 0;
   }
 
   /** The shipped model with every signal. */

@@ -94,7 +94,11 @@ public final class TableFeatures {
   public static double about(MatchLake lake, String assumedTable, String lakeTable) {
     double name = Math.max(lake.nameSimilarity(assumedTable, lakeTable), Math.max(
         NameSignals.tokenAlignment(assumedTable, lakeTable), NameSignals.wholeAbbreviation(assumedTable, lakeTable)));
-    double kind = entityKindSimilarity(lake, assumedTable, lakeTable);
+    return about(name, entityKindSimilarity(lake, assumedTable, lakeTable));
+  }
+
+  /** The better of a name's and a row kind's similarity, plus a quarter of the other. */
+  public static double about(double name, double kind) {
     return Math.max(name, kind) + 0.25 * Math.min(name, kind);
   }
 

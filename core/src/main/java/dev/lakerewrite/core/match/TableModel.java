@@ -33,18 +33,7 @@ public final class TableModel {
 
   private TableModel(Model model) {
     this.model = model;
-    this.positive = positiveIndex(model);
-  }
-
-  /** The index of label 1 among the model's labels. */
-  static int positiveIndex(Model model) {
-    int[] labels = model.getLabels();
-    for (int i = 0; i < labels.length; i++) {
-      if (labels[i] == 1) {
-        return i;
-      }
-    }
-    return 0;
+    this.positive = ColumnModel.positiveIndex(model);
   }
 
   /** The shipped model. */

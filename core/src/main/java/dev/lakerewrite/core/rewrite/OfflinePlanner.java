@@ -452,6 +452,8 @@ final class OfflinePlanner {
       double valueBonus = values >= EXACT_HIT ? VALUE_TABLE_BONUS : values >= 0.8 ? VALUE_TABLE_BONUS / 2 : 0;
       double evidence = rel + ABOUT_WEIGHT / 0.5 * about(name, kind) + valueBonus / 0.5;
       TableChoice c = mapColumns(assumedName, t, columns, evidence);
+      scored.add(String.format("%s %.2f (R %.2f, name %.2f, kind %.2f, values %.2f, fit %.2f)", t, c.score(), rel,
+          name, kind, values, c.score() - 0.5 * evidence));
       if (LEARNED_TABLES) {
         // The learned table matcher's probability joins the planner's own score (an even ensemble, not a tuned
         // weight): where the matcher is sure (a name that abbreviates the assumed one, on lakes renamed the way it
@@ -460,12 +462,8 @@ final class OfflinePlanner {
         double[] features = tableFeatures(assumedName, t, rel);
         double p = TableModel.standard().probability(features);
         c = new TableChoice(c.assumed(), c.lake(), c.score() + p, c.columns(), c.unmapped(), c.mergedInto());
-        if (DEBUG) {
-          scored.add(t + " features " + java.util.Arrays.toString(features));
-        }
+        scored.add(String.format(Locale.ROOT, "%s + table matcher %.2f %s", t, p, java.util.Arrays.toString(features)));
       }
-      scored.add(String.format("%s %.2f (R %.2f, name %.2f, kind %.2f, values %.2f, fit %.2f)", t, c.score(), rel,
-          name, kind, values, c.score() - 0.5 * evidence));
       all.add(c);
       if (best == null || c.score() > best.score() + 1e-9) {
         best = c;
@@ -693,7 +691,7 @@ final class OfflinePlanner {
   }
 
   static double about(double name, double kind) {
-    return Math.max(name, kind) + 0.25 * Math.min(name, kind);
+    return TableFeatures.about(name, kind);
   }
 
   /**
