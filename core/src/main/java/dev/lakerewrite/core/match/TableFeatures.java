@@ -92,9 +92,18 @@ public final class TableFeatures {
    * one naming habit cannot learn to distrust another.
    */
   public static double about(MatchLake lake, String assumedTable, String lakeTable) {
-    double name = Math.max(lake.nameSimilarity(assumedTable, lakeTable), Math.max(
+    return about(nameEvidence(lake, assumedTable, lakeTable), entityKindSimilarity(lake, assumedTable, lakeTable));
+  }
+
+  /**
+   * How well a lake table's name reads as an assumed table's, in [0, 1]: the better of the semantic reading (the
+   * names' embedding similarity, for synonyms: {@code countries} ~ {@code country_of_origin}) and the lexical one
+   * (token alignment with abbreviations, or the whole name abbreviated: {@code supplier} ~ {@code zo_splrs}, which
+   * embeddings miss and read closer to {@code zo_clnts}). O(words²) besides the embedding lookup.
+   */
+  public static double nameEvidence(MatchLake lake, String assumedTable, String lakeTable) {
+    return Math.max(lake.nameSimilarity(assumedTable, lakeTable), Math.max(
         NameSignals.tokenAlignment(assumedTable, lakeTable), NameSignals.wholeAbbreviation(assumedTable, lakeTable)));
-    return about(name, entityKindSimilarity(lake, assumedTable, lakeTable));
   }
 
   /** The better of a name's and a row kind's similarity, plus a quarter of the other. */
