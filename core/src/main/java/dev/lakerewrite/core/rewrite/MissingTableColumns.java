@@ -278,7 +278,8 @@ final class MissingTableColumns extends PlannerPart {
     ColumnTarget best = null;
     for (CatalogTable.Column col : info.columns()) {
       double sim = lake.nameSimilarity(column, col.name());
-      double combined = Math.max(sim, 0.9 * lake.nameSimilarity(column, table + " " + col.name()));
+      double combined = context.canServe(column, table, col.name())
+          ? Math.max(sim, 0.9 * lake.nameSimilarity(column, table + " " + col.name())) : 0;
       if (best == null || combined > best.score()) {
         best = new ColumnTarget(table, col.name(), combined, String.format("name similarity %.2f in %s", combined,
             table));

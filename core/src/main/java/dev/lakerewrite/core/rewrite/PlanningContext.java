@@ -139,6 +139,31 @@ final class PlanningContext {
     return joinOnly.contains(key(assumedTable) + "|" + key(column)) || Names.normalize(column).equals("id");
   }
 
+  /**
+   * Whether a lake column can serve an assumed column the way the query uses it: one compared by order with dates or
+   * numbers, or summed or averaged ({@link #expectedFamilies}), needs a column of that family, or text that may spell
+   * it (digits among its frequent values: the cleaning functions read {@code '28.0 units'} and {@code '03/15/1995'});
+   * a number may also be read from a date, as its year.
+   * DuckDB's binder rejects a BIGINT compared with a DATE, and a cast of {@code 'O'} to a number fails at run time, so
+   * no name similarity makes such a column an answer. Columns the query uses otherwise can serve anything.
+   */
+  boolean canServe(String assumedColumn, String table, String lakeColumn) {
+    TypeFamily expected = expectedFamilies.get(key(assumedColumn));
+    if (expected == null) {
+      return true;
+    }
+    Optional<ColumnProfile> c = lake.profile(table).column(lakeColumn);
+    if (c.isEmpty() || c.get().nonNullCount() == 0 || c.get().typeFamily() == expected) {
+      return true;
+    }
+    return switch (c.get().typeFamily()) {
+      // The rewrite reads a number from a date as its year ("year"(clean_date(...))): birth_year < 1950.
+      case DATETIME -> expected == TypeFamily.NUMERIC;
+      case STRING -> c.get().sampleValues().stream().anyMatch(v -> v.chars().anyMatch(Character::isDigit));
+      default -> false;
+    };
+  }
+
   /** A table's entity-name column: the first unique text column (WikiDBs: {@code label}). */
   @Nullable String entityColumn(String table) {
     return EntityNames.entityColumn(lake.profile(table));

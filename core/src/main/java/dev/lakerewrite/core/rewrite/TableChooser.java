@@ -270,6 +270,11 @@ final class TableChooser extends PlannerPart {
         sim = valueBoost;
         why = "filter value found in this column";
       }
+      if (!context.canServe(column, table, col.name())) {
+        // Kept as a last-resort guess (a reference needs some column), never as an answer.
+        sim = 0;
+        why = "cannot hold the " + context.expectedFamilies.get(key(column)) + " values the query compares it with";
+      }
       out.add(new ColumnTarget(table, col.name(), sim, why));
     }
     return out;

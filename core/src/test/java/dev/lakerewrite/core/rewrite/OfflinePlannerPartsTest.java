@@ -94,6 +94,38 @@ class OfflinePlannerPartsTest {
       assertThat(c.columns().get("state_name").lakeColumn()).isEqualTo("state");
       assertThat(c.columns().get("border").lakeColumn()).isEqualTo("neighbouring_state");
     }
+
+    @Test
+    void aColumnComparedWithDatesIsNeverReadFromANumberColumnHoweverAlikeTheNames() {
+      FakeLakeTools items = new FakeLakeTools()
+          .table("line_items", "ship_key BIGINT, ship_day DATE, flag VARCHAR",
+              "1|1995-03-01|O", "2|1995-04-01|F")
+          .similar("shipdate", "ship key", 0.9).similar("shipdate", "ship day", 0.6)
+          .similar("lineitem", "line items", 0.9);
+      Parts p = new Parts(items, "SELECT flag FROM lineitem WHERE shipdate < DATE '1995-03-15'",
+          items.padWith("line_items"));
+
+      TableChoice c = p.chooser.rankTables("lineitem", List.of("flag", "shipdate"), new ArrayList<>()).get(0);
+
+      // DuckDB's binder rejects a BIGINT compared with a DATE: the closer name cannot be the answer.
+      assertThat(c.columns().get("shipdate").lakeColumn()).isEqualTo("ship_day");
+    }
+
+    @Test
+    void aColumnComparedWithNumbersMayBeTextThatSpellsNumbersButNotTextWithout() {
+      FakeLakeTools orders = new FakeLakeTools()
+          .table("orders", "status VARCHAR, quantity_text VARCHAR, placed DATE", "O|28.0 units|1995-03-01",
+              "F|3 units|1996-01-02")
+          .similar("quantity", "status", 0.9).similar("quantity", "quantity text", 0.6);
+      Parts p = new Parts(orders, "SELECT status FROM orders WHERE quantity > 10", orders.padWith("orders"));
+
+      assertThat(p.context.canServe("quantity", "orders", "quantity_text")).isTrue();
+      assertThat(p.context.canServe("quantity", "orders", "status")).isFalse();
+      assertThat(p.context.canServe("status", "orders", "quantity_text")).isTrue();
+      assertThat(p.context.canServe("quantity", "orders", "placed")).as("a year read from a date").isTrue();
+      assertThat(p.chooser.bestColumn("orders", "quantity", "orders")).get()
+          .extracting(ColumnTarget::lakeColumn).isEqualTo("quantity_text");
+    }
   }
 
   @Nested
