@@ -3,6 +3,7 @@ package dev.lakerewrite.core.rewrite;
 import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
 
 import dev.lakerewrite.core.CatalogTable;
+import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
@@ -85,10 +86,22 @@ final class MissingTableColumns extends PlannerPart {
     if (!searchFor.isEmpty() && state.enabled(ActionType.SEARCH_TABLE)) {
       wanted.add(new Action.SearchTable(t.assumed(), searchFor));
     }
-    // Meanwhile every column reads the best its table offers: an executable guess beats a binder error.
+    // Meanwhile every column reads the best its table offers: an executable guess beats a binder error. A guess
+    // never takes a lake column another column of the table already reads (c_address and c_acctbal both read
+    // ACTB), unless every column is taken.
+    Set<String> taken = new LinkedHashSet<>();
+    columns.values().stream().filter(x -> x.lakeTable().equals(t.lake())).forEach(x -> taken.add(x.lakeColumn()));
     for (String c : still) {
-      chooser.bestColumn(t.assumed(), c, t.lake()).ifPresent(weak -> columns.putIfAbsent(key(c),
-          new ColumnTarget(weak.lakeTable(), weak.lakeColumn(), weak.score(), "best guess: " + weak.why(), true)));
+      if (columns.containsKey(key(c))) {
+        continue;
+      }
+      Optional<ColumnTarget> guess = chooser.bestColumn(t.assumed(), c, t.lake(), true, taken)
+          .or(() -> chooser.bestColumn(t.assumed(), c, t.lake()));
+      guess.ifPresent(weak -> {
+        columns.put(key(c), new ColumnTarget(weak.lakeTable(), weak.lakeColumn(), weak.score(),
+            "best guess: " + weak.why(), true));
+        taken.add(weak.lakeColumn());
+      });
     }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, still, null);
   }
@@ -277,7 +290,11 @@ final class MissingTableColumns extends PlannerPart {
     CatalogTable info = lake.table(table);
     ColumnTarget best = null;
     for (CatalogTable.Column col : info.columns()) {
-      double sim = lake.nameSimilarity(column, col.name());
+      // The same evidence as in the assumed table's own lake table: the matcher's probability where the lake name
+      // abbreviates the assumed one (ADRS for c_address), which embeddings miss.
+      double sim = ColumnFeatures.abbreviates(column, col.name())
+          ? Math.max(lake.nameSimilarity(column, col.name()), chooser.probability(assumedTable, column, table, col.name()))
+          : lake.nameSimilarity(column, col.name());
       double combined = context.canServe(column, table, col.name())
           ? Math.max(sim, 0.9 * lake.nameSimilarity(column, table + " " + col.name())) : 0;
       if (best == null || combined > best.score()) {
