@@ -32,8 +32,25 @@ final class NameSignals {
    * How well one word stands for another: 1 when equal; 0.9 when one is a prefix of the other (at least two
    * letters); 0.8 when the shorter keeps the longer's first letter and the rest of its letters in order (an
    * abbreviation such as a consonant skeleton, at least two letters, covering at least a third of the word); else 0.
+   * Each also on the words' singular forms.
    */
   static double tokenMatch(String a, String b) {
+    double m = shapeMatch(a, b);
+    String sa = singular(a);
+    String sb = singular(b);
+    // Lakes switch singular and plural (suppliers → splrs for supplier): the words' singular forms match as well.
+    return m < 1 && (!sa.equals(a) || !sb.equals(b)) ? Math.max(m, shapeMatch(sa, sb)) : m;
+  }
+
+  /** A word without a plural ending ({@code countries} → {@code country}, {@code splrs} → {@code splr}). */
+  static String singular(String w) {
+    if (w.length() > 4 && w.endsWith("ies")) {
+      return w.substring(0, w.length() - 3) + "y";
+    }
+    return w.length() > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.substring(0, w.length() - 1) : w;
+  }
+
+  private static double shapeMatch(String a, String b) {
     if (a.equals(b)) {
       return 1;
     }
@@ -91,8 +108,11 @@ final class NameSignals {
    * equal, letters in order, at least a quarter of its length): {@code CNTR} ~ {@code country}. In {0, 1}.
    */
   public static double wholeAbbreviation(String assumed, String lake) {
-    String a = String.join("", tokens(assumed));
-    String b = String.join("", tokens(lake));
+    return Math.max(abbreviates(String.join("", tokens(assumed)), String.join("", tokens(lake))),
+        abbreviates(singular(String.join("", tokens(assumed))), singular(String.join("", tokens(lake)))));
+  }
+
+  private static double abbreviates(String a, String b) {
     if (a.isEmpty() || b.isEmpty() || a.equals(b)) {
       return a.equals(b) && !a.isEmpty() ? 1 : 0;
     }
