@@ -102,8 +102,16 @@ public final class TableFeatures {
    * embeddings miss and read closer to {@code zo_clnts}). O(words²) besides the embedding lookup.
    */
   public static double nameEvidence(MatchLake lake, String assumedTable, String lakeTable) {
+    return nameEvidence(lake, assumedTable, lakeTable, lakeTable);
+  }
+
+  /**
+   * {@link #nameEvidence(MatchLake, String, String)} with the lexical reading on {@code lexicalName}: the lake table's
+   * name without a prefix the lake puts before every table ({@code zo_splrs} read as {@code splrs}).
+   */
+  public static double nameEvidence(MatchLake lake, String assumedTable, String lakeTable, String lexicalName) {
     return Math.max(lake.nameSimilarity(assumedTable, lakeTable), Math.max(
-        NameSignals.tokenAlignment(assumedTable, lakeTable), NameSignals.wholeAbbreviation(assumedTable, lakeTable)));
+        NameSignals.tokenAlignment(assumedTable, lexicalName), NameSignals.wholeAbbreviation(assumedTable, lexicalName)));
   }
 
   /** The better of a name's and a row kind's similarity, plus a quarter of the other. */

@@ -140,6 +140,32 @@ final class PlanningContext {
   }
 
   /**
+   * A lake table's name without the prefix the lake puts before most of its tables ({@code zo_}, {@code tbl_},
+   * {@code dim_}): a first word of at most four letters that at least half the tables (and three or more) start with.
+   * Such a word says nothing about what a table holds and drags the lexical reading of its name down. O(tables) once.
+   */
+  String withoutTablePrefix(String table) {
+    if (tablePrefix == null) {
+      Map<String, Integer> firstWords = new java.util.HashMap<>();
+      List<String> names = lake.tableNames();
+      for (String t : names) {
+        String[] words = Names.normalize(t).split(" ");
+        if (words.length > 1) {
+          firstWords.merge(words[0], 1, Integer::sum);
+        }
+      }
+      tablePrefix = firstWords.entrySet().stream()
+          .filter(e -> e.getKey().length() <= 4 && e.getValue() >= 3 && 2 * e.getValue() >= names.size())
+          .map(Map.Entry::getKey).findFirst().orElse("");
+    }
+    String[] words = Names.normalize(table).split(" ");
+    return !tablePrefix.isEmpty() && words.length > 1 && words[0].equals(tablePrefix)
+        ? String.join(" ", java.util.Arrays.copyOfRange(words, 1, words.length)) : table;
+  }
+
+  private @Nullable String tablePrefix;
+
+  /**
    * Whether a lake column can serve an assumed column the way the query uses it: one compared by order with dates or
    * numbers, or summed or averaged ({@link #expectedFamilies}), needs a column of that family, or text that may spell
    * it (digits among its frequent values: the cleaning functions read {@code '28.0 units'} and {@code '03/15/1995'});

@@ -121,7 +121,7 @@ final class TableChooser extends PlannerPart {
         continue;
       }
       double rel = relevance.getOrDefault(t, 0.0);
-      double name = TableFeatures.nameEvidence(lake, assumedName, t);
+      double name = TableFeatures.nameEvidence(lake, assumedName, t, context.withoutTablePrefix(t));
       double kind = entityKindSimilarity(assumedName, t);
       double values = valueEvidence.getOrDefault(t, 0.0);
       double valueBonus = values >= FilterLiterals.EXACT_HIT ? VALUE_TABLE_BONUS : values >= 0.8 ? VALUE_TABLE_BONUS / 2 : 0;

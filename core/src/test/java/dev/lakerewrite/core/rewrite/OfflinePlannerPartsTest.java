@@ -96,6 +96,24 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void anAbbreviatedTableNameIsReadLexicallyWhereEmbeddingsPreferASibling() {
+      // Customers and suppliers have the same columns; only the names tell them apart, and embeddings read
+      // "zo_splrs" as noise and "zo_clnts" as close to "supplier". Read lexically, without the prefix every table
+      // of the lake has, "splrs" abbreviates "suppliers".
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("zo_clnts", "NM VARCHAR, PHN VARCHAR", "Customer#1|25-989", "Customer#2|23-768")
+          .table("zo_splrs", "NM VARCHAR, PHN VARCHAR", "Supplier#1|27-918", "Supplier#2|15-679")
+          .table("zo_ntns", "NTNK BIGINT, NM VARCHAR", "1|ARGENTINA", "2|BRAZIL")
+          .similar("supplier", "zo clnts", 0.45).similar("supplier", "zo splrs", 0.1)
+          .similar("s name", "nm", 0.6).similar("s phone", "phn", 0.6);
+      Parts p = new Parts(lake, "SELECT s_name, s_phone FROM supplier", lake.padWith("zo_clnts", "zo_splrs"));
+
+      List<TableChoice> ranked = p.chooser.rankTables("supplier", List.of("s_name", "s_phone"), new ArrayList<>());
+
+      assertThat(ranked.get(0).lake()).isEqualTo("zo_splrs");
+    }
+
+    @Test
     void aColumnComparedWithDatesIsNeverReadFromANumberColumnHoweverAlikeTheNames() {
       FakeLakeTools items = new FakeLakeTools()
           .table("line_items", "ship_key BIGINT, ship_day DATE, flag VARCHAR",
@@ -215,6 +233,50 @@ class OfflinePlannerPartsTest {
       assertThat(t.unmapped()).containsExactly("gini_index");
       assertThat(t.columns().get("gini_index").weak()).isTrue();
       assertThat(t.columns().get("gini_index").lakeTable()).isEqualTo("country_profiles");
+    }
+  }
+
+  @Nested
+  class VerticalSplit {
+
+    // A customer table split by columns: the address went to the "extr" part, joined on the key.
+    private final FakeLakeTools lake = new FakeLakeTools()
+        .table("zo_clnts", "CSTK BIGINT, ACTB VARCHAR, MKTS VARCHAR", "1|711.56 EUR|BUILDING", "2|121.65 EUR|AUTOMOBILE")
+        .table("zo_clnts_extr", "CSTK BIGINT, ADRS VARCHAR", "1|IVhzIApeRb ot,c,E", "2|XSTf4,NCwDVaWNe6tEgvwfmRchLXak")
+        .edge("zo_clnts", "CSTK", "zo_clnts_extr", "CSTK")
+        .similar("c acctbal", "actb", 0.7);
+    private final String sql = "SELECT c_address, c_acctbal FROM customer WHERE c_acctbal IS NOT NULL";
+
+    private TableChoice customer() {
+      return choice("customer", "zo_clnts", Map.of("c_acctbal", target("zo_clnts", "ACTB")), List.of("c_address"));
+    }
+
+    @Test
+    void aGuessNeverTakesALakeColumnAnotherAssumedColumnReads() {
+      Parts p = new Parts(lake, sql, lake.padWith("zo_clnts"));
+
+      TableChoice t = new MissingTableColumns(p.context, p.chooser).crossTableColumns(customer(), new ArrayList<>(),
+          new ArrayList<>());
+
+      assertThat(t.columns().get("c_address").weak()).isTrue();
+      assertThat(t.columns().get("c_address").lakeColumn()).isNotEqualTo("ACTB");
+      assertThat(t.columns().get("c_acctbal").lakeColumn()).isEqualTo("ACTB");
+    }
+
+    @Test
+    void anAbbreviatedColumnOfTheSplitPartIsReadThroughTheJoin() {
+      Scratchpad pad = lake.padWith("zo_clnts", "zo_clnts_extr");
+      lake.addJoinPath(pad, "zo_clnts", "zo_clnts_extr");
+      Parts p = new Parts(lake, sql, pad);
+      List<JoinRoute> joins = new ArrayList<>();
+
+      TableChoice t = new MissingTableColumns(p.context, p.chooser).crossTableColumns(customer(), joins,
+          new ArrayList<>());
+
+      // No shared word and no declared similarity: only the abbreviation (ADRS ~ address) and the column model say so.
+      assertThat(t.columns().get("c_address").lakeTable()).isEqualTo("zo_clnts_extr");
+      assertThat(t.columns().get("c_address").lakeColumn()).isEqualTo("ADRS");
+      assertThat(joins).extracting(JoinRoute::toLake).containsExactly("zo_clnts_extr");
     }
   }
 
