@@ -1,0 +1,76 @@
+package dev.lakerewrite.core.rewrite;
+
+import static dev.lakerewrite.core.rewrite.OfflinePlanner.joinKey;
+import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
+
+import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
+import dev.lakerewrite.core.sql.QueryAnalysis.JoinCondition;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Joins between assumed tables (thesis error type Key Mismatch): a join whose keys do not map to good lake columns
+ * of the two lake tables (or whose last result was empty) is replaced by the best join path the scratchpad holds
+ * between them; asks for FIND_JOIN_PATH where it holds none. Joins through an obsolete table connect the tables that
+ * absorbed it.
+ */
+final class JoinRepairs extends PlannerPart {
+  JoinRepairs(PlanningContext context) {
+    super(context);
+  }
+
+  Map<String, Evidence.JoinPath> joinFixes(Map<String, TableChoice> tables, List<Action> wanted,
+      List<String> notes) {
+    Map<String, Evidence.JoinPath> fixes = new LinkedHashMap<>();
+    boolean lastEmpty = state.latest().flatMap(RewriteCandidate::result).map(r -> r.rowCount() == 0).orElse(false);
+    for (JoinCondition j : analysis.joins()) {
+      Optional<String> lt = j.left().table();
+      Optional<String> rt = j.right().table();
+      if (lt.isEmpty() || rt.isEmpty()) {
+        continue;
+      }
+      TableChoice left = tables.get(key(lt.get()));
+      TableChoice right = tables.get(key(rt.get()));
+      if (left == null || right == null) {
+        continue;
+      }
+      // Joins through an obsolete table connect the tables that absorbed it.
+      TableChoice a = effective(left, tables);
+      TableChoice b = effective(right, tables);
+      if (a.lake().equals(b.lake())) {
+        continue;
+      }
+      ColumnTarget ka = left.mergedInto() == null ? left.columns().get(key(j.left().column())) : null;
+      ColumnTarget kb = right.mergedInto() == null ? right.columns().get(key(j.right().column())) : null;
+      boolean keysMap = ka != null && kb != null && !ka.weak() && !kb.weak() && ka.lakeTable().equals(a.lake())
+          && kb.lakeTable().equals(b.lake()) && ka.score() >= 0.7 && kb.score() >= 0.7;
+      if (keysMap && !lastEmpty) {
+        continue;
+      }
+      Optional<Evidence.JoinPath> path = joinPath(a.lake(), b.lake());
+      if (path.isPresent()) {
+        fixes.put(joinKey(a.assumed(), b.assumed()), path.get());
+        notes.add("join " + a.assumed() + "–" + b.assumed() + " uses " + path.get().sqlJoin());
+      } else if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
+        wanted.add(new Action.FindJoinPath(a.lake(), b.lake()));
+      }
+    }
+    return fixes;
+  }
+
+  private static TableChoice effective(TableChoice t, Map<String, TableChoice> tables) {
+    TableChoice e = t;
+    int guard = 0;
+    while (e.mergedInto() != null && guard++ < 8) {
+      TableChoice next = tables.get(key(e.mergedInto()));
+      if (next == null) {
+        break;
+      }
+      e = next;
+    }
+    return e;
+  }
+}

@@ -1,0 +1,289 @@
+package dev.lakerewrite.core.rewrite;
+
+import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
+
+import dev.lakerewrite.core.CatalogTable;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
+import dev.lakerewrite.core.sql.QueryAnalysis.Predicate;
+import dev.lakerewrite.retrieval.Names;
+import dev.lakerewrite.retrieval.TypeFamily;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Columns that live in other tables (thesis error type Missing Table): an assumed column its table cannot answer is
+ * read from a join-graph neighbour through an added join; a code column compared with text reads the label of its
+ * lookup table; a compound column ({@code capital_population}) reads the attribute of the table its prefix names.
+ * Asks for FIND_JOIN_PATH and SEARCH_TABLE where the scratchpad has no path or candidate yet.
+ */
+final class MissingTableColumns extends PlannerPart {
+  /** A column found in another table must beat its best column in the main table by this much. */
+  static final double CROSS_TABLE_MARGIN = 0.1;
+
+  private final TableChooser chooser;
+
+  MissingTableColumns(PlanningContext context, TableChooser chooser) {
+    super(context);
+    this.chooser = chooser;
+  }
+
+  TableChoice crossTableColumns(TableChoice choice, List<JoinRoute> extraJoins, List<Action> wanted) {
+    TableChoice t = compoundColumns(choice, extraJoins, wanted);
+    if (t.unmapped().isEmpty()) {
+      return t;
+    }
+    Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
+    List<String> still = new ArrayList<>();
+    List<String> searchFor = new ArrayList<>();
+    for (String c : t.unmapped()) {
+      ColumnTarget inMain = chooser.bestColumn(t.assumed(), c, t.lake()).orElse(null);
+      double mainScore = inMain == null ? 0 : inMain.score();
+      ColumnTarget best = null;
+      Set<String> neighbours = new LinkedHashSet<>();
+      lake.joinNeighbours(t.lake()).forEach(n -> neighbours.add(n.rightTable()));
+      for (String other : pad.contextTables()) {
+        // A column read from another table comes through one join with a direct neighbour in the join graph;
+        // longer chains to a table that merely has a similarly named column are guesses.
+        if (other.equals(t.lake()) || !neighbours.contains(other)) {
+          continue;
+        }
+        Optional<ColumnTarget> ct = bestColumnOutsideEntity(t.assumed(), c, other);
+        if (ct.isPresent() && ct.get().score() >= TableChooser.COLUMN_THRESHOLD && ct.get().score() >= mainScore + CROSS_TABLE_MARGIN
+            && (best == null || ct.get().score() > best.score())) {
+          best = ct.get();
+        }
+      }
+      if (best == null) {
+        still.add(c);
+        searchFor.add(c);
+        continue;
+      }
+      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.lakeTable())
+          .filter(p -> p.steps().size() == 1);
+      if (path.isPresent()) {
+        columns.put(key(c), new ColumnTarget(best.lakeTable(), best.lakeColumn(), best.score(),
+            best.why() + ", joined from " + t.lake()));
+        final String target = best.lakeTable();
+        if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed()) && j.toLake().equals(target))) {
+          extraJoins.add(new JoinRoute(t.assumed(), best.lakeTable(), path.get()));
+        }
+      } else {
+        still.add(c);
+        if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
+          wanted.add(new Action.FindJoinPath(t.lake(), best.lakeTable()));
+        }
+      }
+    }
+    if (!searchFor.isEmpty() && state.enabled(ActionType.SEARCH_TABLE)) {
+      wanted.add(new Action.SearchTable(t.assumed(), searchFor));
+    }
+    // Meanwhile every column reads the best its table offers: an executable guess beats a binder error.
+    for (String c : still) {
+      chooser.bestColumn(t.assumed(), c, t.lake()).ifPresent(weak -> columns.putIfAbsent(key(c),
+          new ColumnTarget(weak.lakeTable(), weak.lakeColumn(), weak.score(), "best guess: " + weak.why(), true)));
+    }
+    return new TableChoice(t.assumed(), t.lake(), t.score(), columns, still, null);
+  }
+
+  /**
+   * Columns the lake holds as codes: an assumed column compared with text that is not a number, mapped to a numeric
+   * lake column, is read from the text column of a lookup table that holds the text, joined on the code (the join
+   * graph's edge from that very column): {@code approved_by = 'Free Software Foundation'} over
+   * {@code licences.SNCT_BY} (1, 2, 3) becomes {@code lookup.NM} through {@code LEFT JOIN lookup ON SNCT_BY = CD}.
+   * Costs one value probe per text column of each neighbour joined on the code.
+   */
+  TableChoice codeLabels(TableChoice t, List<JoinRoute> extraJoins) {
+    Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
+    boolean changed = false;
+    for (Map.Entry<String, ColumnTarget> e : t.columns().entrySet()) {
+      ColumnTarget c = e.getValue();
+      List<String> texts = textLiterals(e.getKey());
+      if (texts.isEmpty() || family(c.lakeTable(), c.lakeColumn()) != TypeFamily.NUMERIC) {
+        continue;
+      }
+      List<Evidence.JoinStep> steps = new ArrayList<>(lake.joinNeighbours(c.lakeTable()));
+      lookupByValues(c, texts).ifPresent(steps::add);
+      for (Evidence.JoinStep step : steps) {
+        if (!step.leftColumn().equals(c.lakeColumn())) {
+          continue;
+        }
+        Optional<String> label = lake.table(step.rightTable()).columns().stream()
+            .filter(o -> !o.name().equals(step.rightColumn()) && family(step.rightTable(), o.name()) == TypeFamily.STRING)
+            .map(CatalogTable.Column::name)
+            .filter(o -> texts.stream().anyMatch(l -> lake.valueExists(step.rightTable(), o, l)))
+            .findFirst();
+        if (label.isEmpty()) {
+          continue;
+        }
+        columns.put(e.getKey(), new ColumnTarget(step.rightTable(), label.get(), c.score(),
+            "label of the code " + c.lakeColumn() + " in " + step.rightTable() + "." + label.get()));
+        if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed())
+            && j.toLake().equals(step.rightTable()))) {
+          extraJoins.add(new JoinRoute(t.assumed(), step.rightTable(),
+              new Evidence.JoinPath(c.lakeTable(), step.rightTable(), List.of(step), step.score(), 1, null)));
+        }
+        changed = true;
+        break;
+      }
+    }
+    return changed ? new TableChoice(t.assumed(), t.lake(), t.score(), columns, t.unmapped(), t.mergedInto()) : t;
+  }
+
+  /**
+   * A lookup table of a code column the join graph has no edge for (small integer codes rarely pass as join keys):
+   * a table holding one of the literals in a text column, with a numeric column that holds every code the column
+   * uses (up to {@value #LOOKUP_CODES} of them). Empty when none does, or when the join graph already has an edge.
+   */
+  private Optional<Evidence.JoinStep> lookupByValues(ColumnTarget c, List<String> texts) {
+    // Alternative plans ask again for the same column; each answer costs lake queries.
+    return lookups.computeIfAbsent(c.lakeTable() + "|" + c.lakeColumn() + "|" + texts, k -> findLookup(c, texts));
+  }
+
+  private final Map<String, Optional<Evidence.JoinStep>> lookups = new HashMap<>();
+
+  private Optional<Evidence.JoinStep> findLookup(ColumnTarget c, List<String> texts) {
+    if (lake.joinNeighbours(c.lakeTable()).stream().anyMatch(s -> s.leftColumn().equals(c.lakeColumn()))) {
+      return Optional.empty();
+    }
+    List<String> codes = lake.distinctValues(c.lakeTable(), c.lakeColumn(), LOOKUP_CODES);
+    if (codes.isEmpty()) {
+      return Optional.empty();
+    }
+    for (String literal : texts) {
+      for (Map.Entry<String, Double> hit : lake.tablesWithValue(literal).entrySet()) {
+        String other = hit.getKey();
+        if (other.equals(c.lakeTable()) || hit.getValue() < FilterLiterals.EXACT_HIT) {
+          continue;
+        }
+        for (CatalogTable.Column k : lake.table(other).columns()) {
+          if (family(other, k.name()) == TypeFamily.NUMERIC
+              && codes.stream().allMatch(v -> lake.valueExists(other, k.name(), v))) {
+            return Optional.of(new Evidence.JoinStep(c.lakeTable(), c.lakeColumn(), other, k.name(), hit.getValue(),
+                1));
+          }
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Codes of a column checked against a lookup table's key column. */
+  static final int LOOKUP_CODES = 50;
+
+  /** The text literals (not numbers) the query compares a column of this name with. */
+  private List<String> textLiterals(String column) {
+    List<String> out = new ArrayList<>();
+    for (Predicate p : analysis.predicates()) {
+      if (!p.column().column().equalsIgnoreCase(column)) {
+        continue;
+      }
+      for (int i = 0; i < p.literals().size(); i++) {
+        String lit = p.literals().get(i);
+        boolean text = i < p.literalKinds().size() ? p.literalKinds().get(i).contains("VARCHAR")
+            || p.literalKinds().get(i).contains("STRING") : true;
+        if (text && !lit.isBlank() && !lit.strip().matches("[+-]?\\d+(\\.\\d+)?")) {
+          out.add(lit);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Columns named {@code <key column>_<attribute>} ({@code capital_population}): when a prefix of the name is a
+   * column of the lake table that the join graph connects to another table through that very column, and the
+   * other table has the attribute, the column is read from there, through an added join. Without the join path
+   * in the scratchpad yet, FIND_JOIN_PATH is asked for and the direct mapping stays meanwhile.
+   */
+  private TableChoice compoundColumns(TableChoice t, List<JoinRoute> extraJoins, List<Action> wanted) {
+    List<Evidence.JoinStep> neighbours = lake.joinNeighbours(t.lake());
+    if (neighbours.isEmpty()) {
+      return t;
+    }
+    Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
+    List<String> unmapped = new ArrayList<>(t.unmapped());
+    List<String> all = new ArrayList<>(columns.keySet());
+    all.addAll(unmapped.stream().map(OfflinePlanner::key).toList());
+    for (String c : all) {
+      String[] words = Names.normalize(c).split(" ");
+      if (words.length < 2 || isKey(t.assumed(), c)) {
+        continue;
+      }
+      ColumnTarget direct = columns.get(c);
+      Compound best = null;
+      for (int k = 1; k < words.length; k++) {
+        String prefix = String.join(" ", java.util.Arrays.copyOfRange(words, 0, k));
+        String suffix = String.join(" ", java.util.Arrays.copyOfRange(words, k, words.length));
+        double baseDescribes = chooser.about(prefix, t.lake());
+        for (Evidence.JoinStep n : neighbours) {
+          double prefixEvidence = Math.max(lake.nameSimilarity(prefix, n.leftColumn()), chooser.about(prefix, n.rightTable()));
+          if (prefixEvidence < COMPOUND_PREFIX || prefixEvidence <= baseDescribes) {
+            continue;
+          }
+          Optional<ColumnTarget> attr = bestColumnOutsideEntity(t.assumed(), suffix, n.rightTable());
+          if (attr.isEmpty() || attr.get().score() < 0.7) {
+            continue;
+          }
+          double score = Math.min(prefixEvidence, attr.get().score());
+          boolean suffixIsDirect = direct != null && lake.nameSimilarity(suffix, direct.lakeColumn()) >= 0.85;
+          if (direct != null && !direct.weak() && score < direct.score() - 0.1 && !suffixIsDirect) {
+            continue;
+          }
+          if (best == null || score > best.score()) {
+            best = new Compound(n, attr.get(), score);
+          }
+        }
+      }
+      if (best == null) {
+        continue;
+      }
+      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.neighbour().rightTable());
+      if (path.isPresent()) {
+        columns.put(c, new ColumnTarget(best.neighbour().rightTable(), best.attribute().lakeColumn(), best.score(),
+            "the " + best.attribute().lakeColumn() + " of " + best.neighbour().rightTable() + " through "
+                + best.neighbour().leftColumn()));
+        unmapped.removeIf(u -> key(u).equals(c));
+        String target = best.neighbour().rightTable();
+        if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed())
+            && j.toLake().equals(target))) {
+          extraJoins.add(new JoinRoute(t.assumed(), target, path.get()));
+        }
+      } else if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
+        wanted.add(new Action.FindJoinPath(t.lake(), best.neighbour().rightTable()));
+      }
+    }
+    return new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto());
+  }
+
+  /** A compound column's reading: through a join-graph neighbour, one of its columns. */
+  private record Compound(Evidence.JoinStep neighbour, ColumnTarget attribute, double score) {}
+
+  /** A compound column's prefix must name the neighbour (its key column or what it is about) at least this well. */
+  static final double COMPOUND_PREFIX = 0.5;
+
+  /**
+   * For a column sought in another table, the entity-name prior applies only when the assumed column names that
+   * table's entity ({@code capital_city} in a capital table), not any name-like column.
+   */
+  private Optional<ColumnTarget> bestColumnOutsideEntity(String assumedTable, String column, String table) {
+    CatalogTable info = lake.table(table);
+    ColumnTarget best = null;
+    for (CatalogTable.Column col : info.columns()) {
+      double sim = lake.nameSimilarity(column, col.name());
+      double combined = Math.max(sim, 0.9 * lake.nameSimilarity(column, table + " " + col.name()));
+      if (best == null || combined > best.score()) {
+        best = new ColumnTarget(table, col.name(), combined, String.format("name similarity %.2f in %s", combined,
+            table));
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+}

@@ -1,0 +1,163 @@
+package dev.lakerewrite.core.rewrite;
+
+import static dev.lakerewrite.core.match.EntityNames.isNameLike;
+import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
+
+import dev.lakerewrite.core.CatalogTable;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
+import dev.lakerewrite.core.sql.QueryAnalysis.ColumnReference;
+import dev.lakerewrite.core.sql.QueryAnalysis.JoinCondition;
+import dev.lakerewrite.core.sql.QueryAnalysis;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Obsolete tables (thesis error type Obsolete Table): an assumed table whose columns another assumed table's lake
+ * table answers (or that only links two tables) is merged into it and its join dropped. Pairwise over the query's
+ * assumed tables: O(tables² · columns²) name similarities.
+ */
+final class ObsoleteTables extends PlannerPart {
+  private final TableChooser chooser;
+
+  ObsoleteTables(PlanningContext context, TableChooser chooser) {
+    super(context);
+    this.chooser = chooser;
+  }
+
+  /**
+   * An assumed table is obsolete when its lake answer is the same table as another's, or when all its columns
+   * are answered as well by the other's lake table: it is merged into that table and its join dropped.
+   */
+  void mergeObsolete(Map<String, TableChoice> tables, List<String> notes, Set<String> keepApart) {
+    List<TableChoice> list = new ArrayList<>(tables.values());
+    for (int i = 1; i < list.size(); i++) {
+      TableChoice b = list.get(i);
+      if (keepApart.contains(key(b.assumed()))) {
+        continue;
+      }
+      for (int j = 0; j < i; j++) {
+        TableChoice a = list.get(j);
+        if (a.mergedInto() != null) {
+          continue;
+        }
+        boolean same = a.lake().equals(b.lake());
+        boolean absorbed = false;
+        boolean unjoinable = joined(a, b) && joinSearchFailed(a.lake(), b.lake());
+        boolean junction = joined(a, b) && analysis.columnsOf(b.assumed()).stream().allMatch(c -> isKey(b.assumed(), c));
+        if (!same && !unjoinable && !referencedByName(a, b)) {
+          List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
+          TableChoice inA = mergedMapping(a, b);
+          absorbed = !cols.isEmpty() && inA.unmapped().isEmpty()
+              && inA.columns().values().stream().allMatch(t -> t.score() >= 0.6)
+              && fit(inA) >= fit(b) - 0.05;
+        }
+        if (same || absorbed || unjoinable || junction) {
+          TableChoice merged = mergedMapping(a, b);
+          tables.put(key(b.assumed()), new TableChoice(b.assumed(), a.lake(), merged.score(), merged.columns(),
+              merged.unmapped(), a.assumed()));
+          notes.add(b.assumed() + " is obsolete: " + (junction ? "it only links tables"
+              : a.lake() + " (for " + a.assumed() + ") answers it")
+              + (unjoinable ? " (no join path to " + b.lake() + ")" : ""));
+          list.set(i, tables.get(key(b.assumed())));
+          break;
+        }
+      }
+    }
+  }
+
+  /**
+   * B's columns read from A's lake table: its entity-name columns from the column of A that refers to B's
+   * entities (the one named most like B: {@code countries} → {@code country of origin}), the others by name,
+   * without the entity-name prior (B's entity is not A's).
+   */
+  private TableChoice mergedMapping(TableChoice a, TableChoice b) {
+    List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
+    TableChoice plain = chooser.mapColumns(b.assumed(), a.lake(), cols, 0, false);
+    Map<String, ColumnTarget> columns = new LinkedHashMap<>(plain.columns());
+    List<String> unmapped = new ArrayList<>(plain.unmapped());
+    String entity = entityColumn(a.lake());
+    for (String c : cols) {
+      if (!isNameLike(c, b.assumed())) {
+        continue;
+      }
+      // B's entity is not A's: never A's entity-name column.
+      if (columns.containsKey(key(c)) && columns.get(key(c)).lakeColumn().equals(entity)) {
+        Optional<ColumnTarget> other = chooser.bestColumn(b.assumed(), c, a.lake(), false, entity == null ? Set.of() : Set.of(entity));
+        if (other.isPresent()) {
+          columns.put(key(c), other.get().score() >= TableChooser.COLUMN_THRESHOLD ? other.get()
+              : new ColumnTarget(other.get().lakeTable(), other.get().lakeColumn(), other.get().score(),
+                  "best guess: " + other.get().why(), true));
+        }
+      }
+      ColumnTarget best = null;
+      for (CatalogTable.Column col : lake.table(a.lake()).columns()) {
+        if (col.name().equals(entity)) {
+          continue;
+        }
+        double sim = lake.nameSimilarity(b.assumed(), col.name());
+        if (best == null || sim > best.score()) {
+          best = new ColumnTarget(a.lake(), col.name(), sim, String.format("refers to %s (similarity %.2f)",
+              b.assumed(), sim));
+        }
+      }
+      if (best != null && best.score() >= TableChooser.COLUMN_THRESHOLD - 0.1
+          && (!columns.containsKey(key(c)) || columns.get(key(c)).score() < best.score())) {
+        columns.put(key(c), best);
+        unmapped.removeIf(u -> key(u).equals(key(c)));
+      }
+    }
+    return new TableChoice(b.assumed(), a.lake(), plain.score(), columns, unmapped, null);
+  }
+
+  /** Whether the query joins the two assumed tables directly. */
+  private boolean joined(TableChoice a, TableChoice b) {
+    for (JoinCondition j : analysis.joins()) {
+      Set<String> sides = new LinkedHashSet<>();
+      j.left().table().ifPresent(t -> sides.add(key(t)));
+      j.right().table().ifPresent(t -> sides.add(key(t)));
+      if (sides.contains(key(a.assumed())) && sides.contains(key(b.assumed()))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the query joins A to B on B's entity-name column ({@code c.sport = p.label}) while reading other
+   * columns of B: B's rows are entities of their own that A names, so A's columns that look like B's (every entity
+   * table has a category, a description, a kind) are A's own, not B's — B is not obsolete. Joins on surrogate
+   * keys ({@code s.id = e.sport_id}) say nothing either way.
+   */
+  private boolean referencedByName(TableChoice a, TableChoice b) {
+    for (JoinCondition j : analysis.joins()) {
+      for (boolean leftIsB : new boolean[] {true, false}) {
+        QueryAnalysis.ColumnReference bSide = leftIsB ? j.left() : j.right();
+        QueryAnalysis.ColumnReference aSide = leftIsB ? j.right() : j.left();
+        if (bSide.table().map(OfflinePlanner::key).orElse("").equals(key(b.assumed()))
+            && aSide.table().map(OfflinePlanner::key).orElse("").equals(key(a.assumed()))
+            && isNameLike(bSide.column(), b.assumed())) {
+          return analysis.columnsOf(b.assumed()).stream()
+              .anyMatch(c -> !isKey(b.assumed(), c) && !isNameLike(c, b.assumed()));
+        }
+      }
+    }
+    return false;
+  }
+
+  /** FIND_JOIN_PATH between the two lake tables ran and found no path. */
+  private boolean joinSearchFailed(String x, String y) {
+    boolean searched = state.performedActions().stream().anyMatch(a -> a instanceof Action.FindJoinPath f
+        && (f.tableA().equals(x) && f.tableB().equals(y) || f.tableA().equals(y) && f.tableB().equals(x)));
+    return searched && joinPath(x, y).isEmpty();
+  }
+
+  private static double fit(TableChoice t) {
+    return t.columns().values().stream().mapToDouble(ColumnTarget::score).average().orElse(0);
+  }
+}

@@ -1,0 +1,183 @@
+package dev.lakerewrite.core.rewrite;
+
+import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
+import static dev.lakerewrite.core.rewrite.OfflinePlanner.reversed;
+
+import dev.lakerewrite.core.ColumnProfile;
+import dev.lakerewrite.core.match.AssumedSchema;
+import dev.lakerewrite.core.match.EntityNames;
+import dev.lakerewrite.core.sql.QueryAnalysis.ColumnReference;
+import dev.lakerewrite.core.sql.QueryAnalysis.JoinCondition;
+import dev.lakerewrite.core.sql.QueryAnalysis.Predicate;
+import dev.lakerewrite.core.sql.QueryAnalysis;
+import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.Trees;
+import dev.lakerewrite.retrieval.Names;
+import dev.lakerewrite.retrieval.TypeFamily;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What every part of one plan reads: the rewrite's state, the lake, the user query's analysis and assumed schema, the
+ * scratchpad's evidence, and the facts derived from them once (the query's own join keys, the type each column is used
+ * as, the scratchpad's best join path between two lake tables). One per {@link OfflinePlanner}; not thread-safe.
+ */
+final class PlanningContext {
+  final RewriteState state;
+  final LakeTools lake;
+  final QueryAnalysis analysis;
+  final Scratchpad pad;
+  /** "table|column" (lower case) of columns the query uses only in join conditions: keys of its own schema. */
+  private final Set<String> joinOnly;
+  /** Assumed column (lower case) → the type family the query treats it as (compared with numbers or dates). */
+  final Map<String, TypeFamily> expectedFamilies;
+  /** The query's assumed schema with how it uses each column (the matcher's type and instance evidence). */
+  private @Nullable AssumedSchema schema;
+
+  PlanningContext(RewriteState state) {
+    this.state = state;
+    this.lake = state.lake();
+    this.analysis = state.analysis().orElseThrow();
+    this.pad = state.scratchpad();
+    this.joinOnly = joinOnlyColumns(analysis);
+    this.expectedFamilies = expectedFamilies(analysis);
+  }
+
+  AssumedSchema schema() {
+    if (schema == null) {
+      schema = AssumedSchema.of(new Trees(SqlParser.standalone()).statement(state.userQuery()));
+    }
+    return schema;
+  }
+
+  /** A column compared by order with numbers is numeric, with dates a date; summed or averaged, numeric. */
+  static Map<String, TypeFamily> expectedFamilies(QueryAnalysis a) {
+    Map<String, TypeFamily> out = new LinkedHashMap<>();
+    for (Predicate p : a.predicates()) {
+      boolean ordered = Set.of("<", ">", "<=", ">=", "BETWEEN").contains(p.operator());
+      for (int i = 0; i < p.literals().size() && ordered; i++) {
+        String kind = i < p.literalKinds().size() ? p.literalKinds().get(i) : "";
+        String lit = p.literals().get(i);
+        if (kind.startsWith("DATE") || kind.startsWith("TIMESTAMP")
+            || lit != null && lit.matches("\\d{4}-\\d{2}(-\\d{2})?.*") && !kind.equals("INTEGER")) {
+          out.put(key(p.column().column()), TypeFamily.DATETIME);
+        } else if (kind.equals("INTEGER") || kind.equals("NUMERIC") || kind.startsWith("DECIMAL")
+            || kind.equals("DOUBLE") || kind.equals("BIGINT")) {
+          out.putIfAbsent(key(p.column().column()), TypeFamily.NUMERIC);
+        }
+      }
+    }
+    for (QueryAnalysis.OutputColumn o : a.outputColumns()) {
+      String e = o.expression().toLowerCase(Locale.ROOT);
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b(sum|avg)\\(\\s*(?:\\w+\\.)?\"?([^\")]+)\"?\\s*\\)")
+          .matcher(e);
+      while (m.find()) {
+        out.put(m.group(2).strip(), TypeFamily.NUMERIC);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Columns that appear only in join conditions ({@code r.id}, {@code c.region_id}): they name the assumed
+   * schema's keys, which the lake may not have; the join graph decides the real keys.
+   */
+  static Set<String> joinOnlyColumns(QueryAnalysis a) {
+    Set<String> inJoins = new LinkedHashSet<>();
+    for (JoinCondition j : a.joins()) {
+      for (ColumnReference r : List.of(j.left(), j.right())) {
+        inJoins.add(r.table().map(OfflinePlanner::key).orElse("") + "|" + key(r.column()));
+      }
+    }
+    Set<String> elsewhere = new LinkedHashSet<>();
+    for (QueryAnalysis.OutputColumn o : a.outputColumns()) {
+      o.source().ifPresent(r -> elsewhere.add(r.table().map(OfflinePlanner::key).orElse("") + "|" + key(r.column())));
+      if (o.source().isEmpty()) {
+        for (String t : a.tableNames()) {
+          for (String c : a.columnsOf(t)) {
+            if (o.expression().toLowerCase(Locale.ROOT).contains(key(c))) {
+              elsewhere.add(key(t) + "|" + key(c));
+            }
+          }
+        }
+      }
+    }
+    for (Predicate p : a.predicates()) {
+      if (!p.clause().equals("JOIN")) {
+        elsewhere.add(p.column().table().map(OfflinePlanner::key).orElse("") + "|" + key(p.column().column()));
+      }
+    }
+    for (String g : a.groupBy()) {
+      for (String t : a.tableNames()) {
+        for (String c : a.columnsOf(t)) {
+          if (g.toLowerCase(Locale.ROOT).contains(key(c))) {
+            elsewhere.add(key(t) + "|" + key(c));
+          }
+        }
+      }
+    }
+    for (QueryAnalysis.OrderItem o : a.orderBy()) {
+      for (String t : a.tableNames()) {
+        for (String c : a.columnsOf(t)) {
+          if (o.expression().toLowerCase(Locale.ROOT).contains(key(c))) {
+            elsewhere.add(key(t) + "|" + key(c));
+          }
+        }
+      }
+    }
+    inJoins.removeAll(elsewhere);
+    return inJoins;
+  }
+
+  boolean isKey(String assumedTable, String column) {
+    return joinOnly.contains(key(assumedTable) + "|" + key(column)) || Names.normalize(column).equals("id");
+  }
+
+  /** A table's entity-name column: the first unique text column (WikiDBs: {@code label}). */
+  @Nullable String entityColumn(String table) {
+    return EntityNames.entityColumn(lake.profile(table));
+  }
+
+  /** The best join path between two lake tables from the scratchpad's join previews (either direction). */
+  Optional<Evidence.JoinPath> joinPath(String from, String to) {
+    Evidence.JoinPath best = null;
+    for (Evidence.JoinPath p : pad.payloads(Scratchpad.Section.JOINS, Evidence.JoinPath.class)) {
+      Evidence.JoinPath oriented = null;
+      if (p.from().equals(from) && p.to().equals(to)) {
+        oriented = p;
+      } else if (p.from().equals(to) && p.to().equals(from)) {
+        oriented = reversed(p);
+      }
+      if (oriented != null && (best == null || preference(oriented) < preference(best))) {
+        best = oriented;
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /**
+   * Lower is better: fewer hops first (each hop is a chance to be wrong, thesis §8), then paths keyed on text
+   * rather than numbers (equal populations are a coincidence, equal names a reference), then the join graph's
+   * rank.
+   */
+  private double preference(Evidence.JoinPath p) {
+    int numericKeys = 0;
+    for (Evidence.JoinStep s : p.steps()) {
+      if (family(s.leftTable(), s.leftColumn()) == TypeFamily.NUMERIC
+          || family(s.rightTable(), s.rightColumn()) == TypeFamily.NUMERIC) {
+        numericKeys++;
+      }
+    }
+    return p.steps().size() * 10 + numericKeys * 5 + p.rank();
+  }
+
+  TypeFamily family(String table, String column) {
+    return lake.profile(table).column(column).map(ColumnProfile::typeFamily).orElse(TypeFamily.STRING);
+  }
+}

@@ -1,0 +1,380 @@
+package dev.lakerewrite.core.rewrite;
+
+import static dev.lakerewrite.core.match.EntityNames.isNameLike;
+import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
+
+import dev.lakerewrite.core.CatalogTable;
+import dev.lakerewrite.core.match.AssumedSchema;
+import dev.lakerewrite.core.match.ColumnAssignment;
+import dev.lakerewrite.core.match.ColumnFeatures;
+import dev.lakerewrite.core.match.ColumnModel;
+import dev.lakerewrite.core.match.TableFeatures;
+import dev.lakerewrite.core.match.TableModel;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
+import dev.lakerewrite.core.sql.QueryAnalysis.Predicate;
+import dev.lakerewrite.retrieval.TypeFamily;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Table choice (thesis error type Name Mismatch, tables and columns): ranks the lake tables that could answer an
+ * assumed table, by schema retrieval's relevance, what the table is about (its name or the kind of its rows), the
+ * query's filter values found in it, and how well its columns answer the query's columns: each assumed column to its
+ * best lake column by name, type fit and value evidence (or the learned column model where the lake name abbreviates
+ * it), one to one within a table (maximum-weight bipartite matching, {@link ColumnAssignment}). Scoring one candidate
+ * table costs O(assumed columns · lake columns) name similarities (embeddings, cached by the lake).
+ */
+final class TableChooser extends PlannerPart {
+  /** A column maps to a lake column at or above this score. */
+  static final double COLUMN_THRESHOLD = 0.5;
+  static final int CANDIDATE_TABLES = 6;
+  /** With -Dlakerewrite.debug.planner=true the plan's notes (and so the trace) list every scored candidate. */
+  static final boolean DEBUG = Boolean.getBoolean("lakerewrite.debug.planner");
+  static final boolean LEARNED_FALLBACK = !Boolean.getBoolean("lakerewrite.planner.nameOnly");
+  /**
+   * Experimental, off by default: the learned table matcher's probability ({@link TableModel}) joins the planner's
+   * table score ({@code -Dlakerewrite.planner.learnedTables=true}). On the renamed lakes of the fit part it lifts
+   * F1 from 0.555 to 0.598; on the development lake, named by synonyms rather than abbreviations, it costs 0.013 F1 and
+   * 0.017 EX (below the floor that lake must hold), so it is not the default.
+   */
+  static final boolean LEARNED_TABLES = Boolean.getBoolean("lakerewrite.planner.learnedTables");
+  /**
+   * Weight of what a lake table is about (its name, or the kind of its rows, whichever fits the assumed table's
+   * name better) in choosing the table.
+   */
+  static final double ABOUT_WEIGHT = 0.8;
+  /** How much a column's type family fitting (or not) the query's use of the assumed column moves its score. */
+  static final double TYPE_FIT = 0.15;
+  /** Bonus for a table that holds the query's filter literals as they are written (half for close spellings). */
+  static final double VALUE_TABLE_BONUS = 0.15;
+  /** Tables, by relevance, among which name and kind similarity add candidates. */
+  static final int ABOUT_POOL = 30;
+
+  private final FilterLiterals literals;
+  private final Map<String, Double> probabilities = new HashMap<>();
+
+  TableChooser(PlanningContext context, FilterLiterals literals) {
+    super(context);
+    this.literals = literals;
+  }
+
+  /**
+   * A column's choice as the confidence calibration reads it: the matcher's probability of the chosen lake column,
+   * of the best other column of the same table, and their sum over the table's columns.
+   */
+  double[] choice(String assumedTable, String column, String table, String lakeColumn) {
+    double chosen = 0;
+    double other = 0;
+    double total = 0;
+    for (CatalogTable.Column c : lake.table(table).columns()) {
+      double p = probability(assumedTable, column, table, c.name());
+      total += p;
+      if (c.name().equals(lakeColumn)) {
+        chosen = p;
+      } else {
+        other = Math.max(other, p);
+      }
+    }
+    return new double[] {chosen, other, total};
+  }
+
+  /**
+   * The schema matcher's probability that assumed column {@code column} of {@code assumedTable} is
+   * {@code lakeColumn} of {@code table} (memoised per plan).
+   */
+  double probability(String assumedTable, String column, String table, String lakeColumn) {
+    return probabilities.computeIfAbsent(key(assumedTable) + "|" + key(column) + "|" + table + "|" + lakeColumn, k -> {
+      AssumedSchema.Column use = context.schema().table(assumedTable).flatMap(t -> t.column(column)).orElse(null);
+      return ColumnModel.standard().probability(
+          ColumnFeatures.compute(lake, assumedTable, use, column, table, lakeColumn));
+    });
+  }
+
+  /** The candidate tables for an assumed table, best first (never empty). */
+  List<TableChoice> rankTables(String assumedName, List<String> columns, List<String> notes) {
+    Map<String, Double> relevance = lake.relevanceTo(assumedName, columns);
+    Set<String> candidates = new LinkedHashSet<>();
+    relevance.entrySet().stream().limit(CANDIDATE_TABLES).forEach(e -> candidates.add(e.getKey()));
+    // Schema retrieval misses tables whose name or many columns hide what their rows are: add the tables whose
+    // name or rows' kind fit the assumed name best (among the most relevant ones, to bound the cost).
+    List<String> pool = relevance.keySet().stream().limit(ABOUT_POOL).toList();
+    pool.stream().sorted(java.util.Comparator.comparingDouble((String t) -> -about(assumedName, t)))
+        .limit(CANDIDATE_TABLES / 2).forEach(candidates::add);
+    Map<String, Double> valueEvidence = literalTables(assumedName);
+    valueEvidence.keySet().stream().filter(t -> valueEvidence.get(t) >= FilterLiterals.EXACT_HIT).forEach(candidates::add);
+    candidates.addAll(pad.contextTables());
+    TableChoice best = null;
+    List<TableChoice> all = new ArrayList<>();
+    List<String> scored = new ArrayList<>();
+    for (String t : candidates) {
+      if (pad.isEvicted(t) && !pad.hasTable(t)) {
+        continue;
+      }
+      double rel = relevance.getOrDefault(t, 0.0);
+      double name = lake.nameSimilarity(assumedName, t);
+      double kind = entityKindSimilarity(assumedName, t);
+      double values = valueEvidence.getOrDefault(t, 0.0);
+      double valueBonus = values >= FilterLiterals.EXACT_HIT ? VALUE_TABLE_BONUS : values >= 0.8 ? VALUE_TABLE_BONUS / 2 : 0;
+      double evidence = rel + ABOUT_WEIGHT / 0.5 * about(name, kind) + valueBonus / 0.5;
+      TableChoice c = mapColumns(assumedName, t, columns, evidence);
+      scored.add(String.format("%s %.2f (R %.2f, name %.2f, kind %.2f, values %.2f, fit %.2f)", t, c.score(), rel,
+          name, kind, values, c.score() - 0.5 * evidence));
+      if (LEARNED_TABLES) {
+        // The learned table matcher's probability joins the planner's own score (an even ensemble, not a tuned
+        // weight): where the matcher is sure (a name that abbreviates the assumed one, on lakes renamed the way it
+        // was fitted on) it decides; where it is unsure (a lake named by synonyms) its probabilities are small and
+        // alike, and the planner's score decides as before.
+        double[] features = tableFeatures(assumedName, t, rel);
+        double p = TableModel.standard().probability(features);
+        c = new TableChoice(c.assumed(), c.lake(), c.score() + p, c.columns(), c.unmapped(), c.mergedInto());
+        scored.add(String.format(Locale.ROOT, "%s + table matcher %.2f %s", t, p, java.util.Arrays.toString(features)));
+      }
+      all.add(c);
+      if (best == null || c.score() > best.score() + 1e-9) {
+        best = c;
+      }
+    }
+    if (DEBUG) {
+      notes.add("candidates for " + assumedName + ": " + String.join("; ", scored));
+    }
+    if (best == null) {
+      String t = relevance.keySet().iterator().next();
+      return List.of(mapColumns(assumedName, t, columns, relevance.get(t)));
+    }
+    List<TableChoice> out = new ArrayList<>();
+    out.add(best);
+    TableChoice first = best;
+    // Stable: among equal scores the earlier candidate ranks first, as the best is chosen.
+    all.stream().filter(c -> c != first).sorted(Comparator.comparingDouble((TableChoice c) -> -c.score()))
+        .forEach(out::add);
+    return out;
+  }
+
+  /** The table matcher's features of an assumed table against a lake table (the query's columns of that table). */
+  private double[] tableFeatures(String assumedName, String table, double relevance) {
+    List<String> columns = context.schema().table(assumedName).map(TableFeatures::describingColumns).orElse(List.of());
+    return TableFeatures.compute(lake, assumedName, columns, table, relevance,
+        (c, lakeColumn) -> probability(assumedName, c, table, lakeColumn));
+  }
+
+  TableChoice mapColumns(String assumedName, String table, List<String> columns, double relevance) {
+    return mapColumns(assumedName, table, columns, relevance, true);
+  }
+
+  TableChoice mapColumns(String assumedName, String table, List<String> columns, double relevance,
+      boolean entityPrior) {
+    Map<String, ColumnTarget> mapped = new LinkedHashMap<>();
+    List<String> unmapped = new ArrayList<>();
+    Map<String, String> assumedOf = new LinkedHashMap<>();
+    Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
+    Map<String, Map<String, ColumnTarget>> options = new LinkedHashMap<>();
+    double sum = 0;
+    int counted = 0;
+    for (String c : columns) {
+      if (isKey(assumedName, c)) {
+        continue;
+      }
+      List<ColumnTarget> targets = columnTargets(assumedName, c, table, entityPrior, Set.of());
+      ColumnTarget best = strongest(targets);
+      counted++;
+      if (best != null && best.score() >= COLUMN_THRESHOLD) {
+        sum += best.score();
+        Map<String, Double> w = new LinkedHashMap<>();
+        Map<String, ColumnTarget> o = new LinkedHashMap<>();
+        for (ColumnTarget t : targets) {
+          if (t.score() >= COLUMN_THRESHOLD) {
+            w.put(t.lakeColumn(), t.score());
+            o.put(t.lakeColumn(), t);
+          }
+        }
+        weights.put(key(c), w);
+        options.put(key(c), o);
+        assumedOf.put(key(c), c);
+      } else {
+        unmapped.add(c);
+        sum += best == null ? 0 : best.score() * 0.5;
+      }
+    }
+    // Two assumed columns never read one lake column (state_name and border both → state): the maximum-weight
+    // one-to-one assignment over every column that reaches the threshold; a column left without one is sought
+    // elsewhere.
+    Map<String, String> assigned = ColumnAssignment.best(weights).pairs();
+    for (Map.Entry<String, Map<String, ColumnTarget>> e : options.entrySet()) {
+      String lakeColumn = assigned.get(e.getKey());
+      if (lakeColumn != null) {
+        mapped.put(e.getKey(), e.getValue().get(lakeColumn));
+      } else {
+        unmapped.add(assumedOf.get(e.getKey()));
+      }
+    }
+    double fit = counted == 0 ? 0.5 : sum / counted;
+    double score = 0.5 * relevance + fit;
+    return new TableChoice(assumedName, table, score, mapped, unmapped, null);
+  }
+
+  /** The lake column of {@code table} that best answers assumed column {@code column}. */
+  Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table) {
+    return bestColumn(assumedTable, column, table, true, Set.of());
+  }
+
+  Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table, boolean entityPrior) {
+    return bestColumn(assumedTable, column, table, entityPrior, Set.of());
+  }
+
+  /**
+   * Every column of {@code table} scored for an assumed column by name similarity (and type fit) or, when
+   * {@code learned}, by the schema matcher's probability (only columns whose names abbreviate the assumed one); an
+   * entity-name prior and a filter value found in a column raise either score.
+   */
+  private List<ColumnTarget> columnTargets(String assumedTable, String column, String table, boolean entityPrior,
+      Set<String> excluded, boolean learned) {
+    CatalogTable info = lake.table(table);
+    String entity = entityColumn(table);
+    boolean nameLike = entityPrior && (isNameLike(column, assumedTable) || isNameLike(column, table));
+    TypeFamily expected = context.expectedFamilies.get(key(column));
+    List<ColumnTarget> out = new ArrayList<>();
+    for (CatalogTable.Column col : info.columns()) {
+      if (excluded.contains(col.name())) {
+        continue;
+      }
+      if (learned && !ColumnFeatures.abbreviates(column, col.name())) {
+        continue;
+      }
+      double sim = learned ? probability(assumedTable, column, table, col.name())
+          : lake.nameSimilarity(column, col.name());
+      String why = String.format(learned ? "matcher probability %.2f" : "name similarity %.2f", sim);
+      if (expected != null && !learned) {
+        TypeFamily actual = family(table, col.name());
+        if (actual == expected) {
+          sim += TYPE_FIT;
+        } else if (actual == TypeFamily.STRING || actual == TypeFamily.BOOLEAN) {
+          sim -= TYPE_FIT;
+        }
+      }
+      if (nameLike && col.name().equals(entity) && sim < 0.8) {
+        sim = 0.8;
+        why = "entity-name column for a name-like column";
+      }
+      double valueBoost = valueEvidence(assumedTable, column, table, col.name());
+      if (valueBoost > sim) {
+        sim = valueBoost;
+        why = "filter value found in this column";
+      }
+      out.add(new ColumnTarget(table, col.name(), sim, why));
+    }
+    return out;
+  }
+
+  /** The first of the highest-scored targets, or null for none. */
+  private static @Nullable ColumnTarget strongest(List<ColumnTarget> targets) {
+    ColumnTarget best = null;
+    for (ColumnTarget t : targets) {
+      if (best == null || t.score() > best.score() + 1e-9) {
+        best = t;
+      }
+    }
+    return best;
+  }
+
+  Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table, boolean entityPrior,
+      Set<String> excluded) {
+    return Optional.ofNullable(strongest(columnTargets(assumedTable, column, table, entityPrior, excluded)));
+  }
+
+  /**
+   * The columns of {@code table} scored for an assumed column by name; where no column's name answers, the learned
+   * matcher's scores among the columns whose names abbreviate the assumed one (embeddings miss abbreviated names:
+   * INST_OF for "instance of"), when one of them reaches the threshold.
+   */
+  private List<ColumnTarget> columnTargets(String assumedTable, String column, String table, boolean entityPrior,
+      Set<String> excluded) {
+    List<ColumnTarget> byName = columnTargets(assumedTable, column, table, entityPrior, excluded, false);
+    ColumnTarget best = strongest(byName);
+    if (LEARNED_FALLBACK && best != null && best.score() < COLUMN_THRESHOLD) {
+      List<ColumnTarget> learned = columnTargets(assumedTable, column, table, entityPrior, excluded, true);
+      ColumnTarget top = strongest(learned);
+      if (top != null && top.score() >= COLUMN_THRESHOLD) {
+        return learned;
+      }
+    }
+    return byName;
+  }
+
+  /**
+   * 0.75 when a value search found one of the column's filter literals in this lake column: the hit a filter
+   * would use (see {@link FilterLiterals#pickHit}) without a mapping, i.e. an exact spelling or a strong categorical match.
+   */
+  private double valueEvidence(String assumedTable, String column, String table, String lakeColumn) {
+    for (Predicate p : analysis.predicates()) {
+      if (!p.column().column().equalsIgnoreCase(column)) {
+        continue;
+      }
+      for (String lit : p.literals()) {
+        Optional<Scratchpad.Entry> e = pad.entry(Scratchpad.Section.VALUES, table + "|" + lit);
+        if (e.isPresent() && e.get().payload() instanceof Evidence.ValueSearch vs) {
+          Optional<String[]> category = literals.categorySpelling(table, lit);
+          String where = category.map(c -> c[0])
+              .orElseGet(() -> literals.pickHit(vs, null, column).map(Evidence.ValueHit::column).orElse(null));
+          if (lakeColumn.equals(where)) {
+            return 0.75;
+          }
+        }
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Per lake table, the best lake-wide match of the string filter literals on an assumed table's columns: a
+   * table that holds {@code 'winter sport'} is likelier the one meant than one that does not.
+   */
+  private Map<String, Double> literalTables(String assumedName) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (Predicate p : analysis.predicates()) {
+      if (p.column().table().isPresent() && !p.column().table().get().equalsIgnoreCase(assumedName)
+          || p.operator().contains("LIKE") || p.clause().equals("JOIN")) {
+        continue;
+      }
+      for (int i = 0; i < p.literals().size(); i++) {
+        String kind = i < p.literalKinds().size() ? p.literalKinds().get(i) : "STRING";
+        String lit = p.literals().get(i);
+        if (lit != null && (kind.equals("STRING") || kind.equals("VARCHAR")) && lit.length() >= 2) {
+          lake.tablesWithValue(lit).forEach((t, sc) -> out.merge(t, sc, Math::max));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * What a lake table is about, as evidence for an assumed table name: the better of the table name's and the
+   * rows' kind's similarity, plus a quarter of the other. WikiDBs tables are often named after a property
+   * ({@code located_in_the_administrative_territorial_entity}) while their rows say what they are.
+   */
+  double about(String assumedName, String table) {
+    return about(lake.nameSimilarity(assumedName, table), entityKindSimilarity(assumedName, table));
+  }
+
+  static double about(double name, double kind) {
+    return TableFeatures.about(name, kind);
+  }
+
+  /**
+   * How well the assumed table's name describes the kind of rows a lake table holds, judged from the data: the
+   * best similarity between the name and the frequent values of the table's categorical text columns (a
+   * table of districts says {@code district of New Zealand} in its {@code instance of} column).
+   */
+  double entityKindSimilarity(String assumedName, String table) {
+    return TableFeatures.entityKindSimilarity(lake, assumedName, table);
+  }
+}

@@ -1,0 +1,351 @@
+package dev.lakerewrite.core.rewrite;
+
+import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
+import static dev.lakerewrite.core.rewrite.OfflinePlanner.literalKey;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.LiteralFix;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.Plan;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The offline planner's parts, one error type each, against an in-memory lake ({@link FakeLakeTools}) that states
+ * exactly the evidence each part sees: no DuckDB, no embeddings, no retrieval index.
+ */
+class OfflinePlannerPartsTest {
+
+  /** The parts of one plan over a query and a scratchpad. */
+  private static final class Parts {
+    final PlanningContext context;
+    final FilterLiterals literals;
+    final TableChooser chooser;
+
+    Parts(FakeLakeTools lake, String sql, Scratchpad pad, Action... performed) {
+      context = new PlanningContext(lake.state(sql, pad, performed));
+      literals = new FilterLiterals(context);
+      chooser = new TableChooser(context, literals);
+    }
+  }
+
+  private static TableChoice choice(String assumed, String lake, Map<String, ColumnTarget> columns,
+      List<String> unmapped) {
+    return new TableChoice(assumed, lake, 1.0, new LinkedHashMap<>(columns), new ArrayList<>(unmapped), null);
+  }
+
+  private static ColumnTarget target(String table, String column) {
+    return new ColumnTarget(table, column, 0.9, "test");
+  }
+
+  private static Map<String, TableChoice> byAssumed(TableChoice... choices) {
+    Map<String, TableChoice> out = new LinkedHashMap<>();
+    for (TableChoice c : choices) {
+      out.put(key(c.assumed()), c);
+    }
+    return out;
+  }
+
+  @Nested
+  class TableChoosing {
+
+    private final FakeLakeTools lake = new FakeLakeTools()
+        .table("cities", "name VARCHAR, country VARCHAR, population BIGINT",
+            "Auckland|New Zealand|1700000", "Sydney|Australia|5300000")
+        .table("country_profiles", "country_name VARCHAR, currency VARCHAR, capital VARCHAR",
+            "New Zealand|NZD|Wellington", "United States|USD|Washington")
+        .similar("countries", "country profiles", 0.8)
+        .similar("countries", "cities", 0.3);
+
+    @Test
+    void theTableNamedLikeTheAssumedOneWinsOverOneThatOnlySharesAColumnName() {
+      Parts p = new Parts(lake, "SELECT name, capital FROM countries WHERE currency = 'USD'",
+          lake.padWith("cities", "country_profiles"));
+
+      List<TableChoice> ranked = p.chooser.rankTables("countries", List.of("name", "capital", "currency"),
+          new ArrayList<>());
+
+      assertThat(ranked.get(0).lake()).isEqualTo("country_profiles");
+      assertThat(ranked.get(0).columns().get("name").lakeColumn()).isEqualTo("country_name");
+      assertThat(ranked.get(0).columns().get("capital").lakeColumn()).isEqualTo("capital");
+      assertThat(ranked).extracting(TableChoice::lake).contains("cities");
+    }
+
+    @Test
+    void twoAssumedColumnsNeverReadOneLakeColumn() {
+      FakeLakeTools states = new FakeLakeTools()
+          .table("us_states", "state VARCHAR, neighbouring_state VARCHAR", "Ohio|Indiana", "Iowa|Nebraska")
+          .similar("state name", "state", 0.9).similar("state name", "neighbouring state", 0.6)
+          .similar("border", "state", 0.6).similar("border", "neighbouring state", 0.55)
+          .similar("states", "us states", 0.8);
+      Parts p = new Parts(states, "SELECT state_name, border FROM states", states.padWith("us_states"));
+
+      TableChoice c = p.chooser.rankTables("states", List.of("state_name", "border"), new ArrayList<>()).get(0);
+
+      // Each on its own would take 'state'; the one-to-one assignment gives border the other state column.
+      assertThat(c.columns().get("state_name").lakeColumn()).isEqualTo("state");
+      assertThat(c.columns().get("border").lakeColumn()).isEqualTo("neighbouring_state");
+    }
+  }
+
+  @Nested
+  class Obsolete {
+
+    private final FakeLakeTools lake = new FakeLakeTools()
+        .table("films", "title VARCHAR, country_of_origin VARCHAR", "Up|United States", "Akira|Japan")
+        .table("nations", "label VARCHAR, currency VARCHAR", "Japan|JPY")
+        .similar("countries", "country of origin", 0.75);
+
+    @Test
+    void anAssumedTableAnsweredByAnothersLakeTableIsMergedIntoIt() {
+      String sql = "SELECT f.title, c.name FROM films f JOIN countries c ON f.country_id = c.id";
+      Parts p = new Parts(lake, sql, lake.padWith("films"));
+      ObsoleteTables obsolete = new ObsoleteTables(p.context, p.chooser);
+      Map<String, TableChoice> tables = byAssumed(
+          choice("films", "films", Map.of("title", target("films", "title")), List.of()),
+          choice("countries", "films", Map.of(), List.of("name")));
+      List<String> notes = new ArrayList<>();
+
+      obsolete.mergeObsolete(tables, notes, Set.of());
+
+      TableChoice countries = tables.get("countries");
+      assertThat(countries.mergedInto()).isEqualTo("films");
+      // The country's name is read from the films' column that refers to countries, not from the film's title.
+      assertThat(countries.columns().get("name").lakeColumn()).isEqualTo("country_of_origin");
+      assertThat(notes).anyMatch(n -> n.startsWith("countries is obsolete"));
+    }
+
+    @Test
+    void aTableKeptApartIsNotMerged() {
+      String sql = "SELECT f.title, c.name FROM films f JOIN countries c ON f.country_id = c.id";
+      Parts p = new Parts(lake, sql, lake.padWith("films"));
+      Map<String, TableChoice> tables = byAssumed(
+          choice("films", "films", Map.of("title", target("films", "title")), List.of()),
+          choice("countries", "films", Map.of(), List.of("name")));
+
+      new ObsoleteTables(p.context, p.chooser).mergeObsolete(tables, new ArrayList<>(), Set.of("countries"));
+
+      assertThat(tables.get("countries").mergedInto()).isNull();
+    }
+  }
+
+  @Nested
+  class MissingTable {
+
+    private final FakeLakeTools lake = new FakeLakeTools()
+        .table("country_profiles", "country_name VARCHAR, currency VARCHAR", "Chile|CLP", "Peru|PEN")
+        .table("economy", "country VARCHAR, gini_coef DOUBLE", "Chile|44.9", "Peru|40.2")
+        .edge("country_profiles", "country_name", "economy", "country")
+        .similar("gini index", "gini coef", 0.8);
+
+    private TableChoice countries() {
+      return choice("countries", "country_profiles", Map.of("name", target("country_profiles", "country_name")),
+          List.of("gini_index"));
+    }
+
+    @Test
+    void aColumnOfAJoinedNeighbourIsReadThroughAnAddedJoin() {
+      Scratchpad pad = lake.padWith("country_profiles", "economy");
+      lake.addJoinPath(pad, "country_profiles", "economy");
+      Parts p = new Parts(lake, "SELECT name, gini_index FROM countries", pad);
+      List<JoinRoute> joins = new ArrayList<>();
+      List<Action> wanted = new ArrayList<>();
+
+      TableChoice t = new MissingTableColumns(p.context, p.chooser).crossTableColumns(countries(), joins, wanted);
+
+      assertThat(t.columns().get("gini_index").lakeTable()).isEqualTo("economy");
+      assertThat(t.columns().get("gini_index").lakeColumn()).isEqualTo("gini_coef");
+      assertThat(t.unmapped()).isEmpty();
+      assertThat(joins).singleElement().satisfies(j -> {
+        assertThat(j.toLake()).isEqualTo("economy");
+        assertThat(j.path().steps().get(0).leftColumn()).isEqualTo("country_name");
+      });
+    }
+
+    @Test
+    void withoutTheJoinPathItAsksForOneAndKeepsAnExecutableGuess() {
+      Parts p = new Parts(lake, "SELECT name, gini_index FROM countries", lake.padWith("country_profiles", "economy"));
+      List<JoinRoute> joins = new ArrayList<>();
+      List<Action> wanted = new ArrayList<>();
+
+      TableChoice t = new MissingTableColumns(p.context, p.chooser).crossTableColumns(countries(), joins, wanted);
+
+      assertThat(wanted).contains(new Action.FindJoinPath("country_profiles", "economy"));
+      assertThat(joins).isEmpty();
+      assertThat(t.unmapped()).containsExactly("gini_index");
+      assertThat(t.columns().get("gini_index").weak()).isTrue();
+      assertThat(t.columns().get("gini_index").lakeTable()).isEqualTo("country_profiles");
+    }
+  }
+
+  @Nested
+  class KeyMismatch {
+
+    private final FakeLakeTools lake = new FakeLakeTools()
+        .table("movies", "title VARCHAR, origin VARCHAR", "Up|United States")
+        .table("nations", "label VARCHAR, currency VARCHAR", "United States|USD")
+        .edge("movies", "origin", "nations", "label");
+    private final String sql =
+        "SELECT f.title, c.currency FROM films f JOIN countries c ON f.country_code = c.iso_code";
+
+    private Map<String, TableChoice> tables() {
+      return byAssumed(choice("films", "movies", Map.of("title", target("movies", "title")), List.of("country_code")),
+          choice("countries", "nations", Map.of("currency", target("nations", "currency")), List.of("iso_code")));
+    }
+
+    @Test
+    void aJoinOnKeysTheLakeLacksUsesTheJoinPathBetweenTheLakeTables() {
+      Scratchpad pad = lake.padWith("movies", "nations");
+      lake.addJoinPath(pad, "movies", "nations");
+      Parts p = new Parts(lake, sql, pad);
+
+      Map<String, Evidence.JoinPath> fixes = new JoinRepairs(p.context).joinFixes(tables(), new ArrayList<>(),
+          new ArrayList<>());
+
+      assertThat(fixes).containsOnlyKeys(OfflinePlanner.joinKey("films", "countries"));
+      assertThat(fixes.values().iterator().next().sqlJoin()).contains("origin").contains("label");
+    }
+
+    @Test
+    void withoutAPathItAsksForOne() {
+      Parts p = new Parts(lake, sql, lake.padWith("movies", "nations"));
+      List<Action> wanted = new ArrayList<>();
+
+      Map<String, Evidence.JoinPath> fixes = new JoinRepairs(p.context).joinFixes(tables(), wanted, new ArrayList<>());
+
+      assertThat(fixes).isEmpty();
+      assertThat(wanted).containsExactly(new Action.FindJoinPath("movies", "nations"));
+    }
+  }
+
+  @Nested
+  class FilterMismatch {
+
+    private final FakeLakeTools lake = new FakeLakeTools()
+        .table("places", "label VARCHAR, country VARCHAR", "Whangārei|United States of America",
+            "Auckland|New Zealand", "auckland |New Zealand");
+
+    private Map<String, TableChoice> towns(String column) {
+      return byAssumed(choice("towns", "places", Map.of(column, target("places", "label")), List.of()));
+    }
+
+    @Test
+    void aLiteralWithoutValueEvidenceAsksForAValueSearch() {
+      Parts p = new Parts(lake, "SELECT name FROM towns WHERE name = 'Whangarei'", lake.padWith("places"));
+      List<Action> wanted = new ArrayList<>();
+
+      Map<String, LiteralFix> fixes = p.literals.literalFixes(towns("name"), wanted, new ArrayList<>(),
+          new LinkedHashSet<>());
+
+      assertThat(fixes).isEmpty();
+      assertThat(wanted).containsExactly(new Action.SearchValue("places", "Whangarei"));
+    }
+
+    @Test
+    void aLiteralIsRespelledAsTheLakeSpellsIt() {
+      Scratchpad pad = lake.padWith("places");
+      lake.addValueSearch(pad, "places", "Whangarei");
+      Parts p = new Parts(lake, "SELECT name FROM towns WHERE name = 'Whangarei'", pad);
+
+      Map<String, LiteralFix> fixes = p.literals.literalFixes(towns("name"), new ArrayList<>(), new ArrayList<>(),
+          new LinkedHashSet<>());
+
+      assertThat(fixes.get(literalKey("towns", "name", "Whangarei")))
+          .isEqualTo(new LiteralFix("places", "label", "Whangārei", 1.0));
+    }
+
+    @Test
+    void anAcronymIsSpelledOutWhereOneValueHasThoseInitials() {
+      Parts p = new Parts(lake, "SELECT name FROM towns WHERE country = 'USA'", lake.padWith("places"));
+
+      assertThat(p.literals.spelling("places", "country", "USA")).contains("United States of America");
+      assertThat(p.literals.spelling("places", "country", "NZ")).contains("New Zealand");
+      assertThat(p.literals.spelling("places", "country", "UK")).isEmpty();
+    }
+
+    @Test
+    void aValueWithNoisySpellingsIsComparedByTheCleanedKey() {
+      Parts p = new Parts(lake, "SELECT name FROM towns WHERE name = 'Auckland'", lake.padWith("places"));
+      Set<String> keyed = new LinkedHashSet<>();
+      List<Action> wanted = new ArrayList<>();
+
+      Map<String, LiteralFix> fixes = p.literals.literalFixes(towns("name"), wanted, new ArrayList<>(), keyed);
+
+      assertThat(fixes).isEmpty();
+      assertThat(wanted).isEmpty();
+      assertThat(keyed).containsExactly(literalKey("towns", "name", "Auckland"));
+    }
+  }
+
+  @Nested
+  class UnionsAndCleaning {
+
+    private final FakeLakeTools lake = new FakeLakeTools()
+        .table("winter_sports_east", "name VARCHAR, kind VARCHAR", "luge|sled", "curling|stone")
+        .table("winter_sports_west", "name VARCHAR, kind VARCHAR", "biathlon|ski", "skeleton|sled")
+        .table("winter_games", "name VARCHAR, kind VARCHAR", "1992|olympics")
+        .noisy("winter_sports_east", "name", "trailing spaces");
+
+    private Map<String, TableChoice> sports() {
+      return byAssumed(choice("sports", "winter_sports_east", Map.of("name", target("winter_sports_east", "name")),
+          List.of()));
+    }
+
+    @Test
+    void theHorizontalPartsOfALakeTableAreItsUnionPartners() {
+      Parts p = new Parts(lake, "SELECT name FROM sports", lake.padWith("winter_sports_east"));
+
+      Map<String, List<Evidence.UnionPartner>> unions = new UnionsAndNoise(p.context, p.chooser).unions(sports(),
+          new ArrayList<>());
+
+      // Same columns and the same name stem; winter_games has the columns but is another thing.
+      assertThat(unions.get("winter_sports_east")).extracting(Evidence.UnionPartner::table)
+          .containsExactly("winter_sports_west");
+    }
+
+    @Test
+    void aNoisyColumnThePlanReadsAsksForACleanedTable() {
+      Parts p = new Parts(lake, "SELECT name FROM sports", lake.padWith("winter_sports_east"));
+      List<Action> wanted = new ArrayList<>();
+
+      new UnionsAndNoise(p.context, p.chooser).noise(sports(), new ArrayList<>(), new LinkedHashMap<>(), wanted);
+
+      assertThat(wanted).singleElement().isInstanceOfSatisfying(Action.BuildCte.class, a -> {
+        assertThat(a.table()).isEqualTo("winter_sports_east");
+        assertThat(a.columns()).containsExactly("name");
+        assertThat(a.goal()).contains("trailing spaces");
+      });
+    }
+  }
+
+  @Test
+  void thePlanAssemblesThePartsAColumnFromANeighbourAndARespelledLiteral() {
+    FakeLakeTools lake = new FakeLakeTools()
+        .table("country_profiles", "country_name VARCHAR, currency VARCHAR",
+            "Chile|Chilean peso", "United States|US Dollar")
+        .table("economy", "country VARCHAR, gini_coef DOUBLE", "Chile|44.9", "United States|41.5")
+        .edge("country_profiles", "country_name", "economy", "country")
+        .similar("countries", "country profiles", 0.8).similar("gini index", "gini coef", 0.8)
+        .similar("name", "country name", 0.7);
+    Scratchpad pad = lake.padWith("country_profiles", "economy");
+    lake.addJoinPath(pad, "country_profiles", "economy");
+    lake.addValueSearch(pad, "country_profiles", "us dollar");
+
+    Plan plan = new OfflinePlanner(lake.state(
+        "SELECT name, gini_index FROM countries WHERE currency = 'us dollar'", pad)).plan();
+
+    TableChoice countries = plan.table("countries").orElseThrow();
+    assertThat(countries.lake()).isEqualTo("country_profiles");
+    assertThat(countries.columns().get("gini_index").lakeColumn()).isEqualTo("gini_coef");
+    assertThat(plan.extraJoins()).extracting(JoinRoute::toLake).containsExactly("economy");
+    assertThat(plan.literalFixes().get(literalKey("countries", "currency", "us dollar")).lakeValue()).isEqualTo("US Dollar");
+  }
+}
