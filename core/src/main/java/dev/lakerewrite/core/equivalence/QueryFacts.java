@@ -91,6 +91,12 @@ final class QueryFacts {
   record CountThreshold(Set<String> tables, String operator, int constant) {}
 
   /**
+   * A column joined with another shifted by a constant: {@code column = other + offset} (TPC-DS q2's {@code
+   * d_week_seq1 = d_week_seq2 - 53}, a week and the same week a year later).
+   */
+  record ColumnOffset(ColumnKey column, ColumnKey other, java.math.BigDecimal offset) {}
+
+  /**
    * A condition on the rows of one base table alone: a conjunct of a WHERE or join condition whose every column is
    * a column of that one table in the query's FROM ({@code hd_dep_count / hd_vehicle_count > 1.2}, {@code
    * CASE WHEN x > 0 THEN y / x END > 1}, {@code a + b < 10}), as SQL over the table's bare column names. No
@@ -135,6 +141,7 @@ final class QueryFacts {
   private final Set<AggregateThreshold> thresholds = new LinkedHashSet<>();
   private final Set<ColumnDifference> differences = new LinkedHashSet<>();
   private final Set<CountThreshold> countThresholds = new LinkedHashSet<>();
+  private final Set<ColumnOffset> offsets = new LinkedHashSet<>();
   private final Set<String> nondeterministic = new LinkedHashSet<>();
   private final Set<String> unknownRelations = new LinkedHashSet<>();
   private final List<List<List<Integer>>> orBlocks = new ArrayList<>();
@@ -218,6 +225,11 @@ final class QueryFacts {
   /** Differences of two columns compared with a constant. */
   Set<ColumnDifference> columnDifferences() {
     return differences;
+  }
+
+  /** Columns equal to another column plus a constant. */
+  Set<ColumnOffset> columnOffsets() {
+    return offsets;
   }
 
   /**
@@ -845,6 +857,9 @@ final class QueryFacts {
       difference(side, other, operator, scope);
       countThreshold(side, other, operator, scope);
     }
+    if (operator.equals("=")) {
+      offset(side, other, scope);
+    }
     Wrapped w = wrapped(side, scope);
     if (w == null) {
       return;
@@ -935,6 +950,43 @@ final class QueryFacts {
       }
     }
     return null;
+  }
+
+  /** Records {@code column = other + k} (or {@code - k}, {@code k + other}): both plain columns, k a number. */
+  private void offset(JsonNode side, JsonNode other, Scope scope) {
+    if (!"FUNCTION".equals(other.path("class").asText())) {
+      return;
+    }
+    String fn = other.path("function_name").asText("");
+    List<JsonNode> args = arguments(other);
+    if (!(fn.equals("+") || fn.equals("-")) || args.size() != 2) {
+      return;
+    }
+    boolean constantFirst = fn.equals("+") && isConstant(args.get(0)) && !isConstant(args.get(1));
+    if (!constantFirst && !(isConstant(args.get(1)) && !isConstant(args.get(0)))) {
+      return;
+    }
+    ColumnKey a = plainColumn(side, scope);
+    ColumnKey b = plainColumn(args.get(constantFirst ? 1 : 0), scope);
+    if (a == null || b == null) {
+      return;
+    }
+    try {
+      java.math.BigDecimal k = new java.math.BigDecimal(constantText(args.get(constantFirst ? 0 : 1)).strip());
+      if (k.signum() != 0) {
+        offsets.add(new ColumnOffset(a, b, fn.equals("-") ? k.negate() : k));
+      }
+    } catch (NumberFormatException e) {
+      // Not a plain number (a date, an interval): no offset.
+    }
+  }
+
+  /** The column a reference names (through casts), null for any other expression. */
+  private @Nullable ColumnKey plainColumn(JsonNode e, Scope scope) {
+    while (e != null && ("CAST".equals(e.path("class").asText()) || "COLLATE".equals(e.path("class").asText()))) {
+      e = e.path("child");
+    }
+    return e != null && "COLUMN_REF".equals(e.path("class").asText()) ? resolve(e, scope) : null;
   }
 
   /** Records {@code a - b operator constant} when a and b are columns (through casts) and the constant a number. */

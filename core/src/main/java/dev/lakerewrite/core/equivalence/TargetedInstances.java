@@ -415,36 +415,45 @@ final class TargetedInstances {
   }
 
   /**
-   * For every difference of two columns of one table compared with a constant ({@code ws_ship_date_sk -
-   * ws_sold_date_sk <= 30}), rows where the difference is just below, at and just above the constant: the
-   * column that is not joined (the subtrahend if neither is) moves, the other keeps the base row's value and so
-   * its partners. One instance, the three rows in it (keys fresh, partners cloned), as {@link #boundaries} does
-   * for a column and a constant.
+   * For every difference of two columns compared with a constant ({@code ws_ship_date_sk - ws_sold_date_sk <=
+   * 30}), rows where the difference is just below, at and just above the constant: the column that is not joined
+   * (the subtrahend if neither is) moves, the other keeps the base row's value and so its partners. One instance,
+   * the three rows in it (keys fresh, partners cloned), as {@link #boundaries} does for a column and a constant.
+   * The two columns may be of two joined tables ({@code sr_returned_date_sk - ss_sold_date_sk > 120}, TPC-DS q50):
+   * the moved column's table then gets the three rows, each with its partners cloned (a return for each sale).
    */
   private List<Database> differences() {
     List<Database> out = new ArrayList<>();
+    Set<List<Object>> done = new HashSet<>();
     for (QueryFacts.ColumnDifference d : facts.columnDifferences()) {
-      Schema.Table t = table(d.minuend().table());
-      if (t == null || !d.minuend().table().equals(d.subtrahend().table())) {
+      if (!done.add(List.of(d.minuend(), d.subtrahend(), d.constant().stripTrailingZeros()))) {
+        continue; // the same rows for another operator
+      }
+      Schema.Table tm = table(d.minuend().table());
+      Schema.Table ts = table(d.subtrahend().table());
+      if (tm == null || ts == null) {
         continue;
       }
-      int a = t.columnIndex(d.minuend().column());
-      int b = t.columnIndex(d.subtrahend().column());
-      List<String> row = base.get(key(t));
-      if (a < 0 || b < 0 || row == null || row.get(a) == null || row.get(b) == null) {
+      int a = tm.columnIndex(d.minuend().column());
+      int b = ts.columnIndex(d.subtrahend().column());
+      List<String> rowM = base.get(key(tm));
+      List<String> rowS = base.get(key(ts));
+      if (a < 0 || b < 0 || rowM == null || rowS == null || rowM.get(a) == null || rowS.get(b) == null) {
         continue;
       }
       boolean moveMinuend = multiTable(d.subtrahend()) && !multiTable(d.minuend());
+      Schema.Table t = moveMinuend ? tm : ts;
+      List<String> row = moveMinuend ? rowM : rowS;
       int moved = moveMinuend ? a : b;
-      int kept = moveMinuend ? b : a;
+      String kept = moveMinuend ? rowS.get(b) : rowM.get(a);
       ValueType type = ValueType.of(t.columns().get(moved).valueType());
-      ValueType keptType = ValueType.of(t.columns().get(kept).valueType());
+      ValueType keptType = ValueType.of((moveMinuend ? ts : tm).columns().get(moveMinuend ? b : a).valueType());
       if (!type.numeric() || !keptType.numeric()) {
         continue;
       }
       String at;
       try {
-        java.math.BigDecimal k = new java.math.BigDecimal(row.get(kept).strip());
+        java.math.BigDecimal k = new java.math.BigDecimal(kept.strip());
         at = type.number(moveMinuend ? k.add(d.constant()) : k.subtract(d.constant()));
       } catch (NumberFormatException e) {
         continue;
@@ -755,25 +764,39 @@ final class TargetedInstances {
         QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), t.columns().get(c).name());
         List<Integer> atoms = atomsByColumn.get(key);
         if (atoms != null) {
-          String v = best(key, atoms, true, b.get(c));
+          String v = best(key, atoms, true, b.get(c), true);
           if (v != null) {
             second.set(c, v);
           }
         }
       }
       satisfyColumnComparisons(t, second);
-      List<String> copy = freshened(t, second).row();
-      Map<String, List<List<String>>> rows = oneRowEach(base);
-      rows.get(name).add(copy);
-      Set<Integer> changed = new HashSet<>();
-      for (int c = 0; c < copy.size(); c++) {
-        if (!java.util.Objects.equals(b.get(c), copy.get(c))) {
-          changed.add(c);
-        }
-      }
-      clonePartners(t, b, copy, changed, rows, 0);
+      Map<String, List<List<String>>> rows = withSecond(t, second);
       String what = "two different rows of " + name + " (read more than once), joined along every path";
       out.add(instance(what, rows));
+      // A self-join on a shifted column (a week and the same week a year later): the second row shifted.
+      for (QueryFacts.ColumnOffset o : facts.columnOffsets()) {
+        int c = t.columnIndex(o.column().column());
+        if (!o.column().equals(o.other()) || !o.column().table().equalsIgnoreCase(t.name()) || c < 0
+            || b.get(c) == null) {
+          continue;
+        }
+        ValueType type = ValueType.of(t.columns().get(c).valueType());
+        for (java.math.BigDecimal k : List.of(o.offset(), o.offset().negate())) {
+          String shifted;
+          try {
+            shifted = type.numeric() ? type.number(new java.math.BigDecimal(b.get(c).strip()).add(k)) : null;
+          } catch (NumberFormatException e) {
+            shifted = null;
+          }
+          if (shifted != null) {
+            List<String> moved = new ArrayList<>(second);
+            moved.set(c, shifted);
+            out.add(instance(what + ", the second's " + o.column().column() + " " + (k.signum() > 0 ? "+ " : "- ")
+                + k.abs().toPlainString(), withSecond(t, moved)));
+          }
+        }
+      }
       // The boundaries of the comparisons on the other tables: every row of the column's table at one value.
       outsideOrs().forEach((column, atoms) -> {
         Schema.Table ct = table(column.table());
@@ -801,6 +824,25 @@ final class TargetedInstances {
     }
     out.addAll(later);
     return out;
+  }
+
+  /**
+   * The base rows and a copy of {@code second} (a row of {@code t}, which the queries read more than once) under a
+   * fresh key, with the rows joined to it cloned along every join path.
+   */
+  private Map<String, List<List<String>>> withSecond(Schema.Table t, List<String> second) {
+    List<String> b = base.get(key(t));
+    List<String> copy = freshened(t, second).row();
+    Map<String, List<List<String>>> rows = oneRowEach(base);
+    rows.get(key(t)).add(copy);
+    Set<Integer> changed = new HashSet<>();
+    for (int c = 0; c < copy.size(); c++) {
+      if (!java.util.Objects.equals(b.get(c), copy.get(c))) {
+        changed.add(c);
+      }
+    }
+    clonePartners(t, b, copy, changed, rows, 0);
+    return rows;
   }
 
   /**
@@ -1167,6 +1209,16 @@ final class TargetedInstances {
    */
   private @Nullable String best(QueryFacts.ColumnKey column, List<Integer> atoms, boolean pass,
       @Nullable String avoid) {
+    return best(column, atoms, pass, avoid, false);
+  }
+
+  /**
+   * As above; with {@code others}, an atom that {@code avoid} fails counts twice when satisfied: the second row of
+   * a table read more than once then takes the other occurrence's values ({@code d_year = 2001} for one, {@code
+   * d_year = 2001 + 1} for the other) rather than another value passing the base row's.
+   */
+  private @Nullable String best(QueryFacts.ColumnKey column, List<Integer> atoms, boolean pass,
+      @Nullable String avoid, boolean others) {
     Schema.Table t = table(column.table());
     ValueType type = ValueType.of(t.columns().get(t.columnIndex(column.column())).valueType());
     LinkedHashSet<String> candidates = new LinkedHashSet<>(domains.satisfying(column));
@@ -1182,12 +1234,19 @@ final class TargetedInstances {
       boolean inHit = false;
       for (int i : atoms) {
         Domains.Atom a = domains.atoms().get(i);
-        boolean s = satisfies(a, v, type);
+        boolean s = satisfies(a, v, type)
+            // A function of the column (substr(ca_zip, 1, 5) IN ('85669', ...)) cannot be evaluated here: a value
+            // that fails it must at least not hold the constant.
+            || !pass && a.relation() == QueryFacts.Relation.FUNCTION && (a.operator().equals("=")
+                || a.operator().equals("IN")) && !a.value().isEmpty() && v.contains(a.value());
         if (a.operator().equals("IN")) {
           anyIn = true;
           inHit |= s;
         } else {
           score += s == pass ? 1 : 0;
+          if (others && s && avoid != null && !satisfies(a, avoid, type)) {
+            score++;
+          }
         }
       }
       if (anyIn) {

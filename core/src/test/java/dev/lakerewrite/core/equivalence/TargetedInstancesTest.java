@@ -282,6 +282,62 @@ class TargetedInstancesTest {
     }
   }
 
+  static final String DATED = """
+      CREATE TABLE dates (d_id INTEGER PRIMARY KEY, d_week INTEGER NOT NULL, d_year INTEGER NOT NULL,
+        d_moy INTEGER NOT NULL);
+      CREATE TABLE sales (s_item INTEGER NOT NULL, s_ticket INTEGER NOT NULL,
+        s_sold INTEGER NOT NULL REFERENCES dates (d_id), s_price DECIMAL(7,2) NOT NULL,
+        PRIMARY KEY (s_item, s_ticket));
+      CREATE TABLE returns (r_item INTEGER NOT NULL, r_ticket INTEGER NOT NULL,
+        r_date INTEGER NOT NULL REFERENCES dates (d_id), PRIMARY KEY (r_item, r_ticket));
+      """;
+  /** Each week's sales against the same week a year later (TPC-DS q2 and q59's shape). */
+  static final String WEEKLY = "WITH wk AS (SELECT d_week, sum(s_price) AS total FROM sales, dates WHERE s_sold = "
+      + "d_id GROUP BY d_week) SELECT w1, t1 / t2 FROM (SELECT wk.d_week AS w1, total AS t1 FROM wk, dates WHERE "
+      + "dates.d_week = wk.d_week AND d_year = 2001) AS y, (SELECT wk.d_week AS w2, total AS t2 FROM wk, dates "
+      + "WHERE dates.d_week = wk.d_week AND d_year = 2002) AS z WHERE w1 = w2 - 53";
+  /** Returns counted by how long after the sale they came, the return's month fixed (TPC-DS q50's shape). */
+  static final String LATE = "SELECT sum(CASE WHEN r_date - s_sold <= 30 THEN 1 ELSE 0 END) AS within_30, "
+      + "sum(CASE WHEN r_date - s_sold > 120 THEN 1 ELSE 0 END) AS later FROM sales, returns, dates AS d1, "
+      + "dates AS d2 WHERE s_item = r_item AND s_ticket = r_ticket AND s_sold = d1.d_id AND r_date = d2.d_id "
+      + "AND d2.d_year = 2001 AND d2.d_moy = 8";
+
+  /**
+   * A self-join on a column shifted by a constant (a week and the same week a year later, {@code w1 = w2 - 53})
+   * needs a second row of the table read twice whose column is the base row's plus or minus that constant, and
+   * whose other columns take the other occurrence's values ({@code d_year = 2002} where the base row has 2001):
+   * every other instance has no pair of weeks 53 apart, so the join is empty and no mutant of the year filters
+   * or of the offset is told apart (TPC-DS q2, q59). A difference of two columns of two joined tables ({@code
+   * r_date - s_sold > 120}, a return's date and its sale's) needs sales just below, at and just above the
+   * constant from their return, each keeping its return and pointing at an existing date (TPC-DS q50). Each
+   * instance kind separates its mutants and not the equivalent rewrite, and the checker rejects the mutants with
+   * counterexamples that re-run.
+   */
+  @Test
+  void shiftedSelfJoinsAndDifferencesAcrossTablesKillTheirMutants() throws Exception {
+    String[][] cases = {
+      // kind of instance, left, mutant, equivalent rewrite
+      {"the second's d_week ", WEEKLY, WEEKLY.replace("w2 - 53", "w2 - 52"),
+          WEEKLY.replace("w1 = w2 - 53", "w1 + 53 = w2")},
+      {"the second's d_week ", WEEKLY, WEEKLY.replace("d_year = 2002", "d_year = 2003"),
+          WEEKLY.replace("d_year = 2002", "d_year = 2001 + 1")},
+      {"returns.r_date - sales.s_sold just below, at and just above 120", LATE,
+          LATE.replace("r_date - s_sold > 120", "r_date - s_sold >= 120"),
+          LATE.replace("r_date - s_sold > 120", "NOT (r_date - s_sold <= 120)")},
+    };
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(DATED).build()) {
+      for (String[] c : cases) {
+        assertThat(separating(DATED, c[1], c[2], c[0])).as("%s separates the mutant %s", c[0], c[2]).isTrue();
+        assertThat(separating(DATED, c[1], c[3], c[0])).as("%s agrees on %s", c[0], c[3]).isFalse();
+        EquivalenceResult r = checker.check(c[1], c[2]);
+        assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+        EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), c[1], c[2]);
+        EquivalenceResult e = checker.check(c[1], c[3]);
+        assertThat(e.verdict()).as(e.summary()).isNotEqualTo(Verdict.NOT_EQUIVALENT);
+      }
+    }
+  }
+
   /**
    * Whether, among the targeted instances of the two queries whose description contains {@code kind} (at least
    * one must), one makes them return different multisets of rows.
