@@ -383,17 +383,17 @@ final class OptimizationSession {
     }
   }
 
-  /** A rule candidate at least this much faster than the original takes part in compositions. */
-  static final double COMPOSE_MIN_SPEEDUP = 1.03;
   /** At most this many composite candidates per query. */
   static final int MAX_COMPOSITES = 4;
 
   /**
-   * Rewrites that each measured faster compose: the fastest rule or hint candidate's query is rewritten again by
-   * the recipe of every other one that measured at least {@link #COMPOSE_MIN_SPEEDUP} faster than the original
-   * (and planned otherwise than it), and each composite is verified and timed against the original like any
-   * candidate (E3-Rewrite and QUITE refine a verified rewrite the same way). Recipes that measured slower are
-   * not tried again. Nothing happens with fewer than two such recipes.
+   * Rewrites that were each shown faster compose: the fastest rule or hint candidate's query is rewritten again by
+   * the recipe of every other one shown faster than the original (and planned otherwise than it), and each
+   * composite is verified and timed against the original like any candidate (E3-Rewrite and QUITE refine a
+   * verified rewrite the same way). Shown faster is the test a candidate wins by: the 95 % lower confidence bound of
+   * its speedup above 1 ({@link Verifier.TimedPair#lowerBound()}), also for a gain below a configured minimum
+   * speedup; a larger point estimate measured with scattered pairs is noise and takes no part. Recipes that
+   * measured slower are not tried again. Nothing happens with fewer than two such recipes.
    */
   private void composeRules() {
     List<RuleProposer.Proposal> composites = compositions(candidates, new RuleProposer(trees, catalog,
@@ -418,8 +418,7 @@ final class OptimizationSession {
     measured.stream()
         .filter(c -> (c.source() == CandidateSource.RULE || c.source() == CandidateSource.HINT)
             && (c.verdict() == CandidateVerdict.FASTER || c.verdict() == CandidateVerdict.NEGLIGIBLE)
-            && c.speedup() >= COMPOSE_MIN_SPEEDUP && !c.reason().startsWith(SAME_PLAN)
-            && !c.reason().startsWith(SAME_QUERY))
+            && shownFaster(c) && !c.reason().startsWith(SAME_PLAN) && !c.reason().startsWith(SAME_QUERY))
         .sorted(Comparator.comparingDouble(OptimizationCandidate::speedup).reversed())
         .forEach(c -> {
           if (recipes.add(recipeId(c.label()))) {
@@ -453,6 +452,12 @@ final class OptimizationSession {
       }
     }
     return out;
+  }
+
+  /** Whether a candidate's own timing against the original shows it faster (95 % lower bound above 1). */
+  static boolean shownFaster(OptimizationCandidate c) {
+    return c.originalTiming().isPresent() && c.timing().isPresent()
+        && new Verifier.TimedPair(c.originalTiming().get(), c.timing().get()).lowerBound() > 1.0;
   }
 
   /** The recipe a candidate label names ({@code eager-aggregation-all} and composites name their first). */
