@@ -34,12 +34,16 @@ import org.jspecify.annotations.Nullable;
  *       an item and a ticket number then has a row that matches the item and not the ticket);
  *   <li>for every table a query reads more than once (a self-join, a correlated subquery on the same table), a
  *       second row with other values, its partners cloned along every join path, so that the two occurrences
- *       bind to different rows; and the other tables' boundaries on those rows;
+ *       bind to different rows, taking the other occurrence's values ({@code d_year = 2001} for one, {@code
+ *       2001 + 1} for the other); where a query joins the table's column with itself shifted ({@code d_week_seq1 =
+ *       d_week_seq2 - 53}), that second row shifted by the constant either way; and the other tables'
+ *       boundaries on those rows;
  *   <li>for every column compared with a multiple of an aggregate ({@code x < (SELECT 0.2 * avg(x) ...)}), groups
  *       in the proportion that puts a row just below, at and just above the threshold; and the boundaries of an
  *       aggregated table's comparisons one value per instance (several rows would move the aggregate);
- *   <li>for every difference of two columns of a row compared with a constant ({@code ws_ship_date_sk -
- *       ws_sold_date_sk <= 30}), rows where the difference is just below, at and just above it;
+ *   <li>for every difference of two columns compared with a constant ({@code ws_ship_date_sk - ws_sold_date_sk
+ *       <= 30}, or of two joined tables' columns: {@code sr_returned_date_sk - ss_sold_date_sk > 120}), rows where
+ *       the difference is just below, at and just above it;
  *   <li>for every count compared with a constant {@code k} ({@code HAVING count(*) > k}, a grouped subquery's
  *       {@code cnt BETWEEN 15 AND 20}), groups of {@code k - 1}, {@code k} and {@code k + 1} rows;
  *   <li>for every table another joins with, a second group: a second passing row of it joined by a copy of the
