@@ -108,8 +108,9 @@ final class NameSignals {
    * equal, letters in order, at least a quarter of its length): {@code CNTR} ~ {@code country}. In {0, 1}.
    */
   public static double wholeAbbreviation(String assumed, String lake) {
-    return Math.max(abbreviates(String.join("", tokens(assumed)), String.join("", tokens(lake))),
-        abbreviates(singular(String.join("", tokens(assumed))), singular(String.join("", tokens(lake)))));
+    String a = String.join("", tokens(assumed));
+    String b = String.join("", tokens(lake));
+    return Math.max(abbreviates(a, b), abbreviates(singular(a), singular(b)));
   }
 
   private static double abbreviates(String a, String b) {

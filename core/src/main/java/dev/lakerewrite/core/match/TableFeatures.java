@@ -77,7 +77,8 @@ public final class TableFeatures {
    * for {@code instance of}). The matcher's probability alone learned the renamed lakes' habit of abbreviating and
    * misreads a lake named by synonyms ({@code name} → {@code GeoNames ID}).
    */
-  static double columnEvidence(MatchLake lake, String assumedColumn, String lakeColumn, ColumnScorer scorer) {
+  public static double columnEvidence(MatchLake lake, String assumedColumn, String lakeColumn,
+      ColumnScorer scorer) {
     double byName = lake.nameSimilarity(assumedColumn, lakeColumn);
     return ColumnFeatures.abbreviates(assumedColumn, lakeColumn)
         ? Math.max(byName, scorer.probability(assumedColumn, lakeColumn)) : byName;

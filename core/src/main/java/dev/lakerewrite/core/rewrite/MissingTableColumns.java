@@ -3,7 +3,7 @@ package dev.lakerewrite.core.rewrite;
 import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
 
 import dev.lakerewrite.core.CatalogTable;
-import dev.lakerewrite.core.match.ColumnFeatures;
+import dev.lakerewrite.core.match.TableFeatures;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
@@ -292,9 +292,8 @@ final class MissingTableColumns extends PlannerPart {
     for (CatalogTable.Column col : info.columns()) {
       // The same evidence as in the assumed table's own lake table: the matcher's probability where the lake name
       // abbreviates the assumed one (ADRS for c_address), which embeddings miss.
-      double sim = ColumnFeatures.abbreviates(column, col.name())
-          ? Math.max(lake.nameSimilarity(column, col.name()), chooser.probability(assumedTable, column, table, col.name()))
-          : lake.nameSimilarity(column, col.name());
+      double sim = TableFeatures.columnEvidence(lake, column, col.name(),
+          (c, lakeColumn) -> chooser.probability(assumedTable, c, table, lakeColumn));
       double combined = context.canServe(column, table, col.name())
           ? Math.max(sim, 0.9 * lake.nameSimilarity(column, table + " " + col.name())) : 0;
       if (best == null || combined > best.score()) {
