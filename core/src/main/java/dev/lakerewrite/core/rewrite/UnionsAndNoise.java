@@ -137,13 +137,16 @@ final class UnionsAndNoise extends PlannerPart {
     return out;
   }
 
-  /** Whether another table types the columns the assumed table reads as its lake table does (so they union). */
+  /**
+   * Whether another table types the columns the assumed table reads in the same family as its lake table does (so
+   * they union: each part's file is typed on its own, and an INTEGER part unions with a BIGINT one).
+   */
   private boolean sameTypes(TableChoice t, String other) {
     for (ColumnTarget c : t.columns().values()) {
       if (c.lakeTable().equals(t.lake())) {
-        String type = lake.table(t.lake()).column(c.lakeColumn()).map(CatalogTable.Column::type).orElse("");
+        TypeFamily type = family(t.lake(), c.lakeColumn());
         boolean same = lake.table(other).columns().stream()
-            .anyMatch(o -> o.name().equalsIgnoreCase(c.lakeColumn()) && o.type().equals(type));
+            .anyMatch(o -> o.name().equalsIgnoreCase(c.lakeColumn()) && family(other, o.name()) == type);
         if (!same) {
           return false;
         }
