@@ -366,6 +366,16 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aCodeSpellsTheStartsOfTheValuesWords() {
+      assertThat(FilterLiterals.spellsWordStarts("USD", "US Dollar")).isTrue();
+      assertThat(FilterLiterals.spellsWordStarts("NZD", "New Zealand dollar")).isTrue();
+      assertThat(FilterLiterals.spellsWordStarts("EUR", "Euro")).isTrue();
+      assertThat(FilterLiterals.spellsWordStarts("USD", "United States")).isFalse();
+      assertThat(FilterLiterals.spellsWordStarts("JPY", "Japanese yen")).isFalse();
+      assertThat(FilterLiterals.spellsWordStarts("EU", "Euro zone member")).isFalse();
+    }
+
+    @Test
     void aValueWithNoisySpellingsIsComparedByTheCleanedKey() {
       Parts p = new Parts(lake, "SELECT name FROM towns WHERE name = 'Auckland'", lake.padWith("places"));
       Set<String> keyed = new LinkedHashSet<>();

@@ -228,6 +228,22 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void readsACurrencyCodeAsTheCurrencyTheLakeSpellsOut(@TempDir Path tmp) throws Exception {
+    // The thesis's motivating example: the analyst writes 'USD', the lake says 'US Dollar'.
+    try (DataLake lake = csvLake(tmp, Map.of("country_profiles.csv", "country_name,currency\n"
+        + "United States,US Dollar\nEcuador,US Dollar\nNew Zealand,New Zealand dollar\nFrance,Euro\n"
+        + "Japan,Japanese yen\n"))) {
+      RewriteResult r = Rewriter.rewrite(
+          "SELECT country_name FROM countries WHERE currency = 'USD' ORDER BY country_name", lake);
+      assertThat(r.sql()).contains("'US Dollar'");
+      assertThat(r.result().orElseThrow().rows()).containsExactly(List.of("Ecuador"), List.of("United States"));
+
+      RewriteResult nzd = Rewriter.rewrite("SELECT country_name FROM countries WHERE currency = 'NZD'", lake);
+      assertThat(nzd.result().orElseThrow().rows()).containsExactly(List.of("New Zealand"));
+    }
+  }
+
+  @Test
   void placesUnqualifiedColumnsOfSeveralTablesByTheirPrefixes(@TempDir Path tmp) throws Exception {
     StringBuilder orders = new StringBuilder("ORDKEY,CUSTKEY,TOTALPRICE\n");
     for (int i = 0; i < 9; i++) {
