@@ -126,6 +126,9 @@ final class MissingTableColumns extends PlannerPart {
       List<String> texts = textLiterals(e.getKey());
       if (texts.isEmpty()) {
         Optional<CodeLookup> found = readsCodes(t.assumed(), e.getKey(), c) ? namedLookup(c) : Optional.empty();
+        // A column named like the lookup's key wants the code itself (n_regionkey and REGIONKEY), not its label.
+        found = found.filter(l -> ColumnFeatures.lexicalMatch(e.getKey(), l.step().rightColumn())
+            <= ColumnFeatures.lexicalMatch(e.getKey(), l.label()));
         if (found.isPresent()) {
           CodeLookup l = found.get();
           columns.put(e.getKey(), new ColumnTarget(l.step().rightTable(), l.label(), c.score(),

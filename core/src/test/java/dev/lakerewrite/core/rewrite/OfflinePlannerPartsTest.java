@@ -438,6 +438,22 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aColumnNamedLikeTheLookupsKeyKeepsTheCode() {
+      FakeLakeTools keyed = new FakeLakeTools()
+          .table("tbl_ntn", "NAME VARCHAR, REGIONKEY BIGINT", "FRANCE|3", "JAPAN|2", "KENYA|0")
+          .table("tbl_regionkey_dim", "REGIONKEY BIGINT, NAME VARCHAR", "0|AFRICA", "2|ASIA", "3|EUROPE");
+      Parts p = new Parts(keyed, "SELECT n_name, n_regionkey FROM nation", keyed.padWith("tbl_ntn"));
+      List<JoinRoute> joins = new ArrayList<>();
+
+      TableChoice t = new MissingTableColumns(p.context, p.chooser).codeLabels(choice("nation", "tbl_ntn",
+          Map.of("n_name", target("tbl_ntn", "NAME"), "n_regionkey", target("tbl_ntn", "REGIONKEY")), List.of()),
+          joins);
+
+      assertThat(t.columns().get("n_regionkey").lakeColumn()).isEqualTo("REGIONKEY");
+      assertThat(joins).isEmpty();
+    }
+
+    @Test
     void withoutALookupTableNamedAfterTheColumnTheCodesStay() {
       Parts p = new Parts(lake, "SELECT label, colour FROM licences", lake.padWith("zo_licences"));
       List<JoinRoute> joins = new ArrayList<>();
