@@ -3,6 +3,7 @@ package dev.lakerewrite.core.optimize;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.Engine;
 import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.sql.Sql;
@@ -22,7 +23,9 @@ import org.jspecify.annotations.Nullable;
  * groups of other constant values of some grouping columns (a year, a quarter, a month, a sale type) and the
  * copies joined on the other grouping columns ({@code FROM t a, t b WHERE a.k = b.k AND a.y = 2001 AND b.y =
  * 2002}), computes every copy in one grouped scan: grouped by the join key only, each copy's aggregates written
- * {@code agg(..) FILTER (WHERE <its filter>)}, and the join of the copies replaced by conditions on that one row
+ * {@code agg(..) FILTER (WHERE <its filter>)} (on DuckDB {@code agg(CASE WHEN <its filter> THEN .. END)} for the
+ * aggregates that skip NULLs, which it runs faster: TPC-DS q39a 81 ms against 113 ms, q11's shape 423 against
+ * 659), and the join of the copies replaced by conditions on that one row
  * ({@code HAVING count(*) FILTER (WHERE <its filter>) > 0} for each copy, as the inner join dropped a key some copy
  * lacks; the key {@code IS NOT NULL}, as the join's equalities dropped NULL keys). The engine scans and groups the
  * fact tables once per UNION branch instead of materialising every group and joining copies of it (PostgreSQL
@@ -73,6 +76,13 @@ final class SelfJoinToFilterAggregates implements Recipe {
 
   private static final Set<PlanSymptom> TARGETS = EnumSet.of(PlanSymptom.CTE_SCAN, PlanSymptom.REPEATED_SCAN,
       PlanSymptom.NESTED_LOOP_JOIN, PlanSymptom.AGGREGATE_OVER_JOIN);
+
+  /**
+   * Aggregates of one argument that ignore NULLs: {@code agg(CASE WHEN f THEN x END)} is {@code agg(x) FILTER (WHERE
+   * f)} for them (the rows where f fails or is NULL give NULL, which they skip).
+   */
+  private static final Set<String> NULL_IGNORING = Set.of("sum", "avg", "min", "max", "count", "stddev",
+      "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "median", "bool_and", "bool_or", "mean");
 
   /** Functions whose value changes from row to row or call to call: a filter with them is not a group's. */
   private static final Set<String> VOLATILE = Set.of("random", "gen_random_uuid", "uuid", "nextval", "setseed",
@@ -427,8 +437,22 @@ final class SelfJoinToFilterAggregates implements Recipe {
       List<String> keyNames = key.stream().map(columns::get).toList();
       return "the " + aliases.size() + " copies of " + cte + " joined on " + String.join(", ", keyNames)
           + " computed in " + (scans.size() == 1 ? "one grouped scan" : scans.size() + " grouped scans (one per"
-          + " UNION ALL branch, joined on the key)") + ", each copy's aggregates with FILTER (WHERE its filter)"
+          + " UNION ALL branch, joined on the key)") + ", each copy's aggregates restricted to its filter ("
+          + (caseForm() ? "agg(CASE WHEN ..)" : "FILTER (WHERE ..)") + ")"
           + " and a key kept only where every copy has rows";
+    }
+
+    /** DuckDB runs {@code sum(CASE WHEN f THEN x END)} faster than {@code sum(x) FILTER (WHERE f)}. */
+    boolean caseForm() {
+      return ctx.catalog().engine() == Engine.DUCKDB;
+    }
+
+    /** {@code fn(arg)} over the rows where {@code f} holds ({@code count_star} with an empty arg: count(*)). */
+    String conditional(String fn, String arg, String f) {
+      if (fn.equals("count_star")) {
+        return caseForm() ? "count(CASE WHEN " + f + " THEN 1 END)" : "count(*) FILTER (WHERE " + f + ")";
+      }
+      return caseForm() ? fn + "(CASE WHEN " + f + " THEN " + arg + " END)" : fn + "(" + arg + ") FILTER (WHERE " + f + ")";
     }
 
     /** The block's parts that may read copies, besides the WHERE conjuncts kept. */
@@ -585,20 +609,40 @@ final class SelfJoinToFilterAggregates implements Recipe {
         return switch (b.kinds.get(j)) {
           case CONSTANT -> item;
           case GROUP -> grouped.contains(trees.expression(item)) ? item
-              : trees.parseExpression("min(" + trees.expression(item) + ") FILTER (WHERE " + f + ")");
+              : trees.parseExpression(conditional("min", trees.expression(item), f));
           case AGGREGATE -> {
+            List<ObjectNode> calls = new ArrayList<>();
             Trees.visitShallow(item, n -> {
               if ("FUNCTION".equals(n.path("class").asText())
                   && SqlAnalyzer.isAggregate(n.path("function_name").asText())) {
-                JsonNode existing = n.get("filter");
-                String condition = existing != null && existing.isObject()
-                    ? "(" + trees.expression(existing) + ") AND (" + f + ")" : f;
-                ((ObjectNode) n).set("filter", withoutAlias(trees.parseExpression(condition)));
+                calls.add((ObjectNode) n);
               }
             });
-            yield item;
+            for (ObjectNode n : calls) {
+              restrict(n, f);
+            }
+            yield withoutAlias(item);
           }
         };
+      }
+
+      /** Restricts one aggregate call to the rows of a copy: its argument under CASE on DuckDB, else FILTER. */
+      void restrict(ObjectNode call, String f) {
+        String fn = call.path("function_name").asText("").toLowerCase(Locale.ROOT);
+        JsonNode args = call.path("arguments");
+        boolean plain = !call.path("filter").isObject() && call.path("order_bys").path("orders").isEmpty();
+        if (caseForm() && plain && fn.equals("count_star") && args.isEmpty()) {
+          Trees.replace(call, trees.parseExpression(conditional("count_star", "", f)));
+        } else if (caseForm() && plain && NULL_IGNORING.contains(fn) && args.size() == 1
+            && args.get(0).path("name").asText("").isEmpty() && args.get(0).path("expression").isObject()) {
+          ((ObjectNode) args.get(0)).set("expression", withoutAlias(trees.parseExpression("CASE WHEN " + f
+              + " THEN " + trees.expression(args.get(0).get("expression")) + " END")));
+        } else {
+          JsonNode existing = call.get("filter");
+          String condition = existing != null && existing.isObject()
+              ? "(" + trees.expression(existing) + ") AND (" + f + ")" : f;
+          call.set("filter", withoutAlias(trees.parseExpression(condition)));
+        }
       }
 
       /** An expression over core items ({@code lr#j}) as this copy's value. */
@@ -643,7 +687,7 @@ final class SelfJoinToFilterAggregates implements Recipe {
         }
         List<String> having = new ArrayList<>();
         for (String copy : copies) {
-          having.add("count(*) FILTER (WHERE " + filter.get(copy) + ") > 0");
+          having.add(conditional("count_star", "", filter.get(copy)) + " > 0");
           if (b.filter != null) {
             having.add("(" + valueOf(b.filter, copy) + ")");
           }
@@ -818,7 +862,8 @@ final class SelfJoinToFilterAggregates implements Recipe {
   /** Whether every column reference of the expression sits inside an aggregate call. */
   private static boolean onlyInsideAggregates(JsonNode e) {
     if ("FUNCTION".equals(e.path("class").asText()) && SqlAnalyzer.isAggregate(e.path("function_name").asText())) {
-      return !Trees.hasAggregate(e.path("children")) && !Trees.hasWindow(e);
+      return !Trees.hasAggregate(e.path("arguments")) && !Trees.hasAggregate(e.path("children"))
+          && !Trees.hasAggregate(e.path("filter")) && !Trees.hasWindow(e);
     }
     if ("COLUMN_REF".equals(e.path("class").asText())) {
       return false;
