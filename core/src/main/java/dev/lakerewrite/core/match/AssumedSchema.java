@@ -138,15 +138,17 @@ public final class AssumedSchema {
   private final List<JoinPair> joins;
   private final Map<JsonNode, Binding> bindings;
   private final Map<JsonNode, JsonNode> sources;
+  private final Set<JsonNode> placedByPrefix;
   private final boolean star;
 
   private AssumedSchema(Map<String, Table> tables, List<Ambiguous> ambiguous, List<JoinPair> joins,
-      Map<JsonNode, Binding> bindings, Map<JsonNode, JsonNode> sources, boolean star) {
+      Map<JsonNode, Binding> bindings, Map<JsonNode, JsonNode> sources, Set<JsonNode> placedByPrefix, boolean star) {
     this.tables = tables;
     this.ambiguous = ambiguous;
     this.joins = joins;
     this.bindings = bindings;
     this.sources = sources;
+    this.placedByPrefix = placedByPrefix;
     this.star = star;
   }
 
@@ -160,7 +162,8 @@ public final class AssumedSchema {
     Map<String, Table> frozen = new LinkedHashMap<>();
     w.tables.forEach((k, v) -> frozen.put(k, new Table(v.name, Collections.unmodifiableMap(v.columns))));
     return new AssumedSchema(Collections.unmodifiableMap(frozen), List.copyOf(w.ambiguous), List.copyOf(w.joins),
-        Collections.unmodifiableMap(w.bindings), Collections.unmodifiableMap(w.sources), w.star);
+        Collections.unmodifiableMap(w.bindings), Collections.unmodifiableMap(w.sources),
+        Collections.unmodifiableSet(w.placedByPrefix), w.star);
   }
 
   static String key(String name) {
@@ -197,6 +200,14 @@ public final class AssumedSchema {
    */
   public Optional<JsonNode> source(JsonNode columnRef) {
     return Optional.ofNullable(sources.get(columnRef));
+  }
+
+  /**
+   * Whether an unqualified column reference was placed by its table's prefix ({@link ColumnPrefixes}): its table is
+   * known even where the query's tables do not show that they have such a column.
+   */
+  public boolean placedByPrefix(JsonNode columnRef) {
+    return placedByPrefix.contains(columnRef);
   }
 
   /** Whether the query selects {@code *} (or {@code t.*}) from an assumed table: its columns are not all known. */
@@ -258,6 +269,9 @@ public final class AssumedSchema {
     boolean star;
     /** Every column name the query writes without a qualifier (for {@link ColumnPrefixes}). */
     final Set<String> unqualified = new LinkedHashSet<>();
+    /** References the last {@link #unqualified} call placed by prefix, and all such references. */
+    boolean prefixPlaced;
+    final Set<JsonNode> placedByPrefix = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
     MutableTable table(String name) {
       return tables.computeIfAbsent(key(name), k -> new MutableTable(name));
@@ -655,7 +669,11 @@ public final class AssumedSchema {
           }
         } else {
           lastSource = null;
+          prefixPlaced = false;
           b = unqualified(column, scope);
+          if (prefixPlaced) {
+            placedByPrefix.add(e);
+          }
           if (b != null && !b.ambiguous() && lastSource != null) {
             sources.put(e, lastSource);
           }
@@ -711,6 +729,7 @@ public final class AssumedSchema {
           if (owner != null) {
             List<Source> of = s.byAlias.values().stream().filter(x -> owner.equals(x.assumed())).distinct().toList();
             lastSource = of.size() == 1 ? of.get(0).node() : null;
+            prefixPlaced = true;
             return new Binding(owner, column, List.of());
           }
           if (!owners.isEmpty() && claimedOutside(prefix.get(), s.parent)) {

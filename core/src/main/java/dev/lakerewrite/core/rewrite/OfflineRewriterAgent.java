@@ -796,12 +796,24 @@ final class OfflineRewriterAgent implements RewriterAgent {
         return Optional.empty(); // a CTE's or a derived table's column: nothing assumed
       }
       Owner owner = schema == null ? null : schema.source(ref).map(owners::get).orElse(null);
+      // A column its prefix places (c_custkey in customer) belongs to that table even when the plan mapped it nowhere
+      // (a key the join graph answers): it is read from the table's best guess, never left for the binder to reject.
+      boolean placed = schema != null && schema.placedByPrefix(ref);
       if (owner != null) {
         // The FROM item SQL's scoping picks, in this block or an enclosing one: resolve in that block's scope.
         scope = owner.scope();
         TableChoice t = scope.byAlias.get(owner.aliasKey());
-        if (t != null && (t.columns().containsKey(OfflinePlanner.key(column)) || names.size() >= 2)) {
+        if (t != null && (t.columns().containsKey(OfflinePlanner.key(column)) || names.size() >= 2 || placed)) {
           return resolveIn(scope, t, column, owner.aliasKey());
+        }
+      } else if (placed) {
+        String assumed = binding.get().table();
+        for (Scope s = scope; s != null; s = s.parent) {
+          Optional<TableChoice> t = s.byAlias.values().stream().filter(x -> x.assumed().equalsIgnoreCase(assumed))
+              .findFirst();
+          if (t.isPresent()) {
+            return resolveIn(s, t.get(), column, null);
+          }
         }
       } else if (binding.isPresent() && !binding.get().ambiguous()) {
         if (schema.source(ref).isPresent()) {
