@@ -935,7 +935,10 @@ final class OfflineRewriterAgent implements RewriterAgent {
         if (date) {
           return wantsYear ? "year(clean_date(" + qualified + "))" : "clean_date(" + qualified + ")";
         }
-        return qualified; // the CTE already typed or cleaned it
+        // The CTE typed it, or only cleaned its text (control characters): numbers held as text are read as numbers
+        // either way, or they sort and compare as text ('85868' after '3878123').
+        return PlanningContext.holdsNumbers(state.lake().profile(lakeTable).column(column))
+            ? "clean_number(CAST(" + qualified + " AS VARCHAR))" : qualified;
       }
       TypeFamily family = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily())
           .orElse(TypeFamily.STRING);

@@ -12,6 +12,7 @@ import dev.lakerewrite.core.sql.QueryAnalysis.Predicate;
 import dev.lakerewrite.core.sql.QueryAnalysis;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
+import dev.lakerewrite.noiseudf.Cleaners;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.LinkedHashMap;
@@ -168,7 +169,8 @@ final class PlanningContext {
   /**
    * Whether a lake column can serve an assumed column the way the query uses it: one compared by order with dates or
    * numbers, or summed or averaged ({@link #expectedFamilies}), needs a column of that family, or text that may spell
-   * it (digits among its frequent values: the cleaning functions read {@code '28.0 units'} and {@code '03/15/1995'});
+   * it (at least half its frequent values read as such: the cleaning functions read {@code '28.0 units'} and
+   * {@code '03/15/1995'});
    * a number may also be read from a date, as its year.
    * DuckDB's binder rejects a BIGINT compared with a DATE, and a cast of {@code 'O'} to a number fails at run time, so
    * no name similarity makes such a column an answer. Columns the query uses otherwise can serve anything.
@@ -185,7 +187,9 @@ final class PlanningContext {
     return switch (c.get().typeFamily()) {
       // The rewrite reads a number from a date as its year ("year"(clean_date(...))): birth_year < 1950.
       case DATETIME -> expected == TypeFamily.NUMERIC;
-      case STRING -> c.get().sampleValues().stream().anyMatch(v -> v.chars().anyMatch(Character::isDigit));
+      // Text serves when its frequent values read as what the query compares it with (a clerk's 'Clerk#000000951'
+      // has digits but is neither a date nor a number).
+      case STRING -> readsAs(c.get().sampleValues(), expected);
       default -> false;
     };
   }
@@ -207,6 +211,25 @@ final class PlanningContext {
   private static final java.util.regex.Pattern NUMBER_WITH_UNIT = java.util.regex.Pattern.compile(
       "[+-]?\\d{1,3}(?:[,.' ]\\d{3})*(?:[.,]\\d+)?\\s*(?:%|[\\p{L}][\\p{L}.]{0,5})"
           + "|[$€£¥]\\s?[+-]?\\d{1,3}(?:[,.' ]\\d{3})*(?:[.,]\\d+)?|[+-]?\\d+(?:[.,]\\d+)?\\s*(?:%|[\\p{L}][\\p{L}.]{0,5})");
+
+  /**
+   * Whether at least half of a text column's frequent values read as numbers (for NUMERIC; units and separators
+   * allowed) or as dates (for DATETIME; a number may also be read from a date, as its year).
+   */
+  static boolean readsAs(List<String> values, TypeFamily expected) {
+    List<String> present = values.stream().filter(v -> v != null && !v.isBlank()).toList();
+    if (present.isEmpty()) {
+      return false;
+    }
+    long reading = present.stream().filter(v -> (expected == TypeFamily.NUMERIC && Cleaners.parseNumber(v) != null)
+        || Cleaners.isoDate(v) != null).count();
+    return 2 * reading >= present.size();
+  }
+
+  /** Whether a column's values are numbers: typed so, or text of plain, formatted or unit-bearing numbers. */
+  static boolean holdsNumbers(Optional<ColumnProfile> column) {
+    return column.map(c -> c.typeFamily() == TypeFamily.NUMERIC).orElse(false) || holdsNumbersWithUnits(column);
+  }
 
   /** A table's entity-name column: the first unique text column (WikiDBs: {@code label}). */
   @Nullable String entityColumn(String table) {

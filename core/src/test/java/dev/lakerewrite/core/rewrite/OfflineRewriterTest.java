@@ -244,6 +244,26 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void numbersInACleanedTextColumnStillSortAsNumbers(@TempDir Path tmp) throws Exception {
+    StringBuilder genes = new StringBuilder("NCBI_LOCUS_TAG,GENOMIC_STRT\n");
+    int[] starts = {85868, 3878123, 3833861, 3384364, 1308308, 2675374, 912345, 45678, 2345678, 1500740, 2559694,
+        3274815, 99999, 1234567};
+    for (int i = 0; i < starts.length; i++) {
+      // Control characters and soft hyphens in a few values: the noise BUILD_CTE cleans as text.
+      String start = i % 5 == 0 ? starts[i] + "\u00AD" : i % 5 == 1 ? "\u200B" + starts[i] : String.valueOf(starts[i]);
+      genes.append("TAG_").append(i).append(',').append(start).append('\n');
+    }
+    try (DataLake lake = csvLake(tmp, Map.of("tbl_encoded_by.csv", genes.toString()))) {
+      RewriteResult r = Rewriter.rewrite("SELECT \"NCBI locus tag\", \"genomic start\" FROM encoded_by"
+          + " WHERE \"genomic start\" IS NOT NULL ORDER BY \"genomic start\" DESC LIMIT 3", lake);
+      assertThat(r.sql()).as("the noisy column is read from a cleaned CTE").contains("_clean AS (");
+      ResultTable t = r.result().orElseThrow();
+      assertThat(t.rows().stream().map(row -> number(row.get(1))).toList()).as(r.sql())
+          .containsExactly(3878123.0, 3833861.0, 3384364.0);
+    }
+  }
+
+  @Test
   void placesUnqualifiedColumnsOfSeveralTablesByTheirPrefixes(@TempDir Path tmp) throws Exception {
     StringBuilder orders = new StringBuilder("ORDKEY,CUSTKEY,TOTALPRICE\n");
     for (int i = 0; i < 9; i++) {
