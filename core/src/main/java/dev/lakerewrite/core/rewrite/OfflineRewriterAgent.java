@@ -935,10 +935,10 @@ final class OfflineRewriterAgent implements RewriterAgent {
         if (date) {
           return wantsYear ? "year(clean_date(" + qualified + "))" : "clean_date(" + qualified + ")";
         }
-        // The CTE typed it, or only cleaned its text (control characters): numbers held as text are read as numbers
-        // either way, or they sort and compare as text ('85868' after '3878123').
-        return PlanningContext.holdsNumbers(state.lake().profile(lakeTable).column(column))
-            ? "clean_number(CAST(" + qualified + " AS VARCHAR))" : qualified;
+        // The CTE typed it, or only cleaned its text (control characters): numbers it left as text are read as
+        // numbers, or they sort and compare as text ('85868' after '3878123').
+        return PlanningContext.numbersLeftAsText(cleaned, column, state.lake().profile(lakeTable).column(column))
+            ? "clean_number(" + qualified + ")" : qualified;
       }
       TypeFamily family = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily())
           .orElse(TypeFamily.STRING);

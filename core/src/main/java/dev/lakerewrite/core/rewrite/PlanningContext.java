@@ -14,6 +14,7 @@ import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.noiseudf.Cleaners;
 import dev.lakerewrite.retrieval.Names;
+import dev.lakerewrite.sql.Sql;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -229,6 +230,20 @@ final class PlanningContext {
   /** Whether a column's values are numbers: typed so, or text of plain, formatted or unit-bearing numbers. */
   static boolean holdsNumbers(Optional<ColumnProfile> column) {
     return column.map(c -> c.typeFamily() == TypeFamily.NUMERIC).orElse(false) || holdsNumbersWithUnits(column);
+  }
+
+  /**
+   * Whether a column a cleaned CTE reads is still text of numbers: the CTE cleaned its text (control characters,
+   * whitespace) without typing it with {@code clean_number} or {@code clean_decimal}. Read as it is, it would sort
+   * and compare as text ('85868' after '3878123').
+   */
+  static boolean numbersLeftAsText(Evidence.CleanedTable cleaned, String column, Optional<ColumnProfile> profile) {
+    if (!holdsNumbers(profile)) {
+      return false;
+    }
+    java.util.regex.Pattern typed = java.util.regex.Pattern.compile("clean_(?:number|decimal)\\((?:\\w+\\()*"
+        + java.util.regex.Pattern.quote(Sql.identifier(column)) + "[),]");
+    return !typed.matcher(cleaned.definition()).find();
   }
 
   /** A table's entity-name column: the first unique text column (WikiDBs: {@code label}). */

@@ -374,8 +374,8 @@ final class ViewRewrite {
       if (date && (wantsYear || use != null && use.uses(Use.COMPARED_DATE))) {
         return wantsYear ? "year(clean_date(" + qualified + "))" : "clean_date(" + qualified + ")";
       }
-      return !date && PlanningContext.holdsNumbers(state.lake().profile(lakeTable).column(column))
-          ? "clean_number(CAST(" + qualified + " AS VARCHAR))" : qualified; // typed by the CTE, or only its text cleaned
+      return !date && PlanningContext.numbersLeftAsText(cleaned, column, state.lake().profile(lakeTable).column(column))
+          ? "clean_number(" + qualified + ")" : qualified; // numbers the CTE only cleaned as text are read as numbers
     }
     TypeFamily family = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily())
         .orElse(TypeFamily.STRING);
