@@ -592,7 +592,8 @@ public final class Cleaners {
 
   /**
    * Numeric parsing with signs, group separators and decimal commas: '+13789' → 13789, '1.234,5' → 1234.5,
-   * '12 484,59' → 12484.59, '−3' → -3, '1,234,567' → 1234567, "1'000" → 1000, '2.5e3' → 2500. A lone '.' or
+   * '12 484,59' → 12484.59, '−3' → -3, '1,234,567' → 1234567, "1'000" → 1000, '2.5e3' → 2500, '214,092 units' → 214092,
+   * '$12.50' → 12.5 (a unit word after a space or a currency sign before is dropped; '12a' stays NULL). A lone '.' or
    * ',' that could group (1–3 digits before, exactly 3 after: '13,789') is read by {@code decimalSeparator}
    * ('.' or ','); without it a ',' groups (13789) and a '.' is the decimal point; any other lone separator is
    * the decimal point ('2854,325' → 2854.325). Group
@@ -610,6 +611,21 @@ public final class Cleaners {
     return d == null ? null : d.setScale(scale, RoundingMode.HALF_EVEN);
   }
 
+  /** A currency sign before the number ({@code $12.50}). */
+  private static final Pattern CURRENCY_BEFORE = Pattern.compile("[$€£¥]\\s?(.+)");
+  /** A unit or currency word after the number and a space ({@code 214,092 units}, {@code 12 kg}, {@code 5 EUR}). */
+  private static final Pattern UNIT_AFTER = Pattern.compile("(.*\\d)\\s+\\p{L}{1,6}\\.?");
+
+  /** The number without a currency sign before it or a unit word after it; else as it is. */
+  static String withoutUnit(String s) {
+    Matcher m = CURRENCY_BEFORE.matcher(s);
+    if (m.matches()) {
+      return m.group(1).strip();
+    }
+    m = UNIT_AFTER.matcher(s);
+    return m.matches() ? m.group(1) : s;
+  }
+
   private static final Pattern EXPONENT_NUMBER = Pattern.compile("\\d+(?:\\.\\d+)?[eE][+-]?\\d{1,3}");
 
   static @Nullable BigDecimal parseDecimal(@Nullable String value, @Nullable Character decimalSeparator) {
@@ -619,7 +635,7 @@ public final class Cleaners {
     if (decimalSeparator != null && decimalSeparator != '.' && decimalSeparator != ',') {
       throw new IllegalArgumentException("decimal separator must be '.' or ',', got '" + decimalSeparator + "'");
     }
-    String s = cleanText(value);
+    String s = withoutUnit(cleanText(value));
     if (s.isEmpty()) {
       return null;
     }
@@ -627,7 +643,7 @@ public final class Cleaners {
     char first = s.charAt(0);
     if (first == '+' || first == '-' || first == '\u2212') {
       negative = first != '+';
-      s = s.substring(1).stripLeading();
+      s = withoutUnit(s.substring(1).stripLeading());
     }
     if (s.isEmpty() || !Character.isDigit(s.charAt(0)) && s.charAt(0) != '.' && s.charAt(0) != ',') {
       return null;

@@ -444,12 +444,13 @@ public final class NoiseDetector {
       if (examples.size() < maxExamples) {
         examples.add(show(v.value()) + " → " + plain(Cleaners.parseNumber(text)));
       }
-      int lastDot = text.lastIndexOf('.');
-      int lastComma = text.lastIndexOf(',');
-      if (lastComma > lastDot && (lastDot >= 0 || text.length() - lastComma - 1 != 3 || text.contains(" "))) {
+      String number = Cleaners.withoutUnit(text); // '214,092 units': the separators of 214,092
+      int lastDot = number.lastIndexOf('.');
+      int lastComma = number.lastIndexOf(',');
+      if (lastComma > lastDot && (lastDot >= 0 || number.length() - lastComma - 1 != 3 || number.contains(" "))) {
         commaDecimal = true;
       }
-      if (lastDot > lastComma && (lastComma >= 0 || text.length() - lastDot - 1 != 3)) {
+      if (lastDot > lastComma && (lastComma >= 0 || number.length() - lastDot - 1 != 3)) {
         pointDecimal = true;
       }
     }
@@ -482,6 +483,9 @@ public final class NoiseDetector {
 
   /** What makes a numeric text non-plain, or null for a plain integer or decimal. */
   private static @Nullable String numberStyle(String text) {
+    if (!Cleaners.withoutUnit(text).equals(text)) {
+      return "unit or currency";
+    }
     if (PLAIN_INTEGER.matcher(text).matches() || PLAIN_DECIMAL.matcher(text).matches()) {
       return null;
     }

@@ -150,7 +150,14 @@ class CleanersTest {
     assertThat(Cleaners.parseNumber("2.5e3")).isEqualTo(2500.0);
     assertThat(Cleaners.parseNumber(" +81 ")).isEqualTo(81.0);
     assertThat(Cleaners.parseNumber(".5")).isEqualTo(0.5);
-    for (String bad : List.of("1,2,3", "12a", "abc", "", "+", "1.234,567.8", "12 34", "1..2", "/m/01z7k4", "NZ-NTL")) {
+    // Numbers a lake wrote with a unit or a currency.
+    assertThat(Cleaners.parseNumber("214,092 units")).isEqualTo(214092.0);
+    assertThat(Cleaners.parseNumber("1,308,733 EUR")).isEqualTo(1308733.0);
+    assertThat(Cleaners.parseNumber("28.0 kg")).isEqualTo(28.0);
+    assertThat(Cleaners.parseNumber("$12.50")).isEqualTo(12.5);
+    assertThat(Cleaners.parseNumber("-$3")).isEqualTo(-3.0);
+    for (String bad : List.of("1,2,3", "12a", "abc", "", "+", "1.234,567.8", "12 34", "1..2", "/m/01z7k4", "NZ-NTL",
+        "12 34 kg", "Brand#12", "units", "1992 Winter Olympics")) {
       assertThat(Cleaners.parseNumber(bad)).as(bad).isNull();
     }
     assertThat(Cleaners.parseNumber(null)).isNull();

@@ -93,6 +93,7 @@ class CleaningFunctionsTest {
         new String[] {"clean_number('1.234,5')", "1234.5"},
         new String[] {"clean_number('13,789', ',')", "13.789"},
         new String[] {"CAST(clean_number('12a') AS VARCHAR)", null},
+        new String[] {"clean_number('214,092 units')", "214092.0"},
         new String[] {"CAST(clean_decimal('1.234,5') AS VARCHAR)", "1234.5000000000"},
         new String[] {"typeof(clean_decimal('1'))", "DECIMAL(38,10)"},
         new String[] {"clean_category('whangarei', 'Whangārei', 'Auckland')", "Whangārei"},

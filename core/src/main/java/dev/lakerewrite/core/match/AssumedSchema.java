@@ -1,6 +1,7 @@
 package dev.lakerewrite.core.match;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lakerewrite.core.sql.ColumnPrefixes;
 import dev.lakerewrite.core.sql.SqlAnalyzer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -153,6 +154,7 @@ public final class AssumedSchema {
   public static AssumedSchema of(JsonNode statementOrNode) {
     JsonNode node = statementOrNode.has("node") ? statementOrNode.get("node") : statementOrNode;
     Walk w = new Walk();
+    w.unqualified.addAll(ColumnPrefixes.unqualifiedColumns(node));
     w.queryNode(node, null, new LinkedHashMap<>(), true);
     w.placeAmbiguous();
     Map<String, Table> frozen = new LinkedHashMap<>();
@@ -254,6 +256,8 @@ public final class AssumedSchema {
     /** The FROM item the last {@link #unqualified} binding came from (null when not a single base item). */
     @Nullable JsonNode lastSource;
     boolean star;
+    /** Every column name the query writes without a qualifier (for {@link ColumnPrefixes}). */
+    final Set<String> unqualified = new LinkedHashSet<>();
 
     MutableTable table(String name) {
       return tables.computeIfAbsent(key(name), k -> new MutableTable(name));
@@ -698,6 +702,21 @@ public final class AssumedSchema {
         if (s == scope && s.selectAliases.contains(k)) {
           return null;
         }
+        Optional<String> prefix = ColumnPrefixes.prefix(column);
+        if (!bases.isEmpty() && prefix.isPresent() && s.byAlias.values().stream().allMatch(Source::base)) {
+          // The naming convention places it (l_orderkey in lineitem), here or, when this block's tables follow
+          // the convention but none carries this prefix, in an enclosing block (a correlated reference).
+          Map<String, String> owners = ColumnPrefixes.owners(unqualified, bases);
+          String owner = owners.get(prefix.get());
+          if (owner != null) {
+            List<Source> of = s.byAlias.values().stream().filter(x -> owner.equals(x.assumed())).distinct().toList();
+            lastSource = of.size() == 1 ? of.get(0).node() : null;
+            return new Binding(owner, column, List.of());
+          }
+          if (!owners.isEmpty() && claimedOutside(prefix.get(), s.parent)) {
+            continue;
+          }
+        }
         if (bases.size() == 1) {
           lastSource = firstNode;
           return new Binding(bases.get(0), column, List.of());
@@ -720,6 +739,17 @@ public final class AssumedSchema {
     }
 
     /** Lists ambiguous references once per (column, candidates). */
+    /** Whether an enclosing block's base tables include the one a column prefix names. */
+    private boolean claimedOutside(String prefix, @Nullable Scope scope) {
+      for (Scope s = scope; s != null; s = s.parent) {
+        List<String> bases = s.byAlias.values().stream().filter(Source::base).map(Source::assumed).distinct().toList();
+        if (!bases.isEmpty() && ColumnPrefixes.owners(unqualified, bases).containsKey(prefix)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
     void placeAmbiguous() {
       Set<String> seen = new LinkedHashSet<>();
       for (Binding b : bindings.values()) {

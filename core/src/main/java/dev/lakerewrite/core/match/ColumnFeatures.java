@@ -165,6 +165,25 @@ public final class ColumnFeatures {
     return NameSignals.tokenAlignment(assumed, lakeColumn) > 0 || NameSignals.wholeAbbreviation(assumed, lakeColumn) > 0;
   }
 
+  /**
+   * How well one name spells another word by word, abbreviations included, in [0, 1]: the better of the token
+   * alignment and the whole-name abbreviation ({@code SNCT_BY} ~ {@code snct by typs}, {@code CNTR} ~ {@code country}).
+   */
+  public static double lexicalMatch(String assumed, String lake) {
+    return Math.max(NameSignals.tokenAlignment(assumed, lake), NameSignals.wholeAbbreviation(assumed, lake));
+  }
+
+  /**
+   * Whether a column's name promises a kind of value that a number or a code answers as it is: an identifier or
+   * code, a quantity, a date or year, a url or an image ({@code population}, {@code GND ID}, {@code birth year}).
+   * Names that promise none ({@code instance of}, {@code approved by}) name things, which a lake may hold as codes.
+   */
+  public static boolean promisesValue(String columnName) {
+    Set<String> words = Set.copyOf(NameSignals.tokens(columnName));
+    return hint(words, ID_WORDS) + hint(words, NUMBER_WORDS) + hint(words, DATE_WORDS) + hint(words, URL_WORDS)
+        + hint(words, IMAGE_WORDS) > 0;
+  }
+
   /** Whether any of the name's words is one of the hint words: 1 or 0. */
   private static double hint(Set<String> words, Set<String> hints) {
     for (String w : words) {

@@ -65,6 +65,11 @@ final class Catalog {
     return new Catalog(byLower, engine, statistics);
   }
 
+  /** The same tables, as the given engine's (what a recipe writes for that engine, in tests). */
+  Catalog as(Engine other) {
+    return new Catalog(tables, other, statistics);
+  }
+
   /** The engine the tables live in (recipes whose rewrite one engine runs slowly ask). */
   Engine engine() {
     return engine;

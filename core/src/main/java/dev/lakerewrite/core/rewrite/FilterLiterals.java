@@ -11,6 +11,7 @@ import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
 import dev.lakerewrite.core.sql.QueryAnalysis.ColumnReference;
 import dev.lakerewrite.core.sql.QueryAnalysis.Predicate;
 import dev.lakerewrite.retrieval.TypeFamily;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -183,6 +184,13 @@ final class FilterLiterals extends PlannerPart {
       if (abbreviated.size() == 1) {
         return Optional.of(abbreviated.get(0));
       }
+      // A code that spells each word's start in turn: 'USD' → 'US Dollar', 'NZD' → 'New Zealand dollar', 'EUR' →
+      // 'Euro'.
+      List<String> spelled = abbreviated.isEmpty()
+          ? values.stream().filter(v -> spellsWordStarts(acronym, v)).toList() : List.of();
+      if (spelled.size() == 1) {
+        return Optional.of(spelled.get(0));
+      }
     }
     Set<String> words = Set.of(norm.split("[^\\p{L}\\p{N}]+"));
     String best = null;
@@ -248,6 +256,37 @@ final class FilterLiterals extends PlannerPart {
       }
     }
     return sb.toString();
+  }
+
+  /**
+   * Whether a code spells the starts of a value's significant words in order, every word giving at least one letter
+   * and the code's letters all used ({@code USD}: {@code US} of "US", {@code D} of "Dollar"). Case is ignored.
+   * Backtracks over at most five letters.
+   */
+  static boolean spellsWordStarts(String code, String value) {
+    List<String> words = new ArrayList<>();
+    for (String w : value.split("[\\s\\-]+")) {
+      if (!w.isEmpty() && !STOPWORDS.contains(w.toLowerCase(Locale.ROOT)) && Character.isLetter(w.charAt(0))) {
+        words.add(w.toUpperCase(Locale.ROOT));
+      }
+    }
+    return !words.isEmpty() && spells(code.toUpperCase(Locale.ROOT), 0, words, 0);
+  }
+
+  private static boolean spells(String code, int at, List<String> words, int word) {
+    if (word == words.size()) {
+      return at == code.length();
+    }
+    String w = words.get(word);
+    for (int n = 1; n <= w.length() && at + n <= code.length(); n++) {
+      if (!code.regionMatches(at, w, 0, n)) {
+        break;
+      }
+      if (spells(code, at + n, words, word + 1)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Ranking bonus of a value hit in a column with few distinct values (a category), scaled by 1 − uniqueness. */

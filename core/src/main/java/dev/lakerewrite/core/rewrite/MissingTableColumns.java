@@ -3,6 +3,7 @@ package dev.lakerewrite.core.rewrite;
 import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
 
 import dev.lakerewrite.core.CatalogTable;
+import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.TableFeatures;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Columns that live in other tables (thesis error type Missing Table): an assumed column its table cannot answer is
@@ -118,8 +120,22 @@ final class MissingTableColumns extends PlannerPart {
     boolean changed = false;
     for (Map.Entry<String, ColumnTarget> e : t.columns().entrySet()) {
       ColumnTarget c = e.getValue();
+      if (family(c.lakeTable(), c.lakeColumn()) != TypeFamily.NUMERIC) {
+        continue;
+      }
       List<String> texts = textLiterals(e.getKey());
-      if (texts.isEmpty() || family(c.lakeTable(), c.lakeColumn()) != TypeFamily.NUMERIC) {
+      if (texts.isEmpty()) {
+        Optional<CodeLookup> found = readsCodes(t.assumed(), e.getKey(), c) ? namedLookup(c) : Optional.empty();
+        // A column named like the lookup's key wants the code itself (n_regionkey and REGIONKEY), not its label.
+        found = found.filter(l -> ColumnFeatures.lexicalMatch(e.getKey(), l.step().rightColumn())
+            <= ColumnFeatures.lexicalMatch(e.getKey(), l.label()));
+        if (found.isPresent()) {
+          CodeLookup l = found.get();
+          columns.put(e.getKey(), new ColumnTarget(l.step().rightTable(), l.label(), c.score(),
+              "label of the code " + c.lakeColumn() + " in " + l.step().rightTable() + "." + l.label()));
+          addJoin(t, l.step(), c, extraJoins);
+          changed = true;
+        }
         continue;
       }
       List<Evidence.JoinStep> steps = new ArrayList<>(lake.joinNeighbours(c.lakeTable()));
@@ -138,11 +154,7 @@ final class MissingTableColumns extends PlannerPart {
         }
         columns.put(e.getKey(), new ColumnTarget(step.rightTable(), label.get(), c.score(),
             "label of the code " + c.lakeColumn() + " in " + step.rightTable() + "." + label.get()));
-        if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed())
-            && j.toLake().equals(step.rightTable()))) {
-          extraJoins.add(new JoinRoute(t.assumed(), step.rightTable(),
-              new Evidence.JoinPath(c.lakeTable(), step.rightTable(), List.of(step), step.score(), 1, null)));
-        }
+        addJoin(t, step, c, extraJoins);
         changed = true;
         break;
       }
@@ -186,6 +198,98 @@ final class MissingTableColumns extends PlannerPart {
       }
     }
     return Optional.empty();
+  }
+
+  private static void addJoin(TableChoice t, Evidence.JoinStep step, ColumnTarget code, List<JoinRoute> extraJoins) {
+    if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed())
+        && j.toLake().equals(step.rightTable()))) {
+      extraJoins.add(new JoinRoute(t.assumed(), step.rightTable(),
+          new Evidence.JoinPath(code.lakeTable(), step.rightTable(), List.of(step), step.score(), 1, null)));
+    }
+  }
+
+  /** A lookup table of a code column: the join step onto its key and its label column. */
+  record CodeLookup(Evidence.JoinStep step, String label) {}
+
+  /**
+   * Whether an assumed column the query reads without comparing it with text is likely held as codes that the user
+   * expects decoded: its name promises no kind of value a number would answer (an id, a count, a date, a url: see
+   * {@link ColumnFeatures#promisesValue}), the query neither compares it with numbers or dates nor sums it nor joins
+   * on it, and its lake column holds integers of at most {@value #LOOKUP_CODES} distinct values.
+   */
+  private boolean readsCodes(String assumedTable, String column, ColumnTarget c) {
+    if (ColumnFeatures.promisesValue(column) || context.expectedFamilies.containsKey(key(column))
+        || isKey(assumedTable, column)) {
+      return false;
+    }
+    List<String> codes = codes(c);
+    return !codes.isEmpty() && codes.size() <= LOOKUP_CODES;
+  }
+
+  private List<String> codes(ColumnTarget c) {
+    return codeValues.computeIfAbsent(c.lakeTable() + "|" + c.lakeColumn(), k -> {
+      List<String> values = lake.distinctValues(c.lakeTable(), c.lakeColumn(), LOOKUP_CODES + 1);
+      return values.stream().allMatch(v -> v.strip().matches("[+-]?\\d+")) ? values : List.of();
+    });
+  }
+
+  private final Map<String, List<String>> codeValues = new HashMap<>();
+
+  /**
+   * The lookup table that decodes a code column the query only reads: a table whose name carries the code column's
+   * name ({@code SNCT_BY} → {@code zo_snct_by_typs}, {@code EXAMPLE_OF} → {@code tbl_example_of_dim}; the lake's
+   * table prefix aside), with a numeric key column holding every code and a text column of labels (its entity-name
+   * column, or its only other text column). A join-graph edge from the code column comes first. The best-named
+   * such table wins. Costs one value probe per code and candidate key column, over the few tables so named.
+   */
+  Optional<CodeLookup> namedLookup(ColumnTarget c) {
+    return namedLookups.computeIfAbsent(c.lakeTable() + "|" + c.lakeColumn(), k -> findNamedLookup(c));
+  }
+
+  private final Map<String, Optional<CodeLookup>> namedLookups = new HashMap<>();
+
+  private Optional<CodeLookup> findNamedLookup(ColumnTarget c) {
+    List<String> codes = codes(c);
+    CodeLookup best = null;
+    double bestName = 0;
+    for (String other : lake.tableNames()) {
+      if (other.equals(c.lakeTable())) {
+        continue;
+      }
+      double name = ColumnFeatures.lexicalMatch(c.lakeColumn(), context.withoutTablePrefix(other));
+      boolean edge = lake.joinNeighbours(c.lakeTable()).stream()
+          .anyMatch(s -> s.leftColumn().equals(c.lakeColumn()) && s.rightTable().equals(other));
+      if (edge) {
+        name += 1;
+      }
+      if (name <= bestName) {
+        continue;
+      }
+      String label = labelColumn(other);
+      if (label == null) {
+        continue;
+      }
+      for (CatalogTable.Column k : lake.table(other).columns()) {
+        if (!k.name().equals(label) && family(other, k.name()) == TypeFamily.NUMERIC
+            && codes.stream().allMatch(v -> lake.valueExists(other, k.name(), v.strip()))) {
+          best = new CodeLookup(new Evidence.JoinStep(c.lakeTable(), c.lakeColumn(), other, k.name(), name, 1), label);
+          bestName = name;
+          break;
+        }
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /** A lookup table's label column: its entity-name column, or else its only text column. */
+  private @Nullable String labelColumn(String table) {
+    String entity = context.entityColumn(table);
+    if (entity != null) {
+      return entity;
+    }
+    List<String> texts = lake.table(table).columns().stream().map(CatalogTable.Column::name)
+        .filter(n -> family(table, n) == TypeFamily.STRING).toList();
+    return texts.size() == 1 ? texts.get(0) : null;
   }
 
   /** Codes of a column checked against a lookup table's key column. */

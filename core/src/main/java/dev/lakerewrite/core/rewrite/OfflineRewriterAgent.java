@@ -927,7 +927,8 @@ final class OfflineRewriterAgent implements RewriterAgent {
       }
       TypeFamily family = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily())
           .orElse(TypeFamily.STRING);
-      if (family == TypeFamily.NUMERIC) {
+      if (family == TypeFamily.NUMERIC
+          || PlanningContext.holdsNumbersWithUnits(state.lake().profile(lakeTable).column(column))) {
         return "clean_number(" + qualified + ")";
       }
       if (family == TypeFamily.DATETIME) {

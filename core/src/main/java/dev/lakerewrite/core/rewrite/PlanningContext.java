@@ -190,6 +190,24 @@ final class PlanningContext {
     };
   }
 
+  /**
+   * Whether a text column holds numbers written with a unit or currency ({@code '214,092 units'}, {@code '1,308,733
+   * EUR'}, {@code '$12.50'}): at least nine in ten of its frequent values, and three or more of them. Such a column is
+   * a number the lake wrote as text; the rewrite reads it with {@code clean_number} wherever it reads it.
+   */
+  static boolean holdsNumbersWithUnits(Optional<ColumnProfile> column) {
+    if (column.isEmpty() || column.get().typeFamily() != TypeFamily.STRING) {
+      return false;
+    }
+    List<String> values = column.get().sampleValues().stream().filter(v -> v != null && !v.isBlank()).toList();
+    long matching = values.stream().filter(v -> NUMBER_WITH_UNIT.matcher(v.strip()).matches()).count();
+    return values.size() >= 3 && matching >= 0.9 * values.size();
+  }
+
+  private static final java.util.regex.Pattern NUMBER_WITH_UNIT = java.util.regex.Pattern.compile(
+      "[+-]?\\d{1,3}(?:[,.' ]\\d{3})*(?:[.,]\\d+)?\\s*(?:%|[\\p{L}][\\p{L}.]{0,5})"
+          + "|[$€£¥]\\s?[+-]?\\d{1,3}(?:[,.' ]\\d{3})*(?:[.,]\\d+)?|[+-]?\\d+(?:[.,]\\d+)?\\s*(?:%|[\\p{L}][\\p{L}.]{0,5})");
+
   /** A table's entity-name column: the first unique text column (WikiDBs: {@code label}). */
   @Nullable String entityColumn(String table) {
     return EntityNames.entityColumn(lake.profile(table));

@@ -137,19 +137,27 @@ final class UnionsAndNoise extends PlannerPart {
     return out;
   }
 
-  /** Whether another table types the columns the assumed table reads as its lake table does (so they union). */
+  /**
+   * Whether another table declares the columns the assumed table reads in the same type family as its lake table
+   * does (so they union: each part's file is typed on its own, and an INTEGER part unions with a BIGINT one).
+   */
   private boolean sameTypes(TableChoice t, String other) {
     for (ColumnTarget c : t.columns().values()) {
       if (c.lakeTable().equals(t.lake())) {
-        String type = lake.table(t.lake()).column(c.lakeColumn()).map(CatalogTable.Column::type).orElse("");
+        TypeFamily type = declaredFamily(t.lake(), c.lakeColumn());
         boolean same = lake.table(other).columns().stream()
-            .anyMatch(o -> o.name().equalsIgnoreCase(c.lakeColumn()) && o.type().equals(type));
+            .anyMatch(o -> o.name().equalsIgnoreCase(c.lakeColumn()) && TypeFamily.fromSqlType(o.type()) == type);
         if (!same) {
           return false;
         }
       }
     }
     return true;
+  }
+
+  /** The family of a column's declared type (text that holds numbers is text: it does not union with a number). */
+  private TypeFamily declaredFamily(String table, String column) {
+    return TypeFamily.fromSqlType(lake.table(table).column(column).map(CatalogTable.Column::type).orElse("VARCHAR"));
   }
 
   /** A lake table's column names, lower case (types are left out: each part's file is typed on its own). */

@@ -378,7 +378,8 @@ final class ViewRewrite {
     }
     TypeFamily family = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily())
         .orElse(TypeFamily.STRING);
-    if (family == TypeFamily.NUMERIC) {
+    if (family == TypeFamily.NUMERIC
+        || PlanningContext.holdsNumbersWithUnits(state.lake().profile(lakeTable).column(column))) {
       return "clean_number(" + qualified + ")";
     }
     if (family == TypeFamily.DATETIME && (wantsYear || use != null && use.uses(Use.COMPARED_DATE))) {

@@ -110,6 +110,7 @@ public final class SqlAnalyzer {
     }
     Walk walk = new Walk();
     JsonNode root = parsed.statement(0).get("node");
+    walk.unqualified.addAll(ColumnPrefixes.unqualifiedColumns(root));
     walk.queryNode(root, null, true);
     return new QueryAnalysis(sql, walk.tables, freeze(walk.columns), walk.unresolved, walk.outputs,
         walk.predicates, walk.joins, walk.groupBy, walk.orderBy, walk.limit, new ArrayList<>(walk.ctes),
@@ -161,6 +162,8 @@ public final class SqlAnalyzer {
     final List<TableReference> tables = new ArrayList<>();
     final Map<String, LinkedHashSet<String>> columns = new LinkedHashMap<>();
     final List<ColumnReference> unresolved = new ArrayList<>();
+    /** Every column name the query writes without a qualifier (for {@link ColumnPrefixes}). */
+    final Set<String> unqualified = new LinkedHashSet<>();
     final List<OutputColumn> outputs = new ArrayList<>();
     final List<Predicate> predicates = new ArrayList<>();
     final List<JoinCondition> joins = new ArrayList<>();
@@ -560,11 +563,46 @@ public final class SqlAnalyzer {
         }
         return new ColumnReference(Optional.empty(), column);
       }
+      if (isSelectAlias(colRef, scope)) {
+        return new ColumnReference(Optional.empty(), column);
+      }
+      Optional<String> placed = placedByPrefix(column, scope);
+      if (placed.isPresent()) {
+        return new ColumnReference(placed, column);
+      }
       Optional<Source> single = scope.single();
-      if (single.isPresent() && single.get().baseTable() && !isSelectAlias(colRef, scope)) {
+      if (single.isPresent() && single.get().baseTable()) {
         return new ColumnReference(Optional.of(single.get().name()), column);
       }
       return new ColumnReference(Optional.empty(), column);
+    }
+
+    /**
+     * The table an unqualified column's prefix names ({@link ColumnPrefixes}): in the nearest block with sources, or,
+     * when that block's tables follow the convention but none carries this prefix, in an enclosing block (a
+     * correlated reference: {@code p_partkey} inside a subquery over {@code lineitem}). Empty in a block that reads a
+     * derived table or CTE, whose columns the convention says nothing about.
+     */
+    private Optional<String> placedByPrefix(String column, Scope scope) {
+      Optional<String> prefix = ColumnPrefixes.prefix(column);
+      if (prefix.isEmpty()) {
+        return Optional.empty();
+      }
+      for (Scope s = scope; s != null; s = s.parent) {
+        if (s.byAlias.isEmpty()) {
+          continue;
+        }
+        if (s.byAlias.values().stream().anyMatch(src -> !src.baseTable())) {
+          return Optional.empty();
+        }
+        Map<String, String> owners = ColumnPrefixes.owners(unqualified,
+            s.byAlias.values().stream().map(Source::name).distinct().toList());
+        String owner = owners.get(prefix.get());
+        if (owner != null || owners.isEmpty()) {
+          return Optional.ofNullable(owner);
+        }
+      }
+      return Optional.empty();
     }
 
     private boolean isSelectAlias(JsonNode colRef, Scope scope) {

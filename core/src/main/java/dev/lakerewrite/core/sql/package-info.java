@@ -3,6 +3,7 @@
  *
  * <p>Public types (one line each; {@code PublicTypesListedTest} checks that every public type is here):
  * <ul>
+ *   <li>{@link ColumnPrefixes}: Places unqualified columns by their tables' prefix convention (l_orderkey in lineitem).
  *   <li>{@link ParsedSql}: SQL text and DuckDB's syntax trees for its statements.
  *   <li>{@link QueryAnalysis}: What a query says about the schema its author assumes: the tables it names.
  *   <li>{@link SqlAnalyzer}: Analyses one query through DuckDB's own syntax tree (see SqlParser).

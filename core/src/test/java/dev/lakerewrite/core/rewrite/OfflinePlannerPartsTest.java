@@ -366,6 +366,16 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aCodeSpellsTheStartsOfTheValuesWords() {
+      assertThat(FilterLiterals.spellsWordStarts("USD", "US Dollar")).isTrue();
+      assertThat(FilterLiterals.spellsWordStarts("NZD", "New Zealand dollar")).isTrue();
+      assertThat(FilterLiterals.spellsWordStarts("EUR", "Euro")).isTrue();
+      assertThat(FilterLiterals.spellsWordStarts("USD", "United States")).isFalse();
+      assertThat(FilterLiterals.spellsWordStarts("JPY", "Japanese yen")).isFalse();
+      assertThat(FilterLiterals.spellsWordStarts("EU", "Euro zone member")).isFalse();
+    }
+
+    @Test
     void aValueWithNoisySpellingsIsComparedByTheCleanedKey() {
       Parts p = new Parts(lake, "SELECT name FROM towns WHERE name = 'Auckland'", lake.padWith("places"));
       Set<String> keyed = new LinkedHashSet<>();
@@ -376,6 +386,84 @@ class OfflinePlannerPartsTest {
       assertThat(fixes).isEmpty();
       assertThat(wanted).isEmpty();
       assertThat(keyed).containsExactly(literalKey("towns", "name", "Auckland"));
+    }
+  }
+
+  @Nested
+  class CodeLabels {
+
+    // Licences name their approver by a code; a lookup table named after the code column decodes it. A second
+    // lookup holds the same codes but is named after something else; the ratings column holds small numbers too.
+    private final FakeLakeTools lake = new FakeLakeTools()
+        .table("zo_licences", "LBL VARCHAR, SNCT_BY BIGINT, RTNG BIGINT", "GPL|2|5", "MIT|3|4", "BSD|3|4")
+        .table("zo_snct_by_typs", "CD BIGINT, NM VARCHAR", "1|Debian", "2|Free Software Foundation",
+            "3|Open Source Initiative")
+        .table("zo_clr_typs", "CD BIGINT, NM VARCHAR", "1|red", "2|green", "3|blue", "4|black", "5|white");
+
+    private Map<String, TableChoice> licences(String column, String lakeColumn) {
+      return byAssumed(choice("licences", "zo_licences", Map.of("label", target("zo_licences", "LBL"),
+          column, target("zo_licences", lakeColumn)), List.of()));
+    }
+
+    @Test
+    void aCodeColumnTheQueryOnlyReadsIsReadAsTheLabelOfItsNamedLookupTable() {
+      Parts p = new Parts(lake, "SELECT label, approved_by FROM licences", lake.padWith("zo_licences"));
+      List<JoinRoute> joins = new ArrayList<>();
+
+      TableChoice t = new MissingTableColumns(p.context, p.chooser)
+          .codeLabels(licences("approved_by", "SNCT_BY").get("licences"), joins);
+
+      assertThat(t.columns().get("approved_by").lakeTable()).isEqualTo("zo_snct_by_typs");
+      assertThat(t.columns().get("approved_by").lakeColumn()).isEqualTo("NM");
+      assertThat(joins).singleElement().satisfies(j -> {
+        assertThat(j.toLake()).isEqualTo("zo_snct_by_typs");
+        assertThat(j.path().steps().get(0).leftColumn()).isEqualTo("SNCT_BY");
+        assertThat(j.path().steps().get(0).rightColumn()).isEqualTo("CD");
+      });
+    }
+
+    @Test
+    void aColumnWhoseNameOrUsePromisesANumberKeepsItsValues() {
+      Parts rated = new Parts(lake, "SELECT label, rating_score FROM licences", lake.padWith("zo_licences"));
+      MissingTableColumns missing = new MissingTableColumns(rated.context, rated.chooser);
+      List<JoinRoute> joins = new ArrayList<>();
+      assertThat(missing.codeLabels(licences("rating_score", "RTNG").get("licences"), joins).columns()
+          .get("rating_score").lakeColumn()).isEqualTo("RTNG");
+
+      Parts summed = new Parts(lake, "SELECT SUM(approved_by) FROM licences", lake.padWith("zo_licences"));
+      assertThat(new MissingTableColumns(summed.context, summed.chooser)
+          .codeLabels(licences("approved_by", "SNCT_BY").get("licences"), joins).columns()
+          .get("approved_by").lakeColumn()).isEqualTo("SNCT_BY");
+      assertThat(joins).isEmpty();
+    }
+
+    @Test
+    void aColumnNamedLikeTheLookupsKeyKeepsTheCode() {
+      FakeLakeTools keyed = new FakeLakeTools()
+          .table("tbl_ntn", "NAME VARCHAR, REGIONKEY BIGINT", "FRANCE|3", "JAPAN|2", "KENYA|0")
+          .table("tbl_regionkey_dim", "REGIONKEY BIGINT, NAME VARCHAR", "0|AFRICA", "2|ASIA", "3|EUROPE");
+      Parts p = new Parts(keyed, "SELECT n_name, n_regionkey FROM nation", keyed.padWith("tbl_ntn"));
+      List<JoinRoute> joins = new ArrayList<>();
+
+      TableChoice t = new MissingTableColumns(p.context, p.chooser).codeLabels(choice("nation", "tbl_ntn",
+          Map.of("n_name", target("tbl_ntn", "NAME"), "n_regionkey", target("tbl_ntn", "REGIONKEY")), List.of()),
+          joins);
+
+      assertThat(t.columns().get("n_regionkey").lakeColumn()).isEqualTo("REGIONKEY");
+      assertThat(joins).isEmpty();
+    }
+
+    @Test
+    void withoutALookupTableNamedAfterTheColumnTheCodesStay() {
+      Parts p = new Parts(lake, "SELECT label, colour FROM licences", lake.padWith("zo_licences"));
+      List<JoinRoute> joins = new ArrayList<>();
+
+      // RTNG's codes are all in zo_clr_typs, but nothing in the names ties "RTNG" to colours.
+      TableChoice t = new MissingTableColumns(p.context, p.chooser)
+          .codeLabels(licences("colour", "RTNG").get("licences"), joins);
+
+      assertThat(t.columns().get("colour").lakeColumn()).isEqualTo("RTNG");
+      assertThat(joins).isEmpty();
     }
   }
 

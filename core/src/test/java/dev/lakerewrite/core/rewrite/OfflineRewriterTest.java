@@ -203,6 +203,68 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void showsTheLabelOfACodedColumnAndReadsNumbersWrittenWithUnitsAsNumbers(@TempDir Path tmp) throws Exception {
+    StringBuilder licences = new StringBuilder("licence_name,approved_by,tax_id\n");
+    for (int i = 0; i < 12; i++) {
+      licences.append("licence ").append(i).append(',').append(i % 3 + 1).append(",\"")
+          .append(String.format(java.util.Locale.ROOT, "%,d", 214_092 + 1_000 * i)).append(" units\"\n");
+    }
+    try (DataLake lake = csvLake(tmp, Map.of(
+        "licences.csv", licences.toString(),
+        // Named after the code column: its lookup. Holds the same codes but named otherwise: not its lookup.
+        "approved_by_types.csv", "code,approver\n1,Free Software Foundation\n2,Open Source Initiative\n3,Debian\n",
+        "colour_types.csv", "code,colour\n1,red\n2,green\n3,blue\n"))) {
+      RewriteResult r = Rewriter.rewrite(
+          "SELECT licence_name, approved_by, tax_id FROM licences ORDER BY licence_name LIMIT 2", lake);
+      assertThat(r.sql()).contains("approved_by_types").doesNotContain("colour_types");
+      ResultTable t = r.result().orElseThrow();
+      assertThat(t.get(0, 0)).isEqualTo("licence 0");
+      assertThat(t.get(0, 1)).isEqualTo("Free Software Foundation");
+      assertThat(t.get(0, 2)).as(r.sql()).isNotNull();
+      assertThat(number(t.get(0, 2))).as(r.sql()).isEqualTo(214_092);
+      assertThat(t.get(1, 1)).isEqualTo("Open Source Initiative");
+      assertThat(number(t.get(1, 2))).isEqualTo(215_092);
+    }
+  }
+
+  @Test
+  void readsACurrencyCodeAsTheCurrencyTheLakeSpellsOut(@TempDir Path tmp) throws Exception {
+    // The thesis's motivating example: the analyst writes 'USD', the lake says 'US Dollar'.
+    try (DataLake lake = csvLake(tmp, Map.of("country_profiles.csv", "country_name,currency\n"
+        + "United States,US Dollar\nEcuador,US Dollar\nNew Zealand,New Zealand dollar\nFrance,Euro\n"
+        + "Japan,Japanese yen\n"))) {
+      RewriteResult r = Rewriter.rewrite(
+          "SELECT country_name FROM countries WHERE currency = 'USD' ORDER BY country_name", lake);
+      assertThat(r.sql()).contains("'US Dollar'");
+      assertThat(r.result().orElseThrow().rows()).containsExactly(List.of("Ecuador"), List.of("United States"));
+
+      RewriteResult nzd = Rewriter.rewrite("SELECT country_name FROM countries WHERE currency = 'NZD'", lake);
+      assertThat(nzd.result().orElseThrow().rows()).containsExactly(List.of("New Zealand"));
+    }
+  }
+
+  @Test
+  void placesUnqualifiedColumnsOfSeveralTablesByTheirPrefixes(@TempDir Path tmp) throws Exception {
+    StringBuilder orders = new StringBuilder("ORDKEY,CUSTKEY,TOTALPRICE\n");
+    for (int i = 0; i < 9; i++) {
+      orders.append(100 + i).append(',').append(i % 3).append(',').append(10 * (i + 1)).append('\n');
+    }
+    try (DataLake lake = csvLake(tmp, Map.of(
+        "tbl_ordrs.csv", orders.toString(),
+        "tbl_cstmrs.csv", "CUSTKEY,NAME\n0,Alice\n1,Bob\n2,Carol\n"))) {
+      // TPC-H style: no qualifiers; c_ columns are the customers', o_ columns the orders'.
+      RewriteResult r = Rewriter.rewrite("SELECT c_name, sum(o_totalprice) AS total FROM customer, orders"
+          + " WHERE c_custkey = o_custkey GROUP BY c_name ORDER BY c_name", lake);
+      ResultTable t = r.result().orElseThrow();
+      assertThat(t.rowCount()).as(r.sql()).isEqualTo(3);
+      assertThat(t.get(0, 0)).isEqualTo("Alice");
+      assertThat(number(t.get(0, 1))).as(r.sql()).isEqualTo(10 + 40 + 70);
+      assertThat(t.get(2, 0)).isEqualTo("Carol");
+      assertThat(number(t.get(2, 1))).isEqualTo(30 + 60 + 90);
+    }
+  }
+
+  @Test
   void whenTheBestPlansQueryReturnsNoRowsTheLoopRunsTheRunnerUpTableAndKeepsTheOneWithRows(@TempDir Path tmp)
       throws Exception {
     StringBuilder editors = new StringBuilder("LBL,DSCR,CPYR_LCNS\n");

@@ -1,0 +1,66 @@
+package dev.lakerewrite.core.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lakerewrite.core.match.AssumedSchema;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ColumnPrefixesTest {
+
+  @Test
+  void tpchPrefixesNameTheirTablesAndALongerPrefixLeavesTheShorterOneItsTable() {
+    Map<String, String> owners = ColumnPrefixes.owners(
+        List.of("l_orderkey", "ps_supplycost", "p_partkey", "s_suppkey", "n_name"),
+        List.of("lineitem", "partsupp", "part", "supplier", "nation"));
+
+    assertThat(owners).containsExactlyInAnyOrderEntriesOf(Map.of("l", "lineitem", "ps", "partsupp", "p", "part",
+        "s", "supplier", "n", "nation"));
+  }
+
+  @Test
+  void tpcdsPrefixesAreTheInitialsOfTheirTablesWords() {
+    Map<String, String> owners = ColumnPrefixes.owners(
+        List.of("ss_sold_date_sk", "s_store_name", "d_year", "ca_state", "cd_gender", "c_customer_id", "inv_item_sk"),
+        List.of("store_sales", "store", "date_dim", "customer_address", "customer_demographics", "customer",
+            "inventory"));
+
+    assertThat(owners).containsExactlyInAnyOrderEntriesOf(Map.of("ss", "store_sales", "s", "store", "d", "date_dim",
+        "ca", "customer_address", "cd", "customer_demographics", "c", "customer", "inv", "inventory"));
+  }
+
+  @Test
+  void aPrefixThatFitsTwoTablesAlikeOrAQueryWithOnePrefixPlacesNothing() {
+    assertThat(ColumnPrefixes.owners(List.of("ws_net_paid", "web_name"), List.of("web_sales", "web_site")))
+        .isEmpty();
+    assertThat(ColumnPrefixes.owners(List.of("is_active", "name"), List.of("items", "users"))).isEmpty();
+    assertThat(ColumnPrefixes.prefix("official website")).isEmpty();
+    assertThat(ColumnPrefixes.prefix("L_ORDERKEY")).contains("l");
+  }
+
+  private static final String Q17 = """
+      SELECT sum(l_extendedprice) / 7.0 AS avg_yearly FROM lineitem, part
+      WHERE p_partkey = l_partkey AND p_brand = 'Brand#23' AND p_container = 'MED BOX'
+        AND l_quantity < (SELECT 0.2 * avg(l_quantity) FROM lineitem WHERE l_partkey = p_partkey)""";
+
+  @Test
+  void theAnalysisPlacesUnqualifiedColumnsOfAMultiTableQueryAndItsCorrelatedSubquery() {
+    QueryAnalysis a = SqlAnalyzer.analyzeStandalone(Q17);
+
+    assertThat(a.unresolvedColumns()).isEmpty();
+    assertThat(a.columnsOf("part")).containsExactlyInAnyOrder("p_partkey", "p_brand", "p_container");
+    assertThat(a.columnsOf("lineitem")).containsExactlyInAnyOrder("l_extendedprice", "l_partkey", "l_quantity");
+  }
+
+  @Test
+  void theAssumedSchemaPlacesThemAlikeWithNothingLeftAmbiguous() {
+    AssumedSchema schema = AssumedSchema.of(SqlParser.standalone().parse(Q17).statement(0));
+
+    assertThat(schema.ambiguous()).isEmpty();
+    assertThat(schema.table("part").orElseThrow().columns().keySet())
+        .containsExactlyInAnyOrder("p_partkey", "p_brand", "p_container");
+    assertThat(schema.table("lineitem").orElseThrow().columns().keySet())
+        .containsExactlyInAnyOrder("l_extendedprice", "l_partkey", "l_quantity");
+  }
+}
