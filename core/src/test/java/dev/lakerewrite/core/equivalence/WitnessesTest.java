@@ -77,7 +77,7 @@ class WitnessesTest {
    * has no neighbours.
    */
   @Test
-  void witnessesSeparateMutantsTheOtherInstancesMiss() {
+  void witnessesSeparateMutantsTheOtherInstancesMiss() throws Exception {
     java.util.List<Integer> missedWithout = new java.util.ArrayList<>();
     try (EquivalenceChecker with = EquivalenceChecker.builder().schema(SCHEMA).build();
          EquivalenceChecker without = EquivalenceChecker.builder().schema(SCHEMA).witnesses(false).build()) {
