@@ -65,6 +65,7 @@ public final class EquivalenceChecker implements AutoCloseable {
   private final long seed;
   private final boolean minimize;
   private final boolean targeted;
+  private final boolean witnesses;
   private final int maxComparedRows;
   private final int maxMinimizeTests;
   private final dev.lakerewrite.core.Engine engine;
@@ -85,6 +86,7 @@ public final class EquivalenceChecker implements AutoCloseable {
     this.seed = b.seed;
     this.minimize = b.minimize;
     this.targeted = b.targeted;
+    this.witnesses = b.witnesses;
     this.maxComparedRows = b.maxComparedRows;
     this.maxMinimizeTests = b.maxMinimizeTests;
   }
@@ -282,7 +284,7 @@ public final class EquivalenceChecker implements AutoCloseable {
         Map<QueryFacts.ColumnKey, List<String>> real, Trial onDatabase) throws SQLException {
       Domains domains = Domains.build(facts, tables, duck, real);
       InstanceGenerator generator = new InstanceGenerator(tables, domains, seed, facts.largestLimit(),
-          facts.columnComparisons(), targeted ? TargetedInstances.build(tables, domains, facts, duck) : List.of());
+          facts.columnComparisons(), targeted ? TargetedInstances.build(tables, domains, facts, duck, witnesses) : List.of());
       int generated = 0;
       int total = maxInstances + (scriptRows != null ? 1 : 0);
       Set<List<List<List<String>>>> tried = new java.util.HashSet<>();
@@ -590,6 +592,7 @@ public final class EquivalenceChecker implements AutoCloseable {
     private long seed = 42;
     private boolean minimize = true;
     private boolean targeted = true;
+    private boolean witnesses = true;
     private int maxComparedRows = 100_000;
     private int maxMinimizeTests = 400;
 
@@ -665,6 +668,16 @@ public final class EquivalenceChecker implements AutoCloseable {
      */
     public Builder targetedInstances(boolean enabled) {
       this.targeted = enabled;
+      return this;
+    }
+
+    /**
+     * Whether the targeted instances include witnesses ({@link Witnesses}: a row per table occurrence meeting a
+     * query's joins and constants at once, and their variants); default true. Package-private: for tests that
+     * show what witnesses add.
+     */
+    Builder witnesses(boolean enabled) {
+      this.witnesses = enabled;
       return this;
     }
 

@@ -149,6 +149,7 @@ final class QueryFacts {
   private long largestLimit;
   private final Set<java.math.BigDecimal> fractions = new java.util.TreeSet<>();
   private int viewDepth;
+  private final List<JsonNode> statements = new ArrayList<>();
 
   QueryFacts(Schema schema, SqlParser parser) {
     this.schema = schema;
@@ -157,6 +158,7 @@ final class QueryFacts {
 
   /** Adds what one query (its statement tree, as the parser returns it) says. */
   void add(JsonNode statement) {
+    statements.add(statement);
     Trees.visit(statement, n -> {
       if ("CONSTANT".equals(n.path("class").asText())) {
         try {
@@ -180,6 +182,19 @@ final class QueryFacts {
 
   Set<String> tables() {
     return tables;
+  }
+
+  /** The statements added, in order (the checker's left query first). */
+  List<JsonNode> statements() {
+    return statements;
+  }
+
+  Schema schema() {
+    return schema;
+  }
+
+  SqlParser parser() {
+    return parser;
   }
 
   /**

@@ -48,7 +48,10 @@ import org.jspecify.annotations.Nullable;
  *       {@code cnt BETWEEN 15 AND 20}), groups of {@code k - 1}, {@code k} and {@code k + 1} rows;
  *   <li>for every table another joins with, a second group: a second passing row of it joined by a copy of the
  *       other's base row, the measures in the proportion {@code 1 - c : 1 + c} of each fraction {@code c} the
- *       queries write (a group's deviation from its partition's average, TPC-DS q53/q89).
+ *       queries write (a group's deviation from its partition's average, TPC-DS q53/q89);
+ *   <li>{@linkplain Witnesses witnesses}: a row per table <em>occurrence</em> (not per table) meeting each query's
+ *       joins and constants at once, so that a query reading one table under several filters returns rows, and
+ *       their variants (copies, second groups, boundaries, NULLs); built only with an engine at hand.
  * </ul>
  *
  * <p>Base rows avoid values at which arithmetic on the column vanishes ({@code 1 - l_discount} at 1), else every
@@ -97,8 +100,18 @@ final class TargetedInstances {
    */
   static List<Database> build(List<Schema.Table> tables, Domains domains, QueryFacts facts,
       java.sql.@Nullable Connection duckdb) {
-    return new TargetedInstances(tables, domains, facts, facts.columnComparisons(), duckdb).build();
+    return build(tables, domains, facts, duckdb, true);
   }
+
+  /** As above; {@code witnesses} false leaves out the {@link Witnesses} and their variants. */
+  static List<Database> build(List<Schema.Table> tables, Domains domains, QueryFacts facts,
+      java.sql.@Nullable Connection duckdb, boolean witnesses) {
+    TargetedInstances t = new TargetedInstances(tables, domains, facts, facts.columnComparisons(), duckdb);
+    t.witnesses = witnesses;
+    return t.build();
+  }
+
+  private boolean witnesses = true;
 
   private List<Database> build() {
     List<Domains.@Nullable Atom> atoms = domains.atoms();
@@ -154,8 +167,29 @@ final class TargetedInstances {
     }
     first.add(instance("groups of two and one (rows equal but for their keys, and another)", groups));
 
+    // Witnesses: a row per table occurrence meeting the joins and constants of a query at once, so that it
+    // returns rows (each query's first), then their variants, which take two turns at the end of each round below.
+    List<Database> witnesses = new ArrayList<>();
+    if (duckdb != null && this.witnesses) {
+      try {
+        for (Witnesses.Witness w : Witnesses.build(facts.statements(), tables, facts.schema(), facts.parser(),
+            domains, base, duckdb)) {
+          witnesses.add(instance(w.description(), w.rows()));
+        }
+      } catch (RuntimeException e) {
+        witnesses.clear(); // a query shape the witnesses do not foresee: the other kinds still run
+      }
+    }
+    int leading = Math.min(witnesses.size(), facts.statements().size());
+    first.addAll(witnesses.subList(0, leading));
+    List<Database> evenVariants = new ArrayList<>();
+    List<Database> oddVariants = new ArrayList<>();
+    for (int i = leading; i < witnesses.size(); i++) {
+      ((i - leading) % 2 == 0 ? evenVariants : oddVariants).add(witnesses.get(i));
+    }
+
     List<List<Database>> kinds = List.of(ors(), boundaries(), columnBoundaries(), nulls(), joins(), repeated(),
-        thresholds(), differences(), counts(), secondGroups());
+        thresholds(), differences(), counts(), secondGroups(), evenVariants, oddVariants);
     List<Database> out = new ArrayList<>();
     Set<Map<String, List<List<String>>>> seen = new HashSet<>();
     for (Database d : first) {

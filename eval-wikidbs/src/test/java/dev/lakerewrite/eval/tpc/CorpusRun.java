@@ -24,7 +24,7 @@ import java.util.Map;
 final class CorpusRun implements AutoCloseable {
   /** What happened to one pair. */
   record Outcome(EquivalenceCorpus.Pair pair, Verdict verdict, boolean proved, boolean confirmed, long nanos,
-      int counterexampleRows, String summary) {}
+      int counterexampleRows, String summary, int instances, int nonEmpty) {}
 
   private final Map<String, EquivalenceChecker> checkers = new HashMap<>();
 
@@ -37,7 +37,7 @@ final class CorpusRun implements AutoCloseable {
       r = checker.check(p.left(), p.right());
     } catch (EquivalenceInputException e) {
       return new Outcome(p, Verdict.UNKNOWN, false, false, System.nanoTime() - start, 0,
-          "bad input: " + e.getMessage());
+          "bad input: " + e.getMessage(), 0, 0);
     }
     long nanos = System.nanoTime() - start;
     boolean confirmed = false;
@@ -47,7 +47,11 @@ final class CorpusRun implements AutoCloseable {
       rows = ce.rowCount();
       confirmed = differs(ce, p.left(), p.right());
     }
-    return new Outcome(p, r.verdict(), r.proved(), confirmed, nanos, rows, r.summary());
+    // Instances compared, and those where either query returned a row (an instance where both return nothing
+    // cannot tell a filter's mutant from the original).
+    var checks = r.evidence().checks();
+    int nonEmpty = (int) checks.stream().filter(c -> c.originalRows() > 0 || c.candidateRows() > 0).count();
+    return new Outcome(p, r.verdict(), r.proved(), confirmed, nanos, rows, r.summary(), checks.size(), nonEmpty);
   }
 
   /** Whether the two queries return different multisets of rows on the counterexample's database. */

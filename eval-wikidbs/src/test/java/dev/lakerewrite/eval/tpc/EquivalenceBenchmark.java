@@ -89,11 +89,17 @@ public final class EquivalenceBenchmark {
         hidden++;
         continue;
       }
-      System.out.println("survivor " + o.pair().id() + ": " + o.verdict() + " — " + o.summary().lines().findFirst()
-          .orElse(""));
+      System.out.println("survivor " + o.pair().id() + ": " + o.verdict() + " (non-empty on " + o.nonEmpty() + " of "
+          + o.instances() + " instances) — " + o.summary().lines().findFirst().orElse(""));
       if (System.getenv("SHOW_SURVIVORS") != null) {
         System.out.println("  right: " + o.pair().right().replaceAll("\\s+", " "));
       }
+    }
+    if (!total.survivors.isEmpty()) {
+      long blind = total.survivors.stream().filter(o -> o.nonEmpty() == 0).count();
+      long few = total.survivors.stream().filter(o -> o.nonEmpty() > 0 && o.nonEmpty() <= 2).count();
+      System.out.printf(Locale.ROOT, "survivors: %d, of which %d saw no row on either side on any instance, %d a row "
+          + "on 1-2 instances%n", total.survivors.size(), blind, few);
     }
     if (hidden > 0) {
       System.out.println(hidden + " held-out survivor(s), not listed (the held-out part stays unlooked-at)");

@@ -1,0 +1,1244 @@
+package dev.lakerewrite.core.equivalence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lakerewrite.core.sql.SqlParser;
+import dev.lakerewrite.core.sql.Trees;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Witness instances: a small database on which one query returns rows, and variants of it. Most generated
+ * instances leave a query with many joins and constant filters empty on both sides (a TPC-DS query reads {@code
+ * date_dim} three times with three different year filters; one row per table can pass only one of them), and two
+ * queries that both return nothing cannot be told apart.
+ *
+ * <p>A witness is built per <em>occurrence</em> of a table, not per table: every table reference in FROM, in a
+ * derived table, in an {@code EXISTS} or {@code IN} subquery, and in each reference to a CTE (a CTE read twice is
+ * instantiated twice) gets a row of its own. The query's equality joins (through CTE and derived-table outputs,
+ * {@code IN} subqueries and correlated references) put the occurrences' columns in classes (union-find); each class
+ * then takes one value that meets every constant predicate on its columns at once ({@code =}, {@code <}, {@code
+ * BETWEEN}, {@code IN}, {@code NOT IN}, {@code LIKE}, {@code year(d) =}), the base rows' values where no predicate
+ * speaks, and a fresh value for a key class with no predicate (so that occurrences of one table are distinct rows
+ * with distinct keys). Of an OR, the first disjunct is satisfied; {@code NOT EXISTS}, {@code NOT IN (subquery)} and
+ * negations are not instantiated; a branch of a {@code UNION} whose constant output a predicate rules out ({@code
+ * sale_type = 'w'} on the branch that writes {@code 's'}) gets no rows. Tables no occurrence reads stay empty unless
+ * a foreign key needs a row.
+ *
+ * <p>Variants add to the witness a second copy of it (its key classes fresh: a group of two; and its unconstrained
+ * columns other values too: a second group), and copies in which one class is moved just across each of its
+ * predicates' boundaries (at, below and above each constant, outside an IN list, not matching a LIKE) or one
+ * column is NULL. This is XData's approach (Chandra et al., "Data generation for testing and grading SQL
+ * queries", VLDB Journal 2015): a tuple per tuple variable, equivalence classes of join attributes, each constrained
+ * to satisfy the query's selections, and then each selection's boundary in turn.
+ *
+ * <p>Linear in the size of the query times the number of classes; at most {@value #MAX_OCCURRENCES} occurrences per
+ * query.
+ */
+final class Witnesses {
+  static final int MAX_OCCURRENCES = 64;
+  private static final int MAX_VARIANTS = 24;
+  /** Values around a class's constants tried at most (an IN list of twenty gives sixty). */
+  private static final int MAX_VALUES = 8;
+
+  /** A witness instance: what it is and its rows per table (lower-case name), every table present. */
+  record Witness(String description, Map<String, List<List<String>>> rows) {}
+
+  private final List<Schema.Table> tables;
+  private final Schema schema;
+  private final SqlParser parser;
+  private final Domains domains;
+  private final Map<String, List<String>> base;
+  private final Connection duckdb;
+  private final Map<String, String> evaluated = new HashMap<>();
+  private int fresh = 3_000;
+
+  private Witnesses(List<Schema.Table> tables, Schema schema, SqlParser parser, Domains domains,
+      Map<String, List<String>> base, Connection duckdb) {
+    this.tables = tables;
+    this.schema = schema;
+    this.parser = parser;
+    this.domains = domains;
+    this.base = base;
+    this.duckdb = duckdb;
+  }
+
+  /**
+   * The witnesses of each of these statements (DuckDB syntax trees) and their variants, the witnesses themselves
+   * first.
+   *
+   * @param base a row per table (lower-case name) that columns no predicate speaks about take their values from
+   */
+  static List<Witness> build(List<JsonNode> statements, List<Schema.Table> tables, Schema schema, SqlParser parser,
+      Domains domains, Map<String, List<String>> base, Connection duckdb) {
+    Witnesses w = new Witnesses(tables, schema, parser, domains, base, duckdb);
+    List<Witness> first = new ArrayList<>();
+    List<List<Witness>> rest = new ArrayList<>();
+    int q = 0;
+    for (JsonNode statement : statements) {
+      q++;
+      Model m = w.model(statement, Map.of());
+      if (m == null) {
+        continue;
+      }
+      List<Witness> mine = w.variants(m, "query " + q, true);
+      if (mine.isEmpty()) {
+        continue;
+      }
+      // Each other disjunct of each OR: a witness where that one holds (the first disjunct of the others), and
+      // its boundaries.
+      List<Witness> disjunctWitnesses = new ArrayList<>();
+      List<List<Witness>> disjunctRest = new ArrayList<>();
+      disjunctRest.add(mine.subList(Math.min(5, mine.size()), mine.size()));
+      for (int o = 0; o < m.ors.size(); o++) {
+        for (int d = 1; d < m.ors.get(o).path("children").size(); d++) {
+          Map<JsonNode, Integer> choice = new java.util.IdentityHashMap<>();
+          choice.put(m.ors.get(o), d);
+          Model other = w.model(statement, choice);
+          List<Witness> its = other == null ? List.of() : w.variants(other, "query " + q + " where disjunct "
+              + (d + 1) + " of OR #" + (o + 1) + " holds", false);
+          if (!its.isEmpty()) {
+            disjunctWitnesses.add(its.get(0));
+            disjunctRest.add(its.subList(1, its.size()));
+          }
+        }
+      }
+      first.add(mine.get(0));
+      List<Witness> all = new ArrayList<>(mine.subList(1, Math.min(5, mine.size())));
+      all.addAll(disjunctWitnesses);
+      all.addAll(interleaved(disjunctRest, Integer.MAX_VALUE));
+      rest.add(all.subList(0, Math.min(all.size(), MAX_VARIANTS)));
+    }
+    List<Witness> out = new ArrayList<>(first);
+    int[] next = new int[rest.size()];
+    boolean progress = true;
+    while (progress) {
+      progress = false;
+      for (int i = 0; i < rest.size(); i++) {
+        if (next[i] < rest.get(i).size()) {
+          out.add(rest.get(i).get(next[i]++));
+          progress = true;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The model of one query with these choices of disjuncts (the first elsewhere); null when it cannot be read. */
+  private @Nullable Model model(JsonNode statement, Map<JsonNode, Integer> choices) {
+    fresh = 3_000; // the same model gives the same rows: the two queries' common witnesses are tried once
+    Model m = new Model(choices);
+    try {
+      m.query(statement.path("node"), null, Map.of(), 0);
+    } catch (RuntimeException e) {
+      return null; // a construct the walk does not know: no witness for this query
+    }
+    return m.occTable.isEmpty() ? null : m;
+  }
+
+  /** The lists' items taken in turn, at most {@code cap}. */
+  private static <T> List<T> interleaved(List<List<T>> lists, int cap) {
+    List<T> out = new ArrayList<>();
+    int[] next = new int[lists.size()];
+    boolean progress = true;
+    while (progress && out.size() < cap) {
+      progress = false;
+      for (int i = 0; i < lists.size() && out.size() < cap; i++) {
+        if (next[i] < lists.get(i).size()) {
+          out.add(lists.get(i).get(next[i]++));
+          progress = true;
+        }
+      }
+    }
+    return out;
+  }
+
+  // ---- the model of one query --------------------------------------------------------------------------------
+
+  /** A constraint on a variable: {@code var op value(s)}; the values are constant expressions. */
+  private record Constraint(int var, QueryFacts.Relation relation, String operator, List<JsonNode> values) {}
+
+  /** {@code var = other + offset}. */
+  private record Offset(int var, int other, BigDecimal offset) {}
+
+  /** One source of an output's values: a variable, or a constant written in one branch (its occurrences). */
+  private record Alt(int var, @Nullable JsonNode constant, Set<Integer> occurrences) {}
+
+  /** An output column of a relation: its name and where its values come from. */
+  private record Out(String name, List<Alt> alts) {}
+
+  /** A relation in scope: a base table's occurrence, or a derived relation's outputs. */
+  private record Source(int occurrence, Schema.@Nullable Table table, List<Out> outs) {}
+
+  private static final class Scope {
+    final @Nullable Scope parent;
+    final Map<String, Source> sources = new LinkedHashMap<>();
+
+    Scope(@Nullable Scope parent) {
+      this.parent = parent;
+    }
+  }
+
+  private record Cte(JsonNode query, List<String> aliases) {}
+
+  private static final Map<String, String> OPERATORS = Map.of("COMPARE_EQUAL", "=", "COMPARE_NOTEQUAL", "<>",
+      "COMPARE_LESSTHAN", "<", "COMPARE_GREATERTHAN", ">", "COMPARE_LESSTHANOREQUALTO", "<=",
+      "COMPARE_GREATERTHANOREQUALTO", ">=", "COMPARE_NOT_DISTINCT_FROM", "=");
+  private static final Map<String, String> MIRRORED = Map.of("<", ">", ">", "<", "<=", ">=", ">=", "<=", "=", "=",
+      "<>", "<>");
+  private static final QueryFacts.ColumnKey NOWHERE = QueryFacts.ColumnKey.of("", "");
+  private static final Set<String> PASS_THROUGH = Set.of("min", "max", "any_value", "first", "arbitrary");
+
+  /** The occurrences, variables, classes and constraints of one query. */
+  private final class Model {
+    final List<Schema.Table> occTable = new ArrayList<>();
+    final Set<Integer> dead = new HashSet<>();
+    final Map<Long, Integer> varIds = new HashMap<>();
+    final List<int[]> vars = new ArrayList<>(); // (occurrence, column)
+    final List<Integer> parent = new ArrayList<>();
+    final List<Constraint> constraints = new ArrayList<>();
+    final List<Offset> offsets = new ArrayList<>();
+    final Set<String> expanding = new HashSet<>();
+    /** The ORs met (by identity), in the order met; which disjunct of an OR to satisfy (the first by default). */
+    final List<JsonNode> ors = new ArrayList<>();
+    final Map<JsonNode, Integer> choices;
+    /** The constraints of live occurrences with their constants evaluated (once per model). */
+    @Nullable List<Solved> solved;
+
+    Model(Map<JsonNode, Integer> choices) {
+      this.choices = choices;
+    }
+
+    int var(int occurrence, int column) {
+      return varIds.computeIfAbsent(occurrence * 100_000L + column, k -> {
+        vars.add(new int[] {occurrence, column});
+        parent.add(vars.size() - 1);
+        return vars.size() - 1;
+      });
+    }
+
+    int find(int v) {
+      while (parent.get(v) != v) {
+        parent.set(v, parent.get(parent.get(v)));
+        v = parent.get(v);
+      }
+      return v;
+    }
+
+    void union(int a, int b) {
+      int ra = find(a);
+      int rb = find(b);
+      if (ra != rb && comparable(a, b)) {
+        parent.set(ra, rb);
+      }
+    }
+
+    ValueType type(int v) {
+      int[] x = vars.get(v);
+      return ValueType.of(occTable.get(x[0]).columns().get(x[1]).valueType());
+    }
+
+    boolean comparable(int a, int b) {
+      return type(a).comparableWith(type(b));
+    }
+
+    // ---- walk ----
+
+    List<Out> query(JsonNode node, @Nullable Scope outer, Map<String, Cte> ctesOuter, int depth) {
+      if (node == null || !node.isObject() || depth > 12) {
+        return List.of();
+      }
+      Map<String, Cte> ctes = new HashMap<>(ctesOuter);
+      for (JsonNode entry : node.path("cte_map").path("map")) {
+        JsonNode value = entry.path("value");
+        JsonNode q = value.has("query_node") ? value.get("query_node") : value.path("query").path("node");
+        List<String> aliases = new ArrayList<>();
+        value.path("aliases").forEach(a -> aliases.add(a.asText().toLowerCase(Locale.ROOT)));
+        ctes.put(entry.path("key").asText("").toLowerCase(Locale.ROOT), new Cte(q, aliases));
+      }
+      switch (node.path("type").asText("")) {
+        case "SELECT_NODE" -> {
+          return select(node, outer, ctes, depth);
+        }
+        case "SET_OPERATION_NODE" -> {
+          List<JsonNode> children = new ArrayList<>();
+          if (node.has("children") && node.get("children").isArray() && !node.get("children").isEmpty()) {
+            node.get("children").forEach(children::add);
+          } else {
+            children.add(node.path("left"));
+            children.add(node.path("right"));
+          }
+          String op = node.path("setop_type").asText("");
+          if (op.startsWith("EXCEPT")) {
+            children = children.subList(0, 1); // the rows the others take away are not wanted
+          }
+          List<List<Out>> outs = new ArrayList<>();
+          for (JsonNode child : children) {
+            outs.add(query(child, outer, ctes, depth + 1));
+          }
+          List<Out> merged = new ArrayList<>();
+          for (int i = 0; i < outs.get(0).size(); i++) {
+            List<Alt> alts = new ArrayList<>();
+            for (List<Out> o : outs) {
+              if (i < o.size()) {
+                alts.addAll(o.get(i).alts());
+                if (op.startsWith("INTERSECT") && o != outs.get(0)) {
+                  unionOuts(outs.get(0).get(i), o.get(i));
+                }
+              }
+            }
+            merged.add(new Out(outs.get(0).get(i).name(), alts));
+          }
+          return merged;
+        }
+        default -> {
+          return List.of();
+        }
+      }
+    }
+
+    private List<Out> select(JsonNode node, @Nullable Scope outer, Map<String, Cte> ctes, int depth) {
+      int firstOcc = occTable.size();
+      Scope scope = new Scope(outer);
+      from(node.path("from_table"), scope, ctes, depth);
+      condition(node.path("where_clause"), scope, ctes, depth);
+      condition(node.path("having"), scope, ctes, depth);
+      condition(node.path("qualify"), scope, ctes, depth);
+      Set<Integer> mine = new HashSet<>();
+      for (int i = firstOcc; i < occTable.size(); i++) {
+        mine.add(i);
+      }
+      List<Out> outputs = new ArrayList<>();
+      for (JsonNode item : node.path("select_list")) {
+        String cls = item.path("class").asText("");
+        if (cls.equals("STAR") && !item.path("columns").asBoolean(false)) {
+          String relation = item.path("relation_name").asText("").toLowerCase(Locale.ROOT);
+          for (Map.Entry<String, Source> s : scope.sources.entrySet()) {
+            if (relation.isEmpty() || s.getKey().equals(relation)) {
+              outputs.addAll(outs(s.getValue()));
+            }
+          }
+          continue;
+        }
+        String alias = item.path("alias").asText("");
+        String name = !alias.isEmpty() ? alias : cls.equals("COLUMN_REF") ? Trees.columnName(item) : "";
+        Out o = valueOf(item, scope);
+        if (o == null && QueryFacts.isConstant(item) && "CONSTANT".equals(item.path("class").asText())) {
+          o = new Out(name, List.of(new Alt(-1, item, mine)));
+        }
+        outputs.add(new Out(name.toLowerCase(Locale.ROOT), o == null ? List.of() : o.alts()));
+      }
+      return outputs;
+    }
+
+    private List<Out> outs(Source s) {
+      if (s.table() == null) {
+        return s.outs();
+      }
+      List<Out> out = new ArrayList<>();
+      for (int c = 0; c < s.table().columns().size(); c++) {
+        out.add(new Out(s.table().columns().get(c).name().toLowerCase(Locale.ROOT),
+            List.of(new Alt(var(s.occurrence(), c), null, Set.of(s.occurrence())))));
+      }
+      return out;
+    }
+
+    private void from(JsonNode ref, Scope scope, Map<String, Cte> ctes, int depth) {
+      if (ref == null || !ref.isObject()) {
+        return;
+      }
+      String alias = ref.path("alias").asText("").toLowerCase(Locale.ROOT);
+      List<String> columnAliases = new ArrayList<>();
+      ref.path("column_name_alias").forEach(a -> columnAliases.add(a.asText().toLowerCase(Locale.ROOT)));
+      switch (ref.path("type").asText("")) {
+        case "BASE_TABLE" -> {
+          String name = ref.path("table_name").asText("");
+          String lower = name.toLowerCase(Locale.ROOT);
+          String key = alias.isEmpty() ? lower : alias;
+          boolean unqualified = ref.path("schema_name").asText("").isEmpty();
+          if (unqualified && ctes.containsKey(lower)) {
+            if (!expanding.add(lower)) {
+              throw new IllegalStateException("recursive CTE " + lower);
+            }
+            try {
+              Cte cte = ctes.get(lower);
+              List<Out> outs = renamed(query(cte.query(), null, ctes, depth + 1), cte.aliases());
+              scope.sources.put(key, new Source(-1, null, renamed(outs, columnAliases)));
+            } finally {
+              expanding.remove(lower);
+            }
+          } else if (schema.table(name).isPresent()) {
+            if (occTable.size() >= MAX_OCCURRENCES) {
+              throw new IllegalStateException("too many table occurrences");
+            }
+            Schema.Table t = table(schema.table(name).get().name());
+            if (t == null) {
+              throw new IllegalStateException("table outside the instance: " + name);
+            }
+            occTable.add(t);
+            Source s = new Source(occTable.size() - 1, t, List.of());
+            scope.sources.put(key, columnAliases.isEmpty() ? s : new Source(-1, null, renamed(outs(s),
+                columnAliases)));
+          } else if (schema.view(name).isPresent()) {
+            JsonNode statement = parser.parse(schema.view(name).get().query()).statement(0);
+            scope.sources.put(key, new Source(-1, null, renamed(query(statement.path("node"), null, Map.of(),
+                depth + 1), columnAliases)));
+          } else {
+            throw new IllegalStateException("unknown relation " + name);
+          }
+        }
+        case "JOIN" -> {
+          from(ref.path("left"), scope, ctes, depth);
+          from(ref.path("right"), scope, ctes, depth);
+          condition(ref.path("condition"), scope, ctes, depth);
+          for (JsonNode using : ref.path("using_columns")) {
+            List<Out> same = new ArrayList<>();
+            for (Source s : scope.sources.values()) {
+              for (Out o : outs(s)) {
+                if (o.name().equalsIgnoreCase(using.asText())) {
+                  same.add(o);
+                }
+              }
+            }
+            for (int i = 1; i < same.size(); i++) {
+              unionOuts(same.get(0), same.get(i));
+            }
+          }
+          if ("NATURAL".equals(ref.path("ref_type").asText(""))) {
+            throw new IllegalStateException("NATURAL JOIN");
+          }
+        }
+        case "SUBQUERY" -> {
+          List<Out> outs = query(ref.path("subquery").path("node"), scope, ctes, depth + 1);
+          scope.sources.put(alias.isEmpty() ? "__subquery" + scope.sources.size() : alias,
+              new Source(-1, null, renamed(outs, columnAliases)));
+        }
+        case "EMPTY" -> {
+          // SELECT without FROM.
+        }
+        default -> throw new IllegalStateException("FROM item " + ref.path("type").asText(""));
+      }
+    }
+
+    private List<Out> renamed(List<Out> outs, List<String> aliases) {
+      List<Out> out = new ArrayList<>();
+      for (int i = 0; i < outs.size(); i++) {
+        out.add(i < aliases.size() ? new Out(aliases.get(i), outs.get(i).alts()) : outs.get(i));
+      }
+      return out;
+    }
+
+    /** The column a reference names (through casts, MIN/MAX and the like), as an output; null otherwise. */
+    private @Nullable Out valueOf(JsonNode e, Scope scope) {
+      for (int d = 0; d < 8 && e != null && e.isObject(); d++) {
+        String cls = e.path("class").asText("");
+        if (cls.equals("COLUMN_REF")) {
+          return resolve(Trees.columnNames(e), scope);
+        } else if (cls.equals("CAST") || cls.equals("COLLATE")) {
+          e = e.path("child");
+        } else if (cls.equals("FUNCTION") && PASS_THROUGH.contains(e.path("function_name").asText("")
+            .toLowerCase(Locale.ROOT)) && QueryFacts.arguments(e).size() == 1) {
+          e = QueryFacts.arguments(e).get(0);
+        } else {
+          return null;
+        }
+      }
+      return null;
+    }
+
+    private @Nullable Out resolve(List<String> parts, Scope scope) {
+      if (parts.isEmpty() || parts.size() > 2) {
+        return null;
+      }
+      String column = parts.get(parts.size() - 1).toLowerCase(Locale.ROOT);
+      for (Scope s = scope; s != null; s = s.parent) {
+        if (parts.size() == 2) {
+          Source src = s.sources.get(parts.get(0).toLowerCase(Locale.ROOT));
+          if (src != null) {
+            return find(src, column);
+          }
+          continue;
+        }
+        Out found = null;
+        for (Source src : s.sources.values()) {
+          Out o = find(src, column);
+          if (o != null) {
+            if (found != null) {
+              return null;
+            }
+            found = o;
+          }
+        }
+        if (found != null) {
+          return found;
+        }
+      }
+      return null;
+    }
+
+    private @Nullable Out find(Source src, String column) {
+      if (src.table() != null) {
+        int c = src.table().columnIndex(column);
+        return c < 0 ? null : new Out(column, List.of(new Alt(var(src.occurrence(), c), null,
+            Set.of(src.occurrence()))));
+      }
+      for (Out o : src.outs()) {
+        if (o.name().equals(column)) {
+          return o;
+        }
+      }
+      return null;
+    }
+
+    private void unionOuts(Out a, Out b) {
+      for (Alt x : a.alts()) {
+        for (Alt y : b.alts()) {
+          if (x.var() >= 0 && y.var() >= 0) {
+            union(x.var(), y.var());
+          }
+        }
+      }
+    }
+
+    /** Records what a condition that must hold says (only its positive, conjunctive part). */
+    private void condition(JsonNode e, Scope scope, Map<String, Cte> ctes, int depth) {
+      if (e == null || !e.isObject()) {
+        return;
+      }
+      String cls = e.path("class").asText("");
+      String type = e.path("type").asText("");
+      switch (cls) {
+        case "CONJUNCTION" -> {
+          if (type.equals("CONJUNCTION_AND")) {
+            e.path("children").forEach(c -> condition(c, scope, ctes, depth));
+          } else if (type.equals("CONJUNCTION_OR") && !e.path("children").isEmpty()) {
+            if (ors.stream().noneMatch(x -> x == e)) {
+              ors.add(e);
+            }
+            int d = Math.min(choices.getOrDefault(e, 0), e.path("children").size() - 1);
+            condition(e.path("children").get(d), scope, ctes, depth);
+          }
+        }
+        case "COMPARISON" -> {
+          String op = OPERATORS.get(type);
+          if (op != null) {
+            compare(e.path("left"), e.path("right"), op, scope, ctes, depth);
+          }
+        }
+        case "BETWEEN" -> {
+          compare(e.path("input"), e.path("lower"), ">=", scope, ctes, depth);
+          compare(e.path("input"), e.path("upper"), "<=", scope, ctes, depth);
+        }
+        case "OPERATOR" -> {
+          if (type.equals("COMPARE_IN") || type.equals("COMPARE_NOT_IN")) {
+            JsonNode kids = e.path("children");
+            Out o = valueOf(kids.get(0), scope);
+            List<JsonNode> values = new ArrayList<>();
+            for (int i = 1; i < kids.size(); i++) {
+              if (!QueryFacts.isConstant(kids.get(i))) {
+                return;
+              }
+              values.add(kids.get(i));
+            }
+            if (o != null && !values.isEmpty()) {
+              constrain(o, QueryFacts.Relation.COMPARE, type.equals("COMPARE_IN") ? "IN" : "NOT IN", values);
+            }
+          }
+        }
+        case "FUNCTION" -> {
+          String fn = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
+          List<JsonNode> args = QueryFacts.arguments(e);
+          if (args.size() == 2 && QueryFacts.isConstant(args.get(1))) {
+            Out o = valueOf(args.get(0), scope);
+            if (o == null) {
+              return;
+            }
+            if (Set.of("~~", "like_escape").contains(fn)) {
+              constrain(o, QueryFacts.Relation.LIKE, "LIKE", List.of(args.get(1)));
+            } else if (Set.of("!~~", "not_like_escape").contains(fn)) {
+              constrain(o, QueryFacts.Relation.LIKE, "NOT LIKE", List.of(args.get(1)));
+            } else if (Set.of("prefix", "starts_with").contains(fn)) {
+              constrain(o, QueryFacts.Relation.LIKE, "PREFIX", List.of(args.get(1)));
+            }
+          }
+        }
+        case "SUBQUERY" -> {
+          String kind = e.path("subquery_type").asText("");
+          if (kind.equals("EXISTS")) {
+            query(e.path("subquery").path("node"), scope, ctes, depth + 1);
+          } else if (kind.equals("ANY") && "COMPARE_EQUAL".equals(e.path("comparison_type").asText(""))) {
+            List<Out> outs = query(e.path("subquery").path("node"), scope, ctes, depth + 1);
+            Out o = valueOf(e.path("child"), scope);
+            if (o != null && !outs.isEmpty()) {
+              unionOuts(o, outs.get(0));
+            }
+          }
+        }
+        default -> {
+          // NOT, CASE, IS NULL...: nothing a witness needs to make hold.
+        }
+      }
+    }
+
+    private void compare(JsonNode left, JsonNode right, String op, Scope scope, Map<String, Cte> ctes, int depth) {
+      for (JsonNode side : List.of(left, right)) {
+        if ("SUBQUERY".equals(side.path("class").asText()) && "SCALAR".equals(side.path("subquery_type").asText())) {
+          List<Out> outs = query(side.path("subquery").path("node"), scope, ctes, depth + 1);
+          Out o = valueOf(side == left ? right : left, scope);
+          if (op.equals("=") && o != null && !outs.isEmpty()) {
+            unionOuts(o, outs.get(0));
+          }
+          return;
+        }
+      }
+      Out l = valueOf(left, scope);
+      Out r = valueOf(right, scope);
+      if (l != null && r != null) {
+        if (op.equals("=")) {
+          unionOuts(l, r);
+        }
+        return;
+      }
+      if (l == null && r != null) {
+        compare(right, left, MIRRORED.get(op), scope, ctes, depth);
+        return;
+      }
+      if (l != null && QueryFacts.isConstant(right)) {
+        constrain(l, QueryFacts.Relation.COMPARE, op, List.of(right));
+        return;
+      }
+      if (l != null && op.equals("=") && "FUNCTION".equals(right.path("class").asText())) {
+        String fn = right.path("function_name").asText("");
+        List<JsonNode> args = QueryFacts.arguments(right);
+        if ((fn.equals("+") || fn.equals("-")) && args.size() == 2 && QueryFacts.isConstant(args.get(1))) {
+          Out other = valueOf(args.get(0), scope);
+          try {
+            BigDecimal k = new BigDecimal(constantText(args.get(1)).strip());
+            if (other != null) {
+              for (Alt a : l.alts()) {
+                for (Alt b : other.alts()) {
+                  if (a.var() >= 0 && b.var() >= 0) {
+                    offsets.add(new Offset(a.var(), b.var(), fn.equals("-") ? k.negate() : k));
+                  }
+                }
+              }
+            }
+          } catch (NumberFormatException ex) {
+            // Not a plain number.
+          }
+        }
+        return;
+      }
+      if (l == null && QueryFacts.isConstant(right) && "FUNCTION".equals(left.path("class").asText())) {
+        String fn = left.path("function_name").asText("").toLowerCase(Locale.ROOT);
+        List<JsonNode> args = QueryFacts.arguments(left);
+        boolean year = fn.equals("year") && args.size() == 1 || (fn.equals("date_part") || fn.equals("datepart"))
+            && args.size() == 2 && constantText(args.get(0)).toLowerCase(Locale.ROOT).startsWith("year");
+        Out o = year ? valueOf(args.get(args.size() - 1), scope) : null;
+        if (o != null) {
+          constrain(o, QueryFacts.Relation.YEAR, op, List.of(right));
+        }
+      }
+    }
+
+    private void constrain(Out o, QueryFacts.Relation relation, String op, List<JsonNode> values) {
+      for (Alt a : o.alts()) {
+        if (a.var() >= 0) {
+          constraints.add(new Constraint(a.var(), relation, op, values));
+        } else if (a.constant() != null && relation == QueryFacts.Relation.COMPARE
+            && (op.equals("=") || op.equals("IN"))) {
+          // A branch writing a constant the predicate rules out returns no row that passes: no rows for it.
+          String written = constantText(a.constant());
+          boolean any = false;
+          boolean known = true;
+          for (JsonNode v : values) {
+            known &= "CONSTANT".equals(v.path("class").asText()) || "CAST".equals(v.path("class").asText());
+            any |= constantText(v).equals(written);
+          }
+          if (known && !any) {
+            dead.addAll(a.occurrences());
+          }
+        }
+      }
+    }
+  }
+
+  private static String constantText(JsonNode e) {
+    if ("CONSTANT".equals(e.path("class").asText())) {
+      return e.path("literal").isObject() ? e.path("literal").path("text").asText("")
+          : e.path("value").path("value").asText("");
+    }
+    if ("CAST".equals(e.path("class").asText())) {
+      return constantText(e.path("child"));
+    }
+    return "";
+  }
+
+  private Schema.@Nullable Table table(String name) {
+    for (Schema.Table t : tables) {
+      if (t.name().equalsIgnoreCase(name)) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  private static String key(Schema.Table t) {
+    return t.name().toLowerCase(Locale.ROOT);
+  }
+
+  private static List<String> project(List<String> row, int[] columns) {
+    List<String> out = new ArrayList<>(columns.length);
+    for (int c : columns) {
+      out.add(c < 0 ? null : row.get(c));
+    }
+    return out;
+  }
+
+  // ---- solving -------------------------------------------------------------------------------------------
+
+  /** A constraint with its constants evaluated in the variable's type (null where they do not evaluate). */
+  private record Solved(Constraint constraint, List<String> values) {}
+
+  /** The text of a constant expression in a type, evaluated by the engine (cached; null when it fails). */
+  private @Nullable String evaluate(JsonNode expression, String type) {
+    List<Object> id = List.of(System.identityHashCode(expression), type);
+    if (evaluatedNodes.containsKey(id) && evaluatedNodes.get(id).node() == expression) {
+      return evaluatedNodes.get(id).value();
+    }
+    String v = evaluateOnce(expression, type);
+    evaluatedNodes.put(id, new Evaluated(expression, v));
+    return v;
+  }
+
+  private record Evaluated(JsonNode node, @Nullable String value) {}
+
+  private final Map<List<Object>, Evaluated> evaluatedNodes = new HashMap<>();
+
+  private @Nullable String evaluateOnce(JsonNode expression, String type) {
+    String text;
+    try {
+      com.fasterxml.jackson.databind.node.ObjectNode copy = expression.deepCopy();
+      copy.put("alias", "");
+      text = parser.renderExpression(copy);
+    } catch (RuntimeException e) {
+      return null;
+    }
+    String sql = "SELECT CAST(TRY_CAST((" + text + ") AS " + type + ") AS VARCHAR)";
+    if (evaluated.containsKey(sql)) {
+      return evaluated.get(sql);
+    }
+    String v = null;
+    try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      v = rs.next() ? rs.getString(1) : null;
+    } catch (SQLException e) {
+      v = null;
+    }
+    evaluated.put(sql, v);
+    return v;
+  }
+
+  /** One solution: a value per class root, and per variable where a variant overrides it. */
+  private final class Solution {
+    final Model m;
+    final Map<Integer, List<Solved>> byClass = new LinkedHashMap<>();
+    final Map<Integer, List<Integer>> members = new LinkedHashMap<>();
+    final Map<Integer, String> value = new HashMap<>();
+    /** Per occurrence, how many live occurrences of its table come before it. */
+    final int[] rank;
+    boolean spread;
+    /** Added to every occurrence's rank when spreading (a copy of the witness: 1). */
+    int shift;
+
+    Solution(Model m) {
+      this.m = m;
+      rank = new int[m.occTable.size()];
+      Map<String, Integer> seen = new HashMap<>();
+      for (int o = 0; o < rank.length; o++) {
+        if (!m.dead.contains(o)) {
+          rank[o] = seen.merge(key(m.occTable.get(o)), 1, Integer::sum) - 1;
+        }
+      }
+      for (int v = 0; v < m.vars.size(); v++) {
+        if (!m.dead.contains(m.vars.get(v)[0])) {
+          members.computeIfAbsent(m.find(v), k -> new ArrayList<>()).add(v);
+          byClass.computeIfAbsent(m.find(v), k -> new ArrayList<>());
+        }
+      }
+      if (m.solved == null) {
+        m.solved = new ArrayList<>();
+        for (Constraint c : m.constraints) {
+          if (m.dead.contains(m.vars.get(c.var())[0])) {
+            continue;
+          }
+          String type = switch (c.relation()) {
+            case LIKE -> "VARCHAR";
+            case YEAR -> "BIGINT";
+            default -> m.type(c.var()).type();
+          };
+          List<String> values = new ArrayList<>();
+          for (JsonNode e : c.values()) {
+            String v = evaluate(e, type);
+            if (v != null) {
+              values.add(c.operator().equals("PREFIX") ? v + "%" : v);
+            }
+          }
+          if (!values.isEmpty()) {
+            m.solved.add(new Solved(c, values));
+          }
+        }
+      }
+      for (Solved s : m.solved) {
+        byClass.get(m.find(s.constraint().var())).add(s);
+      }
+    }
+
+    /** Whether a value meets a constraint. */
+    boolean meets(Solved s, String v, ValueType type) {
+      Constraint c = s.constraint();
+      return switch (c.relation()) {
+        case LIKE -> {
+          boolean any = false;
+          for (String p : s.values()) {
+            any |= TargetedInstances.satisfies(new Domains.Atom(NOWHERE, QueryFacts.Relation.LIKE, "LIKE", p), v,
+                type);
+          }
+          yield c.operator().equals("NOT LIKE") != any;
+        }
+        case YEAR -> {
+          boolean all = true;
+          for (String p : s.values()) {
+            all &= TargetedInstances.satisfies(new Domains.Atom(NOWHERE, QueryFacts.Relation.YEAR, c.operator(), p), v,
+                type);
+          }
+          yield all;
+        }
+        default -> {
+          if (c.operator().equals("IN")) {
+            boolean any = false;
+            for (String p : s.values()) {
+              Integer cmp = type.compare(v, p);
+              any |= cmp != null && cmp == 0;
+            }
+            yield any;
+          }
+          boolean all = true;
+          for (String p : s.values()) {
+            Integer cmp = type.compare(v, p);
+            all &= cmp != null && ValueType.holds(c.operator().equals("NOT IN") ? "<>" : c.operator(), cmp, false);
+          }
+          yield all;
+        }
+      };
+    }
+
+    /** Values near a constraint's boundaries: at each constant and just either side, LIKE and year examples. */
+    List<String> around(Solved s, ValueType type) {
+      List<String> out = new ArrayList<>();
+      for (String p : s.values()) {
+        switch (s.constraint().relation()) {
+          case LIKE -> out.addAll(ValueType.likeExamples(p));
+          case YEAR -> {
+            try {
+              out.addAll(type.yearValues((int) Double.parseDouble(p)));
+            } catch (NumberFormatException e) {
+              // Not a year.
+            }
+          }
+          default -> {
+            out.add(p);
+            out.addAll(type.neighbours(p));
+          }
+        }
+      }
+      return out;
+    }
+
+    ValueType typeOf(int root) {
+      return m.type(members.get(root).get(0));
+    }
+
+    boolean keyClass(int root) {
+      for (int v : members.get(root)) {
+        int[] x = m.vars.get(v);
+        Schema.Table t = m.occTable.get(x[0]);
+        if (t.inKey(t.columns().get(x[1]).name())) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /**
+     * Gives every class a value: the one meeting most of its constraints among the base rows' values, the
+     * constants and their neighbours and the pools; a fresh one for a key class with no constraint. With {@code
+     * avoid}, unconstrained classes take another value than there (a second group); {@code forced} classes take
+     * the value given.
+     */
+    void solve(@Nullable Solution avoid, Map<Integer, String> forced) {
+      Map<String, Set<String>> usedKeys = new HashMap<>();
+      for (int root : members.keySet()) {
+        ValueType type = typeOf(root);
+        List<Solved> cons = byClass.get(root);
+        boolean key = keyClass(root);
+        if (forced.containsKey(root)) {
+          value.put(root, forced.get(root));
+          continue;
+        }
+        if (cons.isEmpty() && key) {
+          String v = type.fresh(fresh++);
+          if (v != null) {
+            value.put(root, v);
+            continue;
+          }
+        }
+        LinkedHashSet<String> candidates = new LinkedHashSet<>();
+        for (int v : members.get(root)) {
+          int[] x = m.vars.get(v);
+          List<String> b = base.get(key(m.occTable.get(x[0])));
+          if (b != null && b.get(x[1]) != null) {
+            candidates.add(b.get(x[1]));
+          }
+        }
+        for (Solved s : cons) {
+          candidates.addAll(around(s, type));
+        }
+        for (int v : members.get(root)) {
+          int[] x = m.vars.get(v);
+          Schema.Table t = m.occTable.get(x[0]);
+          QueryFacts.ColumnKey ck = QueryFacts.ColumnKey.of(t.name(), t.columns().get(x[1]).name());
+          candidates.addAll(domains.satisfying(ck));
+          candidates.addAll(domains.values(ck));
+        }
+        candidates.addAll(type.defaults());
+        String best = null;
+        double bestScore = Double.NEGATIVE_INFINITY;
+        String old = avoid == null ? null : avoid.value.get(root);
+        for (String c : candidates) {
+          double score = 0;
+          for (Solved s : cons) {
+            score += meets(s, c, type) ? 1 : 0;
+          }
+          if (cons.isEmpty() && c.equals(old)) {
+            score -= 0.5;
+          }
+          if (key && usedBy(usedKeys, root, c)) {
+            score -= 0.25;
+          }
+          if (score > bestScore) {
+            bestScore = score;
+            best = c;
+          }
+        }
+        if (best == null) {
+          best = type.fresh(fresh++);
+        }
+        if (spread && cons.isEmpty() && best != null) {
+          int o = m.vars.get(members.get(root).get(0))[0];
+          boolean one = members.get(root).stream().allMatch(v -> m.vars.get(v)[0] == o);
+          best = one ? spread(type, best, rank[o] + shift) : best;
+        }
+        if (best != null) {
+          value.put(root, best);
+          if (key) {
+            markUsed(usedKeys, root, best);
+          }
+        }
+      }
+      // Shifted joins (d_week_seq1 = d_week_seq2 - 53): the shifted class follows the other.
+      for (int round = 0; round < 2; round++) {
+        for (Offset o : m.offsets) {
+          int a = m.find(o.var());
+          int b = m.find(o.other());
+          if (!members.containsKey(a) || !members.containsKey(b) || forced.containsKey(a) || a == b
+              || byClass.get(a).stream().anyMatch(s -> s.constraint().operator().equals("="))) {
+            continue;
+          }
+          ValueType type = typeOf(a);
+          try {
+            String v = type.numeric() && value.get(b) != null
+                ? type.number(new BigDecimal(value.get(b).strip()).add(o.offset())) : null;
+            if (v != null) {
+              value.put(a, v);
+            }
+          } catch (NumberFormatException e) {
+            // Not a number after all.
+          }
+        }
+      }
+    }
+
+    private boolean usedBy(Map<String, Set<String>> used, int root, String v) {
+      for (int x : members.get(root)) {
+        if (used.getOrDefault(column(x), Set.of()).contains(v)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private void markUsed(Map<String, Set<String>> used, int root, String v) {
+      for (int x : members.get(root)) {
+        used.computeIfAbsent(column(x), k -> new HashSet<>()).add(v);
+      }
+    }
+
+    private String column(int v) {
+      int[] x = m.vars.get(v);
+      Schema.Table t = m.occTable.get(x[0]);
+      return key(t) + "." + x[1];
+    }
+
+    /**
+     * The rows of the live occurrences, added to {@code into}: the variables' values (or {@code nulls}' NULLs),
+     * the base row elsewhere, fresh values in key columns no variable sets.
+     */
+    boolean rows(Map<String, List<List<String>>> into, Set<Integer> nulls) {
+      for (int o = 0; o < m.occTable.size(); o++) {
+        if (m.dead.contains(o)) {
+          continue;
+        }
+        Schema.Table t = m.occTable.get(o);
+        List<String> b = base.get(key(t));
+        if (b == null) {
+          return false;
+        }
+        List<String> row = new ArrayList<>(b);
+        for (int c = 0; c < t.columns().size(); c++) {
+          Integer v = m.varIds.get(o * 100_000L + c);
+          if (v != null && value.get(m.find(v)) != null) {
+            row.set(c, nulls.contains(v) ? null : value.get(m.find(v)));
+          } else if (t.inKey(t.columns().get(c).name()) || row.get(c) == null && !t.columns().get(c).nullable()) {
+            String f = ValueType.of(t.columns().get(c).valueType()).fresh(fresh++);
+            if (f != null) {
+              row.set(c, f);
+            }
+          } else if (spread && row.get(c) != null) {
+            row.set(c, spread(ValueType.of(t.columns().get(c).valueType()), row.get(c), rank[o] + shift));
+          }
+        }
+        into.computeIfAbsent(key(t), k -> new ArrayList<>()).add(row);
+      }
+      return true;
+    }
+  }
+
+  /**
+   * The {@code i}-th occurrence's value where nothing constrains it: numbers doubled {@code i} times (0 becomes
+   * {@code 2^i - 1}), dates moved by {@code 2^i - 1} days, other values kept. Three occurrences of one table then
+   * hold three ordered values in the proportion 1 : 2 : 4 — three months of one item ranked 1, 2, 3 ({@code rn =
+   * rn + 1} over a window), whose middle sum deviates from their average.
+   */
+  private static String spread(ValueType type, String v, int i) {
+    if (i == 0) {
+      return v;
+    }
+    try {
+      if (type.numeric()) {
+        BigDecimal b = new BigDecimal(v.strip());
+        BigDecimal times = BigDecimal.valueOf(1L << Math.min(i, 20));
+        String out = type.number(b.signum() == 0 ? times.subtract(BigDecimal.ONE) : b.multiply(times));
+        return out == null ? v : out;
+      }
+      if (type.family() == ValueType.Family.DATE) {
+        return java.time.LocalDate.parse(v.strip().substring(0, 10)).plusDays((1L << Math.min(i, 20)) - 1)
+            .toString();
+      }
+    } catch (RuntimeException e) {
+      return v;
+    }
+    return v;
+  }
+
+  // ---- variants ------------------------------------------------------------------------------------------
+
+  /**
+   * The witness of a model and its variants ({@code full}: all kinds; else the witness and its boundaries), at
+   * most {@value #MAX_VARIANTS}.
+   */
+  private List<Witness> variants(Model m, String which, boolean full) {
+    List<Witness> out = new ArrayList<>();
+    Solution w = new Solution(m);
+    w.solve(null, Map.of());
+    Map<String, List<List<String>>> witness = new LinkedHashMap<>();
+    if (!w.rows(witness, Set.of())) {
+      return out;
+    }
+    out.add(finish("a witness of " + which + " (a row per table occurrence meeting its joins and constants)",
+        witness));
+    if (!full) {
+      List<Witness> bounds = boundaries(m, w, witness, which, new ArrayList<>());
+      out.addAll(bounds.subList(0, Math.min(bounds.size(), 3)));
+      return out;
+    }
+    Solution spread = new Solution(m);
+    spread.spread = true;
+    spread.solve(null, Map.of());
+    Map<String, List<List<String>>> spreadRows = new LinkedHashMap<>();
+    if (spread.rows(spreadRows, Set.of()) && m.occTable.size() > new HashSet<>(m.occTable).size()) {
+      out.add(finish("a witness of " + which + " whose occurrences of one table differ where nothing constrains "
+          + "them (1 : 2 : 4)", spreadRows));
+    }
+    Solution spreadCopy = new Solution(m);
+    spreadCopy.spread = true;
+    spreadCopy.shift = 1;
+    spreadCopy.solve(null, Map.of());
+    out.add(finish("a witness of " + which + " and a copy whose numbers and dates are doubled where nothing "
+        + "constrains them (another group of the same partition)", with(witness, spreadCopy, Set.of())));
+    Solution same = new Solution(m);
+    same.solve(null, Map.of());
+    out.add(finish("a witness of " + which + " and a copy of it under fresh keys", with(witness, same, Set.of())));
+    Solution other = new Solution(m);
+    other.solve(w, Map.of());
+    out.add(finish("a witness of " + which + " and a second group (other values where nothing constrains them)",
+        with(witness, other, Set.of())));
+    List<Witness> alone = new ArrayList<>();
+    List<Witness> boundaries = boundaries(m, w, witness, which, alone);
+    List<Witness> nulls = new ArrayList<>();
+    for (List<Integer> vs : w.members.values()) {
+      for (int v : vs) {
+        int[] x = m.vars.get(v);
+        Schema.Column col = m.occTable.get(x[0]).columns().get(x[1]);
+        if (col.nullable() && nulls.size() < MAX_VARIANTS) {
+          Solution copy = new Solution(m);
+          copy.solve(null, Map.of());
+          nulls.add(finish(which + "'s witness and a copy with " + key(m.occTable.get(x[0])) + "." + col.name()
+              + " NULL", with(witness, copy, Set.of(v))));
+        }
+      }
+    }
+    // Every class's boundaries (one instance each), then NULLs and the copies alone, interleaved so that the cap
+    // keeps some of each.
+    out.addAll(boundaries);
+    out.addAll(interleaved(List.of(nulls, alone), Math.max(0, MAX_VARIANTS - out.size())));
+    return out.subList(0, Math.min(out.size(), MAX_VARIANTS));
+  }
+
+  /**
+   * For every class with constraints, the witness and copies of it with the class at each value around its
+   * constraints' constants (one instance); each such copy alone is added to {@code alone}.
+   */
+  private List<Witness> boundaries(Model m, Solution w, Map<String, List<List<String>>> witness, String which,
+      List<Witness> alone) {
+    List<Witness> boundaries = new ArrayList<>();
+    for (Map.Entry<Integer, List<Solved>> e : w.byClass.entrySet()) {
+      int root = e.getKey();
+      ValueType type = w.typeOf(root);
+      LinkedHashSet<String> values = new LinkedHashSet<>();
+      for (Solved s : e.getValue()) {
+        values.addAll(w.around(s, type));
+        if (s.constraint().relation() == QueryFacts.Relation.COMPARE && Set.of("=", "IN").contains(
+            s.constraint().operator()) && type.family() == ValueType.Family.STRING) {
+          values.add(s.values().get(0) + "a");
+        }
+      }
+      values.remove(w.value.get(root));
+      if (values.isEmpty()) {
+        continue;
+      }
+      if (values.size() > MAX_VALUES) {
+        values = new LinkedHashSet<>(new ArrayList<>(values).subList(0, MAX_VALUES));
+      }
+      // One instance with a copy of the witness per value (each copy's keys fresh), as boundaries are put in
+      // rows of one instance elsewhere; and one instance per value with that copy alone (an aggregate over the
+      // witness and its copies may hide a row that passes or fails).
+      Map<String, List<List<String>>> combined = new LinkedHashMap<>();
+      witness.forEach((k, v) -> combined.put(k, new ArrayList<>(v)));
+      for (String v : values) {
+        Solution moved = new Solution(m);
+        moved.solve(null, Map.of(root, v));
+        moved.rows(combined, Set.of());
+      }
+      boundaries.add(finish(which + "'s witness and copies with " + describe(m, w, root) + " at " + String.join(", ",
+          values), combined));
+      for (String v : values) {
+        Solution moved = new Solution(m);
+        moved.solve(null, Map.of(root, v));
+        Map<String, List<List<String>>> only = new LinkedHashMap<>();
+        if (moved.rows(only, Set.of())) {
+          alone.add(finish(which + "'s witness with " + describe(m, w, root) + " at " + v, only));
+        }
+      }
+    }
+    return boundaries;
+  }
+
+  private static String describe(Model m, Solution w, int root) {
+    int v = w.members.get(root).get(0);
+    int[] x = m.vars.get(v);
+    Schema.Table t = m.occTable.get(x[0]);
+    return key(t) + "." + t.columns().get(x[1]).name();
+  }
+
+  /** The witness's rows and a second solution's rows (with NULLs at {@code nulls}). */
+  private static Map<String, List<List<String>>> with(Map<String, List<List<String>>> witness, Solution second,
+      Set<Integer> nulls) {
+    Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+    witness.forEach((k, v) -> rows.put(k, new ArrayList<>(v)));
+    second.rows(rows, nulls);
+    return rows;
+  }
+
+  /**
+   * Every table present: tables no occurrence reads are empty, and a row whose foreign key points at no row gets
+   * one (the referenced table's base row with the key's values, its other key columns fresh), so that no row is
+   * re-pointed or dropped when the instance is made to honour the schema.
+   */
+  private Witness finish(String what, Map<String, List<List<String>>> rows) {
+    Map<String, List<List<String>>> out = new LinkedHashMap<>();
+    for (Schema.Table t : tables) {
+      out.put(key(t), new ArrayList<>(rows.getOrDefault(key(t), List.of())));
+    }
+    for (int round = 0; round < 4; round++) {
+      boolean changed = false;
+      for (Schema.Table t : tables) {
+        for (Schema.ForeignKey fk : t.foreignKeys()) {
+          Schema.Table parent = table(fk.referencedTable());
+          if (parent == null || base.get(key(parent)) == null) {
+            continue;
+          }
+          int[] mine = fk.columns().stream().mapToInt(t::columnIndex).toArray();
+          int[] theirs = fk.referencedColumns().stream().mapToInt(parent::columnIndex).toArray();
+          List<List<String>> parents = out.get(key(parent));
+          for (List<String> row : new ArrayList<>(out.get(key(t)))) {
+            List<String> wanted = project(row, mine);
+            if (wanted.contains(null) || parents.stream().anyMatch(p -> project(p, theirs).equals(wanted))) {
+              continue;
+            }
+            List<String> p = new ArrayList<>(base.get(key(parent)));
+            for (int c = 0; c < p.size(); c++) {
+              if (parent.inKey(parent.columns().get(c).name())) {
+                String f = ValueType.of(parent.columns().get(c).valueType()).fresh(fresh++);
+                p.set(c, f == null ? p.get(c) : f);
+              }
+            }
+            for (int i = 0; i < theirs.length; i++) {
+              if (theirs[i] >= 0) {
+                p.set(theirs[i], wanted.get(i));
+              }
+            }
+            parents.add(p);
+            changed = true;
+          }
+        }
+      }
+      if (!changed) {
+        break;
+      }
+    }
+    return new Witness(what, out);
+  }
+
+}
