@@ -14,7 +14,6 @@ import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.noiseudf.Cleaners;
 import dev.lakerewrite.retrieval.Names;
-import dev.lakerewrite.sql.Sql;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -241,8 +240,9 @@ final class PlanningContext {
     if (!holdsNumbers(profile)) {
       return false;
     }
-    java.util.regex.Pattern typed = java.util.regex.Pattern.compile("clean_(?:number|decimal)\\((?:\\w+\\()*"
-        + java.util.regex.Pattern.quote(Sql.identifier(column)) + "[),]");
+    // The CTE writes the column quoted or not (FNRT_ARCH_SYNY_ID, "genomic start"), possibly inside clean_text(...).
+    java.util.regex.Pattern typed = java.util.regex.Pattern.compile("clean_(?:number|decimal)\\((?:\\w+\\()*\"?"
+        + java.util.regex.Pattern.quote(column) + "\"?[),]", java.util.regex.Pattern.CASE_INSENSITIVE);
     return !typed.matcher(cleaned.definition()).find();
   }
 

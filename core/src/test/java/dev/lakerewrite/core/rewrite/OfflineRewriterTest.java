@@ -261,6 +261,20 @@ class OfflineRewriterTest {
       assertThat(t.rows().stream().map(row -> number(row.get(1))).toList()).as(r.sql())
           .containsExactly(3878123.0, 3833861.0, 3384364.0);
     }
+    // Numbers with units: the CTE types them itself (clean_number), and the rewrite reads them as they are.
+    StringBuilder withUnits = new StringBuilder("NCBI_LOCUS_TAG,GENOMIC_STRT\n");
+    for (int i = 0; i < starts.length; i++) {
+      withUnits.append("TAG_").append(i).append(",\"").append(String.format(java.util.Locale.ROOT, "%,d", starts[i]))
+          .append(" units\"\n");
+    }
+    try (DataLake lake = csvLake(tmp.resolve("units"), Map.of("tbl_encoded_by.csv", withUnits.toString()))) {
+      RewriteResult r = Rewriter.rewrite("SELECT \"NCBI locus tag\", \"genomic start\" FROM encoded_by"
+          + " WHERE \"genomic start\" IS NOT NULL ORDER BY \"genomic start\" DESC LIMIT 3", lake);
+      assertThat(r.result().orElseThrow().rows().stream().map(row -> number(row.get(1))).toList()).as(r.sql())
+          .containsExactly(3878123.0, 3833861.0, 3384364.0);
+      assertThat(r.candidates()).as("no candidate reads a typed column with clean_number again")
+          .noneMatch(c -> c.error().map(e -> e.message().contains("clean_number(DOUBLE)")).orElse(false));
+    }
   }
 
   @Test
