@@ -1919,7 +1919,7 @@ final class RuleProposer {
           boolean never = false;
           for (JsonNode c : read) {
             ObjectNode substituted = substituteColumns(c, columns, branch);
-            Boolean constant = literalEquality(substituted);
+            Boolean constant = literalEquality(trees, substituted);
             if (constant == null) {
               conjunction.add(trees.expression(substituted));
             } else if (!constant) {
@@ -2033,7 +2033,7 @@ final class RuleProposer {
    * The value of a comparison of two literals by equality or inequality ({@code 's' = 'w'}, which a UNION branch's
    * constant column gives), null for anything else.
    */
-  private @Nullable Boolean literalEquality(JsonNode e) {
+  static @Nullable Boolean literalEquality(Trees trees, JsonNode e) {
     String type = e.path("type").asText();
     if (!"COMPARISON".equals(e.path("class").asText())
         || !type.equals("COMPARE_EQUAL") && !type.equals("COMPARE_NOTEQUAL")

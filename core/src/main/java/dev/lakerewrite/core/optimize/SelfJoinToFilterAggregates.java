@@ -315,7 +315,8 @@ final class SelfJoinToFilterAggregates implements Recipe {
         for (int b = 0; b < branches.size(); b++) {
           Boolean possible = true;
           for (JsonNode c : own.get(a)) {
-            if (groupLevel(c, branches.get(b)) && Boolean.FALSE.equals(literalEquality(row(c, branches.get(b))))) {
+            if (groupLevel(c, branches.get(b))
+                && Boolean.FALSE.equals(RuleProposer.literalEquality(trees, row(c, branches.get(b))))) {
               possible = false;
             }
           }
@@ -335,7 +336,7 @@ final class SelfJoinToFilterAggregates implements Recipe {
         for (JsonNode c : own.get(a)) {
           if (!groupLevel(c, branch)) {
             rest.add(c);
-          } else if (!Boolean.TRUE.equals(literalEquality(row(c, branch)))) {
+          } else if (!Boolean.TRUE.equals(RuleProposer.literalEquality(trees, row(c, branch)))) {
             filters.add(c);
           }
         }
@@ -483,23 +484,6 @@ final class SelfJoinToFilterAggregates implements Recipe {
         return e;
       });
       return copy;
-    }
-
-    /** The comparison of two string literals ('s' = 'w'), else null. */
-    @Nullable Boolean literalEquality(JsonNode e) {
-      String type = e.path("type").asText();
-      if (!"COMPARISON".equals(e.path("class").asText())
-          || !type.equals("COMPARE_EQUAL") && !type.equals("COMPARE_NOTEQUAL")
-          || !"CONSTANT".equals(e.path("left").path("class").asText())
-          || !"CONSTANT".equals(e.path("right").path("class").asText())) {
-        return null;
-      }
-      String left = trees.expression(e.path("left"));
-      String right = trees.expression(e.path("right"));
-      if (!left.startsWith("'") || !right.startsWith("'")) {
-        return null;
-      }
-      return type.equals("COMPARE_EQUAL") == left.equals(right);
     }
 
     /** The scan of one branch for its copies, or null when a copy could keep two rows for one key. */
