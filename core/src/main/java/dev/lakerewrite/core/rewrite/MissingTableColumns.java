@@ -13,6 +13,7 @@ import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -252,14 +253,15 @@ final class MissingTableColumns extends PlannerPart {
     List<String> codes = codes(c);
     CodeLookup best = null;
     double bestName = 0;
+    Set<String> joinedOnCode = new HashSet<>();
+    lake.joinNeighbours(c.lakeTable()).stream().filter(s -> s.leftColumn().equals(c.lakeColumn()))
+        .forEach(s -> joinedOnCode.add(s.rightTable()));
     for (String other : lake.tableNames()) {
       if (other.equals(c.lakeTable())) {
         continue;
       }
       double name = ColumnFeatures.lexicalMatch(c.lakeColumn(), context.withoutTablePrefix(other));
-      boolean edge = lake.joinNeighbours(c.lakeTable()).stream()
-          .anyMatch(s -> s.leftColumn().equals(c.lakeColumn()) && s.rightTable().equals(other));
-      if (edge) {
+      if (joinedOnCode.contains(other)) {
         name += 1;
       }
       if (name <= bestName) {
