@@ -283,10 +283,13 @@ public final class EquivalenceChecker implements AutoCloseable {
     private EquivalenceResult instances(QueryFacts facts, List<Schema.Table> tables,
         Map<QueryFacts.ColumnKey, List<String>> real, Trial onDatabase) throws SQLException {
       Domains domains = Domains.build(facts, tables, duck, real);
+      TargetedInstances.Plan plan = targeted ? TargetedInstances.plan(tables, domains, facts, duck, witnesses)
+          : new TargetedInstances.Plan(List.of(), 0);
       InstanceGenerator generator = new InstanceGenerator(tables, domains, seed, facts.largestLimit(),
-          facts.columnComparisons(), targeted ? TargetedInstances.build(tables, domains, facts, duck, witnesses) : List.of());
+          facts.columnComparisons(), plan.instances());
       int generated = 0;
-      int total = maxInstances + (scriptRows != null ? 1 : 0);
+      // Witnesses come on top of the budget: the kinds of instance before them, random ones included, keep theirs.
+      int total = maxInstances + plan.onTop() + (scriptRows != null ? 1 : 0);
       Set<List<List<List<String>>>> tried = new java.util.HashSet<>();
       int repeated = 0;
       for (int i = 0; i < total && System.nanoTime() < deadline; i++) {
@@ -578,9 +581,10 @@ public final class EquivalenceChecker implements AutoCloseable {
   }
 
   /**
-   * Settings of a checker. Defaults: up to 64 generated instances within a 5-second budget per check, 10 seconds
-   * per query execution, seed 42, counterexamples minimised (at most 400 delta-debugging trials), results of up to
-   * 100,000 rows compared; with a connection, its data is used (as an instance and as values).
+   * Settings of a checker. Defaults: up to 64 generated instances (and the witnesses on top) within a 5-second
+   * budget per check, 10 seconds per query execution, seed 42, counterexamples minimised (at most 400
+   * delta-debugging trials), results of up to 100,000 rows compared; with a connection, its data is used (as an
+   * instance and as values).
    */
   public static final class Builder {
     private @Nullable String ddl;
@@ -620,7 +624,10 @@ public final class EquivalenceChecker implements AutoCloseable {
       return this;
     }
 
-    /** Generated instances per check at most, 1 to 10,000. */
+    /**
+     * Generated instances per check at most, 1 to 10,000; witnesses (instances on which a query returns rows, at
+     * most 48) are generated on top of these, so that they never take another kind's place.
+     */
     public Builder maxInstances(int n) {
       if (n < 1 || n > 10_000) {
         throw new IllegalArgumentException("maxInstances must be between 1 and 10,000, was " + n);

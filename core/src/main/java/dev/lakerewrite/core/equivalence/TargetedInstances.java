@@ -59,8 +59,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every instance honours the schema (NOT NULL, keys, foreign keys: a referencing row is pointed at an
  * existing referenced row, or made NULL, or dropped), so a difference on one is a real counterexample. At most
- * {@value #CAP} instances, taken in turn from each kind; identical instances once. Linear in the number of
- * constants times the number of tables.
+ * {@value #CAP} instances of the kinds other than witnesses, taken in turn from each kind, and at most {@value
+ * #CAP} witnesses on top of them (a new kind never takes an older kind's place); identical instances once. Linear
+ * in the number of constants times the number of tables.
  */
 final class TargetedInstances {
   static final int CAP = 48;
@@ -89,7 +90,7 @@ final class TargetedInstances {
     this.comparisons = comparisons;
   }
 
-  /** The targeted instances for these queries' facts, most telling kinds first, at most {@value #CAP}. */
+  /** The targeted instances for these queries' facts, most telling kinds first (see {@link Plan}). */
   static List<Database> build(List<Schema.Table> tables, Domains domains, QueryFacts facts) {
     return build(tables, domains, facts, null);
   }
@@ -106,6 +107,20 @@ final class TargetedInstances {
   /** As above; {@code witnesses} false leaves out the {@link Witnesses} and their variants. */
   static List<Database> build(List<Schema.Table> tables, Domains domains, QueryFacts facts,
       java.sql.@Nullable Connection duckdb, boolean witnesses) {
+    return plan(tables, domains, facts, duckdb, witnesses).instances();
+  }
+
+  /**
+   * The targeted instances in the order they are tried, and how many of them are witnesses. The other kinds keep
+   * the {@value #CAP} slots and the order they had before witnesses existed (witnesses never displace them); the
+   * witnesses come on top, at most {@value #CAP} more, so the checker grants them instances on top of its budget
+   * too ({@link #onTop()}) and the random instances after them keep theirs.
+   */
+  record Plan(List<Database> instances, int onTop) {}
+
+  /** As {@link #build(List, Domains, QueryFacts, java.sql.Connection, boolean)}, with the witnesses counted. */
+  static Plan plan(List<Schema.Table> tables, Domains domains, QueryFacts facts,
+      java.sql.@Nullable Connection duckdb, boolean witnesses) {
     TargetedInstances t = new TargetedInstances(tables, domains, facts, facts.columnComparisons(), duckdb);
     t.witnesses = witnesses;
     return t.build();
@@ -113,7 +128,7 @@ final class TargetedInstances {
 
   private boolean witnesses = true;
 
-  private List<Database> build() {
+  private Plan build() {
     List<Domains.@Nullable Atom> atoms = domains.atoms();
     for (int i = 0; i < atoms.size(); i++) {
       Domains.Atom a = atoms.get(i);
@@ -141,7 +156,7 @@ final class TargetedInstances {
     for (Schema.Table t : tables) {
       List<String> b = row(t, null);
       if (b == null) {
-        return List.of(); // a NOT NULL column without values: nothing targeted can be built
+        return new Plan(List.of(), 0); // a NOT NULL column without values: nothing targeted can be built
       }
       satisfyColumnComparisons(t, b);
       b = passing(t, b);
@@ -181,42 +196,53 @@ final class TargetedInstances {
       }
     }
     int leading = Math.min(witnesses.size(), facts.statements().size());
-    first.addAll(witnesses.subList(0, leading));
     List<Database> evenVariants = new ArrayList<>();
     List<Database> oddVariants = new ArrayList<>();
     for (int i = leading; i < witnesses.size(); i++) {
       ((i - leading) % 2 == 0 ? evenVariants : oddVariants).add(witnesses.get(i));
     }
 
+    // Each kind takes a turn per round. The kinds before witnesses (the first ten) share CAP slots among
+    // themselves exactly as they did before witnesses existed; the witnesses (their leading ones right after the
+    // base instances, then two variants at the end of each round) count against a CAP of their own.
     List<List<Database>> kinds = List.of(ors(), boundaries(), columnBoundaries(), nulls(), joins(), repeated(),
         thresholds(), differences(), counts(), secondGroups(), evenVariants, oddVariants);
+    int witnessKinds = 2;
     List<Database> out = new ArrayList<>();
     Set<Map<String, List<List<String>>>> seen = new HashSet<>();
+    int[] taken = new int[2]; // [0] the other kinds' instances, [1] witnesses'
     for (Database d : first) {
-      add(out, seen, d);
+      taken[0] += add(out, seen, d);
+    }
+    for (Database d : witnesses.subList(0, leading)) {
+      taken[1] += add(out, seen, d);
     }
     int[] next = new int[kinds.size()];
     boolean progress = true;
-    while (out.size() < CAP && progress) {
+    while (progress) {
       progress = false;
-      for (int k = 0; k < kinds.size() && out.size() < CAP; k++) {
-        if (next[k] < kinds.get(k).size()) {
-          add(out, seen, kinds.get(k).get(next[k]++));
+      for (int k = 0; k < kinds.size(); k++) {
+        int share = k >= kinds.size() - witnessKinds ? 1 : 0;
+        if (taken[share] < CAP && next[k] < kinds.get(k).size()) {
+          taken[share] += add(out, seen, kinds.get(k).get(next[k]++));
           progress = true;
         }
       }
     }
-    return out;
+    return new Plan(out, taken[1]);
   }
 
-  private void add(List<Database> out, Set<Map<String, List<List<String>>>> seen, Database d) {
+  /** Adds the instance unless one with the same rows is there already: 1 if added, else 0. */
+  private int add(List<Database> out, Set<Map<String, List<List<String>>>> seen, Database d) {
     Map<String, List<List<String>>> content = new HashMap<>();
     for (Schema.Table t : tables) {
       content.put(key(t), d.rows(t));
     }
     if (seen.add(content)) {
       out.add(d);
+      return 1;
     }
+    return 0;
   }
 
   // ---- kinds ----------------------------------------------------------------------------------------------

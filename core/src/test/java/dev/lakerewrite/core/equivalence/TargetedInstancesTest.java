@@ -53,9 +53,9 @@ class TargetedInstancesTest {
   private static final int BUDGET = 24;
 
   /**
-   * The kinds of targeted instances against random ones, without witnesses ({@link WitnessesTest}): with a budget
-   * of 24 the witnesses take the slots of the instance that kills the dropped conjunct in Q19's second disjunct.
-   * With the default budget, witnesses included, every mutant is rejected (below).
+   * The kinds of targeted instances against random ones, with the same budget of 24. Witnesses ({@link
+   * WitnessesTest}) come on top of that budget: before they did, they took the slots of the instance that kills
+   * the dropped conjunct in Q19's second disjunct, and that mutant survived a budget of 24.
    */
   @Test
   void mutantsThatRandomInstancesMissAreKilledByTargetedOnes() throws Exception {
@@ -67,8 +67,7 @@ class TargetedInstancesTest {
       }
     }
     List<Integer> missedByRandom = new ArrayList<>();
-    try (EquivalenceChecker targeted = EquivalenceChecker.builder().schema(SCHEMA).maxInstances(BUDGET)
-             .witnesses(false).build();
+    try (EquivalenceChecker targeted = EquivalenceChecker.builder().schema(SCHEMA).maxInstances(BUDGET).build();
          EquivalenceChecker random = EquivalenceChecker.builder().schema(SCHEMA).maxInstances(BUDGET)
              .targetedInstances(false).build()) {
       for (int i = 0; i < PAIRS.length; i++) {
@@ -87,6 +86,47 @@ class TargetedInstancesTest {
     // With the same budget, random instances miss COUNT(col) against COUNT(*) behind a join and filters, a
     // conjunct dropped or a boundary moved inside one disjunct of TPC-H Q19's OR, and an IN list shortened.
     assertThat(missedByRandom).contains(2, 3, 8, 9);
+  }
+
+  /**
+   * A new kind of instance never takes another kind's place: every instance built without witnesses is among those
+   * built with them, in the same order, and the witnesses are counted apart (the checker grants them instances on
+   * top of its budget). The query has more targeted instances than the cap, so before witnesses were counted apart
+   * they pushed the last instances of the other kinds out.
+   */
+  @Test
+  void witnessesComeOnTopOfTheOtherKindsInstances() throws Exception {
+    Schema schema = DuckDbCatalog.load(SCHEMA).schema();
+    String query = PAIRS[2][0];
+    try (java.sql.Connection scratch = DuckDbWorkspace.scratch()) {
+      dev.lakerewrite.core.sql.SqlParser parser = dev.lakerewrite.core.sql.SqlParser.on(scratch);
+      QueryFacts facts = new QueryFacts(schema, parser);
+      facts.add(parser.parse(query).statement(0));
+      facts.add(parser.parse(PAIRS[2][1]).statement(0));
+      List<Schema.Table> tables = schema.closure(facts.tables());
+      Domains domains = Domains.build(facts, tables, scratch, java.util.Map.of());
+      List<Database> without = TargetedInstances.plan(tables, domains, facts, scratch, false).instances();
+      TargetedInstances.Plan with = TargetedInstances.plan(tables, domains, facts, scratch, true);
+      assertThat(without).hasSize(TargetedInstances.CAP);
+      assertThat(with.onTop()).isPositive();
+      List<List<List<List<String>>>> others = new ArrayList<>();
+      for (Database d : with.instances()) {
+        List<List<List<String>>> content = content(tables, d);
+        if (without.stream().anyMatch(w -> content(tables, w).equals(content))) {
+          others.add(content);
+        }
+      }
+      assertThat(others).containsExactlyElementsOf(without.stream().map(d -> content(tables, d)).toList());
+      assertThat(with.instances()).hasSize(without.size() + with.onTop());
+    }
+  }
+
+  private static List<List<List<String>>> content(List<Schema.Table> tables, Database d) {
+    List<List<List<String>>> out = new ArrayList<>();
+    for (Schema.Table t : tables) {
+      out.add(d.rows(t));
+    }
+    return out;
   }
 
   static final String NATIONS = """
