@@ -173,6 +173,9 @@ final class Witnesses {
   /** {@code var = other + offset}. */
   private record Offset(int var, int other, BigDecimal offset) {}
 
+  /** {@code var op other}, two columns compared by {@code <}, {@code <=}, {@code >}, {@code >=} or {@code <>}. */
+  private record Order(int var, String op, int other) {}
+
   /** One source of an output's values: a variable, or a constant written in one branch (its occurrences). */
   private record Alt(int var, @Nullable JsonNode constant, Set<Integer> occurrences) {}
 
@@ -199,17 +202,27 @@ final class Witnesses {
   private static final Map<String, String> MIRRORED = Map.of("<", ">", ">", "<", "<=", ">=", ">=", "<=", "=", "=",
       "<>", "<>");
   private static final QueryFacts.ColumnKey NOWHERE = QueryFacts.ColumnKey.of("", "");
-  private static final Set<String> PASS_THROUGH = Set.of("min", "max", "any_value", "first", "arbitrary");
+  /**
+   * Functions whose value, over the one row a witness puts in each group, is the value of their argument: {@code
+   * HAVING sum(x) > 100} (or a CTE's {@code sum(x) AS total} compared with {@code total > 0} outside) is then a
+   * constraint on {@code x}, which the witness meets and its boundary variants cross (a group whose sum is at, just
+   * below and just above the threshold).
+   */
+  private static final Set<String> PASS_THROUGH = Set.of("min", "max", "any_value", "first", "arbitrary", "sum",
+      "avg");
 
   /** The occurrences, variables, classes and constraints of one query. */
   private final class Model {
     final List<Schema.Table> occTable = new ArrayList<>();
     final Set<Integer> dead = new HashSet<>();
+    /** Occurrences on the side of an outer join that supplies NULLs when no row matches. */
+    final Set<Integer> nullSupplied = new HashSet<>();
     final Map<Long, Integer> varIds = new HashMap<>();
     final List<int[]> vars = new ArrayList<>(); // (occurrence, column)
     final List<Integer> parent = new ArrayList<>();
     final List<Constraint> constraints = new ArrayList<>();
     final List<Offset> offsets = new ArrayList<>();
+    final List<Order> orders = new ArrayList<>();
     final Set<String> expanding = new HashSet<>();
     /** The ORs met (by identity), in the order met; which disjunct of an OR to satisfy (the first by default). */
     final List<JsonNode> ors = new ArrayList<>();
@@ -400,8 +413,21 @@ final class Witnesses {
           }
         }
         case "JOIN" -> {
+          int before = occTable.size();
           from(ref.path("left"), scope, ctes, depth);
+          int middle = occTable.size();
           from(ref.path("right"), scope, ctes, depth);
+          String joinType = ref.path("join_type").asText("");
+          if (joinType.equals("LEFT") || joinType.equals("OUTER")) {
+            for (int o = middle; o < occTable.size(); o++) {
+              nullSupplied.add(o);
+            }
+          }
+          if (joinType.equals("RIGHT") || joinType.equals("OUTER")) {
+            for (int o = before; o < middle; o++) {
+              nullSupplied.add(o);
+            }
+          }
           condition(ref.path("condition"), scope, ctes, depth);
           for (JsonNode using : ref.path("using_columns")) {
             List<Out> same = new ArrayList<>();
@@ -440,7 +466,10 @@ final class Witnesses {
       return out;
     }
 
-    /** The column a reference names (through casts, MIN/MAX and the like), as an output; null otherwise. */
+    /**
+     * The column a reference names (through casts, MIN/MAX, SUM/AVG and the like, and {@code coalesce(x, 0)}: its
+     * value where it is not NULL), as an output; null otherwise.
+     */
     private @Nullable Out valueOf(JsonNode e, Scope scope) {
       for (int d = 0; d < 8 && e != null && e.isObject(); d++) {
         String cls = e.path("class").asText("");
@@ -448,6 +477,14 @@ final class Witnesses {
           return resolve(Trees.columnNames(e), scope);
         } else if (cls.equals("CAST") || cls.equals("COLLATE")) {
           e = e.path("child");
+        } else if (cls.equals("OPERATOR") && e.path("type").asText("").equals("OPERATOR_COALESCE")
+            && e.path("children").size() >= 2 && !QueryFacts.isConstant(e.path("children").get(0))
+            && allConstantAfterFirst(e.path("children"))) {
+          e = e.path("children").get(0);
+        } else if (cls.equals("FUNCTION") && e.path("function_name").asText("").equalsIgnoreCase("coalesce")
+            && QueryFacts.arguments(e).size() >= 2 && !QueryFacts.isConstant(QueryFacts.arguments(e).get(0))
+            && QueryFacts.arguments(e).stream().skip(1).allMatch(QueryFacts::isConstant)) {
+          e = QueryFacts.arguments(e).get(0);
         } else if (cls.equals("FUNCTION") && PASS_THROUGH.contains(e.path("function_name").asText("")
             .toLowerCase(Locale.ROOT)) && QueryFacts.arguments(e).size() == 1) {
           e = QueryFacts.arguments(e).get(0);
@@ -456,6 +493,15 @@ final class Witnesses {
         }
       }
       return null;
+    }
+
+    private static boolean allConstantAfterFirst(JsonNode children) {
+      for (int i = 1; i < children.size(); i++) {
+        if (!QueryFacts.isConstant(children.get(i))) {
+          return false;
+        }
+      }
+      return true;
     }
 
     private @Nullable Out resolve(List<String> parts, Scope scope) {
@@ -542,6 +588,18 @@ final class Witnesses {
           compare(e.path("input"), e.path("upper"), "<=", scope, ctes, depth);
         }
         case "OPERATOR" -> {
+          if (type.equals("OPERATOR_IS_NULL") && e.path("children").size() == 1) {
+            // An outer join's NULL side that must be NULL (an anti-join: LEFT JOIN returns ... WHERE r_key IS
+            // NULL): the witness gives that occurrence no row, so the outer row passes.
+            Out o = valueOf(e.path("children").get(0), scope);
+            if (o != null) {
+              for (Alt a : o.alts()) {
+                if (a.var() >= 0 && nullSupplied.contains(vars.get(a.var())[0])) {
+                  dead.add(vars.get(a.var())[0]);
+                }
+              }
+            }
+          }
           if (type.equals("COMPARE_IN") || type.equals("COMPARE_NOT_IN")) {
             JsonNode kids = e.path("children");
             Out o = valueOf(kids.get(0), scope);
@@ -608,6 +666,14 @@ final class Witnesses {
       if (l != null && r != null) {
         if (op.equals("=")) {
           unionOuts(l, r);
+        } else if (Set.of("<", "<=", ">", ">=", "<>").contains(op)) {
+          for (Alt a : l.alts()) {
+            for (Alt b : r.alts()) {
+              if (a.var() >= 0 && b.var() >= 0 && comparable(a.var(), b.var())) {
+                orders.add(new Order(a.var(), op, b.var()));
+              }
+            }
+          }
         }
         return;
       }
@@ -978,6 +1044,44 @@ final class Witnesses {
           }
         }
       }
+      // Columns compared with each other (inv_quantity_on_hand < cs_quantity): a class nothing else constrains
+      // moves next to the other's value so that the comparison holds.
+      for (Order o : m.orders) {
+        int a = m.find(o.var());
+        int b = m.find(o.other());
+        if (a == b || !members.containsKey(a) || !members.containsKey(b) || forced.containsKey(a)
+            || forced.containsKey(b) || value.get(a) == null || value.get(b) == null) {
+          continue;
+        }
+        ValueType type = typeOf(a);
+        Integer cmp = type.compare(value.get(a), value.get(b));
+        if (cmp != null && ValueType.holds(o.op(), cmp, false)) {
+          continue;
+        }
+        boolean moveA = byClass.get(a).isEmpty() && !keyClass(a);
+        boolean moveB = byClass.get(b).isEmpty() && !keyClass(b);
+        if (!moveA && !moveB) {
+          continue;
+        }
+        int moved = moveA ? a : b;
+        String op = moveA ? o.op() : MIRRORED.get(o.op());
+        String next = beside(typeOf(moved), value.get(moveA ? b : a), op);
+        if (next != null) {
+          value.put(moved, next);
+        }
+      }
+    }
+
+    /** A value {@code x} with {@code x op v}: v itself for {@code <=} and {@code >=}, else its neighbour. */
+    private static @Nullable String beside(ValueType type, String v, String op) {
+      if (op.equals("<=") || op.equals(">=")) {
+        return v;
+      }
+      List<String> around = type.neighbours(v);
+      if (around.size() != 2) {
+        return null;
+      }
+      return op.equals("<") ? around.get(0) : around.get(1);
     }
 
     private boolean usedBy(Map<String, Set<String>> used, int root, String v) {
@@ -1106,6 +1210,7 @@ final class Witnesses {
         with(witness, other, Set.of())));
     List<Witness> alone = new ArrayList<>();
     List<Witness> boundaries = boundaries(m, w, witness, which, alone);
+    boundaries.addAll(orderBoundaries(m, w, witness, which));
     List<Witness> nulls = new ArrayList<>();
     for (List<Integer> vs : w.members.values()) {
       for (int v : vs) {
@@ -1173,6 +1278,44 @@ final class Witnesses {
       }
     }
     return boundaries;
+  }
+
+  /**
+   * For every two columns compared with each other ({@code a < b}), the witness and copies of it with {@code a}
+   * just below, at and just above {@code b}'s value (one instance): the rows on both sides of the comparison and
+   * on its boundary, which {@code <} against {@code <=} or a flipped comparison need.
+   */
+  private List<Witness> orderBoundaries(Model m, Solution w, Map<String, List<List<String>>> witness,
+      String which) {
+    List<Witness> out = new ArrayList<>();
+    Set<List<Integer>> done = new HashSet<>();
+    for (Order o : m.orders) {
+      int a = m.find(o.var());
+      int b = m.find(o.other());
+      if (a == b || !w.members.containsKey(a) || !w.members.containsKey(b) || w.value.get(b) == null
+          || w.keyClass(a) || w.keyClass(b) || !done.add(List.of(Math.min(a, b), Math.max(a, b)))) {
+        continue;
+      }
+      ValueType type = w.typeOf(a);
+      List<String> around = type.neighbours(w.value.get(b));
+      if (around.size() != 2) {
+        continue;
+      }
+      Map<String, List<List<String>>> combined = new LinkedHashMap<>();
+      witness.forEach((k, v) -> combined.put(k, new ArrayList<>(v)));
+      List<String> values = List.of(around.get(0), w.value.get(b), around.get(1));
+      for (String v : values) {
+        Solution moved = new Solution(m);
+        Map<Integer, String> forced = new HashMap<>();
+        forced.put(a, v);
+        forced.put(b, w.value.get(b));
+        moved.solve(null, forced);
+        moved.rows(combined, Set.of());
+      }
+      out.add(finish(which + "'s witness and copies with " + describe(m, w, a) + " at " + String.join(", ", values)
+          + " (around " + describe(m, w, b) + ")", combined));
+    }
+    return out;
   }
 
   private static String describe(Model m, Solution w, int root) {
