@@ -262,6 +262,8 @@ final class SelfJoinToFilterAggregates implements Recipe {
       }
       List<Branch> branches = branches(entry.path("value").path("query_node"));
       if (branches == null) {
+        ctx.refuse("the copies of " + cte + " are left as they are: its body is not a grouped block, a UNION ALL of"
+            + " grouped blocks, or a projection over one (no HAVING, window, DISTINCT, LIMIT, grouping sets or *)");
         return null;
       }
       // The block's conjuncts: equalities between copies, each copy's own conditions, the rest.
@@ -310,6 +312,7 @@ final class SelfJoinToFilterAggregates implements Recipe {
         }
       }
       if (key.isEmpty()) {
+        ctx.refuse("the copies of " + cte + " are left as they are: no column equates every copy with the others");
         return null;
       }
       for (JsonNode eq : equalities) {
@@ -333,12 +336,16 @@ final class SelfJoinToFilterAggregates implements Recipe {
           }
           if (possible) {
             if (serving >= 0) {
+              ctx.refuse("the copies of " + cte + " are left as they are: the filters of " + a + " do not select"
+                  + " one UNION ALL branch by a constant, so a key could have a row from each of two branches");
               return null; // two branches may hold this copy's rows: a key could have two rows
             }
             serving = b;
           }
         }
         if (serving < 0) {
+          ctx.refuse("the copies of " + cte + " are left as they are: the filters of " + a + " rule out every"
+              + " UNION ALL branch");
           return null;
         }
         branchOf.put(a, serving);
@@ -562,6 +569,8 @@ final class SelfJoinToFilterAggregates implements Recipe {
       for (int k : key) {
         int j = b.groupItem(k);
         if (j < 0) {
+          ctx.refuse("the copies of " + cte + " are left as they are: the join column " + columns.get(k)
+              + " is not a grouping column of every UNION ALL branch they read");
           return null; // the join key is not a grouping column of this branch
         }
         String text = trees.expression(b.items.get(j));
@@ -613,9 +622,15 @@ final class SelfJoinToFilterAggregates implements Recipe {
         grouped.add(g.getKey());
       }
       if (!free.isEmpty() && copies.size() >= 2 && grouped.containsAll(b.groups.keySet())) {
+        ctx.refuse("the copies of " + cte + " are left as they are: " + String.join(", ", free) + " can take"
+            + " several values per key and no grouping column is fixed by every copy, so the copies would read "
+            + cte + " itself again");
         return null; // the copies would read the CTE itself again, under other names: nothing gained
       }
       if (!free.isEmpty() && copies.size() >= 2 && ctx.catalog().engine() == Engine.DUCKDB) {
+        ctx.refuse("the copies of " + cte + " are left as they are on DuckDB: " + String.join(", ", free)
+            + " can take several values per key (no declared constraint says otherwise), and the exact form for"
+            + " that, one scan each copy reads separately, ran slower than the original on DuckDB");
         return null; // measured slower on DuckDB (TPC-DS SF1: q4 0.79x, q11 0.69x, q64 0.74x, q74 0.84x)
       }
       return new Scan(b, copies, filter, grouped, keyExprs, free, proofs);
