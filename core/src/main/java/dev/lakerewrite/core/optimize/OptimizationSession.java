@@ -368,6 +368,10 @@ final class OptimizationSession {
         trace("REASONING", "recipe-failed", r.id() + " threw " + e.getClass().getSimpleName() + ": "
             + e.getMessage());
         continue;
+      } finally {
+        for (String why : rules.takeRefusals()) {
+          trace("REASONING", "recipe-refused", r.id() + ": " + why);
+        }
       }
       for (RuleProposer.Proposal p : proposals) {
         if (budgetSpent()) {

@@ -60,9 +60,17 @@ final class RuleProposer {
 
   /** What a rule sees: the tree it edits, the catalog, and the CTE columns of that tree. */
   record Context(Trees trees, Catalog catalog, ObjectNode statement, Map<String, List<String>> cteColumns,
-      int[] counter) {
+      int[] counter, Set<String> refusals) {
     Scope scope(JsonNode node) {
       return Scope.of(node, catalog, cteColumns);
+    }
+
+    /**
+     * Records why a rule left a site that has the shape it targets alone (the session traces it as
+     * {@code recipe-refused}); for the refusals a user would want to know about, not for every non-match.
+     */
+    void refuse(String why) {
+      refusals.add(why);
     }
 
     String fresh(String prefix) {
@@ -73,6 +81,7 @@ final class RuleProposer {
   private final Trees trees;
   private final Catalog catalog;
   private final Set<String> enabled;
+  private final Set<String> refusals = new LinkedHashSet<>();
 
   RuleProposer(Trees trees, Catalog catalog, Set<String> enabled) {
     this.trees = trees;
@@ -98,6 +107,13 @@ final class RuleProposer {
       }
     }
     return out.size() > max ? List.copyOf(out.subList(0, max)) : List.copyOf(out);
+  }
+
+  /** The reasons rules gave for leaving sites alone since the last call (each once), then forgets them. */
+  List<String> takeRefusals() {
+    List<String> out = List.copyOf(refusals);
+    refusals.clear();
+    return out;
   }
 
   private static String normalize(String sql) {
@@ -156,7 +172,7 @@ final class RuleProposer {
   }
 
   private Context context(ObjectNode statement) {
-    return new Context(trees, catalog, statement, Scope.cteColumns(statement.get("node")), new int[] {0});
+    return new Context(trees, catalog, statement, Scope.cteColumns(statement.get("node")), new int[] {0}, refusals);
   }
 
   /** Every SELECT and set-operation node of the tree, parents before children. */
