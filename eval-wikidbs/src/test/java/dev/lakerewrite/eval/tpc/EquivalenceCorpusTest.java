@@ -40,10 +40,13 @@ class EquivalenceCorpusTest {
         tpcds.survivors.size()).isGreaterThanOrEqualTo(TPCDS_FLOOR);
   }
 
-  /** Measured at 01:20 UTC on 2026-11-24 (benchmark, held-out): 53 of 57 (0.930); 51 of 57 passes, 50 does not. */
-  static final double TPCH_FLOOR = 0.89;
-  /** Measured likewise on the sample: 21 of 30 (0.700); 19 of 30 passes, 18 does not. */
-  static final double TPCDS_FLOOR = 0.63;
+  /**
+   * Measured at 17:05 UTC on 2026-11-24 (benchmark, held-out, at ace44a7: witnesses on top of the budget): 53 of
+   * 56 (0.946); 51 of 56 passes, 50 does not (it was 50 of 56 with witnesses inside the budget).
+   */
+  static final double TPCH_FLOOR = 0.91;
+  /** Measured likewise on the sample: 21 of 30 (0.700); 20 of 30 passes, 19 does not. */
+  static final double TPCDS_FLOOR = 0.66;
 
   /** The held-out pairs of a corpus, at most {@code at}: those with the smallest CRC32 of their id. */
   static List<EquivalenceCorpus.Pair> heldOut(List<EquivalenceCorpus.Pair> corpus, int at) {
