@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jgrapht.Graph;
 import org.jgrapht.graph.AsUnmodifiableGraph;
 import org.jgrapht.graph.SimpleGraph;
@@ -75,6 +76,13 @@ public final class JoinGraph {
   private List<String> readTables = List.of();
   private final Map<String, String> tableFingerprints;
   private final String searchSettings;
+  /**
+   * FIND_JOIN_PATH answers and measured join keys, kept for the graph's life: the graph's tables do not change
+   * under it (a changed table makes a new graph), and on a large lake one answer costs tens of seconds. Answers
+   * in which a statement failed (a timeout, say) are not kept, so a later call tries again.
+   */
+  private final Map<String, List<JoinPath>> pathMemo = new ConcurrentHashMap<>();
+  private final Map<String, JoinKey> keyMemo = new ConcurrentHashMap<>();
 
   /**
    * How far a build has come: tables read and sketched of those to read (tables whose sketches are kept are not
@@ -233,7 +241,7 @@ public final class JoinGraph {
    */
   public List<PathCandidate> candidatePaths(String a, String b, int k) {
     checkEnds(a, b, k);
-    return new JoinPathFinder(this, config).candidates(a, b, k);
+    return new JoinPathFinder(this, config, new ConcurrentHashMap<>()).candidates(a, b, k);
   }
 
   /** FIND_JOIN_PATH with k = {@link JoinGraphConfig#paths()} on the graph's own connection. */
@@ -269,8 +277,21 @@ public final class JoinGraph {
   public List<JoinPath> findJoinPaths(String a, String b, int k, Connection connection) {
     Objects.requireNonNull(connection, "connection");
     checkEnds(a, b, k);
-    JoinPathFinder finder = new JoinPathFinder(this, config);
-    return finder.execute(finder.candidates(a, b, k), connection);
+    String memoKey = a + '\u0000' + b + '\u0000' + k;
+    List<JoinPath> known = pathMemo.get(memoKey);
+    if (known != null) {
+      return known;
+    }
+    JoinPathFinder finder = new JoinPathFinder(this, config, keyMemo);
+    List<JoinPath> paths = List.copyOf(finder.execute(finder.candidates(a, b, k), connection));
+    if (paths.stream().allMatch(JoinGraph::ranCleanly)) {
+      pathMemo.put(memoKey, paths);
+    }
+    return paths;
+  }
+
+  private static boolean ranCleanly(JoinPath path) {
+    return path.error() == null && path.hops().stream().allMatch(h -> h.keys().stream().allMatch(k -> k.error() == null));
   }
 
   /** Writes the graph as compact JSON to {@code file} (atomically: a temporary file, then a move). */

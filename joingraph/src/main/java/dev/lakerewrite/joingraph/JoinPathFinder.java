@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jgrapht.GraphPath;
 import org.jgrapht.alg.shortestpath.YenKShortestPath;
@@ -25,10 +26,13 @@ final class JoinPathFinder {
 
   private final JoinGraph graph;
   private final JoinGraphConfig config;
+  /** Join keys measured before, by left table, right table and both columns; failed measurements are not kept. */
+  private final Map<String, JoinKey> measured;
 
-  JoinPathFinder(JoinGraph graph, JoinGraphConfig config) {
+  JoinPathFinder(JoinGraph graph, JoinGraphConfig config, Map<String, JoinKey> measured) {
     this.graph = graph;
     this.config = config;
+    this.measured = measured;
   }
 
   /** −ln(max(Ω / 2, ε)) + λ: never below λ ≥ 0, as Dijkstra inside Yen's algorithm needs. */
@@ -65,7 +69,15 @@ final class JoinPathFinder {
       List<JoinKey> keys = new ArrayList<>();
       List<ColumnPair> pairs = edge.pairsFrom(left);
       for (ColumnPair pair : pairs.subList(0, Math.min(config.keysPerHop(), pairs.size()))) {
-        keys.add(measureKey(connection, left, right, pair));
+        String memoKey = left + '\u0000' + right + '\u0000' + pair.columnA() + '\u0000' + pair.columnB();
+        JoinKey key = measured.get(memoKey);
+        if (key == null) {
+          key = measureKey(connection, left, right, pair);
+          if (key.error() == null) {
+            measured.put(memoKey, key);
+          }
+        }
+        keys.add(key);
       }
       keys.sort(Comparator.comparingDouble(JoinKey::joinScore).reversed()
           .thenComparing(Comparator.comparingDouble(JoinKey::similarity).reversed()));

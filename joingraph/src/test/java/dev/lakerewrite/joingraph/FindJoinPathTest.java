@@ -87,7 +87,7 @@ class FindJoinPathTest {
     JoinGraph graph = SampleGraphs.defaults();
     List<PathCandidate> candidates = graph.candidatePaths("fictional_creature", "genre", 5);
     assertThat(candidates).extracting(PathCandidate::cost).isSorted();
-    JoinPathFinder finder = new JoinPathFinder(graph, graph.config());
+    JoinPathFinder finder = new JoinPathFinder(graph, graph.config(), new java.util.HashMap<>());
     for (JoinEdge e : graph.edges()) {
       assertThat(finder.weight(e)).isGreaterThanOrEqualTo(graph.config().hopPenalty());
     }
@@ -122,7 +122,7 @@ class FindJoinPathTest {
 
   @Test
   void failedStatementsAreReportedNotThrown() throws SQLException {
-    JoinGraph graph = SampleGraphs.defaults();
+    JoinGraph graph = freshGraph();
     Connection closed = SampleLake.open();
     closed.close();
     List<JoinPath> paths = graph.findJoinPaths("region_of_new_zealand", "capital", 1, closed);
@@ -132,6 +132,29 @@ class FindJoinPathTest {
       assertThat(k.error()).contains("failed");
       assertThat(k.joinScore()).isZero();
     });
+  }
+
+  @Test
+  void answersAreKeptForTheGraphsLifeButFailedOnesAreAskedAgain() throws SQLException {
+    JoinGraph graph = freshGraph();
+    Connection closed = SampleLake.open();
+    closed.close();
+    assertThat(graph.findJoinPaths("capital", "region_of_new_zealand", 2, closed).get(0).error()).isNotNull();
+    List<JoinPath> first = graph.findJoinPaths("capital", "region_of_new_zealand", 2, SampleGraphs.connection());
+    assertThat(first).isNotEmpty().allSatisfy(p -> assertThat(p.error()).isNull());
+    // The lake is not asked again: a closed connection gets the same answer.
+    assertThat(graph.findJoinPaths("capital", "region_of_new_zealand", 2, closed)).isEqualTo(first);
+    // Another k is another question (on a closed connection its paths cannot be counted), but the keys measured
+    // for the first one come back as measured, not as failures.
+    List<JoinPath> three = graph.findJoinPaths("capital", "region_of_new_zealand", 3, closed);
+    JoinPath again = three.stream().filter(p -> p.tables().equals(first.get(0).tables())).findFirst().orElseThrow();
+    assertThat(again.error()).contains("counting the joined path failed");
+    assertThat(again.hops()).isEqualTo(first.get(0).hops());
+  }
+
+  /** The sample graph with answers of its own: other tests' calls must not have answered for it. */
+  private static JoinGraph freshGraph() {
+    return SampleGraphs.defaults().withConfig(SampleGraphs.defaults().config());
   }
 
   @Test
