@@ -36,9 +36,9 @@ final class OfflineCheckerAgent implements CheckerAgent {
     OfflinePlanner.Plan plan = new OfflinePlanner(state).plan();
     List<Action> todo = new ArrayList<>();
     Set<String> done = new LinkedHashSet<>();
-    state.performedActions().forEach(a -> done.add(a.describe().toLowerCase(Locale.ROOT)));
+    state.performedActions().forEach(a -> done.add(OfflinePlanner.question(a)));
     for (Action a : plan.wanted()) {
-      if (state.enabled(a.type()) && !done.contains(a.describe().toLowerCase(Locale.ROOT))) {
+      if (state.enabled(a.type()) && !done.contains(OfflinePlanner.question(a))) {
         todo.add(a);
       }
     }

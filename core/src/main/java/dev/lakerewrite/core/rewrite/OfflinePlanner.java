@@ -288,6 +288,23 @@ final class OfflinePlanner {
   }
 
   private static List<Action> dedupe(List<Action> actions) {
-    return new ArrayList<>(new LinkedHashSet<>(actions));
+    Map<String, Action> byQuestion = new LinkedHashMap<>();
+    for (Action a : actions) {
+      byQuestion.putIfAbsent(question(a), a);
+    }
+    return new ArrayList<>(byQuestion.values());
+  }
+
+  /**
+   * What an action asks of the lake, the same for actions that get the same answer: FIND_JOIN_PATH(a, b) and
+   * FIND_JOIN_PATH(b, a) (the scratchpad reads a join path in either direction), case aside.
+   */
+  static String question(Action action) {
+    if (action instanceof Action.FindJoinPath f) {
+      String a = f.tableA().toLowerCase(Locale.ROOT);
+      String b = f.tableB().toLowerCase(Locale.ROOT);
+      return a.compareTo(b) <= 0 ? "find_join_path " + a + "\u0000" + b : "find_join_path " + b + "\u0000" + a;
+    }
+    return action.describe().toLowerCase(Locale.ROOT);
   }
 }

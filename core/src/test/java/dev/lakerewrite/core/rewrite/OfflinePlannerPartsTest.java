@@ -318,6 +318,19 @@ class OfflinePlannerPartsTest {
       assertThat(fixes).isEmpty();
       assertThat(wanted).containsExactly(new Action.FindJoinPath("movies", "nations"));
     }
+
+    @Test
+    void aJoinPathAskedForOneWayIsNotAskedForTheOtherWay() {
+      Scratchpad pad = lake.padWith("movies", "nations");
+      List<Action> asked = new OfflineCheckerAgent().decide(lake.state(sql, pad)).actions();
+      assertThat(asked).contains(new Action.FindJoinPath("movies", "nations"));
+
+      // The path was searched from the other end (by the LLM checker, say) and found nothing new.
+      List<Action> again = new OfflineCheckerAgent()
+          .decide(lake.state(sql, pad, new Action.FindJoinPath("nations", "movies"))).actions();
+
+      assertThat(again).noneMatch(a -> a instanceof Action.FindJoinPath);
+    }
   }
 
   @Nested
