@@ -80,6 +80,23 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aCtesOwnOutputColumnIsNoColumnOfTheTablesBesideIt() {
+      FakeLakeTools tpch = new FakeLakeTools()
+          .table("supplier", "s_suppkey INTEGER, s_name VARCHAR", "1|Supplier#1", "2|Supplier#2")
+          .table("lineitem", "l_suppkey INTEGER, l_extendedprice DOUBLE", "1|10.5", "2|20.0");
+      String sql = "WITH revenue AS (SELECT l_suppkey AS supplier_no, sum(l_extendedprice) AS total_revenue "
+          + "FROM lineitem GROUP BY l_suppkey) "
+          + "SELECT s_suppkey, s_name, total_revenue FROM supplier, revenue WHERE s_suppkey = supplier_no";
+
+      Plan plan = new OfflinePlanner(tpch.state(sql, tpch.padWith("supplier", "lineitem"))).plan();
+
+      TableChoice supplier = plan.tables().get("supplier");
+      assertThat(supplier.columns()).containsOnlyKeys("s_suppkey", "s_name");
+      assertThat(supplier.unmapped()).isEmpty();
+      assertThat(plan.tables().get("lineitem").columns()).containsOnlyKeys("l_suppkey", "l_extendedprice");
+    }
+
+    @Test
     void twoAssumedColumnsNeverReadOneLakeColumn() {
       FakeLakeTools states = new FakeLakeTools()
           .table("us_states", "state VARCHAR, neighbouring_state VARCHAR", "Ohio|Indiana", "Iowa|Nebraska")
