@@ -50,6 +50,16 @@ final class OfflineCheckerAgent implements CheckerAgent {
         String.format("mapping confidence %.2f; %s", plan.confidence(), describeMapping(plan)), quality,
         todo.isEmpty() ? "none" : String.join(", ", todo.stream().map(Action::describe).toList()),
         String.join("; ", plan.notes()));
+    List<TypeRefutations.Refutation> refuted = latest == null ? List.of() : TypeRefutations.of(latest, state.lake());
+    if (todo.isEmpty() && !state.lastIteration() && !refuted.isEmpty()) {
+      // The latest candidate's types say which lake columns were wrong; the next plan ranks them last.
+      String which = String.join(", ", refuted.stream()
+          .map(r -> r.lakeTable() + "." + r.lakeColumn() + " for " + r.assumedColumn()).distinct().toList());
+      Decision.Reasoning retry = new Decision.Reasoning(reasoning.intentCoverage(),
+          reasoning.outputQuality() + "; its types refute " + which + ": trying the next best columns",
+          reasoning.missingInformation(), reasoning.suggestedImprovement());
+      return new Decision(List.of(), retry, scores, best < 0 ? OptionalInt.empty() : OptionalInt.of(best));
+    }
     if (todo.isEmpty() && !state.lastIteration() && !state.history().isEmpty()
         && state.history().stream().allMatch(OfflineRewriterAgent::failed)) {
       // Nothing has run yet with rows, and no evidence is missing: the next turn tries an alternative plan
