@@ -197,6 +197,28 @@ class RuleProposerTest {
   }
 
   @Test
+  void subqueriesWithTheSameFromAndWhereShareOneScanPerFilter() throws SQLException {
+    // TPC-DS q9's shape: per bucket a count decides between two averages, all three over the same rows.
+    String bucket = "CASE WHEN (SELECT count(*) FROM item WHERE qty BETWEEN %1$s) > %2$s THEN (SELECT avg(price) FROM"
+        + " item WHERE qty BETWEEN %1$s) ELSE (SELECT max(price) FROM item WHERE qty BETWEEN %1$s) END AS b%3$s";
+    String q = "SELECT " + String.format(bucket, "1 AND 20", "100", "1") + ", " + String.format(bucket, "21 AND 50",
+        "100000", "2") + " FROM supplier WHERE s_id = 1";
+    List<RuleProposer.Proposal> ps = h.propose(q, "share-identical-aggregate-subqueries");
+    assertThat(ps).isNotEmpty();
+    RuleProposer.Proposal all = ps.get(ps.size() - 1);
+    String sql = flat(all.sql());
+    assertThat(sql).contains("lr_agg1 AS (SELECT").contains("lr_agg2 AS (SELECT").doesNotContain("FILTER")
+        .doesNotContain("FROM item WHERE (qty BETWEEN 1 AND 20)) >");
+    assertThat(sql.split("FROM item", -1)).hasSize(3); // two scans left of six
+    for (RuleProposer.Proposal p : ps) {
+      assertEquivalent(q, p);
+    }
+    // Subqueries that differ in WHERE are merge-repeated-aggregate-subqueries' (with FILTER), not this recipe's.
+    assertThat(h.propose("SELECT (SELECT count(*) FROM item WHERE qty < 5) AS a, (SELECT count(*) FROM item"
+        + " WHERE qty > 5) AS b", "share-identical-aggregate-subqueries")).isEmpty();
+  }
+
+  @Test
   void aCteEveryReadOfWhichJoinsAFilteredTableKeepsOnlyTheKeysThoseTablesHave() throws SQLException {
     // TPC-DS q59's shape: per-key totals read twice, each read joined on its key to a differently filtered table.
     String totals = "WITH w AS (SELECT i.p_id AS pid, sum(i.qty) AS total, count(*) AS n FROM item i GROUP BY i.p_id) ";
