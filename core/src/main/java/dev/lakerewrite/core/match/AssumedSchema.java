@@ -232,6 +232,11 @@ public final class AssumedSchema {
     boolean base() {
       return assumed != null;
     }
+
+    /** A base table, or a CTE / derived table whose every output is named (no {@code *} passed through). */
+    boolean knownColumns() {
+      return base() || !outputs.contains("*") && starBases.isEmpty();
+    }
   }
 
   /** Names visible in one query block. */
@@ -721,9 +726,10 @@ public final class AssumedSchema {
           return null;
         }
         Optional<String> prefix = ColumnPrefixes.prefix(column);
-        if (!bases.isEmpty() && prefix.isPresent() && s.byAlias.values().stream().allMatch(Source::base)) {
+        if (!bases.isEmpty() && prefix.isPresent() && s.byAlias.values().stream().allMatch(Source::knownColumns)) {
           // The naming convention places it (l_orderkey in lineitem), here or, when this block's tables follow
-          // the convention but none carries this prefix, in an enclosing block (a correlated reference).
+          // the convention but none carries this prefix, in an enclosing block (a correlated reference). A CTE
+          // beside them whose outputs are all named and lack the column cannot be where it comes from.
           Map<String, String> owners = ColumnPrefixes.owners(unqualified, bases);
           String owner = owners.get(prefix.get());
           if (owner != null) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -256,6 +257,21 @@ final class RuleProposer {
    * give count 0 and NULL otherwise. Linear in the size of the block.
    */
   @Nullable String mergeRepeatedAggregates(ObjectNode node, Context ctx) {
+    return mergeAggregateSubqueries(node, ctx, false);
+  }
+
+  /**
+   * Subqueries of one block that aggregate over the same FROM with the same WHERE conjuncts (TPC-DS q9: a count and
+   * two averages per quantity range) become reads of one CTE per distinct WHERE computing all their aggregates: the
+   * same rows, read once per filter instead of once per subquery, and no FILTER clause (one pass over the union of
+   * several filters with a FILTER per aggregate ran slower on DuckDB: q9 0.9x against 1.6x for this). Exact: an
+   * aggregate without GROUP BY gives one row whatever else is computed beside it. Linear in the size of the block.
+   */
+  @Nullable String shareIdenticalAggregateSubqueries(ObjectNode node, Context ctx) {
+    return mergeAggregateSubqueries(node, ctx, true);
+  }
+
+  private @Nullable String mergeAggregateSubqueries(ObjectNode node, Context ctx, boolean sameWhere) {
     if (!isSelect(node)) {
       return null;
     }
@@ -289,7 +305,13 @@ final class RuleProposer {
     }
     java.util.Map<String, List<AggregateSite>> groups = new java.util.LinkedHashMap<>();
     for (AggregateSite site : sites) {
-      groups.computeIfAbsent(site.from(), k -> new ArrayList<>()).add(site);
+      String key = site.from();
+      if (sameWhere) {
+        List<String> sorted = new ArrayList<>(site.conjuncts());
+        java.util.Collections.sort(sorted);
+        key += "\u0000" + String.join("\u0000", sorted);
+      }
+      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(site);
     }
     List<String> merged = new ArrayList<>();
     for (List<AggregateSite> group : groups.values()) {
@@ -2122,6 +2144,246 @@ final class RuleProposer {
       replace(n, source);
     }
     return copy;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // push-semi-joins-into-cte
+
+  /**
+   * A CTE whose every read is joined by equality to a filtered table ({@code wss.d_week_seq = d.d_week_seq AND
+   * d.d_month_seq BETWEEN 1212 AND 1223}, TPC-DS q59) computes the groups of every key although each read keeps only
+   * the keys the filtered table has. Each read's restriction — for every such equality, the CTE column {@code IN}
+   * the values of the other column over the rows the filtered table's own conjuncts keep; with the read's own
+   * literal filters beside it — is ANDed, the reads' restrictions ORed, and the disjunction added to every UNION
+   * branch's WHERE in terms of the branch's own expressions (the column must be a plain or grouping column of every
+   * branch, so a group is kept or dropped whole). Exact: a row of the CTE a read's WHERE would drop for want of a
+   * join partner is not there; NULL keys join nothing and are not IN anything. Not when a read sits in an outer
+   * join or has no such equality and no filter (it needs every row), or a branch has a window, LIMIT, DISTINCT or
+   * grouping sets; the filtered table must be a table, not a CTE or subquery. Says why it leaves a CTE whose reads
+   * join a filtered table alone. Linear in the size of the statement.
+   */
+  List<Proposal> pushSemiJoinsIntoCte(String sql, String label) {
+    ObjectNode statement = trees.statement(sql);
+    List<Proposal> out = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    Map<String, Integer> references = cteReferenceCounts(statement);
+    for (ObjectNode entry : Trees.ctes(statement.get("node"))) {
+      String name = entry.path("key").asText();
+      int count = references.getOrDefault(name.toLowerCase(Locale.ROOT), 0);
+      if (count < 1) {
+        continue;
+      }
+      ObjectNode copy = statement.deepCopy();
+      Map<String, List<String>> cteColumns = Scope.cteColumns(copy.get("node"));
+      List<String> columns = cteColumns.get(name.toLowerCase(Locale.ROOT));
+      ObjectNode body = cteBody(copy, name);
+      List<ObjectNode> branches = body == null ? null : unionBranches(body);
+      List<String> why = new ArrayList<>();
+      List<List<String[]>> reads = columns == null || branches == null ? null
+          : semiJoinReads(copy, name, columns, branches, cteColumns, why);
+      if (reads == null || reads.stream().noneMatch(r -> r.stream().anyMatch(x -> x[1] != null))) {
+        if (!why.isEmpty()) {
+          refusals.add("the reads of " + name + " are left as they are: " + why.get(0));
+        }
+        continue;
+      }
+      if (branches.stream().anyMatch(b -> !filterable(b, columns.size()))) {
+        refusals.add("the reads of " + name + " are left as they are: a branch of its body has a window, LIMIT,"
+            + " DISTINCT or grouping sets (a filter inside would change its rows)");
+        continue;
+      }
+      if (reads.size() != count) {
+        refusals.add("the reads of " + name + " are left as they are: it is read " + count + " times, "
+            + reads.size() + " of them as a FROM item");
+        continue;
+      }
+      String shown = null;
+      boolean changed = false;
+      for (ObjectNode branch : branches) {
+        Set<String> alternatives = new LinkedHashSet<>();
+        // Reads restricted only by one key of one table read the same way: one IN with their filters ORed (a
+        // disjunction of IN subqueries runs as a mark join per subquery).
+        Map<String, List<String>> sameKey = new LinkedHashMap<>();
+        for (List<String[]> read : reads) {
+          if (read.size() == 1 && read.get(0)[1] != null) {
+            String key = trees.expression(substituteColumns(trees.parseExpression(read.get(0)[0]), columns, branch))
+                + " IN (" + read.get(0)[1];
+            sameKey.computeIfAbsent(key, k -> new ArrayList<>()).add(read.get(0)[2]);
+          }
+        }
+        for (Map.Entry<String, List<String>> e : sameKey.entrySet()) {
+          List<String> filters = e.getValue().stream().distinct().toList();
+          alternatives.add(e.getKey() + " WHERE " + (filters.size() == 1 ? filters.get(0)
+              : "(" + String.join(") OR (", filters) + ")") + ")");
+        }
+        for (List<String[]> read : reads) {
+          if (read.size() == 1 && read.get(0)[1] != null) {
+            continue;
+          }
+          List<String> conjunction = new ArrayList<>();
+          boolean never = false;
+          for (String[] r : read) {
+            ObjectNode substituted = substituteColumns(trees.parseExpression(r[0]), columns, branch);
+            if (r[1] != null) {
+              conjunction.add(trees.expression(substituted) + " IN (" + r[1] + " WHERE " + r[2] + ")");
+              continue;
+            }
+            Boolean constant = literalEquality(trees, substituted);
+            if (constant == null) {
+              conjunction.add(trees.expression(substituted));
+            } else if (!constant) {
+              never = true;
+            }
+          }
+          if (!never) {
+            alternatives.add(conjunction.isEmpty() ? "true" : Trees.and(conjunction));
+          }
+        }
+        String predicate = alternatives.isEmpty() ? "false" : alternatives.contains("true") ? null
+            : alternatives.size() == 1 ? alternatives.iterator().next()
+            : "(" + String.join(") OR (", alternatives) + ")";
+        if (predicate == null) {
+          continue;
+        }
+        List<String> where = rendered(Trees.conjuncts(branch.get("where_clause")));
+        where.add(predicate);
+        setWhere(branch, where);
+        shown = shown == null ? predicate : shown;
+        changed = true;
+      }
+      if (changed) {
+        add(out, seen, new Proposal(CandidateSource.RULE, label, "each of the " + reads.size() + " reads of " + name
+            + " keeps only the keys a filtered table joined to it has: those keys are kept inside it ("
+            + abbreviate(shown) + ")", trees.render(copy)));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * For each read of the CTE, its restrictions: {@code {conjunct, null, null}} for a filter of its own (as
+   * push-filters-into-shared-cte takes them), {@code {cte column, subquery without its WHERE, its filter}} for an
+   * equality with a column of a filtered table in the same block. Null (with the reason in {@code why} where the
+   * shape was there) when a read sits in an outer join or has no restriction.
+   */
+  private @Nullable List<List<String[]>> semiJoinReads(ObjectNode statement, String cte, List<String> columns,
+      List<ObjectNode> branches, Map<String, List<String>> cteColumns, List<String> why) {
+    List<List<String[]>> reads = new ArrayList<>();
+    boolean[] ok = {true};
+    boolean[] semiSeen = {false};
+    Trees.selectNodes(statement, block -> {
+      List<JsonNode> items = Trees.fromItems(block.path("from_table")).stream().filter(i ->
+          "BASE_TABLE".equals(i.path("type").asText()) && i.path("table_name").asText().equalsIgnoreCase(cte))
+          .toList();
+      if (items.isEmpty()) {
+        return;
+      }
+      boolean[] outer = {false};
+      Trees.visitShallow(block.path("from_table"), n -> {
+        if ("JOIN".equals(n.path("type").asText()) && !"INNER".equals(n.path("join_type").asText("INNER"))) {
+          outer[0] = true;
+        }
+      });
+      Scope scope = Scope.of(block, catalog, cteColumns);
+      List<JsonNode> conjuncts = new ArrayList<>(Trees.conjuncts(block.get("where_clause")));
+      for (JsonNode c : conditionsOf(block.path("from_table"))) {
+        conjuncts.addAll(Trees.conjuncts(c));
+      }
+      for (JsonNode i : items) {
+        Scope.Item item = scope.item(Trees.referenceName(i)).orElse(null);
+        List<String[]> mine = new ArrayList<>();
+        for (JsonNode c : conjuncts) {
+          if (item == null || Trees.hasSubquery(c) || containsFunction(c, VOLATILE_FUNCTIONS)) {
+            continue;
+          }
+          List<Scope.Item> owners = scope.owners(c);
+          if (owners != null && owners.size() == 1 && owners.get(0) == item
+              && Trees.columnRefs(c).stream().allMatch(ref -> pushable(ref, columns, branches))) {
+            mine.add(new String[] {trees.expression(c), null, null});
+            continue;
+          }
+          String[] semi = semiJoin(c, item, scope, conjuncts, columns, branches, cteColumns);
+          if (semi != null) {
+            mine.add(semi);
+          }
+        }
+        semiSeen[0] |= mine.stream().anyMatch(m -> m[1] != null);
+        if (outer[0] && !mine.isEmpty()) {
+          why.add("a read (" + item.name() + ") sits in an outer join");
+        }
+        if (item == null || mine.isEmpty() || outer[0]) {
+          if (item != null && mine.isEmpty() && !outer[0]) {
+            why.add("a read (" + item.name() + ") is neither filtered nor joined to a filtered table, so it needs"
+                + " every row");
+          }
+          ok[0] = false;
+          continue;
+        }
+        reads.add(mine);
+      }
+    });
+    if (!semiSeen[0]) {
+      why.clear(); // nothing of this recipe's shape: no reason to give
+    }
+    return ok[0] ? reads : null;
+  }
+
+  private static final Set<String> VOLATILE_FUNCTIONS = Set.of("random", "gen_random_uuid", "uuid", "nextval",
+      "setseed", "currval");
+
+  /**
+   * {@code {cte column, SELECT x FROM t AS d, d's own conjuncts}} when the conjunct equates a pushable column
+   * of the read with a column {@code x} of a table item {@code d} of the block that the block filters by conjuncts
+   * of its own (no subquery); else null.
+   */
+  private String @Nullable [] semiJoin(JsonNode c, Scope.Item read, Scope scope, List<JsonNode> conjuncts,
+      List<String> columns, List<ObjectNode> branches, Map<String, List<String>> cteColumns) {
+    if (!"COMPARE_EQUAL".equals(c.path("type").asText())
+        || !"COLUMN_REF".equals(c.path("left").path("class").asText())
+        || !"COLUMN_REF".equals(c.path("right").path("class").asText())) {
+      return null;
+    }
+    List<Scope.Item> left = scope.owners(c.path("left"));
+    List<Scope.Item> right = scope.owners(c.path("right"));
+    if (left == null || right == null || left.size() != 1 || right.size() != 1) {
+      return null;
+    }
+    JsonNode mine;
+    JsonNode theirs;
+    Scope.Item other;
+    if (left.get(0) == read && right.get(0) != read) {
+      mine = c.path("left");
+      theirs = c.path("right");
+      other = right.get(0);
+    } else if (right.get(0) == read && left.get(0) != read) {
+      mine = c.path("right");
+      theirs = c.path("left");
+      other = left.get(0);
+    } else {
+      return null;
+    }
+    JsonNode node = other.node();
+    String table = node.path("table_name").asText("");
+    if (!"BASE_TABLE".equals(node.path("type").asText()) || table.isEmpty()
+        || cteColumns.containsKey(table.toLowerCase(Locale.ROOT)) || catalog.table(table).isEmpty()
+        || !node.path("schema_name").asText("").isEmpty() || !pushable(parts(mine), columns, branches)) {
+      return null;
+    }
+    List<String> filters = new ArrayList<>();
+    for (JsonNode f : conjuncts) {
+      List<Scope.Item> owners = Trees.hasSubquery(f) || containsFunction(f, VOLATILE_FUNCTIONS) ? null
+          : scope.owners(f);
+      if (owners != null && owners.size() == 1 && owners.get(0) == other && !Trees.columnRefs(f).isEmpty()) {
+        filters.add(trees.expression(f));
+      }
+    }
+    if (filters.isEmpty()) {
+      return null;
+    }
+    String alias = Trees.referenceName(node);
+    return new String[] {trees.expression(mine), "SELECT " + trees.expression(theirs) + " FROM "
+        + Sql.identifier(table) + (alias.equalsIgnoreCase(table) ? "" : " AS " + Sql.identifier(alias)),
+        Trees.and(filters)};
   }
 
   // ---------------------------------------------------------------------------------------------------------

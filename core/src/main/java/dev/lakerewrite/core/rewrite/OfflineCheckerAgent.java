@@ -36,9 +36,9 @@ final class OfflineCheckerAgent implements CheckerAgent {
     OfflinePlanner.Plan plan = new OfflinePlanner(state).plan();
     List<Action> todo = new ArrayList<>();
     Set<String> done = new LinkedHashSet<>();
-    state.performedActions().forEach(a -> done.add(a.describe().toLowerCase(Locale.ROOT)));
+    state.performedActions().forEach(a -> done.add(OfflinePlanner.question(a)));
     for (Action a : plan.wanted()) {
-      if (state.enabled(a.type()) && !done.contains(a.describe().toLowerCase(Locale.ROOT))) {
+      if (state.enabled(a.type()) && !done.contains(OfflinePlanner.question(a))) {
         todo.add(a);
       }
     }
@@ -50,6 +50,16 @@ final class OfflineCheckerAgent implements CheckerAgent {
         String.format("mapping confidence %.2f; %s", plan.confidence(), describeMapping(plan)), quality,
         todo.isEmpty() ? "none" : String.join(", ", todo.stream().map(Action::describe).toList()),
         String.join("; ", plan.notes()));
+    List<TypeRefutations.Refutation> refuted = latest == null ? List.of() : TypeRefutations.of(latest, state.lake());
+    if (todo.isEmpty() && !state.lastIteration() && !refuted.isEmpty()) {
+      // The latest candidate's types say which lake columns were wrong; the next plan ranks them last.
+      String which = String.join(", ", refuted.stream()
+          .map(r -> r.lakeTable() + "." + r.lakeColumn() + " for " + r.assumedColumn()).distinct().toList());
+      Decision.Reasoning retry = new Decision.Reasoning(reasoning.intentCoverage(),
+          reasoning.outputQuality() + "; its types refute " + which + ": trying the next best columns",
+          reasoning.missingInformation(), reasoning.suggestedImprovement());
+      return new Decision(List.of(), retry, scores, best < 0 ? OptionalInt.empty() : OptionalInt.of(best));
+    }
     if (todo.isEmpty() && !state.lastIteration() && !state.history().isEmpty()
         && state.history().stream().allMatch(OfflineRewriterAgent::failed)) {
       // Nothing has run yet with rows, and no evidence is missing: the next turn tries an alternative plan

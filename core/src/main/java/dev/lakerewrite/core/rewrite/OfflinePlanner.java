@@ -1,6 +1,6 @@
 package dev.lakerewrite.core.rewrite;
 
-import dev.lakerewrite.core.sql.QueryAnalysis.ColumnReference;
+import dev.lakerewrite.core.match.AssumedSchema;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -255,19 +255,36 @@ final class OfflinePlanner {
   }
 
   /** Assumed tables with the columns the query uses on them; unresolved columns go to every table for now. */
+  /**
+   * Each assumed table with the columns the query reads on it. A column the analysis could not tie to one table
+   * goes where the assumed schema places it: to the table its prefix names, or to each table it may belong to when
+   * nothing tells; a column no assumed table can own (a CTE's or derived table's own output, say {@code
+   * total_revenue} beside {@code supplier}) goes nowhere, instead of into every table's ranking.
+   */
   private Map<String, List<String>> assumedTables() {
     Map<String, List<String>> out = new LinkedHashMap<>();
+    AssumedSchema schema = context.schema();
     for (String t : context.analysis.tableNames()) {
-      out.put(t, new ArrayList<>(context.analysis.columnsOf(t)));
+      List<String> cols = new ArrayList<>(context.analysis.columnsOf(t));
+      schema.table(t).ifPresent(assumed -> assumed.columns().values().forEach(c -> addIgnoringCase(cols, c.name())));
+      out.put(t, cols);
     }
-    for (ColumnReference c : context.analysis.unresolvedColumns()) {
-      for (List<String> cols : out.values()) {
-        if (!containsIgnoreCase(cols, c.column())) {
-          cols.add(c.column());
-        }
+    for (AssumedSchema.Ambiguous a : schema.ambiguous()) {
+      for (String candidate : a.candidates()) {
+        out.forEach((t, cols) -> {
+          if (t.equalsIgnoreCase(candidate)) {
+            addIgnoringCase(cols, a.column());
+          }
+        });
       }
     }
     return out;
+  }
+
+  private static void addIgnoringCase(List<String> list, String s) {
+    if (!containsIgnoreCase(list, s)) {
+      list.add(s);
+    }
   }
 
   private static boolean containsIgnoreCase(List<String> list, String s) {
@@ -288,6 +305,23 @@ final class OfflinePlanner {
   }
 
   private static List<Action> dedupe(List<Action> actions) {
-    return new ArrayList<>(new LinkedHashSet<>(actions));
+    Map<String, Action> byQuestion = new LinkedHashMap<>();
+    for (Action a : actions) {
+      byQuestion.putIfAbsent(question(a), a);
+    }
+    return new ArrayList<>(byQuestion.values());
+  }
+
+  /**
+   * What an action asks of the lake, the same for actions that get the same answer: FIND_JOIN_PATH(a, b) and
+   * FIND_JOIN_PATH(b, a) (the scratchpad reads a join path in either direction), case aside.
+   */
+  static String question(Action action) {
+    if (action instanceof Action.FindJoinPath f) {
+      String a = f.tableA().toLowerCase(Locale.ROOT);
+      String b = f.tableB().toLowerCase(Locale.ROOT);
+      return a.compareTo(b) <= 0 ? "find_join_path " + a + "\u0000" + b : "find_join_path " + b + "\u0000" + a;
+    }
+    return action.describe().toLowerCase(Locale.ROOT);
   }
 }

@@ -15,6 +15,7 @@ import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.noiseudf.Cleaners;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -176,6 +177,9 @@ final class PlanningContext {
    * no name similarity makes such a column an answer. Columns the query uses otherwise can serve anything.
    */
   boolean canServe(String assumedColumn, String table, String lakeColumn) {
+    if (refuted(assumedColumn, table, lakeColumn).isPresent()) {
+      return false;
+    }
     TypeFamily expected = expectedFamilies.get(key(assumedColumn));
     if (expected == null) {
       return true;
@@ -244,6 +248,24 @@ final class PlanningContext {
     java.util.regex.Pattern typed = java.util.regex.Pattern.compile("clean_(?:number|decimal)\\((?:\\w+\\()*\"?"
         + java.util.regex.Pattern.quote(column) + "\"?[),]", java.util.regex.Pattern.CASE_INSENSITIVE);
     return !typed.matcher(cleaned.definition()).find();
+  }
+
+  /** The lake columns earlier candidates' type errors refuted for assumed columns ({@link TypeRefutations}). */
+  List<TypeRefutations.Refutation> refutations() {
+    if (refutations == null) {
+      List<TypeRefutations.Refutation> out = new ArrayList<>();
+      state.history().forEach(c -> out.addAll(TypeRefutations.of(c, lake)));
+      refutations = List.copyOf(out);
+    }
+    return refutations;
+  }
+
+  private @Nullable List<TypeRefutations.Refutation> refutations;
+
+  /** Why a lake column was refuted for an assumed column, if a candidate's type error did. */
+  Optional<TypeRefutations.Refutation> refuted(String assumedColumn, String table, String lakeColumn) {
+    return refutations().stream().filter(r -> r.assumedColumn().equalsIgnoreCase(assumedColumn)
+        && r.lakeTable().equals(table) && r.lakeColumn().equals(lakeColumn)).findFirst();
   }
 
   /** A table's entity-name column: the first unique text column (WikiDBs: {@code label}). */

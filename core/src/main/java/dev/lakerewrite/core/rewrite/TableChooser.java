@@ -270,7 +270,12 @@ final class TableChooser extends PlannerPart {
         sim = valueBoost;
         why = "filter value found in this column";
       }
-      if (!context.canServe(column, table, col.name())) {
+      Optional<TypeRefutations.Refutation> refuted = context.refuted(column, table, col.name());
+      if (refuted.isPresent()) {
+        // Below every other guess: the last resort moves on to a column no candidate has failed with.
+        sim = -1;
+        why = "refuted: " + refuted.get().reason();
+      } else if (!context.canServe(column, table, col.name())) {
         // Kept as a last-resort guess (a reference needs some column), never as an answer.
         sim = 0;
         why = "cannot hold the " + context.expectedFamilies.get(key(column)) + " values the query compares it with";

@@ -197,6 +197,76 @@ class RuleProposerTest {
   }
 
   @Test
+  void subqueriesWithTheSameFromAndWhereShareOneScanPerFilter() throws SQLException {
+    // TPC-DS q9's shape: per bucket a count decides between two averages, all three over the same rows.
+    String bucket = "CASE WHEN (SELECT count(*) FROM item WHERE qty BETWEEN %1$s) > %2$s THEN (SELECT avg(price) FROM"
+        + " item WHERE qty BETWEEN %1$s) ELSE (SELECT max(price) FROM item WHERE qty BETWEEN %1$s) END AS b%3$s";
+    String q = "SELECT " + String.format(bucket, "1 AND 20", "100", "1") + ", " + String.format(bucket, "21 AND 50",
+        "100000", "2") + " FROM supplier WHERE s_id = 1";
+    List<RuleProposer.Proposal> ps = h.propose(q, "share-identical-aggregate-subqueries");
+    assertThat(ps).isNotEmpty();
+    RuleProposer.Proposal all = ps.get(ps.size() - 1);
+    String sql = flat(all.sql());
+    assertThat(sql).contains("lr_agg1 AS (SELECT").contains("lr_agg2 AS (SELECT").doesNotContain("FILTER")
+        .doesNotContain("FROM item WHERE (qty BETWEEN 1 AND 20)) >");
+    assertThat(sql.split("FROM item", -1)).hasSize(3); // two scans left of six
+    for (RuleProposer.Proposal p : ps) {
+      assertEquivalent(q, p);
+    }
+    // Subqueries that differ in WHERE are merge-repeated-aggregate-subqueries' (with FILTER), not this recipe's.
+    assertThat(h.propose("SELECT (SELECT count(*) FROM item WHERE qty < 5) AS a, (SELECT count(*) FROM item"
+        + " WHERE qty > 5) AS b", "share-identical-aggregate-subqueries")).isEmpty();
+  }
+
+  @Test
+  void aCteEveryReadOfWhichJoinsAFilteredTableKeepsOnlyTheKeysThoseTablesHave() throws SQLException {
+    // TPC-DS q59's shape: per-key totals read twice, each read joined on its key to a differently filtered table.
+    String totals = "WITH w AS (SELECT i.p_id AS pid, sum(i.qty) AS total, count(*) AS n FROM item i GROUP BY i.p_id) ";
+    String q = totals + "SELECT x.pid, x.total, y.total FROM w x, part p, w y, part r WHERE x.pid = p.p_id"
+        + " AND p.brand = 'B1' AND y.pid = r.p_id AND r.size < 3 AND x.pid = y.pid + 1 AND x.n > 1 ORDER BY 1";
+    List<RuleProposer.Proposal> ps = h.propose(q, "push-semi-joins-into-cte");
+    assertThat(ps).hasSize(1);
+    String sql = flat(ps.get(0).sql());
+    assertThat(sql).contains("FROM item AS i WHERE ((i.p_id = ANY(SELECT p.p_id FROM part AS p WHERE (p.brand = 'B1'))) OR"
+        + " (i.p_id = ANY(SELECT r.p_id FROM part AS r WHERE (r.size < 3)))) GROUP BY i.p_id")
+        .contains("(x.n > 1)");
+    assertEquivalent(q, ps.get(0));
+    // (IN is printed as = ANY.) A read's own filter on a grouping column is ANDed with its join's keys; an
+    // unaliased table keeps its name.
+    String mixed = totals + "SELECT x.pid, part.brand FROM w x, part WHERE x.pid = part.p_id AND part.size = 4"
+        + " AND x.pid < 150";
+    List<RuleProposer.Proposal> one = h.propose(mixed, "push-semi-joins-into-cte");
+    assertThat(one).hasSize(1);
+    assertThat(flat(one.get(0).sql())).contains("WHERE ((i.p_id = ANY(SELECT part.p_id FROM part WHERE (part.size = 4)))"
+        + " AND (i.p_id < 150)) GROUP BY");
+    assertEquivalent(mixed, one.get(0));
+    // Reads in separate blocks joined to the same table under the same name: one IN, their filters ORed.
+    String same = totals + "SELECT a.pid, b.total FROM (SELECT x.pid, x.total FROM w x, part p WHERE x.pid = p.p_id"
+        + " AND p.size = 1) AS a, (SELECT x.pid, x.total FROM w x, part p WHERE x.pid = p.p_id AND p.size = 2) AS b"
+        + " WHERE a.pid = b.pid - 1";
+    List<RuleProposer.Proposal> merged = h.propose(same, "push-semi-joins-into-cte");
+    assertThat(merged).hasSize(1);
+    assertThat(flat(merged.get(0).sql())).contains("WHERE (i.p_id = ANY(SELECT p.p_id FROM part AS p WHERE ((p.size = 1)"
+        + " OR (p.size = 2)))) GROUP BY");
+    assertEquivalent(same, merged.get(0));
+
+    // Not when a read needs every row (no filtered partner), a read is outer-joined, the key is an aggregate, or
+    // the partner is unfiltered; the first two say why.
+    RuleProposer rules = new RuleProposer(h.trees, h.catalog, java.util.Set.of("push-semi-joins-into-cte"));
+    assertThat(rules.propose(totals + "SELECT x.pid, y.total FROM w x, part p, w y WHERE x.pid = p.p_id"
+        + " AND p.brand = 'B1' AND x.pid = y.pid", 10)).isEmpty();
+    assertThat(rules.takeRefusals()).singleElement().asString().contains("the reads of w are left as they are")
+        .contains("(y) is neither filtered nor joined to a filtered table");
+    assertThat(rules.propose(totals + "SELECT p.p_id, x.total FROM part p LEFT JOIN w x ON x.pid = p.p_id"
+        + " WHERE p.brand = 'B1'", 10)).isEmpty();
+    assertThat(rules.takeRefusals()).singleElement().asString().contains("(x) sits in an outer join");
+    assertThat(h.propose(totals + "SELECT x.pid FROM w x, part p WHERE x.total = p.p_id AND p.brand = 'B1'",
+        "push-semi-joins-into-cte")).isEmpty();
+    assertThat(h.propose(totals + "SELECT x.pid FROM w x, part p WHERE x.pid = p.p_id",
+        "push-semi-joins-into-cte")).isEmpty();
+  }
+
+  @Test
   void selfJoinsOnTheNextAndPreviousNumberBecomeLagAndLead() throws SQLException {
     String q = "WITH v AS (SELECT p_id, qty, sum(price) AS total, rank() OVER (PARTITION BY p_id ORDER BY qty) AS rn"
         + " FROM item GROUP BY p_id, qty) SELECT v.p_id, v.qty, v.total, vp.total AS prev, vn.total AS next"

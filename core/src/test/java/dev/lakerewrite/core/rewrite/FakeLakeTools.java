@@ -91,6 +91,12 @@ final class FakeLakeTools implements LakeTools {
         List.of(), EnumSet.allOf(ActionType.class), this, RewriterConfig.defaults(), List.of(performed));
   }
 
+  /** The rewrite state after these candidates ran, with every action enabled and the given scratchpad. */
+  RewriteState stateAfter(String userQuery, Scratchpad pad, List<RewriteCandidate> history) {
+    return new RewriteState(userQuery, Optional.of(SqlAnalyzer.analyzeStandalone(userQuery)), history.size() + 1, 5,
+        history, pad, List.of(), EnumSet.allOf(ActionType.class), this, RewriterConfig.defaults(), List.of());
+  }
+
   /** A scratchpad holding previews of these tables (the loop's context tables). */
   Scratchpad padWith(String... tableNames) {
     Scratchpad pad = new Scratchpad(Map.of());

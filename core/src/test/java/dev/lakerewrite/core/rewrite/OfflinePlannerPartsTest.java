@@ -80,6 +80,23 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aCtesOwnOutputColumnIsNoColumnOfTheTablesBesideIt() {
+      FakeLakeTools tpch = new FakeLakeTools()
+          .table("supplier", "s_suppkey INTEGER, s_name VARCHAR", "1|Supplier#1", "2|Supplier#2")
+          .table("lineitem", "l_suppkey INTEGER, l_extendedprice DOUBLE", "1|10.5", "2|20.0");
+      String sql = "WITH revenue AS (SELECT l_suppkey AS supplier_no, sum(l_extendedprice) AS total_revenue "
+          + "FROM lineitem GROUP BY l_suppkey) "
+          + "SELECT s_suppkey, s_name, total_revenue FROM supplier, revenue WHERE s_suppkey = supplier_no";
+
+      Plan plan = new OfflinePlanner(tpch.state(sql, tpch.padWith("supplier", "lineitem"))).plan();
+
+      TableChoice supplier = plan.tables().get("supplier");
+      assertThat(supplier.columns()).containsOnlyKeys("s_suppkey", "s_name");
+      assertThat(supplier.unmapped()).isEmpty();
+      assertThat(plan.tables().get("lineitem").columns()).containsOnlyKeys("l_suppkey", "l_extendedprice");
+    }
+
+    @Test
     void twoAssumedColumnsNeverReadOneLakeColumn() {
       FakeLakeTools states = new FakeLakeTools()
           .table("us_states", "state VARCHAR, neighbouring_state VARCHAR", "Ohio|Indiana", "Iowa|Nebraska")
@@ -317,6 +334,19 @@ class OfflinePlannerPartsTest {
 
       assertThat(fixes).isEmpty();
       assertThat(wanted).containsExactly(new Action.FindJoinPath("movies", "nations"));
+    }
+
+    @Test
+    void aJoinPathAskedForOneWayIsNotAskedForTheOtherWay() {
+      Scratchpad pad = lake.padWith("movies", "nations");
+      List<Action> asked = new OfflineCheckerAgent().decide(lake.state(sql, pad)).actions();
+      assertThat(asked).contains(new Action.FindJoinPath("movies", "nations"));
+
+      // The path was searched from the other end (by the LLM checker, say) and found nothing new.
+      List<Action> again = new OfflineCheckerAgent()
+          .decide(lake.state(sql, pad, new Action.FindJoinPath("nations", "movies"))).actions();
+
+      assertThat(again).noneMatch(a -> a instanceof Action.FindJoinPath);
     }
   }
 

@@ -63,4 +63,23 @@ class ColumnPrefixesTest {
     assertThat(schema.table("lineitem").orElseThrow().columns().keySet())
         .containsExactlyInAnyOrder("l_extendedprice", "l_partkey", "l_quantity");
   }
+
+  @Test
+  void prefixesPlaceColumnsAlsoInABlockBesideACteWhoseColumnsAreAllKnown() {
+    // TPC-DS q1: store and customer beside the CTE; the CTE has neither s_store_sk nor c_customer_sk.
+    String q1 = "WITH customer_total_return AS (SELECT sr_customer_sk AS ctr_customer_sk, sr_store_sk AS ctr_store_sk,"
+        + " sum(sr_return_amt) AS ctr_total_return FROM store_returns, date_dim"
+        + " WHERE sr_returned_date_sk = d_date_sk AND d_year = 2000 GROUP BY sr_customer_sk, sr_store_sk)"
+        + " SELECT c_customer_id FROM customer_total_return ctr1, store, customer"
+        + " WHERE ctr1.ctr_total_return > 1.2 AND s_store_sk = ctr1.ctr_store_sk AND s_state = 'TN'"
+        + " AND ctr1.ctr_customer_sk = c_customer_sk ORDER BY c_customer_id LIMIT 100";
+
+    AssumedSchema schema = AssumedSchema.of(SqlParser.standalone().parse(q1).statement(0));
+
+    assertThat(schema.ambiguous()).isEmpty();
+    assertThat(schema.table("store").orElseThrow().columns().keySet())
+        .containsExactlyInAnyOrder("s_store_sk", "s_state");
+    assertThat(schema.table("customer").orElseThrow().columns().keySet())
+        .containsExactlyInAnyOrder("c_customer_id", "c_customer_sk");
+  }
 }
