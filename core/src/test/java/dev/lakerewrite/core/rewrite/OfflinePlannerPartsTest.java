@@ -524,6 +524,33 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aCleanedTableWithUnionPartnersCleansEveryPartNotOnlyTheBase() throws java.sql.SQLException {
+      Scratchpad pad = lake.padWith("winter_sports_east");
+      pad.add(Scratchpad.Section.CTES, "winter_sports_east_clean", 1, "cleaned", new Evidence.CleanedTable(
+          "winter_sports_east_clean", "winter_sports_east",
+          "winter_sports_east_clean AS (SELECT * REPLACE (upper(trim(name)) AS name) FROM winter_sports_east)",
+          Map.of("name", "name"), Map.of(), Set.of(), List.of(), null, "trailing spaces"));
+
+      String sql = new OfflineRewriterAgent(dev.lakerewrite.core.sql.SqlParser.standalone())
+          .propose(lake.state("SELECT name FROM sports ORDER BY name", pad)).sql();
+
+      try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+          java.sql.Statement st = c.createStatement()) {
+        st.execute("CREATE TABLE winter_sports_east AS SELECT * FROM (VALUES ('luge ', 'sled'), (' curling', 'stone'))"
+            + " t(name, kind)");
+        st.execute("CREATE TABLE winter_sports_west AS SELECT * FROM (VALUES ('biathlon  ', 'ski')) t(name, kind)");
+        List<String> names = new ArrayList<>();
+        try (java.sql.ResultSet rs = st.executeQuery(sql)) {
+          while (rs.next()) {
+            names.add(rs.getString(1));
+          }
+        }
+        // The west part is cleaned like the east part it was split from.
+        assertThat(names).as(sql).containsExactly("BIATHLON", "CURLING", "LUGE");
+      }
+    }
+
+    @Test
     void aNoisyColumnThePlanReadsAsksForACleanedTable() {
       Parts p = new Parts(lake, "SELECT name FROM sports", lake.padWith("winter_sports_east"));
       List<Action> wanted = new ArrayList<>();
