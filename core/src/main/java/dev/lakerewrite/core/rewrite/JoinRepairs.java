@@ -51,6 +51,15 @@ final class JoinRepairs extends PlannerPart {
         continue;
       }
       Optional<Evidence.JoinPath> path = joinPath(a.lake(), b.lake());
+      boolean directKeys = ka != null && kb != null && ka.lakeTable().equals(a.lake()) && kb.lakeTable().equals(b.lake());
+      if (path.isPresent() && path.get().steps().size() > 1 && directKeys && !lastEmpty) {
+        // The query joins the two tables directly and both keys map onto them: a path through other tables would
+        // join by something else (customers to the orders of their nation). It stays an alternative for when the
+        // direct join returns nothing.
+        notes.add("join " + a.assumed() + "–" + b.assumed() + " keeps its own keys: the join graph's path goes "
+            + "through " + (path.get().steps().size() - 1) + " other table(s)");
+        continue;
+      }
       if (path.isPresent()) {
         fixes.put(joinKey(a.assumed(), b.assumed()), path.get());
         notes.add("join " + a.assumed() + "–" + b.assumed() + " uses " + path.get().sqlJoin());

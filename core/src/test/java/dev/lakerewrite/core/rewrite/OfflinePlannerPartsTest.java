@@ -343,6 +343,27 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aPathThroughAnotherTableDoesNotReplaceADirectJoinWhoseKeysMap() {
+      String direct = "SELECT f.title, c.currency FROM films f JOIN countries c ON f.origin = c.name";
+      Scratchpad pad = lake.padWith("movies", "nations");
+      pad.add(Scratchpad.Section.JOINS, "movies|nations|2", 1, "two hops", new Evidence.JoinPath("movies", "nations",
+          List.of(new Evidence.JoinStep("movies", "title", "awards", "film", 0.9, 1),
+              new Evidence.JoinStep("awards", "country", "nations", "label", 0.9, 1)), 0.8, 1, null));
+      Parts p = new Parts(lake, direct, pad);
+      Map<String, TableChoice> tables = byAssumed(
+          choice("films", "movies", Map.of("title", target("movies", "title"), "origin",
+              new ColumnTarget("movies", "origin", 0.55, "weak name")), List.of()),
+          choice("countries", "nations", Map.of("currency", target("nations", "currency"), "name",
+              new ColumnTarget("nations", "label", 0.6, "entity name")), List.of()));
+      List<String> notes = new ArrayList<>();
+
+      Map<String, Evidence.JoinPath> fixes = new JoinRepairs(p.context).joinFixes(tables, new ArrayList<>(), notes);
+
+      assertThat(fixes).isEmpty();
+      assertThat(notes).anyMatch(n -> n.contains("keeps its own keys"));
+    }
+
+    @Test
     void withoutAPathItAsksForOne() {
       Parts p = new Parts(lake, sql, lake.padWith("movies", "nations"));
       List<Action> wanted = new ArrayList<>();
