@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  * {@code 'BUILDING'}. The planner then ranks those lake columns last for those assumed columns, so the next candidate
  * reads the next best ones instead of repeating the error (execution-guided search, issue 12).
  *
- * <p>A column reference's type is its lake column's declared type, or the type a read through {@code clean_number},
- * {@code clean_date} or a cast gives it; inside any other function it is opaque and never blamed. Cost: one parse of
+ * <p>A column is blamed for its declared type only: read through a cleaner, a cast or any other function it is not
+ * (the reading was the rewrite's choice, the column may still be right). Cost: one parse of
  * the candidate and one walk over its tree, O(n) in its size.
  */
 final class TypeRefutations {
@@ -51,9 +51,6 @@ final class TypeRefutations {
       Pattern.MULTILINE);
   private static final Pattern NOT_COMPARABLE = Pattern.compile(
       "Cannot compare values of type ([A-Za-z0-9_]+) and type ([A-Za-z0-9_]+)");
-  private static final Set<String> CLEANERS_NUMERIC = Set.of("clean_number", "clean_decimal");
-  private static final Set<String> CLEANERS_DATE = Set.of("clean_date", "clean_iso_date");
-
   private TypeRefutations() {}
 
   /** The refutations a failed candidate's error carries; none for other errors or candidates without a mapping. */
@@ -235,8 +232,9 @@ final class TypeRefutations {
     }
 
     /**
-     * Adds the lake columns an expression reads whose type, as read there, is of {@code family}: the expression
-     * itself, through arithmetic, or through a cleaner or cast of that family; not through other functions.
+     * Adds the lake columns an expression reads whose declared type is of {@code family}: the expression itself or
+     * through arithmetic. A column read through a cleaner or a cast is not blamed: the rewrite chose that reading
+     * ({@code year(clean_number(x))} fails because x was read as a number, not because x is the wrong column).
      */
     void columnsOfFamily(JsonNode e, TypeFamily family, Set<Blame> out) {
       String cls = e.path("class").asText();
@@ -250,30 +248,13 @@ final class TypeRefutations {
             }
           }
         }
-        case "CAST" -> {
-          if (family(e.path("type_expr").path("type_name").asText("")) == family) {
-            opaque(e.path("child"), out);
-          }
-        }
         case "FUNCTION" -> {
           String name = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
-          boolean arithmetic = e.path("is_operator").asBoolean(false) && name.matches("[-+*/%]");
-          if (arithmetic) {
+          if (e.path("is_operator").asBoolean(false) && name.matches("[-+*/%]")) {
             SqlAnalyzer.arguments(e).forEach(child -> columnsOfFamily(child, family, out));
-          } else if (CLEANERS_NUMERIC.contains(name) && family == TypeFamily.NUMERIC
-              || CLEANERS_DATE.contains(name) && family == TypeFamily.DATETIME) {
-            SqlAnalyzer.arguments(e).forEach(child -> opaque(child, out));
           }
         }
         default -> { }
-      }
-    }
-
-    /** The columns read right under a cast or cleaner, whatever their declared type: the read gives the type. */
-    private void opaque(JsonNode e, Set<Blame> out) {
-      if ("COLUMN_REF".equals(e.path("class").asText())) {
-        List<String> parts = Trees.columnNames(e);
-        out.addAll(lakeColumns(parts.get(parts.size() - 1)));
       }
     }
 

@@ -47,12 +47,25 @@ class TypeRefutationsTest {
   }
 
   @Test
-  void inListsAndReadsThroughACleanerAreBlamedToo() {
-    RewriteCandidate c = failed(0, "SELECT name FROM clients WHERE clean_number(balance) IN ('low', 'high')",
+  void inListsAreReadButAColumnReadThroughACleanerIsNotBlamed() {
+    RewriteCandidate inList = failed(0, "SELECT name FROM clients WHERE segment_code IN ('BUILDING', 'AUTO')",
+        ErrorKind.RUNTIME, NOT_CONVERTED, Map.of("customers.mktsegment", Set.of("clients.segment_code")));
+    RewriteCandidate cleaned = failed(0, "SELECT name FROM clients WHERE clean_number(balance) IN ('low', 'high')",
         ErrorKind.RUNTIME, "Conversion Error: Could not convert string 'low' to DOUBLE",
         Map.of("customers.acctbal", Set.of("clients.balance")));
 
-    assertThat(TypeRefutations.of(c, lake)).extracting(Refutation::lakeColumn).containsExactly("balance");
+    assertThat(TypeRefutations.of(inList, lake)).extracting(Refutation::lakeColumn).containsExactly("segment_code");
+    // The rewrite chose to read balance as a number; balance itself may still be the right column.
+    assertThat(TypeRefutations.of(cleaned, lake)).isEmpty();
+  }
+
+  @Test
+  void aDateReadAsANumberDoesNotRefuteTheDateColumn() {
+    RewriteCandidate c = failed(0, "SELECT name FROM clients WHERE year(clean_number(segment)) = 2020",
+        ErrorKind.BINDER, "Binder Error: No function matches the given name and argument types 'year(DOUBLE)'.",
+        Map.of("customers.since", Set.of("clients.segment")));
+
+    assertThat(TypeRefutations.of(c, lake)).isEmpty();
   }
 
   @Test
