@@ -191,6 +191,23 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aJoinSearchThatFoundNothingDropsNoTableWhoseColumnsTheOtherCannotAnswer() {
+      String sql = "SELECT f.title, c.currency FROM films f JOIN countries c ON f.country_id = c.id";
+      Parts p = new Parts(lake, sql, lake.padWith("films", "nations"), new Action.FindJoinPath("films", "nations"));
+      Map<String, TableChoice> tables = byAssumed(
+          choice("films", "films", Map.of("title", target("films", "title")), List.of()),
+          choice("countries", "nations", Map.of("currency", target("nations", "currency")), List.of()));
+      List<String> notes = new ArrayList<>();
+
+      new ObsoleteTables(p.context, p.chooser).mergeObsolete(tables, notes, Set.of());
+
+      // films has no currency: the query's own join stays, on the mapped keys.
+      assertThat(tables.get("countries").mergedInto()).isNull();
+      assertThat(tables.get("countries").lake()).isEqualTo("nations");
+      assertThat(notes).noneMatch(n -> n.contains("obsolete"));
+    }
+
+    @Test
     void aTableKeptApartIsNotMerged() {
       String sql = "SELECT f.title, c.name FROM films f JOIN countries c ON f.country_id = c.id";
       Parts p = new Parts(lake, sql, lake.padWith("films"));
