@@ -54,6 +54,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EquivalenceChecker implements AutoCloseable {
   private static final int DIFF_ROWS = 5;
+  /** Wall time a counterexample's shrinking may take at most, doubled (its trials are also counted). */
+  private static final long MINIMIZE_TIME = Duration.ofSeconds(5).toNanos();
+  /**
+   * How a result's notes begin when the time budget stopped the instances before their count: the only case in
+   * which the verdict depends on the machine's speed or load.
+   */
+  public static final String TIME_BUDGET_NOTE = "the time budget ran out";
 
   private final Schema schema;
   private final @Nullable Database scriptRows;
@@ -292,7 +299,8 @@ public final class EquivalenceChecker implements AutoCloseable {
       int total = maxInstances + plan.onTop() + (scriptRows != null ? 1 : 0);
       Set<List<List<List<String>>>> tried = new java.util.HashSet<>();
       int repeated = 0;
-      for (int i = 0; i < total && System.nanoTime() < deadline; i++) {
+      int i = 0;
+      for (; i < total && System.nanoTime() < deadline; i++) {
         Database db = i == 0 && scriptRows != null ? scriptRows : generator.generate(generated++);
         Database loaded = ws.load(db);
         if (!tried.add(content(loaded))) {
@@ -304,6 +312,12 @@ public final class EquivalenceChecker implements AutoCloseable {
         if (t != null && t.outcome().kind() == OutputComparison.Kind.DIFFERENT) {
           return difference(loaded, t, facts);
         }
+      }
+      if (i < total) {
+        // The count bounds the effort; the time budget is a safety net that a normal check never reaches.
+        notes.add(TIME_BUDGET_NOTE + " (" + timeBudget.toMillis() + " ms) after " + i + " of " + total
+            + " instance(s): the verdict rests on fewer instances than the count allows and depends on the "
+            + "machine's speed");
       }
       if (repeated > 0) {
         notes.add(repeated + " generated instance(s) repeated the rows of one already tried and were not run again");
@@ -453,7 +467,10 @@ public final class EquivalenceChecker implements AutoCloseable {
     private EquivalenceResult difference(Database failing, Trial first, QueryFacts facts) throws SQLException {
       Database small = failing;
       if (minimize) {
-        long minimizeDeadline = System.nanoTime() + Math.max(timeBudget.toNanos() / 2, 500_000_000L);
+        // Trials are counted (maxMinimizeTests); the time only caps how small the counterexample gets, never
+        // whether the queries differ: every candidate kept still separates them.
+        long minimizeDeadline = System.nanoTime() + Math.max(Math.min(timeBudget.toNanos(), MINIMIZE_TIME) / 2,
+            500_000_000L);
         small = Minimizer.minimize(failing, candidate -> {
           try {
             Database loaded = ws.load(candidate);
@@ -581,17 +598,23 @@ public final class EquivalenceChecker implements AutoCloseable {
   }
 
   /**
-   * Settings of a checker. Defaults: up to 64 generated instances (and the witnesses on top) within a 5-second
-   * budget per check, 10 seconds per query execution, seed 42, counterexamples minimised (at most 400
-   * delta-debugging trials), results of up to 100,000 rows compared; with a connection, its data is used (as an
-   * instance and as values).
+   * Settings of a checker. Defaults: up to 64 generated instances (and the witnesses on top) per check, with a
+   * 60-second time budget as a safety net, 10 seconds per query execution, seed 42, counterexamples minimised (at
+   * most 400 delta-debugging trials, at most 2.5 seconds), results of up to 100,000 rows compared; with a
+   * connection, its data is used (as an instance and as values).
+   *
+   * <p>The effort of a check is bounded by counts (instances, minimisation trials), so that its verdict is the
+   * same on a loaded machine as on an idle one (same seed, schema and queries: same instances, same verdict).
+   * The time budget only stops a check that would otherwise run far longer than a normal one; when it does, the
+   * result says so in a note beginning with {@link #TIME_BUDGET_NOTE}. Shrinking a counterexample stops after
+   * its trials or its time, whichever comes first: that changes only how small the counterexample gets.
    */
   public static final class Builder {
     private @Nullable String ddl;
     private @Nullable Connection connection;
     private boolean useData = true;
     private int maxInstances = 64;
-    private Duration timeBudget = Duration.ofSeconds(5);
+    private Duration timeBudget = Duration.ofSeconds(60);
     private Duration queryTimeout = Duration.ofSeconds(10);
     private long seed = 42;
     private boolean minimize = true;
@@ -636,7 +659,11 @@ public final class EquivalenceChecker implements AutoCloseable {
       return this;
     }
 
-    /** Time per check for generated instances (a check stops generating once it is spent), positive. */
+    /**
+     * Time per check for generated instances, positive (default 60 seconds): a safety net, not the bound of a
+     * check's effort, which is {@link #maxInstances(int)}. A check stops generating once it is spent and notes
+     * it ({@link #TIME_BUDGET_NOTE}); a budget a normal check reaches makes verdicts depend on the machine's load.
+     */
     public Builder timeBudget(Duration budget) {
       Objects.requireNonNull(budget, "budget");
       if (budget.isNegative() || budget.isZero()) {

@@ -285,7 +285,7 @@ final class DialectNormalizer {
   }
 
   /** The index in {@code s} of the character at a UTF-8 byte offset (DuckDB's query locations count bytes). */
-  private static int charIndex(String s, int byteOffset) {
+  static int charIndex(String s, int byteOffset) {
     if (byteOffset < 0) {
       return -1;
     }

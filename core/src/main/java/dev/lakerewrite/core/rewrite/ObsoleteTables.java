@@ -50,13 +50,17 @@ final class ObsoleteTables extends PlannerPart {
         boolean absorbed = false;
         boolean unjoinable = joined(a, b) && joinSearchFailed(a.lake(), b.lake());
         boolean junction = joined(a, b) && analysis.columnsOf(b.assumed()).stream().allMatch(c -> isKey(b.assumed(), c));
-        if (!same && !unjoinable && !referencedByName(a, b)) {
+        if (!same && !referencedByName(a, b)) {
           List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
           TableChoice inA = mergedMapping(a, b);
-          absorbed = !cols.isEmpty() && inA.unmapped().isEmpty()
-              && inA.columns().values().stream().allMatch(t -> t.score() >= 0.6)
-              && fit(inA) >= fit(b) - 0.05;
+          boolean answers = !cols.isEmpty() && inA.unmapped().isEmpty()
+              && inA.columns().values().stream().allMatch(t -> t.score() >= 0.6);
+          // Without a join path, A answering B's columns at all is enough; with one, it must answer them as well.
+          absorbed = answers && (unjoinable || fit(inA) >= fit(b) - 0.05);
         }
+        // A join search that found nothing drops no table whose columns the other cannot answer: the query's own
+        // join, on the mapped keys, stays (TPC-H partsupp and a part split by rows have no join-graph edge).
+        unjoinable &= absorbed;
         if (same || absorbed || unjoinable || junction) {
           TableChoice merged = mergedMapping(a, b);
           tables.put(key(b.assumed()), new TableChoice(b.assumed(), a.lake(), merged.score(), merged.columns(),

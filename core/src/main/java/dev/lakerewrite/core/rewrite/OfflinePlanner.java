@@ -1,6 +1,7 @@
 package dev.lakerewrite.core.rewrite;
 
 import dev.lakerewrite.core.match.AssumedSchema;
+import dev.lakerewrite.core.sql.QueryAnalysis;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -262,10 +263,18 @@ final class OfflinePlanner {
    * total_revenue} beside {@code supplier}) goes nowhere, instead of into every table's ranking.
    */
   private Map<String, List<String>> assumedTables() {
+    return assumedTables(context.analysis, context.schema());
+  }
+
+  /**
+   * Each assumed table of a query with the columns it reads on it: the analysis's columns, and those the assumed
+   * schema placed (by prefix, or on each candidate table when nothing tells). A column no assumed table can own (a
+   * CTE's or derived table's own output) is on none. Used for retrieval and for ranking lake tables.
+   */
+  static Map<String, List<String>> assumedTables(QueryAnalysis analysis, AssumedSchema schema) {
     Map<String, List<String>> out = new LinkedHashMap<>();
-    AssumedSchema schema = context.schema();
-    for (String t : context.analysis.tableNames()) {
-      List<String> cols = new ArrayList<>(context.analysis.columnsOf(t));
+    for (String t : analysis.tableNames()) {
+      List<String> cols = new ArrayList<>(analysis.columnsOf(t));
       schema.table(t).ifPresent(assumed -> assumed.columns().values().forEach(c -> addIgnoringCase(cols, c.name())));
       out.put(t, cols);
     }

@@ -457,7 +457,9 @@ final class OfflineRewriterAgent implements RewriterAgent {
       used.add(t.lake());
       List<Evidence.UnionPartner> partners = plan.unions().getOrDefault(t.lake(), List.of());
       if (!partners.isEmpty()) {
-        return editor.parseFrom("(" + unionSql(t, partners) + ") AS " + Sql.identifier(alias));
+        String cleanedUnion = cleanedUnion(t, partners);
+        return editor.parseFrom("(" + (cleanedUnion != null ? cleanedUnion : unionSql(t, partners, false)) + ") AS "
+            + Sql.identifier(alias));
       }
       Evidence.CleanedTable cleaned = plan.cleaned().get(t.lake());
       String source = cleaned != null ? cleaned.name() : t.lake();
@@ -467,8 +469,45 @@ final class OfflineRewriterAgent implements RewriterAgent {
       return editor.parseFrom(Sql.identifier(source) + " AS " + Sql.identifier(alias));
     }
 
-    /** {@code SELECT cols FROM base UNION SELECT mapped cols FROM partner ...}, named as the base's columns. */
-    private String unionSql(TableChoice t, List<Evidence.UnionPartner> partners) {
+    /**
+     * The base table's cleaning applied to the whole union, when the base has a cleaned table: every part holds the
+     * same noise (the parts of one split table), and cleaning one part only would leave the union's column half
+     * typed and half text. Null when the cleaned table's definition is not one SELECT from the base table.
+     */
+    private @Nullable String cleanedUnion(TableChoice t, List<Evidence.UnionPartner> partners) {
+      Evidence.CleanedTable cleaned = plan.cleaned().get(t.lake());
+      if (cleaned == null) {
+        return null;
+      }
+      String definition = cleaned.definition();
+      int open = definition.indexOf(" AS (");
+      if (open < 0 || !definition.endsWith(")")) {
+        return null;
+      }
+      ObjectNode body;
+      try {
+        body = editor.node(definition.substring(open + 5, definition.length() - 1));
+      } catch (RuntimeException e) {
+        return null;
+      }
+      JsonNode from = body.get("from_table");
+      if (!"SELECT_NODE".equals(body.path("type").asText()) || from == null
+          || !"BASE_TABLE".equals(from.path("type").asText())
+          || !from.path("table_name").asText().equalsIgnoreCase(t.lake())) {
+        return null;
+      }
+      Trees.replace((ObjectNode) from, editor.parseFrom("(" + unionSql(t, partners, true) + ") AS "
+          + Sql.identifier(t.lake())));
+      return editor.renderNode(body);
+    }
+
+    /**
+     * {@code SELECT cols FROM base UNION SELECT mapped cols FROM partner ...}, named as the base's columns.
+     *
+     * @param raw whether the base is read as it is (its cleaning is applied around the union), with every column
+     *     its cleaning names; else through its cleaned table, if any
+     */
+    private String unionSql(TableChoice t, List<Evidence.UnionPartner> partners, boolean raw) {
       Set<String> cols = new LinkedHashSet<>();
       t.columns().values().stream().filter(c -> c.lakeTable().equals(t.lake())).forEach(c -> cols.add(c.lakeColumn()));
       // Whole rows (every column each partner maps), not only the columns the query reads: UNION removes rows
@@ -479,6 +518,11 @@ final class OfflineRewriterAgent implements RewriterAgent {
       cols.addAll(whole);
       StringBuilder sb = new StringBuilder("SELECT ");
       Evidence.CleanedTable cleaned = plan.cleaned().get(t.lake());
+      if (cleaned != null && raw) {
+        state.lake().table(t.lake()).columnNames().stream().filter(cleaned.cleanedColumns()::containsKey)
+            .forEach(cols::add);
+        cleaned = null;
+      }
       if (cleaned != null) {
         cteUsed.add(t.lake());
       }

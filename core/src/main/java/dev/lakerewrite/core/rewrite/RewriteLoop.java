@@ -9,8 +9,10 @@ import dev.lakerewrite.core.ResultTable;
 import dev.lakerewrite.core.RewriteResult;
 import dev.lakerewrite.core.llm.LlmFailure;
 import dev.lakerewrite.core.llm.LlmGateway;
+import dev.lakerewrite.core.match.AssumedSchema;
 import dev.lakerewrite.core.sql.QueryAnalysis;
 import dev.lakerewrite.core.sql.SqlSyntaxException;
+import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.sql.Sql;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -175,19 +177,21 @@ final class RewriteLoop {
           + " was reached");
     }
 
-    /** Assumed tables with the columns the query uses on them; unresolved columns go to the first table. */
+    /**
+     * Assumed tables with the columns the query uses on them, unqualified ones where the assumed schema places them
+     * ({@link OfflinePlanner#assumedTables(QueryAnalysis, AssumedSchema)}).
+     */
     Map<String, List<String>> assumedTables(QueryAnalysis a) {
-      Map<String, List<String>> out = new LinkedHashMap<>();
-      a.columnsByTable().forEach((t, cols) -> out.put(t, new ArrayList<>(cols)));
-      if (!out.isEmpty()) {
-        List<String> first = out.values().iterator().next();
-        for (QueryAnalysis.ColumnReference c : a.unresolvedColumns()) {
-          if (!first.contains(c.column())) {
-            first.add(c.column());
-          }
-        }
+      AssumedSchema schema;
+      try {
+        schema = AssumedSchema.of(new Trees(session.parser()).statement(query));
+      } catch (RuntimeException e) {
+        // The analysis parsed this query; a tree the schema walk cannot read keeps the analysis's own columns.
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        a.columnsByTable().forEach((t, cols) -> out.put(t, new ArrayList<>(cols)));
+        return out;
       }
-      return out;
+      return OfflinePlanner.assumedTables(a, schema);
     }
 
     boolean budgetGone() {

@@ -47,6 +47,10 @@ final class TypeRefutations {
       "No function matches the given name and argument types '([^'(]+)\\(([^)]*)\\)'");
   private static final Pattern NOT_CONVERTED = Pattern.compile(
       "Could not convert string '((?:[^']|'')*)' to '?([A-Za-z0-9_]+)");
+  private static final Pattern CAST_SOURCE = Pattern.compile("when casting from source column \"?([^\"\n]+?)\"?\\s*$",
+      Pattern.MULTILINE);
+  private static final Pattern NOT_COMPARABLE = Pattern.compile(
+      "Cannot compare values of type ([A-Za-z0-9_]+) and type ([A-Za-z0-9_]+)");
   private static final Set<String> CLEANERS_NUMERIC = Set.of("clean_number", "clean_decimal");
   private static final Set<String> CLEANERS_DATE = Set.of("clean_date", "clean_iso_date");
 
@@ -59,9 +63,22 @@ final class TypeRefutations {
       return List.of();
     }
     String message = error.get().message();
+    Reader reader = new Reader(candidate, lake);
+    Matcher source = CAST_SOURCE.matcher(message);
+    if (source.find()) {
+      // DuckDB names the column whose values did not convert: whatever compared it, its values are not that type.
+      Matcher converted = NOT_CONVERTED.matcher(message);
+      String what = converted.find() ? "'" + converted.group(1) + "' is no " + converted.group(2) : "not convertible";
+      return reader.refutations(new LinkedHashSet<>(reader.lakeColumns(source.group(1))),
+          source.group(1) + " holds values like " + what);
+    }
     Matcher noFunction = NO_FUNCTION.matcher(message);
     Matcher notConverted = NOT_CONVERTED.matcher(message);
-    if (!noFunction.find() && !notConverted.find()) {
+    Matcher notComparable = NOT_COMPARABLE.matcher(message);
+    boolean byFunction = noFunction.find();
+    boolean byLiteral = !byFunction && notConverted.find();
+    boolean byComparison = !byFunction && !byLiteral && notComparable.find() && error.get().position() >= 0;
+    if (!byFunction && !byLiteral && !byComparison) {
       return List.of();
     }
     JsonNode tree;
@@ -70,9 +87,8 @@ final class TypeRefutations {
     } catch (SqlSyntaxException | IllegalArgumentException e) {
       return List.of();
     }
-    Reader reader = new Reader(candidate, lake);
     Set<Blame> blamed = new LinkedHashSet<>();
-    if (noFunction.reset().find()) {
+    if (byFunction) {
       String function = noFunction.group(1).strip().toLowerCase(Locale.ROOT);
       List<TypeFamily> argumentFamilies = new ArrayList<>();
       for (String t : noFunction.group(2).split(",")) {
@@ -90,22 +106,79 @@ final class TypeRefutations {
           }
         }
       });
-      String reason = "DuckDB has no " + function + "(" + noFunction.group(2) + ")";
-      return reader.refutations(blamed, reason);
+      return reader.refutations(blamed, "DuckDB has no " + function + "(" + noFunction.group(2) + ")");
     }
-    notConverted.reset().find();
+    if (byComparison) {
+      JsonNode comparison = comparisonAt(tree, candidate.sql(), error.get().position());
+      if (comparison == null) {
+        return List.of();
+      }
+      TypeFamily first = family(notComparable.group(1));
+      TypeFamily second = family(notComparable.group(2));
+      for (JsonNode[] sides : sides(comparison)) {
+        // A column against a value: the column is wrong; text against a typed column: the text is.
+        boolean otherIsValue = Trees.columnRefs(sides[1]).isEmpty();
+        for (TypeFamily f : List.of(first, second)) {
+          if (otherIsValue || f == TypeFamily.STRING) {
+            reader.columnsOfFamily(sides[0], f, blamed);
+          }
+        }
+      }
+      return reader.refutations(blamed, "DuckDB cannot compare " + notComparable.group(1) + " with "
+          + notComparable.group(2));
+    }
     String literal = notConverted.group(1).replace("''", "'");
     TypeFamily target = family(notConverted.group(2));
     Trees.visit(tree, n -> {
       for (JsonNode[] pair : comparedWithConstant(n)) {
-        JsonNode constant = pair[1];
-        JsonNode value = constant.path("literal");
+        JsonNode value = pair[1].path("literal");
         if ("STRING".equals(value.path("kind").asText()) && literal.equals(value.path("text").asText())) {
           reader.columnsOfFamily(pair[0], target, blamed);
         }
       }
     });
     return reader.refutations(blamed, "'" + literal + "' is no " + notConverted.group(2));
+  }
+
+  /** The innermost comparison whose text holds the error's position (a character offset into {@code sql}). */
+  private static @Nullable JsonNode comparisonAt(JsonNode tree, String sql, int position) {
+    JsonNode[] best = {null};
+    int[] bestLength = {Integer.MAX_VALUE};
+    Trees.visit(tree, n -> {
+      String cls = n.path("class").asText();
+      if (!(cls.equals("COMPARISON") || cls.equals("BETWEEN") || cls.equals("OPERATOR")
+          && n.path("type").asText().startsWith("COMPARE_")) || !n.has("query_location")) {
+        return;
+      }
+      int location = n.path("query_location").asInt(-1);
+      int start = DialectNormalizer.charIndex(sql, location);
+      int end = DialectNormalizer.charIndex(sql, location + n.path("query_location_length").asInt(0));
+      if (start >= 0 && start <= position && (end < 0 || position <= end) && end - start < bestLength[0]) {
+        best[0] = n;
+        bestLength[0] = end - start;
+      }
+    });
+    return best[0];
+  }
+
+  /** Each side of a comparison with what it is compared with (both ways). */
+  private static List<JsonNode[]> sides(JsonNode n) {
+    List<JsonNode[]> out = new ArrayList<>();
+    String cls = n.path("class").asText();
+    if (cls.equals("COMPARISON")) {
+      out.add(new JsonNode[] {n.path("left"), n.path("right")});
+      out.add(new JsonNode[] {n.path("right"), n.path("left")});
+    } else if (cls.equals("BETWEEN")) {
+      out.add(new JsonNode[] {n.path("input"), n.path("lower")});
+      out.add(new JsonNode[] {n.path("input"), n.path("upper")});
+    } else {
+      List<JsonNode> kids = new ArrayList<>();
+      n.path("children").forEach(kids::add);
+      for (int i = 1; i < kids.size(); i++) {
+        out.add(new JsonNode[] {kids.get(0), kids.get(i)});
+      }
+    }
+    return out;
   }
 
   /** The (expression, constant) pairs a comparison, IN list or BETWEEN node compares. */
@@ -205,7 +278,7 @@ final class TypeRefutations {
     }
 
     /** The mapping's lake columns of that name (any case). */
-    private List<Blame> lakeColumns(String column) {
+    List<Blame> lakeColumns(String column) {
       List<Blame> out = new ArrayList<>();
       for (Set<String> lakeColumns : candidate.mapping().columns().values()) {
         for (String qualified : lakeColumns) {

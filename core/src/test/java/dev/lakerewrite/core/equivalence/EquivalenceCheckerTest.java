@@ -48,6 +48,29 @@ class EquivalenceCheckerTest {
     assertThat(r.counterexample()).isEmpty();
   }
 
+  /**
+   * The instance count bounds a check, not time: with the default budget (a safety net) an equivalent pair runs
+   * every instance its count allows and says nothing about time; a budget that runs out is noted, as the one case
+   * in which the verdict depends on the machine's load.
+   */
+  @Test
+  void theInstanceCountBoundsACheckAndARunOutTimeBudgetIsNoted() {
+    String left = "SELECT c.name, o.amount FROM customers c JOIN orders o ON o.cust_id = c.c_id WHERE o.amount > 10";
+    String right = "SELECT c.name, o.amount FROM orders o JOIN customers c ON c.c_id = o.cust_id WHERE 10 < o.amount "
+        + "AND o.amount > 10";
+    EquivalenceResult counted = checker.check(left, right);
+    assertThat(counted.verdict()).as(counted.summary()).isEqualTo(Verdict.EQUIVALENT);
+    assertThat(counted.notes()).noneMatch(n -> n.startsWith(EquivalenceChecker.TIME_BUDGET_NOTE));
+    EquivalenceResult again = checker.check(left, right);
+    assertThat(again.evidence().instancesTried()).isEqualTo(counted.evidence().instancesTried());
+    try (EquivalenceChecker hurried = EquivalenceChecker.builder().schema(SHOP)
+        .timeBudget(java.time.Duration.ofNanos(1)).build()) {
+      EquivalenceResult r = hurried.check(left, right);
+      assertThat(r.notes()).as(r.summary()).anyMatch(n -> n.startsWith(EquivalenceChecker.TIME_BUDGET_NOTE));
+      assertThat(r.evidence().instancesTried()).isLessThan(counted.evidence().instancesTried());
+    }
+  }
+
   @Test
   void aBoundaryMovedByOneIsCaughtWithAOneRowCounterexample() throws SQLException {
     String left = "SELECT o_id FROM orders WHERE amount > 10";

@@ -191,6 +191,23 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aJoinSearchThatFoundNothingDropsNoTableWhoseColumnsTheOtherCannotAnswer() {
+      String sql = "SELECT f.title, c.currency FROM films f JOIN countries c ON f.country_id = c.id";
+      Parts p = new Parts(lake, sql, lake.padWith("films", "nations"), new Action.FindJoinPath("films", "nations"));
+      Map<String, TableChoice> tables = byAssumed(
+          choice("films", "films", Map.of("title", target("films", "title")), List.of()),
+          choice("countries", "nations", Map.of("currency", target("nations", "currency")), List.of()));
+      List<String> notes = new ArrayList<>();
+
+      new ObsoleteTables(p.context, p.chooser).mergeObsolete(tables, notes, Set.of());
+
+      // films has no currency: the query's own join stays, on the mapped keys.
+      assertThat(tables.get("countries").mergedInto()).isNull();
+      assertThat(tables.get("countries").lake()).isEqualTo("nations");
+      assertThat(notes).noneMatch(n -> n.contains("obsolete"));
+    }
+
+    @Test
     void aTableKeptApartIsNotMerged() {
       String sql = "SELECT f.title, c.name FROM films f JOIN countries c ON f.country_id = c.id";
       Parts p = new Parts(lake, sql, lake.padWith("films"));
@@ -521,6 +538,33 @@ class OfflinePlannerPartsTest {
       // Same columns and the same name stem; winter_games has the columns but is another thing.
       assertThat(unions.get("winter_sports_east")).extracting(Evidence.UnionPartner::table)
           .containsExactly("winter_sports_west");
+    }
+
+    @Test
+    void aCleanedTableWithUnionPartnersCleansEveryPartNotOnlyTheBase() throws java.sql.SQLException {
+      Scratchpad pad = lake.padWith("winter_sports_east");
+      pad.add(Scratchpad.Section.CTES, "winter_sports_east_clean", 1, "cleaned", new Evidence.CleanedTable(
+          "winter_sports_east_clean", "winter_sports_east",
+          "winter_sports_east_clean AS (SELECT * REPLACE (upper(trim(name)) AS name) FROM winter_sports_east)",
+          Map.of("name", "name"), Map.of(), Set.of(), List.of(), null, "trailing spaces"));
+
+      String sql = new OfflineRewriterAgent(dev.lakerewrite.core.sql.SqlParser.standalone())
+          .propose(lake.state("SELECT name FROM sports ORDER BY name", pad)).sql();
+
+      try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+          java.sql.Statement st = c.createStatement()) {
+        st.execute("CREATE TABLE winter_sports_east AS SELECT * FROM (VALUES ('luge ', 'sled'), (' curling', 'stone'))"
+            + " t(name, kind)");
+        st.execute("CREATE TABLE winter_sports_west AS SELECT * FROM (VALUES ('biathlon  ', 'ski')) t(name, kind)");
+        List<String> names = new ArrayList<>();
+        try (java.sql.ResultSet rs = st.executeQuery(sql)) {
+          while (rs.next()) {
+            names.add(rs.getString(1));
+          }
+        }
+        // The west part is cleaned like the east part it was split from.
+        assertThat(names).as(sql).containsExactly("BIATHLON", "CURLING", "LUGE");
+      }
     }
 
     @Test

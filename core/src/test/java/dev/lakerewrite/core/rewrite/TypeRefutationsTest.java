@@ -69,6 +69,30 @@ class TypeRefutationsTest {
   }
 
   @Test
+  void aColumnDuckDbCouldNotCastIsRefutedWhereverItWasCompared() {
+    RewriteCandidate c = failed(0, "SELECT name FROM clients JOIN orders ON segment = o_custkey", ErrorKind.RUNTIME,
+        "Conversion Error: Could not convert string 'BUILDING' to INT64 when casting from source column segment\n\n"
+            + "LINE 1: ...", Map.of("customers.c_custkey", Set.of("clients.segment")));
+
+    assertThat(TypeRefutations.of(c, lake)).extracting(Refutation::assumedColumn, Refutation::lakeColumn,
+        Refutation::reason).containsExactly(org.assertj.core.groups.Tuple.tuple("c_custkey", "segment",
+            "segment holds values like 'BUILDING' is no INT64 (candidate 0)"));
+  }
+
+  @Test
+  void aComparisonTheBinderRejectsRefutesTheTextColumnAtTheErrorsPosition() {
+    String sql = "SELECT name FROM clients WHERE segment_code = 1 AND segment >= DATE '1995-03-15'";
+    RewriteCandidate c = new RewriteCandidate(0, 1, sql, "test", List.of("clients"), Optional.empty(),
+        Optional.of(new QueryError(ErrorKind.BINDER, "Binder Error: Cannot compare values of type VARCHAR and type "
+            + "DATE - an explicit cast is required", sql.indexOf("segment >="), sql)), Duration.ZERO, 0, List.of(),
+        new ColumnMapping(Map.of("customers.c_since", Set.of("clients.segment"), "customers.mktsegment",
+            Set.of("clients.segment_code")), Map.of(), 0.5, List.of()));
+
+    assertThat(TypeRefutations.of(c, lake)).extracting(Refutation::assumedColumn, Refutation::lakeColumn)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("c_since", "segment"));
+  }
+
+  @Test
   void columnsInsideOtherFunctionsAreNotBlamed() {
     RewriteCandidate c = failed(0, "SELECT name FROM clients WHERE length(CAST(segment_code AS VARCHAR)) = 'BUILDING'",
         ErrorKind.RUNTIME, NOT_CONVERTED, Map.of("customers.mktsegment", Set.of("clients.segment_code")));

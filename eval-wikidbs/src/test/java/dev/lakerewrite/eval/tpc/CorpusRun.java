@@ -24,7 +24,7 @@ import java.util.Map;
 final class CorpusRun implements AutoCloseable {
   /** What happened to one pair. */
   record Outcome(EquivalenceCorpus.Pair pair, Verdict verdict, boolean proved, boolean confirmed, long nanos,
-      int counterexampleRows, String summary, int instances, int nonEmpty) {}
+      int counterexampleRows, String summary, int instances, int nonEmpty, boolean outOfTime) {}
 
   private final Map<String, EquivalenceChecker> checkers = new HashMap<>();
 
@@ -37,7 +37,7 @@ final class CorpusRun implements AutoCloseable {
       r = checker.check(p.left(), p.right());
     } catch (EquivalenceInputException e) {
       return new Outcome(p, Verdict.UNKNOWN, false, false, System.nanoTime() - start, 0,
-          "bad input: " + e.getMessage(), 0, 0);
+          "bad input: " + e.getMessage(), 0, 0, false);
     }
     long nanos = System.nanoTime() - start;
     boolean confirmed = false;
@@ -51,7 +51,11 @@ final class CorpusRun implements AutoCloseable {
     // cannot tell a filter's mutant from the original).
     var checks = r.evidence().checks();
     int nonEmpty = (int) checks.stream().filter(c -> c.originalRows() > 0 || c.candidateRows() > 0).count();
-    return new Outcome(p, r.verdict(), r.proved(), confirmed, nanos, rows, r.summary(), checks.size(), nonEmpty);
+    // Whether the time budget (a safety net) stopped the instances before their count: then the verdict
+    // depends on the machine's load.
+    boolean outOfTime = r.notes().stream().anyMatch(n -> n.startsWith(EquivalenceChecker.TIME_BUDGET_NOTE));
+    return new Outcome(p, r.verdict(), r.proved(), confirmed, nanos, rows, r.summary(), checks.size(), nonEmpty,
+        outOfTime);
   }
 
   /** Whether the two queries return different multisets of rows on the counterexample's database. */
@@ -95,8 +99,13 @@ final class CorpusRun implements AutoCloseable {
     final List<Outcome> survivors = new ArrayList<>();
     final List<Outcome> falseNotEquivalent = new ArrayList<>();
     final List<Outcome> unconfirmed = new ArrayList<>();
+    /** Checks the time budget stopped before their instance count (their verdict depends on the load). */
+    int outOfTime;
 
     void add(Outcome o) {
+      if (o.outOfTime()) {
+        outOfTime++;
+      }
       if (o.pair().expected() == EquivalenceCorpus.Expected.EQUIVALENT) {
         rewrites++;
         if (o.verdict() == Verdict.EQUIVALENT) {
