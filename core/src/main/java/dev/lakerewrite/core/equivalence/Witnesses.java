@@ -44,6 +44,11 @@ import org.jspecify.annotations.Nullable;
  * queries", VLDB Journal 2015): a tuple per tuple variable, equivalence classes of join attributes, each constrained
  * to satisfy the query's selections, and then each selection's boundary in turn.
  *
+ * <p>A comparison of derived values ({@code HAVING sum(a) > 2 * sum(b)}, ratios of a CTE's copies' sums compared
+ * outside, {@code d3.d_date > d1.d_date + 5}) is kept as an expression over the classes it reads and evaluated by
+ * the engine: the witness moves a class nothing else constrains until it holds, and a variant puts copies on both
+ * sides of where it flips (stepping out, then bisection to neighbouring values of the column's type).
+ *
  * <p>Linear in the size of the query times the number of classes; at most {@value #MAX_OCCURRENCES} occurrences per
  * query.
  */
@@ -52,6 +57,8 @@ final class Witnesses {
   private static final int MAX_VARIANTS = 24;
   /** Values around a class's constants tried at most (an IN list of twenty gives sixty). */
   private static final int MAX_VALUES = 8;
+  /** Comparisons of derived values read per query at most. */
+  private static final int MAX_EXPRS = 8;
 
   /** A witness instance: what it is and its rows per table (lower-case name), every table present. */
   record Witness(String description, Map<String, List<List<String>>> rows) {}
@@ -142,6 +149,7 @@ final class Witnesses {
     Model m = new Model(choices);
     try {
       m.query(statement.path("node"), null, Map.of(), 0);
+      m.readPending();
     } catch (RuntimeException e) {
       return null; // a construct the walk does not know: no witness for this query
     }
@@ -179,8 +187,31 @@ final class Witnesses {
   /** One source of an output's values: a variable, or a constant written in one branch (its occurrences). */
   private record Alt(int var, @Nullable JsonNode constant, Set<Integer> occurrences) {}
 
-  /** An output column of a relation: its name and where its values come from. */
-  private record Out(String name, List<Alt> alts) {}
+  /**
+   * An output column of a relation: its name and where its values come from (variables and constants), and, for an
+   * output computed from several columns ({@code sum(ss_ext_list_price - ss_ext_discount_amt) AS year_total}), the
+   * expression in its scope, inlined where a comparison of derived values reads it.
+   */
+  private record Out(String name, List<Alt> alts, List<Inline> exprs) {
+    Out(String name, List<Alt> alts) {
+      this(name, alts, List.of());
+    }
+  }
+
+  /** An output's expression, read in the scope of the SELECT that computes it (its occurrences). */
+  private record Inline(JsonNode expression, Scope scope, Set<Integer> occurrences) {}
+
+  /** A comparison a witness cannot read as a constraint on one class: {@code left op right}, read later. */
+  private record Pending(JsonNode left, @Nullable Out leftOut, String op, JsonNode right, @Nullable Out rightOut,
+      Scope scope) {}
+
+  /**
+   * A comparison of values derived from classes ({@code sum(a) > 2 * sum(b)}, a ratio of two CTE copies' sums
+   * compared with another, {@code d3.d_date > d1.d_date + 5}), with each class read as a placeholder {@code __wI}
+   * (I the index in {@code leaves}): over the one row a witness puts in a group, an aggregate of a column is the
+   * column's value. The engine evaluates it ({@code sql}) for given values of the leaves.
+   */
+  private record Expr(String sql, List<Integer> leaves, String description) {}
 
   /** A relation in scope: a base table's occurrence, or a derived relation's outputs. */
   private record Source(int occurrence, Schema.@Nullable Table table, List<Out> outs) {}
@@ -223,6 +254,10 @@ final class Witnesses {
     final List<Constraint> constraints = new ArrayList<>();
     final List<Offset> offsets = new ArrayList<>();
     final List<Order> orders = new ArrayList<>();
+    /** Comparisons of derived values, read once the walk knows which occurrences are dead. */
+    final List<Pending> pending = new ArrayList<>();
+    /** The pending comparisons read, over placeholders. */
+    final List<Expr> exprs = new ArrayList<>();
     final Set<String> expanding = new HashSet<>();
     /** The ORs met (by identity), in the order met; which disjunct of an OR to satisfy (the first by default). */
     final List<JsonNode> ors = new ArrayList<>();
@@ -312,7 +347,13 @@ final class Witnesses {
                 }
               }
             }
-            merged.add(new Out(outs.get(0).get(i).name(), alts));
+            List<Inline> exprs = new ArrayList<>();
+            for (List<Out> o : outs) {
+              if (i < o.size()) {
+                exprs.addAll(o.get(i).exprs());
+              }
+            }
+            merged.add(new Out(outs.get(0).get(i).name(), alts, exprs));
           }
           return merged;
         }
@@ -351,7 +392,8 @@ final class Witnesses {
         if (o == null && QueryFacts.isConstant(item) && "CONSTANT".equals(item.path("class").asText())) {
           o = new Out(name, List.of(new Alt(-1, item, mine)));
         }
-        outputs.add(new Out(name.toLowerCase(Locale.ROOT), o == null ? List.of() : o.alts()));
+        outputs.add(new Out(name.toLowerCase(Locale.ROOT), o == null ? List.of() : o.alts(),
+            o == null ? List.of(new Inline(item, scope, mine)) : o.exprs()));
       }
       return outputs;
     }
@@ -461,7 +503,7 @@ final class Witnesses {
     private List<Out> renamed(List<Out> outs, List<String> aliases) {
       List<Out> out = new ArrayList<>();
       for (int i = 0; i < outs.size(); i++) {
-        out.add(i < aliases.size() ? new Out(aliases.get(i), outs.get(i).alts()) : outs.get(i));
+        out.add(i < aliases.size() ? new Out(aliases.get(i), outs.get(i).alts(), outs.get(i).exprs()) : outs.get(i));
       }
       return out;
     }
@@ -657,6 +699,10 @@ final class Witnesses {
           Out o = valueOf(side == left ? right : left, scope);
           if (op.equals("=") && o != null && !outs.isEmpty()) {
             unionOuts(o, outs.get(0));
+          } else if (!op.equals("=") && OPERATORS.containsValue(op) && !outs.isEmpty()) {
+            // q24's sum(netpaid) > (SELECT 0.05 * avg(netpaid) FROM ssales): the subquery's output is a value.
+            pending.add(side == left ? new Pending(left, outs.get(0), op, right, null, scope)
+                : new Pending(left, null, op, right, outs.get(0), scope));
           }
           return;
         }
@@ -684,6 +730,9 @@ final class Witnesses {
       if (l != null && QueryFacts.isConstant(right)) {
         constrain(l, QueryFacts.Relation.COMPARE, op, List.of(right));
         return;
+      }
+      if (!op.equals("=") && !(QueryFacts.isConstant(left) && QueryFacts.isConstant(right))) {
+        pending.add(new Pending(left, null, op, right, null, scope));
       }
       if (l != null && op.equals("=") && "FUNCTION".equals(right.path("class").asText())) {
         String fn = right.path("function_name").asText("");
@@ -719,6 +768,108 @@ final class Witnesses {
       }
     }
 
+    /** Reads the pending comparisons of derived values over placeholders (those whose every leaf resolves). */
+    void readPending() {
+      for (Pending p : pending) {
+        if (exprs.size() >= MAX_EXPRS) {
+          break;
+        }
+        List<Integer> leaves = new ArrayList<>();
+        JsonNode l = p.leftOut() != null ? fromOut(p.leftOut(), leaves, 0) : placeholders(p.left(), p.scope(), leaves, 0);
+        JsonNode r = p.rightOut() != null ? fromOut(p.rightOut(), leaves, 0)
+            : placeholders(p.right(), p.scope(), leaves, 0);
+        if (l == null || r == null || leaves.isEmpty()) {
+          continue;
+        }
+        try {
+          String sql = "(" + parser.renderExpression(l) + ") " + p.op() + " (" + parser.renderExpression(r) + ")";
+          if (exprs.stream().noneMatch(x -> x.sql().equals(sql) && x.leaves().equals(leaves))) {
+            exprs.add(new Expr(sql, leaves, sql));
+          }
+        } catch (RuntimeException e) {
+          // Does not render: not read.
+        }
+      }
+    }
+
+    /**
+     * A copy of an expression with every column (and an aggregate that passes a column's value through) replaced
+     * by a placeholder {@code __wI} for the I-th leaf (a variable), and outputs computed by expressions inlined;
+     * null when a column does not resolve to a live variable or the expression holds a subquery or a window.
+     */
+    private @Nullable JsonNode placeholders(JsonNode e, Scope scope, List<Integer> leaves, int depth) {
+      if (depth > 24 || e == null) {
+        return null;
+      }
+      if (!e.isObject()) {
+        return e.deepCopy();
+      }
+      String cls = e.path("class").asText("");
+      if (cls.equals("SUBQUERY") || cls.equals("WINDOW") || cls.equals("STAR")) {
+        return null;
+      }
+      if (cls.equals("COLUMN_REF")) {
+        Out o = resolve(Trees.columnNames(e), scope);
+        return o == null ? null : fromOut(o, leaves, depth + 1);
+      }
+      if (cls.equals("FUNCTION") && PASS_THROUGH.contains(e.path("function_name").asText("").toLowerCase(Locale.ROOT))
+          && QueryFacts.arguments(e).size() == 1 && !e.path("distinct").asBoolean(false)) {
+        return placeholders(QueryFacts.arguments(e).get(0), scope, leaves, depth + 1);
+      }
+      com.fasterxml.jackson.databind.node.ObjectNode copy = Trees.JSON.createObjectNode();
+      for (Map.Entry<String, JsonNode> f : (Iterable<Map.Entry<String, JsonNode>>) e::fields) {
+        JsonNode v = f.getValue();
+        if (v.isObject()) {
+          JsonNode c = placeholders(v, scope, leaves, depth + 1);
+          if (c == null) {
+            return null;
+          }
+          copy.set(f.getKey(), c);
+        } else if (v.isArray()) {
+          com.fasterxml.jackson.databind.node.ArrayNode a = copy.putArray(f.getKey());
+          for (JsonNode item : v) {
+            JsonNode c = item.isObject() ? placeholders(item, scope, leaves, depth + 1) : item.deepCopy();
+            if (c == null) {
+              return null;
+            }
+            a.add(c);
+          }
+        } else {
+          copy.set(f.getKey(), f.getKey().equals("alias") ? Trees.JSON.getNodeFactory().textNode("") : v.deepCopy());
+        }
+      }
+      return copy;
+    }
+
+    /** An output as a placeholder (its live variable), its live expression inlined, or its constant. */
+    private @Nullable JsonNode fromOut(Out o, List<Integer> leaves, int depth) {
+      for (Alt a : o.alts()) {
+        if (a.var() >= 0 && !dead.contains(vars.get(a.var())[0])) {
+          int i = leaves.indexOf(a.var());
+          if (i < 0) {
+            leaves.add(a.var());
+            i = leaves.size() - 1;
+          }
+          com.fasterxml.jackson.databind.node.ObjectNode ref = placeholderTemplate().deepCopy();
+          Trees.setColumn(ref, null, "__w" + i);
+          return ref;
+        }
+      }
+      for (Inline x : o.exprs()) {
+        if (x.occurrences().isEmpty() || x.occurrences().stream().anyMatch(occ -> !dead.contains(occ))) {
+          return placeholders(x.expression(), x.scope(), leaves, depth + 1);
+        }
+      }
+      for (Alt a : o.alts()) {
+        if (a.constant() != null && a.occurrences().stream().anyMatch(occ -> !dead.contains(occ))) {
+          com.fasterxml.jackson.databind.node.ObjectNode c = a.constant().deepCopy();
+          c.put("alias", "");
+          return c;
+        }
+      }
+      return null;
+    }
+
     private void constrain(Out o, QueryFacts.Relation relation, String op, List<JsonNode> values) {
       for (Alt a : o.alts()) {
         if (a.var() >= 0) {
@@ -739,6 +890,16 @@ final class Witnesses {
         }
       }
     }
+  }
+
+  private @Nullable JsonNode placeholder;
+
+  /** A COLUMN_REF node to copy for placeholders. */
+  private JsonNode placeholderTemplate() {
+    if (placeholder == null) {
+      placeholder = parser.parse("SELECT __w0").statement(0).path("node").path("select_list").get(0);
+    }
+    return placeholder;
   }
 
   private static String constantText(JsonNode e) {
@@ -792,6 +953,8 @@ final class Witnesses {
   private record Evaluated(JsonNode node, @Nullable String value) {}
 
   private final Map<List<Object>, Evaluated> evaluatedNodes = new HashMap<>();
+  /** Evaluations of derived comparisons, by their SQL. */
+  private final Map<String, List<Boolean>> held = new HashMap<>();
 
   private @Nullable String evaluateOnce(JsonNode expression, String type) {
     String text;
@@ -1070,6 +1233,103 @@ final class Witnesses {
           value.put(moved, next);
         }
       }
+      // Comparisons of derived values (sum(a) > 2 * sum(b), ratios of CTE copies, d3.d_date > d1.d_date + 5):
+      // where the values so far miss one, a class nothing else constrains moves until it holds.
+      for (Expr e : m.exprs) {
+        List<String> now = leafValues(e);
+        if (now == null || Boolean.TRUE.equals(holds(e, List.of(now)).get(0))) {
+          continue;
+        }
+        for (int root : movable(e, forced)) {
+          int at = leafIndex(e, root);
+          List<String> candidates = steps(typeOf(root), now.get(at));
+          List<List<String>> rows = new ArrayList<>();
+          for (String c : candidates) {
+            List<String> row = new ArrayList<>(now);
+            setLeaves(e, row, root, c);
+            rows.add(row);
+          }
+          List<Boolean> ok = holds(e, rows);
+          int found = ok.indexOf(Boolean.TRUE);
+          if (found >= 0) {
+            value.put(root, candidates.get(found));
+            break;
+          }
+        }
+      }
+    }
+
+    /** The leaves' current values (null when one has none). */
+    @Nullable List<String> leafValues(Expr e) {
+      List<String> out = new ArrayList<>();
+      for (int v : e.leaves()) {
+        String x = value.get(m.find(v));
+        if (x == null) {
+          return null;
+        }
+        out.add(x);
+      }
+      return out;
+    }
+
+    /** The classes of an expression's leaves that may move: no constant constrains them, no key, not forced. */
+    List<Integer> movable(Expr e, Map<Integer, String> forced) {
+      List<Integer> out = new ArrayList<>();
+      for (int v : e.leaves()) {
+        int root = m.find(v);
+        ValueType t = members.containsKey(root) ? typeOf(root) : null;
+        if (t != null && !out.contains(root) && byClass.get(root).isEmpty() && !keyClass(root)
+            && !forced.containsKey(root) && (t.numeric() || t.family() == ValueType.Family.DATE)) {
+          out.add(root);
+        }
+      }
+      return out;
+    }
+
+    int leafIndex(Expr e, int root) {
+      for (int i = 0; i < e.leaves().size(); i++) {
+        if (m.find(e.leaves().get(i)) == root) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    void setLeaves(Expr e, List<String> row, int root, String v) {
+      for (int i = 0; i < e.leaves().size(); i++) {
+        if (m.find(e.leaves().get(i)) == root) {
+          row.set(i, v);
+        }
+      }
+    }
+
+    /** Whether the expression holds for each row of leaf values (false where it is NULL or fails). */
+    List<Boolean> holds(Expr e, List<List<String>> rows) {
+      StringBuilder sql = new StringBuilder();
+      for (int r = 0; r < rows.size(); r++) {
+        sql.append(r == 0 ? "" : " UNION ALL ").append("SELECT ").append(r).append(" AS i, (SELECT coalesce(")
+            .append(e.sql()).append(", false) FROM (SELECT ");
+        for (int i = 0; i < e.leaves().size(); i++) {
+          String v = rows.get(r).get(i);
+          sql.append(i == 0 ? "" : ", ").append("CAST(").append(v == null ? "NULL" : dev.lakerewrite.sql.Sql.literal(v))
+              .append(" AS ").append(m.type(e.leaves().get(i)).type()).append(") AS __w").append(i);
+        }
+        sql.append(") AS __t) AS ok");
+      }
+      String text = sql.toString();
+      List<Boolean> out = new ArrayList<>(java.util.Collections.nCopies(rows.size(), false));
+      if (held.containsKey(text)) {
+        return held.get(text);
+      }
+      try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(text)) {
+        while (rs.next()) {
+          out.set(rs.getInt(1), rs.getBoolean(2));
+        }
+      } catch (SQLException ex) {
+        // The expression does not evaluate here: it never holds.
+      }
+      held.put(text, out);
+      return out;
     }
 
     /** A value {@code x} with {@code x op v}: v itself for {@code <=} and {@code >=}, else its neighbour. */
@@ -1209,7 +1469,8 @@ final class Witnesses {
     out.add(finish("a witness of " + which + " and a second group (other values where nothing constrains them)",
         with(witness, other, Set.of())));
     List<Witness> alone = new ArrayList<>();
-    List<Witness> boundaries = boundaries(m, w, witness, which, alone);
+    List<Witness> boundaries = exprBoundaries(m, w, witness, which);
+    boundaries.addAll(boundaries(m, w, witness, which, alone));
     boundaries.addAll(orderBoundaries(m, w, witness, which));
     List<Witness> nulls = new ArrayList<>();
     for (List<Integer> vs : w.members.values()) {
@@ -1316,6 +1577,186 @@ final class Witnesses {
           + " (around " + describe(m, w, b) + ")", combined));
     }
     return out;
+  }
+
+  /**
+   * For every comparison of derived values ({@code sum(a) > 2 * sum(b)}, {@code t_w_secyear.year_total /
+   * t_w_firstyear.year_total > t_s_secyear.year_total / t_s_firstyear.year_total}, {@code d3.d_date > d1.d_date
+   * + 5}), the point where it flips as one class moves (the others at the witness's values): found by stepping the
+   * class away from the witness's value until the comparison's outcome changes, then by bisection down to two
+   * neighbouring values of the column's type. The witness and copies of it at the last two values on each side
+   * (one instance), and a copy alone at each of the two values that meet it and just miss it.
+   */
+  private List<Witness> exprBoundaries(Model m, Solution w, Map<String, List<List<String>>> witness, String which) {
+    List<Witness> out = new ArrayList<>();
+    for (Expr e : m.exprs) {
+      List<String> now = w.leafValues(e);
+      if (now == null) {
+        continue;
+      }
+      boolean h0 = w.holds(e, List.of(now)).get(0);
+      for (int root : w.movable(e, Map.of())) {
+        int at = w.leafIndex(e, root);
+        ValueType type = w.typeOf(root);
+        List<String> values = crossing(w, e, now, root, type, h0);
+        if (values.isEmpty()) {
+          continue;
+        }
+        Map<Integer, String> fixed = new HashMap<>();
+        for (int v : e.leaves()) {
+          fixed.put(m.find(v), w.value.get(m.find(v)));
+        }
+        Map<String, List<List<String>>> combined = new LinkedHashMap<>();
+        witness.forEach((k, v) -> combined.put(k, new ArrayList<>(v)));
+        for (String v : values) {
+          Map<Integer, String> forced = new HashMap<>(fixed);
+          forced.put(root, v);
+          Solution moved = new Solution(m);
+          moved.solve(null, forced);
+          moved.rows(combined, Set.of());
+        }
+        String what = describe(m, w, root);
+        out.add(finish(which + "'s witness and copies with " + what + " at " + String.join(", ", values)
+            + " (where " + e.description() + " flips; was " + now.get(at) + ")", combined));
+        for (String v : values.subList(1, values.size() - 1)) {
+          Map<Integer, String> forced = new HashMap<>(fixed);
+          forced.put(root, v);
+          Solution moved = new Solution(m);
+          moved.solve(null, forced);
+          Map<String, List<List<String>>> only = new LinkedHashMap<>();
+          if (moved.rows(only, Set.of())) {
+            out.add(finish(which + "'s witness with " + what + " at " + v + " (where " + e.description()
+                + " flips)", only));
+          }
+        }
+        break;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The values of {@code root} around where the expression's outcome changes from {@code h0} (at the leaves'
+   * values {@code now}): the two on each side nearest the change, ordered from the witness's side; empty when no
+   * step away changes it.
+   */
+  private List<String> crossing(Solution w, Expr e, List<String> now, int root, ValueType type, boolean h0) {
+    String start = now.get(w.leafIndex(e, root));
+    List<String> candidates = steps(type, start);
+    List<List<String>> rows = new ArrayList<>();
+    for (String c : candidates) {
+      List<String> row = new ArrayList<>(now);
+      w.setLeaves(e, row, root, c);
+      rows.add(row);
+    }
+    List<Boolean> ok = w.holds(e, rows);
+    int found = ok.indexOf(!h0);
+    if (found < 0) {
+      return List.of();
+    }
+    // Bisection over whole steps of the type (one unit of its scale, one day) between the start and the value found.
+    java.util.function.LongFunction<String> at = unitSteps(type, start);
+    long target = units(type, start, candidates.get(found));
+    if (at == null || target == 0) {
+      return List.of();
+    }
+    long lo = 0;
+    long hi = target;
+    for (int i = 0; i < 64 && Math.abs(hi - lo) > 1; i++) {
+      long mid = lo + (hi - lo) / 2;
+      String v = at.apply(mid);
+      if (v == null) {
+        break;
+      }
+      List<String> row = new ArrayList<>(now);
+      w.setLeaves(e, row, root, v);
+      if (w.holds(e, List.of(row)).get(0) == h0) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    long sign = Long.signum(target);
+    List<String> out = new ArrayList<>();
+    for (long k : new long[] {lo - sign, lo, hi, hi + sign}) {
+      String v = at.apply(k);
+      if (v != null && !out.contains(v)) {
+        out.add(v);
+      }
+    }
+    return out.size() == 4 ? out : List.of();
+  }
+
+  /** Values from {@code v} outwards, nearest first: numbers by 1, 2, 5, 10, ... either way, dates by days to years. */
+  private static List<String> steps(ValueType type, String v) {
+    List<String> out = new ArrayList<>();
+    try {
+      if (type.numeric()) {
+        BigDecimal b = new BigDecimal(v.strip());
+        for (long d : new long[] {1, 2, 5, 10, 100, 1_000, 10_000, 1_000_000}) {
+          for (BigDecimal c : List.of(b.add(BigDecimal.valueOf(d)), b.subtract(BigDecimal.valueOf(d)))) {
+            String x = type.number(c);
+            if (x != null) {
+              out.add(x);
+            }
+          }
+        }
+      } else if (type.family() == ValueType.Family.DATE) {
+        java.time.LocalDate d = java.time.LocalDate.parse(v.strip().substring(0, 10));
+        for (long k : new long[] {1, 2, 5, 10, 30, 100, 365, 3_650}) {
+          out.add(d.plusDays(k).toString());
+          out.add(d.minusDays(k).toString());
+        }
+      }
+    } catch (RuntimeException e) {
+      return List.of();
+    }
+    return out;
+  }
+
+  /** The value {@code k} units of the type (its scale's last digit, a day) from {@code v}; null where it fails. */
+  private static java.util.function.@Nullable LongFunction<String> unitSteps(ValueType type, String v) {
+    try {
+      if (type.numeric()) {
+        BigDecimal b = new BigDecimal(v.strip());
+        BigDecimal unit = unit(type, v);
+        return unit == null ? null : k -> type.number(b.add(unit.multiply(BigDecimal.valueOf(k))));
+      }
+      if (type.family() == ValueType.Family.DATE) {
+        java.time.LocalDate d = java.time.LocalDate.parse(v.strip().substring(0, 10));
+        return k -> d.plusDays(k).toString();
+      }
+    } catch (RuntimeException e) {
+      return null;
+    }
+    return null;
+  }
+
+  private static @Nullable BigDecimal unit(ValueType type, String v) {
+    List<String> n = type.neighbours(v);
+    if (n.size() != 2) {
+      return null;
+    }
+    BigDecimal u = new BigDecimal(n.get(1).strip()).subtract(new BigDecimal(v.strip()));
+    return u.signum() > 0 ? u : null;
+  }
+
+  /** How many units of the type {@code to} lies from {@code from} (0 where that cannot be told). */
+  private static long units(ValueType type, String from, String to) {
+    try {
+      if (type.numeric()) {
+        BigDecimal unit = unit(type, from);
+        return unit == null ? 0 : new BigDecimal(to.strip()).subtract(new BigDecimal(from.strip()))
+            .divideToIntegralValue(unit).longValueExact();
+      }
+      if (type.family() == ValueType.Family.DATE) {
+        return java.time.temporal.ChronoUnit.DAYS.between(java.time.LocalDate.parse(from.strip().substring(0, 10)),
+            java.time.LocalDate.parse(to.strip().substring(0, 10)));
+      }
+    } catch (RuntimeException e) {
+      return 0;
+    }
+    return 0;
   }
 
   private static String describe(Model m, Solution w, int root) {

@@ -176,6 +176,109 @@ class WitnessesTest {
     }
   }
 
+  /** Groups kept when one aggregate exceeds a multiple of another (returns against sales of one item, one year). */
+  static final String RATIO = "SELECT sa_item, sum(sa_qty) AS sold, sum(r_qty) AS returned FROM sales JOIN ret ON "
+      + "r_item = sa_item AND r_ticket = sa_ticket JOIN dates ON sa_sold = d_sk WHERE d_year = 2001 GROUP BY "
+      + "sa_item HAVING sum(r_qty) > 2 * sum(sa_qty)";
+
+  /**
+   * An aggregate compared with a multiple of another ({@code HAVING sum(r_qty) > 2 * sum(sa_qty)}): over the one
+   * row a witness puts in a group each sum is its column's value, so the engine evaluates the comparison for
+   * values of a class nothing else constrains; the witness moves it until the comparison holds (before, both took
+   * the base row's value and the group never passed), and a variant puts copies at the two values on each side
+   * of where it flips (found by stepping out and bisecting), with a copy alone at the values that just meet and
+   * just miss it. The factor moved by one, the comparison made inclusive or flipped are rejected, by witnesses
+   * alone too (each query's witness meets its own comparison at its first step past the flip: {@code >= 2 *} at
+   * the equality, which {@code > 2 *} misses).
+   */
+  @Test
+  void aggregatesComparedWithEachOtherGetGroupsOnBothSidesOfTheComparison() throws Exception {
+    String[] mutants = {RATIO.replace("> 2 *", "> 3 *"), RATIO.replace("> 2 *", ">= 2 *"),
+        RATIO.replace("> 2 *", "< 2 *")};
+    assertSeparatedAtTheFlip(SCHEMA, RATIO, mutants, 1);
+  }
+
+  /**
+   * A CTE of yearly totals per channel read four times, and the growth of one channel compared with the other's
+   * (TPC-DS q11/q74: {@code CASE WHEN w1.total > 0 THEN w2.total / w1.total END > CASE WHEN s1.total > 0 THEN
+   * s2.total / s1.total END}).
+   */
+  static final String GROWTH = "WITH yt AS (SELECT sa_item AS item, d_year AS yr, sum(sa_qty) AS total, 's' AS "
+      + "channel FROM sales, dates WHERE sa_sold = d_sk GROUP BY sa_item, d_year UNION ALL SELECT w_item, d_year, "
+      + "sum(w_qty), 'w' FROM web, dates WHERE w_sold = d_sk GROUP BY w_item, d_year) SELECT s1.item, s2.total "
+      + "FROM yt s1, yt s2, yt w1, yt w2 WHERE s2.item = s1.item AND w1.item = s1.item AND w2.item = s1.item AND "
+      + "s1.channel = 's' AND s2.channel = 's' AND w1.channel = 'w' AND w2.channel = 'w' AND s1.yr = 2001 AND "
+      + "s2.yr = 2002 AND w1.yr = 2001 AND w2.yr = 2002 AND s1.total > 0 AND w1.total > 0 AND CASE WHEN w1.total "
+      + "> 0 THEN w2.total / w1.total ELSE NULL END > CASE WHEN s1.total > 0 THEN s2.total / s1.total ELSE NULL END";
+
+  /**
+   * Ratios of sums of four copies of a CTE compared in the outer WHERE: the sums are read through the CTE's
+   * outputs (the live UNION branch of each copy) and the comparison is evaluated over them; the witness returns a
+   * row and the variants at its flip reject the comparison made inclusive, flipped, and a year moved.
+   */
+  @Test
+  void ratiosOfTwoCteCopiesSumsComparedOutsideGetGroupsOnBothSides() throws Exception {
+    String[] mutants = {GROWTH.replace("ELSE NULL END > CASE", "ELSE NULL END >= CASE"),
+        GROWTH.replace("ELSE NULL END > CASE", "ELSE NULL END < CASE")};
+    assertSeparatedAtTheFlip(SCHEMA, GROWTH, mutants, 1);
+  }
+
+  static final String CALENDAR = """
+      CREATE TABLE cal (c_sk INTEGER PRIMARY KEY, c_date DATE NOT NULL, c_year INTEGER NOT NULL);
+      CREATE TABLE orders (o_id INTEGER PRIMARY KEY, o_sold INTEGER NOT NULL REFERENCES cal (c_sk),
+        o_ship INTEGER NOT NULL REFERENCES cal (c_sk), o_qty INTEGER NOT NULL);
+      """;
+
+  /** Orders shipped more than five days after their sale (TPC-DS q72's {@code d3.d_date > d1.d_date + 5}). */
+  static final String LATE = "SELECT d1.c_year, count(*) AS late FROM orders, cal d1, cal d2 WHERE o_sold = d1.c_sk "
+      + "AND o_ship = d2.c_sk AND d1.c_year = 2001 AND d2.c_date > d1.c_date + 5 GROUP BY d1.c_year";
+
+  /**
+   * A date compared with another date plus a number of days (or an interval): the ship date moves past the sale
+   * date plus five days, and the variant's copies sit at five and six days (and one either side); the days moved
+   * by one, the comparison made inclusive and the interval form with its days moved are rejected.
+   */
+  @Test
+  void aDateComparedWithAnotherPlusDaysGetsDatesOnBothSides() throws Exception {
+    String interval = LATE.replace("d1.c_date + 5", "d1.c_date + INTERVAL 5 DAY");
+    assertSeparatedAtTheFlip(CALENDAR, LATE, new String[] {LATE.replace("+ 5", "+ 6"),
+        LATE.replace("d2.c_date > d1", "d2.c_date >= d1")}, 1);
+    assertSeparatedAtTheFlip(CALENDAR, interval, new String[] {interval.replace("5 DAY", "4 DAY")}, 1);
+  }
+
+  /**
+   * Every mutant rejected with a counterexample on which the queries really differ, also with one generated
+   * instance and the witnesses on top (at least {@code atWitness} of them first told apart on a witness); the
+   * query against itself in another form is EQUIVALENT, and its witness and an instance at the comparison's flip
+   * return rows.
+   */
+  private static void assertSeparatedAtTheFlip(String schema, String query, String[] mutants, int atWitness)
+      throws Exception {
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(schema).build()) {
+      EquivalenceResult same = checker.check(query, "SELECT * FROM (" + query + ") AS same");
+      assertThat(same.verdict()).as(same.summary()).isEqualTo(Verdict.EQUIVALENT);
+      assertThat(same.evidence().checks()).as(same.summary())
+          .anyMatch(c -> c.instance().contains("a witness of query 1") && c.originalRows() > 0)
+          .anyMatch(c -> c.instance().contains("flips") && c.originalRows() > 0);
+      for (String right : mutants) {
+        EquivalenceResult r = checker.check(query, right);
+        assertThat(r.verdict()).as("%s: %s", right, r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+        EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), query, right);
+      }
+    }
+    // Witnesses alone (one generated instance before them) tell the mutants apart.
+    try (EquivalenceChecker witnesses = EquivalenceChecker.builder().schema(schema).maxInstances(1).build()) {
+      int flips = 0;
+      for (String right : mutants) {
+        EquivalenceResult r = witnesses.check(query, right);
+        assertThat(r.verdict()).as("witnesses alone, %s: %s", right, r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+        EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), query, right);
+        flips += r.evidence().firstDifference().orElseThrow().instance().contains("witness") ? 1 : 0;
+      }
+      assertThat(flips).as("mutants first told apart on a witness").isGreaterThanOrEqualTo(atWitness);
+    }
+  }
+
   @Test
   void equivalentRewritesStayEquivalent() {
     String[][] rewrites = {
