@@ -255,6 +255,10 @@ public final class AssumedSchema {
 
   private static final Set<String> SUM_AVG = Set.of("sum", "avg", "mean", "median", "stddev", "stddev_pop",
       "stddev_samp", "variance", "var_pop", "var_samp", "fsum", "favg", "product", "quantile", "quantile_cont");
+  /** Functions that read a part of a date or time as a number. */
+  private static final Set<String> DATE_PARTS = Set.of("year", "month", "day", "quarter", "week", "weekofyear",
+      "dayofweek", "dayofmonth", "dayofyear", "isodow", "isoyear", "yearweek", "date_part", "datepart", "extract",
+      "hour", "minute", "second", "epoch", "decade", "century");
   private static final Set<String> MIN_MAX = Set.of("min", "max", "arg_min", "arg_max");
   private static final Set<String> COUNT = Set.of("count", "count_star", "approx_count_distinct");
   private static final Map<String, String> COMPARISONS = Map.of("COMPARE_EQUAL", "=", "COMPARE_NOTEQUAL", "<>",
@@ -586,6 +590,7 @@ public final class AssumedSchema {
       }
       Column c = column(b.table(), b.column());
       boolean ordered = Set.of("<", ">", "<=", ">=", "BETWEEN").contains(op);
+      boolean datePart = readsDatePart(columnSide);
       for (JsonNode l : literals) {
         String[] lit = SqlAnalyzer.literal(l);
         if (lit == null || lit[1] == null) {
@@ -593,7 +598,10 @@ public final class AssumedSchema {
         }
         c.literals.add(new Literal(lit[1], lit[0], op));
         String kind = lit[0];
-        if (kind.startsWith("DATE") || kind.startsWith("TIMESTAMP")
+        if (datePart) {
+          // year(release_date) = 2020 compares a part of a date with a number: the column holds dates.
+          c.uses.add(Use.COMPARED_DATE);
+        } else if (kind.startsWith("DATE") || kind.startsWith("TIMESTAMP")
             || ordered && lit[1].matches("[+-]?\\d{4}-\\d{2}(-\\d{2})?.*")) {
           c.uses.add(Use.COMPARED_DATE);
         } else if (kind.equals("STRING") || kind.equals("VARCHAR")) {
@@ -602,6 +610,30 @@ public final class AssumedSchema {
           c.uses.add(Use.COMPARED_NUMBER);
         }
       }
+    }
+
+    /** Whether an expression reads a column through a date-part function ({@code year(x)}, {@code extract(month from x)}). */
+    static boolean readsDatePart(JsonNode e) {
+      for (int depth = 0; depth < 8 && e != null && e.isObject(); depth++) {
+        String cls = e.path("class").asText("");
+        if (cls.equals("CAST") || cls.equals("COLLATE")) {
+          e = e.path("child");
+        } else if (cls.equals("FUNCTION")) {
+          if (DATE_PARTS.contains(e.path("function_name").asText("").toLowerCase(Locale.ROOT))) {
+            return true;
+          }
+          JsonNode only = null;
+          for (JsonNode a : SqlAnalyzer.arguments(e)) {
+            if (SqlAnalyzer.literal(a) == null) {
+              only = a;
+            }
+          }
+          e = only;
+        } else {
+          return false;
+        }
+      }
+      return false;
     }
 
     void joinPair(JsonNode l, JsonNode r, Scope scope) {

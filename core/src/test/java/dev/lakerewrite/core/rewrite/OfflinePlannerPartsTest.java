@@ -589,6 +589,23 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void theYearOfADateWrittenAsTextIsReadAsADate() {
+      FakeLakeTools films = new FakeLakeTools()
+          .table("computer_animated_film", "label VARCHAR, publication_date VARCHAR",
+              "Soul|2020-12-25", "Onward|2020-03-06", "Coco|2017-11-22")
+          .similar("films", "computer animated film", 0.8).similar("release date", "publication date", 0.7)
+          .similar("name", "label", 0.7);
+
+      String sql = new OfflineRewriterAgent(dev.lakerewrite.core.sql.SqlParser.standalone())
+          .propose(films.state("SELECT name FROM films WHERE YEAR(release_date) = 2020",
+              films.padWith("computer_animated_film"))).sql();
+
+      // year(clean_number(...)) does not bind: DuckDB has no year(DOUBLE). (The fake lake types columns by their
+      // declared type only, so it cannot show the clean_date a real lake's profile asks for.)
+      assertThat(sql).contains("publication_date").doesNotContain("clean_number(");
+    }
+
+    @Test
     void aNoisyColumnThePlanReadsAsksForACleanedTable() {
       Parts p = new Parts(lake, "SELECT name FROM sports", lake.padWith("winter_sports_east"));
       List<Action> wanted = new ArrayList<>();
