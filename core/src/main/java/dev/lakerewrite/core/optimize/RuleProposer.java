@@ -1968,9 +1968,7 @@ final class RuleProposer {
             alternatives.add(conjunction.isEmpty() ? "true" : Trees.and(conjunction));
           }
         }
-        String predicate = alternatives.isEmpty() ? "false" : alternatives.contains("true") ? null
-            : alternatives.size() == 1 ? alternatives.iterator().next()
-            : "(" + String.join(") OR (", alternatives) + ")";
+        String predicate = anyOf(alternatives);
         if (predicate == null) {
           continue;
         }
@@ -2239,9 +2237,7 @@ final class RuleProposer {
             alternatives.add(conjunction.isEmpty() ? "true" : Trees.and(conjunction));
           }
         }
-        String predicate = alternatives.isEmpty() ? "false" : alternatives.contains("true") ? null
-            : alternatives.size() == 1 ? alternatives.iterator().next()
-            : "(" + String.join(") OR (", alternatives) + ")";
+        String predicate = anyOf(alternatives);
         if (predicate == null) {
           continue;
         }
@@ -2860,4 +2856,20 @@ final class RuleProposer {
     }
     return trees.render(copy);
   }
+
+  /**
+   * The OR of the conditions under which some read needs a row: {@code false} when no read needs any, null when one
+   * needs every row ({@code true} among them: nothing can be filtered).
+   */
+  private static @Nullable String anyOf(Set<String> alternatives) {
+    if (alternatives.isEmpty()) {
+      return "false";
+    }
+    if (alternatives.contains("true")) {
+      return null;
+    }
+    return alternatives.size() == 1 ? alternatives.iterator().next()
+        : "(" + String.join(") OR (", alternatives) + ")";
+  }
+
 }
