@@ -127,7 +127,10 @@ final class TypeRefutations {
     String literal = notConverted.group(1).replace("''", "'");
     TypeFamily target = family(notConverted.group(2));
     Trees.visit(tree, n -> {
-      for (JsonNode[] pair : comparedWithConstant(n)) {
+      for (JsonNode[] pair : sides(n)) {
+        if (!"CONSTANT".equals(pair[1].path("class").asText())) {
+          continue;
+        }
         JsonNode value = pair[1].path("literal");
         if ("STRING".equals(value.path("kind").asText()) && literal.equals(value.path("text").asText())) {
           reader.columnsOfFamily(pair[0], target, blamed);
@@ -142,9 +145,7 @@ final class TypeRefutations {
     JsonNode[] best = {null};
     int[] bestLength = {Integer.MAX_VALUE};
     Trees.visit(tree, n -> {
-      String cls = n.path("class").asText();
-      if (!(cls.equals("COMPARISON") || cls.equals("BETWEEN") || cls.equals("OPERATOR")
-          && n.path("type").asText().startsWith("COMPARE_")) || !n.has("query_location")) {
+      if (!isComparison(n) || !n.has("query_location")) {
         return;
       }
       int location = n.path("query_location").asInt(-1);
@@ -158,9 +159,22 @@ final class TypeRefutations {
     return best[0];
   }
 
-  /** Each side of a comparison with what it is compared with (both ways). */
+  /** A comparison, BETWEEN, or IN / NOT IN list. */
+  private static boolean isComparison(JsonNode n) {
+    String cls = n.path("class").asText();
+    return cls.equals("COMPARISON") || cls.equals("BETWEEN")
+        || cls.equals("OPERATOR") && n.path("type").asText().startsWith("COMPARE_");
+  }
+
+  /**
+   * Each side of a comparison, BETWEEN or IN list with what it is compared with (a comparison both ways); none for
+   * other nodes.
+   */
   private static List<JsonNode[]> sides(JsonNode n) {
     List<JsonNode[]> out = new ArrayList<>();
+    if (!isComparison(n)) {
+      return out;
+    }
     String cls = n.path("class").asText();
     if (cls.equals("COMPARISON")) {
       out.add(new JsonNode[] {n.path("left"), n.path("right")});
@@ -176,32 +190,6 @@ final class TypeRefutations {
       }
     }
     return out;
-  }
-
-  /** The (expression, constant) pairs a comparison, IN list or BETWEEN node compares. */
-  private static List<JsonNode[]> comparedWithConstant(JsonNode n) {
-    List<JsonNode[]> out = new ArrayList<>();
-    String cls = n.path("class").asText();
-    String type = n.path("type").asText();
-    if (cls.equals("COMPARISON")) {
-      addIfConstant(out, n.path("left"), n.path("right"));
-      addIfConstant(out, n.path("right"), n.path("left"));
-    } else if (cls.equals("OPERATOR") && (type.equals("COMPARE_IN") || type.equals("COMPARE_NOT_IN"))) {
-      JsonNode kids = n.path("children");
-      for (int i = 1; i < kids.size(); i++) {
-        addIfConstant(out, kids.get(0), kids.get(i));
-      }
-    } else if (cls.equals("BETWEEN")) {
-      addIfConstant(out, n.path("input"), n.path("lower"));
-      addIfConstant(out, n.path("input"), n.path("upper"));
-    }
-    return out;
-  }
-
-  private static void addIfConstant(List<JsonNode[]> out, JsonNode expression, JsonNode other) {
-    if ("CONSTANT".equals(other.path("class").asText())) {
-      out.add(new JsonNode[] {expression, other});
-    }
   }
 
   /**
