@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,6 +31,25 @@ public final class DuckDbParser {
   private static final Pattern LOCATION = Pattern.compile("\\[(\\d+),(\\d+)\\]");
 
   private final Connection connection;
+
+  /**
+   * Answers of {@code json_serialize_sql} and {@code json_deserialize_sql} by their argument: both are pure
+   * functions of their text, and the equivalence checker asks for the same few thousand again and again (each
+   * query of a pair, each constant and filter it renders, on every check): one engine round trip saved per repeat.
+   * Keyed by the argument's text, at most {@value #CACHED} entries (least recently used first out), arguments
+   * longer than {@value #CACHED_LENGTH} characters are not kept; shared by every connection (the functions do
+   * not read the catalog).
+   */
+  private static final Map<String, String> ANSWERS = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+          return size() > CACHED;
+        }
+      });
+
+  private static final int CACHED = 4096;
+  private static final int CACHED_LENGTH = 65_536;
 
   private DuckDbParser(Connection connection) {
     this.connection = connection;
@@ -78,6 +98,22 @@ public final class DuckDbParser {
   }
 
   private String call(String query, String argument) throws SQLException {
+    boolean keep = argument.length() <= CACHED_LENGTH;
+    String key = keep ? (query.contains("deserialize") ? "render:" : "parse:") + argument : null;
+    if (keep) {
+      String known = ANSWERS.get(key);
+      if (known != null) {
+        return known;
+      }
+    }
+    String answer = ask(query, argument);
+    if (keep && answer != null) {
+      ANSWERS.put(key, answer);
+    }
+    return answer;
+  }
+
+  private String ask(String query, String argument) throws SQLException {
     try (PreparedStatement ps = connection.prepareStatement(query)) {
       ps.setString(1, argument);
       try (ResultSet rs = ps.executeQuery()) {

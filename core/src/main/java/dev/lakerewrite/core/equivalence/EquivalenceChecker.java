@@ -290,17 +290,39 @@ public final class EquivalenceChecker implements AutoCloseable {
     private EquivalenceResult instances(QueryFacts facts, List<Schema.Table> tables,
         Map<QueryFacts.ColumnKey, List<String>> real, Trial onDatabase) throws SQLException {
       Domains domains = Domains.build(facts, tables, duck, real);
-      TargetedInstances.Plan plan = targeted ? TargetedInstances.plan(tables, domains, facts, duck, witnesses)
-          : new TargetedInstances.Plan(List.of(), 0);
+      // The targeted instances (witnesses among them) are planned only when the first is needed: a difference on
+      // the fixed instances before them (every table empty, one row per table, ...) ends the check without them.
+      TargetedInstances.Plan[] plan = new TargetedInstances.Plan[1];
+      java.util.function.Supplier<TargetedInstances.Plan> planned = () -> {
+        if (plan[0] == null) {
+          if (!postgres()) {
+            // Planning asks the engine (row filters, derived comparisons) on the workspace's connection, which
+            // held the empty instance when the plan was made before the instances: it holds it again.
+            try {
+              ws.load(new Database("every table empty", tables, Map.of()));
+            } catch (SQLException e) {
+              throw new IllegalStateException("cannot empty the workspace: " + e.getMessage(), e);
+            }
+          }
+          plan[0] = targeted ? TargetedInstances.plan(tables, domains, facts, duck, witnesses)
+              : new TargetedInstances.Plan(List.of(), 0);
+        }
+        return plan[0];
+      };
       InstanceGenerator generator = new InstanceGenerator(tables, domains, seed, facts.largestLimit(),
-          facts.columnComparisons(), plan.instances());
+          facts.columnComparisons(), () -> planned.get().instances());
       int generated = 0;
       // Witnesses come on top of the budget: the kinds of instance before them, random ones included, keep theirs.
-      int total = maxInstances + plan.onTop() + (scriptRows != null ? 1 : 0);
+      int counted = maxInstances + (scriptRows != null ? 1 : 0);
       Set<List<List<List<String>>>> tried = new java.util.HashSet<>();
       int repeated = 0;
       int i = 0;
-      for (; i < total && System.nanoTime() < deadline; i++) {
+      int total = counted;
+      for (; System.nanoTime() < deadline; i++) {
+        total = counted + (plan[0] != null || i >= counted ? planned.get().onTop() : 0);
+        if (i >= total) {
+          break;
+        }
         Database db = i == 0 && scriptRows != null ? scriptRows : generator.generate(generated++);
         Database loaded = ws.load(db);
         if (!tried.add(content(loaded))) {

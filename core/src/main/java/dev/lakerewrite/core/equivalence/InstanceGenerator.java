@@ -31,7 +31,8 @@ final class InstanceGenerator {
   private final long largestLimit;
   private final List<QueryFacts.ColumnComparison> comparisons;
   private final List<Profile> fixed = new ArrayList<>();
-  private final List<Database> targeted;
+  private final java.util.function.Supplier<List<Database>> targetedSource;
+  private @Nullable List<Database> targeted;
 
   /** How one instance is made: rows per table (a maximum, or exact counts), NULL and duplicate rates. */
   record Profile(String description, Map<String, Integer> rows, int maxRows, double nullRate, double duplicateRate,
@@ -48,7 +49,16 @@ final class InstanceGenerator {
    */
   InstanceGenerator(List<Schema.Table> tables, Domains domains, long seed, long largestLimit,
       List<QueryFacts.ColumnComparison> comparisons, List<Database> targeted) {
-    this.targeted = List.copyOf(targeted);
+    this(tables, domains, seed, largestLimit, comparisons, () -> targeted);
+  }
+
+  /**
+   * As above, with the targeted instances made only when the first of them is asked for: a check that finds a
+   * difference on the fixed instances before them (every table empty, one row per table, ...) never builds them.
+   */
+  InstanceGenerator(List<Schema.Table> tables, Domains domains, long seed, long largestLimit,
+      List<QueryFacts.ColumnComparison> comparisons, java.util.function.Supplier<List<Database>> targeted) {
+    this.targetedSource = targeted;
     this.tables = List.copyOf(tables);
     this.domains = domains;
     this.seed = seed;
@@ -84,6 +94,18 @@ final class InstanceGenerator {
     return tables;
   }
 
+  /** How many fixed instances come before the targeted ones (generating one of these never builds those). */
+  int fixedCount() {
+    return fixed.size();
+  }
+
+  private List<Database> targeted() {
+    if (targeted == null) {
+      targeted = List.copyOf(targetedSource.get());
+    }
+    return targeted;
+  }
+
   /** The profile of instance {@code index} (0-based). */
   Profile profile(int index) {
     if (index < fixed.size()) {
@@ -109,12 +131,19 @@ final class InstanceGenerator {
 
   /** Instance {@code index}: the same for the same seed, schema and queries. */
   Database generate(int index) {
-    if (index >= fixed.size() && index < fixed.size() + targeted.size()) {
+    if (index < fixed.size()) {
+      return generated(index, profile(index));
+    }
+    List<Database> targeted = targeted();
+    if (index < fixed.size() + targeted.size()) {
       Database t = targeted.get(index - fixed.size());
       return new Database("generated #" + (index + 1) + " (" + t.name() + ")", tables,
           rowsOf(t));
     }
-    Profile p = profile(index >= fixed.size() ? index - targeted.size() : index);
+    return generated(index, profile(index - targeted.size()));
+  }
+
+  private Database generated(int index, Profile p) {
     Random random = new Random(seed * 1_000_003L + index);
     Map<String, List<List<String>>> rows = new LinkedHashMap<>();
     for (Schema.Table t : tables) {

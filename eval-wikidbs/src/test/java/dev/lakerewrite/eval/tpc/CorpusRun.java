@@ -24,7 +24,10 @@ import java.util.Map;
 final class CorpusRun implements AutoCloseable {
   /** What happened to one pair. */
   record Outcome(EquivalenceCorpus.Pair pair, Verdict verdict, boolean proved, boolean confirmed, long nanos,
-      int counterexampleRows, String summary, int instances, int nonEmpty, boolean outOfTime) {}
+      int counterexampleRows, String summary, int instances, int nonEmpty, boolean outOfTime, long cpuNanos) {}
+
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
 
   private final Map<String, EquivalenceChecker> checkers = new HashMap<>();
 
@@ -32,14 +35,18 @@ final class CorpusRun implements AutoCloseable {
     EquivalenceChecker checker = checkers.computeIfAbsent(p.schemaName(),
         k -> EquivalenceChecker.builder().schema(p.schema()).build());
     long start = System.nanoTime();
+    long cpuStart = THREADS.getCurrentThreadCpuTime();
     EquivalenceResult r;
     try {
       r = checker.check(p.left(), p.right());
     } catch (EquivalenceInputException e) {
       return new Outcome(p, Verdict.UNKNOWN, false, false, System.nanoTime() - start, 0,
-          "bad input: " + e.getMessage(), 0, 0, false);
+          "bad input: " + e.getMessage(), 0, 0, false, THREADS.getCurrentThreadCpuTime() - cpuStart);
     }
     long nanos = System.nanoTime() - start;
+    // CPU time of this thread (DuckDB runs each query on the calling thread: threads=1): what the check costs,
+    // whatever other processes take of the machine.
+    long cpuNanos = THREADS.getCurrentThreadCpuTime() - cpuStart;
     boolean confirmed = false;
     int rows = 0;
     if (r.counterexample().isPresent()) {
@@ -55,7 +62,7 @@ final class CorpusRun implements AutoCloseable {
     // depends on the machine's load.
     boolean outOfTime = r.notes().stream().anyMatch(n -> n.startsWith(EquivalenceChecker.TIME_BUDGET_NOTE));
     return new Outcome(p, r.verdict(), r.proved(), confirmed, nanos, rows, r.summary(), checks.size(), nonEmpty,
-        outOfTime);
+        outOfTime, cpuNanos);
   }
 
   /** Whether the two queries return different multisets of rows on the counterexample's database. */

@@ -15,10 +15,12 @@ import java.util.TreeMap;
  * check times. Run with {@code bin/bench eval-wikidbs EquivalenceBenchmark [all|fit|held-out] [tpch|tpcds|both]}
  * (defaults: all, both). One {@code summary:} line per benchmark, then the last line, over everything run:
  * {@code summary: pairs=N rewrites=R proved=P mutants=M rejected=K rejected_rate=X false_not_equivalent=F
- * median_ms=Y p90_ms=Z max_ms=W out_of_time=T} (rejected counts only counterexamples that re-run; proved counts
- * EQUIVALENT verdicts, syntactic proofs or every instance agreeing; out_of_time counts checks the checker's time
- * budget, a safety net, stopped before their instance count: the counts depend on the machine's load only
- * through those). {@code ONLY_QUERY=tpcds/q7} runs one query's pairs.
+ * median_ms=Y p90_ms=Z max_ms=W out_of_time=T median_cpu_ms=C} (rejected counts only counterexamples that re-run;
+ * proved counts EQUIVALENT verdicts, syntactic proofs or every instance agreeing; out_of_time counts checks the
+ * checker's time budget, a safety net, stopped before their instance count: the counts depend on the machine's
+ * load only through those; median_cpu_ms is the median of the checking thread's CPU time per check, which DuckDB's
+ * queries, run on that thread, are part of: what a check costs, much less sensitive to the load than its wall
+ * time). {@code ONLY_QUERY=tpcds/q7} runs one query's pairs.
  */
 public final class EquivalenceBenchmark {
   private EquivalenceBenchmark() {}
@@ -45,6 +47,8 @@ public final class EquivalenceBenchmark {
     Map<String, CorpusRun.Tally> byKind = new TreeMap<>();
     Map<String, CorpusRun.Tally> tallies = new LinkedHashMap<>();
     Map<String, List<Long>> times = new LinkedHashMap<>();
+    Map<String, List<Long>> cpuTimes = new LinkedHashMap<>();
+    List<Long> allCpu = new ArrayList<>();
     CorpusRun.Tally total = new CorpusRun.Tally();
     Map<EquivalenceCorpus.Pair, CorpusRun.Outcome> outcomes = new java.util.HashMap<>();
     List<Long> allTimes = new ArrayList<>();
@@ -60,11 +64,14 @@ public final class EquivalenceBenchmark {
       for (Map.Entry<String, List<EquivalenceCorpus.Pair>> e : byBenchmark.entrySet()) {
         CorpusRun.Tally tally = tallies.computeIfAbsent(e.getKey(), k -> new CorpusRun.Tally());
         List<Long> mine = times.computeIfAbsent(e.getKey(), k -> new ArrayList<>());
+        List<Long> mineCpu = cpuTimes.computeIfAbsent(e.getKey(), k -> new ArrayList<>());
         for (EquivalenceCorpus.Pair p : e.getValue()) {
           CorpusRun.Outcome o = run.check(p);
           outcomes.put(p, o);
           mine.add(o.nanos());
           allTimes.add(o.nanos());
+          mineCpu.add(o.cpuNanos());
+          allCpu.add(o.cpuNanos());
           total.add(o);
           tally.add(o);
           byKind.computeIfAbsent(p.kind().replaceAll("^optimizer recipe .*", "optimizer recipe"),
@@ -113,19 +120,22 @@ public final class EquivalenceBenchmark {
         allTimes.size(), wall / 1e9, cpu / 1e9,
         allTimes.stream().mapToLong(Long::longValue).average().orElse(0) / 1e6);
     for (Map.Entry<String, CorpusRun.Tally> e : tallies.entrySet()) {
-      summary(e.getKey() + " ", byBenchmark.get(e.getKey()).size(), e.getValue(), times.get(e.getKey()));
+      summary(e.getKey() + " ", byBenchmark.get(e.getKey()).size(), e.getValue(), times.get(e.getKey()),
+          cpuTimes.get(e.getKey()));
     }
-    summary("", pairs.size(), total, allTimes);
+    summary("", pairs.size(), total, allTimes, allCpu);
     if (byBenchmark.containsKey("tpcds") && !part.equals("fit")) {
       // The sample EquivalenceCorpusTest checks, as counts only.
       CorpusRun.Tally sample = new CorpusRun.Tally();
       List<Long> sampleTimes = new ArrayList<>();
+      List<Long> sampleCpu = new ArrayList<>();
       for (EquivalenceCorpus.Pair p : EquivalenceCorpusTest.heldOut(byBenchmark.get("tpcds"),
           EquivalenceCorpusTest.TPCDS_SAMPLE)) {
         sample.add(outcomes.get(p));
         sampleTimes.add(outcomes.get(p).nanos());
+        sampleCpu.add(outcomes.get(p).cpuNanos());
       }
-      summary("tpcds test-sample ", sampleTimes.size(), sample, sampleTimes);
+      summary("tpcds test-sample ", sampleTimes.size(), sample, sampleTimes, sampleCpu);
     }
   }
 
@@ -140,7 +150,7 @@ public final class EquivalenceBenchmark {
     return out;
   }
 
-  private static void summary(String label, int pairs, CorpusRun.Tally t, List<Long> times) {
+  private static void summary(String label, int pairs, CorpusRun.Tally t, List<Long> times, List<Long> cpu) {
     if (times.isEmpty()) {
       System.out.println(label + "summary: pairs=0");
       return;
@@ -148,10 +158,14 @@ public final class EquivalenceBenchmark {
     List<Long> sorted = new ArrayList<>(times);
     sorted.sort(null);
     double median = sorted.get(sorted.size() / 2) / 1e6;
+    List<Long> sortedCpu = new ArrayList<>(cpu);
+    sortedCpu.sort(null);
+    double medianCpu = sortedCpu.get(sortedCpu.size() / 2) / 1e6;
     double p90 = sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(sorted.size() * 0.9) - 1)) / 1e6;
     System.out.printf(Locale.ROOT, "%ssummary: pairs=%d rewrites=%d proved=%d mutants=%d rejected=%d "
-        + "rejected_rate=%.3f false_not_equivalent=%d median_ms=%.0f p90_ms=%.0f max_ms=%.0f out_of_time=%d%n",
+        + "rejected_rate=%.3f false_not_equivalent=%d median_ms=%.0f p90_ms=%.0f max_ms=%.0f out_of_time=%d "
+        + "median_cpu_ms=%.0f%n",
         label, pairs, t.rewrites, t.proved, t.mutants, t.rejectedConfirmed, t.rejectedRate(), t.equivalentCalledNot,
-        median, p90, sorted.get(sorted.size() - 1) / 1e6, t.outOfTime);
+        median, p90, sorted.get(sorted.size() - 1) / 1e6, t.outOfTime, medianCpu);
   }
 }
