@@ -176,7 +176,21 @@ final class Witnesses {
   // ---- the model of one query --------------------------------------------------------------------------------
 
   /** A constraint on a variable: {@code var op value(s)}; the values are constant expressions. */
-  private record Constraint(int var, QueryFacts.Relation relation, String operator, List<JsonNode> values) {}
+  private record Constraint(int var, QueryFacts.Relation relation, String operator, List<JsonNode> values,
+      @Nullable String function) {
+    Constraint(int var, QueryFacts.Relation relation, String operator, List<JsonNode> values) {
+      this(var, relation, operator, values, null);
+    }
+  }
+
+  /**
+   * Functions of one column whose comparison with constants a witness meets by asking the engine ({@code
+   * substr(c_phone, 1, 2) IN ('13', '31')}, {@code upper(x) = 'A'}, {@code month(d) = 11}): string and date
+   * functions, not arithmetic (read as derived comparisons) nor aggregates.
+   */
+  private static final Set<String> COLUMN_FUNCTIONS = Set.of("substr", "substring", "left", "right", "upper",
+      "lower", "ucase", "lcase", "trim", "ltrim", "rtrim", "length", "strlen", "month", "day", "dayofmonth",
+      "dayofweek", "dayofyear", "quarter", "week", "strftime", "date_part", "datepart", "date_trunc");
 
   /** {@code var = other + offset}. */
   private record Offset(int var, int other, BigDecimal offset) {}
@@ -654,6 +668,8 @@ final class Witnesses {
             }
             if (o != null && !values.isEmpty()) {
               constrain(o, QueryFacts.Relation.COMPARE, type.equals("COMPARE_IN") ? "IN" : "NOT IN", values);
+            } else if (o == null && !values.isEmpty()) {
+              constrainFunction(kids.get(0), type.equals("COMPARE_IN") ? "IN" : "NOT IN", values, scope);
             }
           }
         }
@@ -764,6 +780,8 @@ final class Witnesses {
         Out o = year ? valueOf(args.get(args.size() - 1), scope) : null;
         if (o != null) {
           constrain(o, QueryFacts.Relation.YEAR, op, List.of(right));
+        } else if (!year && OPERATORS.containsValue(op)) {
+          constrainFunction(left, op, List.of(right), scope);
         }
       }
     }
@@ -870,6 +888,82 @@ final class Witnesses {
       return null;
     }
 
+    /**
+     * {@code f(column) op values} for a function of one column ({@link #COLUMN_FUNCTIONS}), as a constraint on the
+     * column's class that the engine evaluates; false when the expression is not such a function.
+     */
+    private boolean constrainFunction(JsonNode e, String op, List<JsonNode> values, Scope scope) {
+      if (!"FUNCTION".equals(e.path("class").asText(""))
+          || !COLUMN_FUNCTIONS.contains(e.path("function_name").asText("").toLowerCase(Locale.ROOT))) {
+        return false;
+      }
+      List<JsonNode> refs = new ArrayList<>();
+      List<JsonNode> stack = new ArrayList<>(List.of(e));
+      while (!stack.isEmpty()) {
+        JsonNode n = stack.remove(stack.size() - 1);
+        String cls = n.path("class").asText("");
+        if (cls.equals("COLUMN_REF")) {
+          refs.add(n);
+        } else if (cls.equals("SUBQUERY") || cls.equals("WINDOW")) {
+          return false;
+        } else if (n.isContainerNode()) {
+          n.forEach(stack::add);
+        }
+      }
+      if (refs.size() != 1) {
+        return false;
+      }
+      Out o = valueOf(refs.get(0), scope);
+      if (o == null) {
+        return false;
+      }
+      com.fasterxml.jackson.databind.node.ObjectNode copy = e.deepCopy();
+      if (!replaceColumn(copy, refs.get(0))) {
+        return false;
+      }
+      String text;
+      try {
+        copy.put("alias", "");
+        text = parser.renderExpression(copy);
+      } catch (RuntimeException ex) {
+        return false;
+      }
+      for (Alt a : o.alts()) {
+        if (a.var() >= 0) {
+          constraints.add(new Constraint(a.var(), QueryFacts.Relation.FUNCTION, op, values, text));
+        }
+      }
+      return true;
+    }
+
+    /** Replaces the node equal to {@code ref} under {@code node} by the placeholder {@code __w0}. */
+    private boolean replaceColumn(JsonNode node, JsonNode ref) {
+      if (node.isObject()) {
+        for (var it = node.fields(); it.hasNext(); ) {
+          var f = it.next();
+          if (f.getValue() == ref || f.getValue().equals(ref)) {
+            ((com.fasterxml.jackson.databind.node.ObjectNode) node).set(f.getKey(),
+                placeholderTemplate().deepCopy());
+            return true;
+          }
+          if (replaceColumn(f.getValue(), ref)) {
+            return true;
+          }
+        }
+      } else if (node.isArray()) {
+        for (int i = 0; i < node.size(); i++) {
+          if (node.get(i).equals(ref)) {
+            ((com.fasterxml.jackson.databind.node.ArrayNode) node).set(i, placeholderTemplate().deepCopy());
+            return true;
+          }
+          if (replaceColumn(node.get(i), ref)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+
     private void constrain(Out o, QueryFacts.Relation relation, String op, List<JsonNode> values) {
       for (Alt a : o.alts()) {
         if (a.var() >= 0) {
@@ -952,6 +1046,46 @@ final class Witnesses {
 
   private record Evaluated(JsonNode node, @Nullable String value) {}
 
+  /** A constant expression as SQL text (null when it does not render). */
+  private @Nullable String renderConstant(JsonNode expression) {
+    try {
+      com.fasterxml.jackson.databind.node.ObjectNode copy = expression.deepCopy();
+      copy.put("alias", "");
+      return parser.renderExpression(copy);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** Evaluations of functions of a column compared with constants, by their SQL. */
+  private final Map<String, Boolean> functionHeld = new HashMap<>();
+
+  /**
+   * Whether {@code f(v) op constants} holds, for a {@link QueryFacts.Relation#FUNCTION} constraint (false where it
+   * is NULL or does not evaluate), asked of the engine.
+   */
+  private boolean functionHolds(Constraint c, List<String> constants, String v, String sqlType) {
+    String op = c.operator();
+    String compared = switch (op) {
+      case "IN", "NOT IN" -> op + " (" + String.join(", ", constants) + ")";
+      default -> op + " (" + constants.get(0) + ")";
+    };
+    String sql = "SELECT coalesce((" + c.function() + ") " + compared + ", false) FROM (SELECT CAST("
+        + (v == null ? "NULL" : dev.lakerewrite.sql.Sql.literal(v)) + " AS " + sqlType + ") AS __w0) AS __t";
+    Boolean known = functionHeld.get(sql);
+    if (known != null) {
+      return known;
+    }
+    boolean holds = false;
+    try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      holds = rs.next() && rs.getBoolean(1);
+    } catch (SQLException e) {
+      holds = false;
+    }
+    functionHeld.put(sql, holds);
+    return holds;
+  }
+
   private final Map<List<Object>, Evaluated> evaluatedNodes = new HashMap<>();
   /** Evaluations of derived comparisons, by their SQL. */
   private final Map<String, List<Boolean>> held = new HashMap<>();
@@ -1018,6 +1152,19 @@ final class Witnesses {
             default -> m.type(c.var()).type();
           };
           List<String> values = new ArrayList<>();
+          if (c.relation() == QueryFacts.Relation.FUNCTION) {
+            // The constants as SQL: the engine compares the function's value with them (functionHolds).
+            for (JsonNode e : c.values()) {
+              String text = renderConstant(e);
+              if (text != null) {
+                values.add(text);
+              }
+            }
+            if (values.size() == c.values().size()) {
+              m.solved.add(new Solved(c, values));
+            }
+            continue;
+          }
           for (JsonNode e : c.values()) {
             String v = evaluate(e, type);
             if (v != null) {
@@ -1054,6 +1201,7 @@ final class Witnesses {
           }
           yield all;
         }
+        case FUNCTION -> functionHolds(c, s.values(), v, m.type(c.var()).type());
         default -> {
           if (c.operator().equals("IN")) {
             boolean any = false;
@@ -1085,6 +1233,27 @@ final class Witnesses {
             } catch (NumberFormatException e) {
               // Not a year.
             }
+          }
+          case FUNCTION -> {
+            // The function is opaque: the column's pool values, those that miss the comparison first (a copy just
+            // outside it), then those that meet it; once for the constraint, not per constant.
+            if (!out.isEmpty()) {
+              continue;
+            }
+            int[] x = m.vars.get(s.constraint().var());
+            Schema.Table t = m.occTable.get(x[0]);
+            QueryFacts.ColumnKey ck = QueryFacts.ColumnKey.of(t.name(), t.columns().get(x[1]).name());
+            LinkedHashSet<String> pool = new LinkedHashSet<>(domains.satisfying(ck));
+            pool.addAll(domains.values(ck));
+            List<String> missing = new ArrayList<>();
+            List<String> meeting = new ArrayList<>();
+            for (String v : pool) {
+              if (missing.size() + meeting.size() >= 2 * MAX_VALUES) {
+                break;
+              }
+              (meets(s, v, type) ? meeting : missing).add(v);
+            }
+            out.addAll(interleaved(List.of(missing, meeting), 2 * MAX_VALUES));
           }
           default -> {
             out.add(p);
