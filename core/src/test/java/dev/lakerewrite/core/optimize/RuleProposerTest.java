@@ -268,24 +268,66 @@ class RuleProposerTest {
 
   @Test
   void selfJoinsOnTheNextAndPreviousNumberBecomeLagAndLead() throws SQLException {
-    String q = "WITH v AS (SELECT p_id, qty, sum(price) AS total, rank() OVER (PARTITION BY p_id ORDER BY qty) AS rn"
-        + " FROM item GROUP BY p_id, qty) SELECT v.p_id, v.qty, v.total, vp.total AS prev, vn.total AS next"
+    // TPC-DS q47's shape: the CTE is read only by its self-join, so it computes lag and lead over its numbering's
+    // own window (one sort for rn and the neighbours).
+    String numbered = "WITH v AS (SELECT p_id, qty, sum(price) AS total, avg(sum(price)) OVER (PARTITION BY p_id)"
+        + " AS mean, rank() OVER (PARTITION BY p_id ORDER BY qty) AS rn FROM item GROUP BY p_id, qty) ";
+    String q = numbered + "SELECT v.p_id, v.qty, v.total, vp.total AS prev, vn.total AS next, vn.p_id AS np"
         + " FROM v, v vp, v vn WHERE v.p_id = vp.p_id AND v.p_id = vn.p_id AND v.rn = vp.rn + 1"
         + " AND vn.rn - 1 = v.rn AND v.total > vp.total";
     List<RuleProposer.Proposal> ps = h.propose(q, "self-join-to-lag-lead");
     assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("lag(total) OVER (PARTITION BY p_id ORDER BY rn)")
-        .contains("lead(total) OVER (PARTITION BY p_id ORDER BY rn)").contains("(v.rn > 1)")
-        .contains("(v.rn < v.lr_n)").contains("(v.p_id IS NOT NULL)").doesNotContain("vp.");
+    assertThat(flat(ps.get(0).sql())).contains("lag(sum(price)) OVER (PARTITION BY p_id ORDER BY qty")
+        .contains("lead(sum(price)) OVER (PARTITION BY p_id ORDER BY qty")
+        .contains("lead(1) OVER (PARTITION BY p_id ORDER BY qty").contains("(v.rn > 1)").contains("IS NOT NULL)")
+        .contains("(v.p_id IS NOT NULL)").contains("v.p_id AS np").doesNotContain("vp.").doesNotContain("vn.")
+        .doesNotContain("count_star()");
     assertEquivalent(q, ps.get(0));
 
-    // Ties in the numbering (grouped by more than the partition and the order), or a join on another column.
-    assertThat(h.propose("WITH v AS (SELECT p_id, qty, mode, sum(price) AS total, rank() OVER (PARTITION BY p_id"
+    // A neighbour's windowed column, or a CTE another block reads too: lag and lead over the CTE's rows by rn.
+    String windowed = numbered + "SELECT v.p_id, v.qty, v.total, vp.mean AS prev FROM v, v vp"
+        + " WHERE v.p_id = vp.p_id AND v.rn = vp.rn + 1";
+    String readTwice = numbered + "SELECT v.p_id, v.qty, v.total, vn.total AS next FROM v, v vn"
+        + " WHERE v.p_id = vn.p_id AND v.rn = vn.rn - 1 AND v.total > (SELECT avg(total) FROM v)";
+    for (String other : List.of(windowed, readTwice)) {
+      List<RuleProposer.Proposal> over = h.propose(other, "self-join-to-lag-lead");
+      assertThat(over).hasSize(1);
+      assertThat(flat(over.get(0).sql())).containsPattern("(lag\\(mean\\)|lead\\(total\\)) OVER \\(PARTITION BY"
+          + " p_id ORDER BY rn\\)").doesNotContain("vp.").doesNotContain("vn.");
+      assertEquivalent(other, over.get(0));
+    }
+
+    // Refused with the reason: ties in the numbering (grouped by more than its partition and order, or not
+    // grouped), a join that does not equate the whole partition, a block that reads *.
+    RuleProposer rules = new RuleProposer(h.trees, h.catalog, java.util.Set.of("self-join-to-lag-lead"));
+    String ties = "WITH v AS (SELECT p_id, qty, mode, sum(price) AS total, rank() OVER (PARTITION BY p_id"
         + " ORDER BY qty) AS rn FROM item GROUP BY p_id, qty, mode) SELECT v.total, vp.total FROM v, v vp"
-        + " WHERE v.p_id = vp.p_id AND v.rn = vp.rn + 1", "self-join-to-lag-lead")).isEmpty();
-    assertThat(h.propose("WITH v AS (SELECT p_id, qty, sum(price) AS total, rank() OVER (PARTITION BY p_id"
-        + " ORDER BY qty) AS rn FROM item GROUP BY p_id, qty) SELECT v.total, vp.total FROM v, v vp"
-        + " WHERE v.qty = vp.qty AND v.rn = vp.rn + 1", "self-join-to-lag-lead")).isEmpty();
+        + " WHERE v.p_id = vp.p_id AND v.rn = vp.rn + 1";
+    assertThat(rules.propose(ties, 10)).isEmpty();
+    assertThat(rules.takeRefusals()).singleElement().asString().contains("not by exactly the numbering's partition");
+    assertThat(rules.propose("WITH v AS (SELECT p_id, qty, price, row_number() OVER (PARTITION BY p_id ORDER BY qty)"
+        + " AS rn FROM item) SELECT v.price, vp.price FROM v, v vp WHERE v.p_id = vp.p_id AND v.rn = vp.rn + 1",
+        10)).isEmpty();
+    assertThat(rules.takeRefusals()).singleElement().asString().contains("the CTE is not grouped");
+    assertThat(rules.propose(numbered + "SELECT v.total, vp.total FROM v, v vp WHERE v.qty = vp.qty"
+        + " AND v.rn = vp.rn + 1", 10)).isEmpty();
+    assertThat(rules.takeRefusals()).singleElement().asString().contains("vp is joined on no partition column");
+    String twoColumns = "WITH v AS (SELECT p_id, mode, qty, sum(price) AS total, rank() OVER (PARTITION BY p_id, mode"
+        + " ORDER BY qty) AS rn FROM item GROUP BY p_id, mode, qty) ";
+    assertThat(rules.propose(twoColumns + "SELECT v.total, vp.total FROM v, v vp WHERE v.p_id = vp.p_id"
+        + " AND v.rn = vp.rn + 1", 10)).isEmpty();
+    assertThat(rules.takeRefusals()).singleElement().asString()
+        .contains("vp is joined on p_id, not on the whole partition (p_id, mode)");
+    assertThat(rules.propose(numbered + "SELECT * FROM v, v vp WHERE v.p_id = vp.p_id AND v.rn = vp.rn + 1", 10))
+        .isEmpty();
+    assertThat(rules.takeRefusals()).singleElement().asString().contains("the block reads *");
+    // The whole partition on two columns, NULL modes included: exact.
+    String both = twoColumns + "SELECT v.p_id, v.mode, v.qty, v.total - vp.total AS growth FROM v, v vp"
+        + " WHERE v.p_id = vp.p_id AND vp.mode = v.mode AND v.rn = vp.rn + 1";
+    List<RuleProposer.Proposal> two = h.propose(both, "self-join-to-lag-lead");
+    assertThat(two).hasSize(1);
+    assertThat(flat(two.get(0).sql())).contains("(v.\"mode\" IS NOT NULL)");
+    assertEquivalent(both, two.get(0));
   }
 
   @Test
