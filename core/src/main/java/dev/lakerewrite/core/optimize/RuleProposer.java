@@ -2592,13 +2592,19 @@ final class RuleProposer {
           .orElse(null) : null;
     }
 
+    /** A copy of the block without its WHERE, and copies of the conjuncts it keeps, each neighbour read from x. */
+    private record Rewritten(ObjectNode probe, List<JsonNode> conditions) {}
+
     /**
      * Rewrites every column reference of the block (a copy of it and of its kept conjuncts) that reads a neighbour
-     * with {@code mapping} (y, column) -> the column of x to read instead, or null when it cannot; false when some
+     * with {@code mapping} (y, column) -> the column of x to read instead, or null when it cannot; null when some
      * reference cannot be mapped or a neighbour is read as a whole row.
      */
-    private boolean rewrite(ObjectNode probe, List<JsonNode> conditions,
-        java.util.function.BiFunction<String, String, String> mapping) {
+    private @Nullable Rewritten rewrite(java.util.function.BiFunction<String, String, String> mapping) {
+      ObjectNode probe = node.deepCopy();
+      probe.set("where_clause", Trees.JSON.nullNode());
+      List<JsonNode> conditions = new ArrayList<>();
+      kept.forEach(c -> conditions.add(c.deepCopy()));
       boolean[] ok = {true};
       java.util.function.Consumer<JsonNode> edit = tree -> Trees.visit(tree, n -> {
         if (!ok[0] || !"COLUMN_REF".equals(n.path("class").asText())) {
@@ -2621,7 +2627,7 @@ final class RuleProposer {
       });
       edit.accept(probe);
       conditions.forEach(edit);
-      return ok[0];
+      return ok[0] ? new Rewritten(probe, conditions) : null;
     }
 
     /** The block's FROM without the neighbours, x read as {@code xItem}. */
@@ -2644,13 +2650,14 @@ final class RuleProposer {
       return out;
     }
 
-    private void finish(ObjectNode probe, String from, List<JsonNode> conditions, List<String> extra) {
-      List<String> where = new ArrayList<>(rendered(conditions));
+    /** Replaces the block: the rewritten copy, x read as {@code xItem}, the kept conjuncts and {@code extra}. */
+    private void finish(Rewritten r, String xItem, List<String> extra) {
+      List<String> where = new ArrayList<>(rendered(r.conditions()));
       where.addAll(extra);
       where.addAll(notNullPartition());
-      probe.set("from_table", trees.parseFrom(from));
-      setWhere(probe, where);
-      replace(node, probe);
+      r.probe().set("from_table", trees.parseFrom(from(r.probe(), xItem)));
+      setWhere(r.probe(), where);
+      replace(node, r.probe());
     }
 
     private String lagLead() {
@@ -2673,13 +2680,9 @@ final class RuleProposer {
           outputs.putIfAbsent(name.toLowerCase(Locale.ROOT), item);
         }
       }
-      ObjectNode probe = node.deepCopy();
-      probe.set("where_clause", Trees.JSON.nullNode());
-      List<JsonNode> conditions = new ArrayList<>();
-      kept.forEach(c -> conditions.add(c.deepCopy()));
       Map<String, String> columns = new java.util.LinkedHashMap<>();
       List<String> windows = new ArrayList<>();
-      boolean ok = rewrite(probe, conditions, (y, c) -> {
+      Rewritten r = rewrite((y, c) -> {
         if (ranking.partition().stream().anyMatch(c::equalsIgnoreCase)) {
           return ranking.partition().stream().filter(c::equalsIgnoreCase).findFirst().orElseThrow();
         }
@@ -2694,7 +2697,7 @@ final class RuleProposer {
           return column;
         });
       });
-      if (!ok) {
+      if (r == null) {
         return null;
       }
       List<String> extra = new ArrayList<>();
@@ -2706,8 +2709,8 @@ final class RuleProposer {
         windows.add("lead(1) " + ranking.over() + " AS " + next);
         extra.add(Sql.identifier(x) + "." + next + " IS NOT NULL");
       }
-      finish(probe, from(probe, trees.renderFrom(Trees.fromItems(node.path("from_table")).stream()
-          .filter(i -> Trees.referenceName(i).equalsIgnoreCase(x)).findFirst().orElseThrow())), conditions, extra);
+      finish(r, trees.renderFrom(Trees.fromItems(node.path("from_table")).stream()
+          .filter(i -> Trees.referenceName(i).equalsIgnoreCase(x)).findFirst().orElseThrow()), extra);
       // After the block is replaced: when the block defines the CTE, its copy of the body is the one that counts.
       com.fasterxml.jackson.databind.node.ArrayNode list = (com.fasterxml.jackson.databind.node.ArrayNode)
           cteEntry(ctx.statement(), cte).path("value").path("query_node").get("select_list");
@@ -2720,13 +2723,9 @@ final class RuleProposer {
     /** The form with lag/lead over the CTE's rows ordered by the number; null where a neighbour is a whole row. */
     @Nullable String overTheCte() {
       String partition = String.join(", ", ranking.partition().stream().map(Sql::identifier).toList());
-      ObjectNode probe = node.deepCopy();
-      probe.set("where_clause", Trees.JSON.nullNode());
-      List<JsonNode> conditions = new ArrayList<>();
-      kept.forEach(c -> conditions.add(c.deepCopy()));
       Map<String, String> columns = new java.util.LinkedHashMap<>();
       List<String> windows = new ArrayList<>();
-      boolean ok = rewrite(probe, conditions, (y, c) -> {
+      Rewritten r = rewrite((y, c) -> {
         String fn = offsets.get(y) < 0 ? "lag" : "lead";
         return columns.computeIfAbsent(y.toLowerCase(Locale.ROOT) + "." + c.toLowerCase(Locale.ROOT), k -> {
           String column = ctx.fresh("lr_" + fn + "_");
@@ -2735,7 +2734,7 @@ final class RuleProposer {
           return column;
         });
       });
-      if (!ok) {
+      if (r == null) {
         return null;
       }
       String rn = Sql.identifier(x) + "." + Sql.identifier(ranking.rn());
@@ -2747,8 +2746,8 @@ final class RuleProposer {
         windows.add("count(*) OVER (PARTITION BY " + partition + ") AS lr_n");
         extra.add(rn + " < " + Sql.identifier(x) + ".lr_n");
       }
-      finish(probe, from(probe, "(SELECT *, " + String.join(", ", windows) + " FROM " + Sql.identifier(cte)
-          + ") AS " + Sql.identifier(x)), conditions, extra);
+      finish(r, "(SELECT *, " + String.join(", ", windows) + " FROM " + Sql.identifier(cte) + ") AS "
+          + Sql.identifier(x), extra);
       return "the self-joins of " + cte + " on " + ranking.rn() + " +/- 1 read the neighbouring rows with "
           + lagLead() + " over (PARTITION BY " + partition + ")";
     }
