@@ -156,7 +156,7 @@ final class SelfJoinToFilterAggregates implements Recipe {
       }
       String table = item.path("table_name").asText("").toLowerCase(Locale.ROOT);
       if ("BASE_TABLE".equals(item.path("type").asText()) && ctx.cteColumns().containsKey(table)
-          && cteEntry(ctx.statement(), table) != null && item.path("column_name_alias").isEmpty()) {
+          && RuleProposer.cteEntry(ctx.statement(), table) != null && item.path("column_name_alias").isEmpty()) {
         copies.computeIfAbsent(table, k -> new ArrayList<>()).add(Trees.referenceName(item));
       }
     }
@@ -256,7 +256,7 @@ final class SelfJoinToFilterAggregates implements Recipe {
       if (columns.isEmpty()) {
         return null;
       }
-      ObjectNode entry = cteEntry(ctx.statement(), cte);
+      ObjectNode entry = RuleProposer.cteEntry(ctx.statement(), cte);
       if (entry == null || !entry.path("value").path("aliases").isEmpty()) {
         return null;
       }
@@ -1063,18 +1063,6 @@ final class SelfJoinToFilterAggregates implements Recipe {
       }
     });
     return ok[0];
-  }
-
-  private static @Nullable ObjectNode cteEntry(JsonNode statement, String name) {
-    ObjectNode[] found = {null};
-    Trees.visit(statement, n -> {
-      for (JsonNode e : n.path("cte_map").path("map")) {
-        if (e.path("key").asText().equalsIgnoreCase(name) && found[0] == null) {
-          found[0] = (ObjectNode) e;
-        }
-      }
-    });
-    return found[0];
   }
 
   /** Drops the CTE's definition when nothing reads it any more. */

@@ -79,6 +79,7 @@ final class UnionsAndNoise extends PlannerPart {
     Set<String> needed = new LinkedHashSet<>();
     t.columns().values().stream().filter(c -> c.lakeTable().equals(t.lake())).forEach(c -> needed.add(c.lakeColumn()));
     String entity = entityColumn(t.lake());
+    String baseKindColumn = kindColumn(t.assumed(), t.lake());
     List<Evidence.UnionPartner> accepted = new ArrayList<>();
     for (Evidence.UnionPartner p : partners) {
       String partnerEntity = entity == null ? null : p.columnMapping().get(entity);
@@ -88,7 +89,10 @@ final class UnionsAndNoise extends PlannerPart {
           || !plausible || referencedBy(t.lake(), entity, p.table(), partnerEntity)) {
         continue;
       }
-      String partnerKindColumn = kindColumn(t.assumed(), p.table());
+      // What the added rows are is read where the base says what its rows are: a partner's own best-fitting column
+      // may be an attribute (a countries table's continent, 'Europe', fits "regions" but says where, not what).
+      String partnerKindColumn = baseKindColumn != null && p.columnMapping().containsKey(baseKindColumn)
+          ? p.columnMapping().get(baseKindColumn) : kindColumn(t.assumed(), p.table());
       LakeTools.NewRows added = lake.newRows(t.lake(), entity, p.table(), partnerEntity, partnerKindColumn);
       double addedKind = added.topKind() == null ? chooser.entityKindSimilarity(t.assumed(), p.table())
           : lake.nameSimilarity(t.assumed(), added.topKind());

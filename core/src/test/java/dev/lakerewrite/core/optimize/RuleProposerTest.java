@@ -37,6 +37,14 @@ class RuleProposerTest {
     return sql.replaceAll("\\s+", " ");
   }
 
+  /** The recipe's one proposal for the query, checked equivalent to it; its SQL on one line. */
+  private String onlyProposal(String q, String recipe) throws SQLException {
+    List<RuleProposer.Proposal> ps = h.propose(q, recipe);
+    assertThat(ps).hasSize(1);
+    assertEquivalent(q, ps.get(0));
+    return flat(ps.get(0).sql());
+  }
+
   private void assertEquivalent(String original, RuleProposer.Proposal p) throws SQLException {
     EquivalenceEvidence e = h.check(original, p.sql());
     assertThat(e.equivalent()).as(p.label() + "\n" + p.sql() + "\n" + e.summary()).isTrue();
@@ -48,11 +56,8 @@ class RuleProposerTest {
     String q = "SELECT * FROM (SELECT brand, mode, q, rank() OVER (PARTITION BY brand ORDER BY q DESC) AS rk"
         + " FROM (SELECT p.brand, i.mode, sum(i.qty) AS q FROM item i, part p WHERE i.p_id = p.p_id"
         + " GROUP BY ROLLUP (p.brand, i.mode)) AS g) AS r WHERE rk <= 2 ORDER BY brand, rk, mode";
-    List<RuleProposer.Proposal> ps = h.propose(q, "prefilter-top-k-window");
-    assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("AS MATERIALIZED").contains("list_min(max(lr_in1.q, 2))")
+    assertThat(onlyProposal(q, "prefilter-top-k-window")).contains("AS MATERIALIZED").contains("list_min(max(lr_in1.q, 2))")
         .contains("IS NOT DISTINCT FROM");
-    assertEquivalent(q, ps.get(0));
     // NULLs sort last: needed where fewer than K values are not NULL (mode is NULL for a third of the items),
     // dropped where enough are; ascending order, no partition, row_number, K from rn < K + 1.
     for (String k : List.of("4000", "10")) {
@@ -60,11 +65,8 @@ class RuleProposerTest {
           + " FROM item) AS r WHERE rn < " + k + " + 0 ORDER BY i_id";
       assertThat(h.propose(nulls, "prefilter-top-k-window")).isEmpty(); // K is not a literal
       String literal = nulls.replace(" + 0", "");
-      List<RuleProposer.Proposal> ascending = h.propose(literal, "prefilter-top-k-window");
-      assertThat(ascending).hasSize(1);
-      assertThat(flat(ascending.get(0).sql())).contains("list_max(min(lr_in1.\"mode\", " + (Integer.parseInt(k) - 1)
+      assertThat(onlyProposal(literal, "prefilter-top-k-window")).contains("list_max(min(lr_in1.\"mode\", " + (Integer.parseInt(k) - 1)
           + "))");
-      assertEquivalent(literal, ascending.get(0));
     }
     // dense_rank counts distinct values, and a filter keeping the later rows leaves nothing to prefilter.
     assertThat(h.propose(q.replace("rank()", "dense_rank()"), "prefilter-top-k-window")).isEmpty();
@@ -92,14 +94,8 @@ class RuleProposerTest {
     // third of them, so a wrong rewrite shows on the generated instances.
     String q = "SELECT i.i_id FROM item i WHERE i.price > 1.2 * (SELECT avg(i2.price) FROM item i2"
         + " WHERE i2.mode = i.mode)";
-    List<RuleProposer.Proposal> decorrelated = h.propose(q, "decorrelate-scalar-aggregate");
-    assertThat(decorrelated).hasSize(1);
-    assertThat(flat(decorrelated.get(0).sql())).contains("(i.price > (1.2 * lr_sq1.lr_value))");
-    assertEquivalent(q, decorrelated.get(0));
-    List<RuleProposer.Proposal> windowed = h.propose(q, "correlated-aggregate-to-window");
-    assertThat(windowed).hasSize(1);
-    assertThat(flat(windowed.get(0).sql())).contains("(1.2 * i.lr_w1)");
-    assertEquivalent(q, windowed.get(0));
+    assertThat(onlyProposal(q, "decorrelate-scalar-aggregate")).contains("(i.price > (1.2 * lr_sq1.lr_value))");
+    assertThat(onlyProposal(q, "correlated-aggregate-to-window")).contains("(1.2 * i.lr_w1)");
     // The subquery on the left, under a cast.
     String left = "SELECT i.i_id FROM item i WHERE CAST((SELECT max(i2.qty) FROM item i2 WHERE i2.p_id = i.p_id)"
         + " AS DOUBLE) / 2 <= i.qty";
@@ -115,11 +111,8 @@ class RuleProposerTest {
   void decorrelationCanBeRestrictedToTheKeysTheOuterFiltersKeep() throws SQLException {
     String q = "SELECT sum(i.price) FROM item i, part p WHERE p.p_id = i.p_id AND p.brand = 'B3' AND p.size < 10"
         + " AND i.qty < (SELECT 0.5 * avg(i2.qty) FROM item i2 WHERE i2.p_id = p.p_id)";
-    List<RuleProposer.Proposal> ps = h.propose(q, "decorrelate-with-key-filter");
-    assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("(i2.p_id = ANY(SELECT p.p_id FROM part AS p WHERE ((p.brand = 'B3')"
+    assertThat(onlyProposal(q, "decorrelate-with-key-filter")).contains("(i2.p_id = ANY(SELECT p.p_id FROM part AS p WHERE ((p.brand = 'B3')"
         + " AND (p.size < 10)))");
-    assertEquivalent(q, ps.get(0));
     // No outer filter of its own: nothing to restrict to.
     assertThat(h.propose("SELECT sum(i.price) FROM item i, part p WHERE p.p_id = i.p_id"
         + " AND i.qty < (SELECT 0.5 * avg(i2.qty) FROM item i2 WHERE i2.p_id = p.p_id)", "decorrelate-with-key-filter"))
@@ -130,11 +123,8 @@ class RuleProposerTest {
   void aCorrelatedAggregateOverTheSameRelationBecomesAWindowAggregate() throws SQLException {
     String q = "SELECT i.i_id FROM item i, part p WHERE i.p_id = p.p_id AND p.brand = 'B1'"
         + " AND i.qty > (SELECT avg(i2.qty) * 1.2 FROM item i2 WHERE i2.p_id = i.p_id)";
-    List<RuleProposer.Proposal> ps = h.propose(q, "correlated-aggregate-to-window");
-    assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("(avg(i2.qty) OVER (PARTITION BY i2.p_id) * 1.2) AS lr_w1 FROM item AS i2)"
+    assertThat(onlyProposal(q, "correlated-aggregate-to-window")).contains("(avg(i2.qty) OVER (PARTITION BY i2.p_id) * 1.2) AS lr_w1 FROM item AS i2)"
         + " AS i").contains("(i.qty > i.lr_w1)").contains("(i.p_id IS NOT NULL)").doesNotContain("WHERE (i2.p_id = i.p_id)");
-    assertEquivalent(q, ps.get(0));
 
     // Over a CTE, keyed by a column that may be NULL (the generated instance has NULL modes), counting included.
     String cte = "WITH t AS (SELECT mode, p_id, sum(qty) AS q FROM item GROUP BY mode, p_id)"
@@ -158,11 +148,8 @@ class RuleProposerTest {
         + " WHERE a.p_id = b.p_id AND a.mode <> b.mode) ";
     String q = multi + "SELECT count(*), sum(size) FROM part WHERE p_id IN (SELECT p_id FROM multi)"
         + " AND p_id IN (SELECT s.s_id FROM supplier s, multi WHERE s.s_id = multi.p_id)";
-    List<RuleProposer.Proposal> ps = h.propose(q, "self-join-to-grouping");
-    assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("SELECT p_id AS p_id FROM item WHERE (p_id IS NOT NULL) GROUP BY p_id"
+    assertThat(onlyProposal(q, "self-join-to-grouping")).contains("SELECT p_id AS p_id FROM item WHERE (p_id IS NOT NULL) GROUP BY p_id"
         + " HAVING (min(\"mode\") < max(\"mode\"))");
-    assertEquivalent(q, ps.get(0));
 
     // Read as rows (counted), or a non-key column read: the pairs matter, not only the keys.
     assertThat(h.propose(multi + "SELECT count(*) FROM multi", "self-join-to-grouping")).isEmpty();
@@ -244,11 +231,8 @@ class RuleProposerTest {
     String same = totals + "SELECT a.pid, b.total FROM (SELECT x.pid, x.total FROM w x, part p WHERE x.pid = p.p_id"
         + " AND p.size = 1) AS a, (SELECT x.pid, x.total FROM w x, part p WHERE x.pid = p.p_id AND p.size = 2) AS b"
         + " WHERE a.pid = b.pid - 1";
-    List<RuleProposer.Proposal> merged = h.propose(same, "push-semi-joins-into-cte");
-    assertThat(merged).hasSize(1);
-    assertThat(flat(merged.get(0).sql())).contains("WHERE (i.p_id = ANY(SELECT p.p_id FROM part AS p WHERE ((p.size = 1)"
+    assertThat(onlyProposal(same, "push-semi-joins-into-cte")).contains("WHERE (i.p_id = ANY(SELECT p.p_id FROM part AS p WHERE ((p.size = 1)"
         + " OR (p.size = 2)))) GROUP BY");
-    assertEquivalent(same, merged.get(0));
 
     // Not when a read needs every row (no filtered partner), a read is outer-joined, the key is an aggregate, or
     // the partner is unfiltered; the first two say why.
@@ -268,24 +252,57 @@ class RuleProposerTest {
 
   @Test
   void selfJoinsOnTheNextAndPreviousNumberBecomeLagAndLead() throws SQLException {
-    String q = "WITH v AS (SELECT p_id, qty, sum(price) AS total, rank() OVER (PARTITION BY p_id ORDER BY qty) AS rn"
-        + " FROM item GROUP BY p_id, qty) SELECT v.p_id, v.qty, v.total, vp.total AS prev, vn.total AS next"
+    // TPC-DS q47's shape: the CTE is read only by its self-join, so it computes lag and lead over its numbering's
+    // own window (one sort for rn and the neighbours).
+    String numbered = "WITH v AS (SELECT p_id, qty, sum(price) AS total, avg(sum(price)) OVER (PARTITION BY p_id)"
+        + " AS mean, rank() OVER (PARTITION BY p_id ORDER BY qty) AS rn FROM item GROUP BY p_id, qty) ";
+    String q = numbered + "SELECT v.p_id, v.qty, v.total, vp.total AS prev, vn.total AS next, vn.p_id AS np"
         + " FROM v, v vp, v vn WHERE v.p_id = vp.p_id AND v.p_id = vn.p_id AND v.rn = vp.rn + 1"
         + " AND vn.rn - 1 = v.rn AND v.total > vp.total";
-    List<RuleProposer.Proposal> ps = h.propose(q, "self-join-to-lag-lead");
-    assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("lag(total) OVER (PARTITION BY p_id ORDER BY rn)")
-        .contains("lead(total) OVER (PARTITION BY p_id ORDER BY rn)").contains("(v.rn > 1)")
-        .contains("(v.rn < v.lr_n)").contains("(v.p_id IS NOT NULL)").doesNotContain("vp.");
-    assertEquivalent(q, ps.get(0));
+    assertThat(onlyProposal(q, "self-join-to-lag-lead")).contains("lag(sum(price)) OVER (PARTITION BY p_id ORDER BY qty")
+        .contains("lead(sum(price)) OVER (PARTITION BY p_id ORDER BY qty")
+        .contains("lead(1) OVER (PARTITION BY p_id ORDER BY qty").contains("(v.rn > 1)").contains("IS NOT NULL)")
+        .contains("(v.p_id IS NOT NULL)").contains("v.p_id AS np").doesNotContain("vp.").doesNotContain("vn.")
+        .doesNotContain("count_star()");
 
-    // Ties in the numbering (grouped by more than the partition and the order), or a join on another column.
-    assertThat(h.propose("WITH v AS (SELECT p_id, qty, mode, sum(price) AS total, rank() OVER (PARTITION BY p_id"
+    // A neighbour's windowed column, or a CTE another block reads too: lag and lead over the CTE's rows by rn.
+    String windowed = numbered + "SELECT v.p_id, v.qty, v.total, vp.mean AS prev FROM v, v vp"
+        + " WHERE v.p_id = vp.p_id AND v.rn = vp.rn + 1";
+    String readTwice = numbered + "SELECT v.p_id, v.qty, v.total, vn.total AS next FROM v, v vn"
+        + " WHERE v.p_id = vn.p_id AND v.rn = vn.rn - 1 AND v.total > (SELECT avg(total) FROM v)";
+    for (String other : List.of(windowed, readTwice)) {
+      assertThat(onlyProposal(other, "self-join-to-lag-lead")).containsPattern("(lag\\(mean\\)|lead\\(total\\)) OVER \\(PARTITION BY"
+          + " p_id ORDER BY rn\\)").doesNotContain("vp.").doesNotContain("vn.");
+    }
+
+    // Refused with the reason: ties in the numbering (grouped by more than its partition and order, or not
+    // grouped), a join that does not equate the whole partition, a block that reads *.
+    RuleProposer rules = new RuleProposer(h.trees, h.catalog, java.util.Set.of("self-join-to-lag-lead"));
+    String ties = "WITH v AS (SELECT p_id, qty, mode, sum(price) AS total, rank() OVER (PARTITION BY p_id"
         + " ORDER BY qty) AS rn FROM item GROUP BY p_id, qty, mode) SELECT v.total, vp.total FROM v, v vp"
-        + " WHERE v.p_id = vp.p_id AND v.rn = vp.rn + 1", "self-join-to-lag-lead")).isEmpty();
-    assertThat(h.propose("WITH v AS (SELECT p_id, qty, sum(price) AS total, rank() OVER (PARTITION BY p_id"
-        + " ORDER BY qty) AS rn FROM item GROUP BY p_id, qty) SELECT v.total, vp.total FROM v, v vp"
-        + " WHERE v.qty = vp.qty AND v.rn = vp.rn + 1", "self-join-to-lag-lead")).isEmpty();
+        + " WHERE v.p_id = vp.p_id AND v.rn = vp.rn + 1";
+    assertThat(rules.propose(ties, 10)).isEmpty();
+    assertThat(rules.takeRefusals()).singleElement().asString().contains("not by exactly the numbering's partition");
+    assertThat(rules.propose("WITH v AS (SELECT p_id, qty, price, row_number() OVER (PARTITION BY p_id ORDER BY qty)"
+        + " AS rn FROM item) SELECT v.price, vp.price FROM v, v vp WHERE v.p_id = vp.p_id AND v.rn = vp.rn + 1",
+        10)).isEmpty();
+    assertThat(rules.takeRefusals()).singleElement().asString().contains("the CTE is not grouped");
+    assertThat(rules.propose(numbered + "SELECT v.total, vp.total FROM v, v vp WHERE v.qty = vp.qty"
+        + " AND v.rn = vp.rn + 1", 10)).isEmpty();
+    assertThat(rules.takeRefusals()).singleElement().asString().contains("vp is joined on no partition column");
+    String twoColumns = "WITH v AS (SELECT p_id, mode, qty, sum(price) AS total, rank() OVER (PARTITION BY p_id, mode"
+        + " ORDER BY qty) AS rn FROM item GROUP BY p_id, mode, qty) ";
+    assertThat(rules.propose(twoColumns + "SELECT v.total, vp.total FROM v, v vp WHERE v.p_id = vp.p_id"
+        + " AND v.rn = vp.rn + 1", 10)).isEmpty();
+    assertThat(rules.takeRefusals()).singleElement().asString()
+        .contains("vp is joined on p_id, not on the whole partition (p_id, mode)");
+    assertThat(rules.propose(numbered + "SELECT * FROM v, v vp WHERE v.p_id = vp.p_id AND v.rn = vp.rn + 1", 10))
+        .isEmpty();
+    assertThat(rules.takeRefusals()).singleElement().asString().contains("the block reads *");
+    // The whole partition on two columns, NULL modes included: exact.
+    String both = twoColumns + "SELECT v.p_id, v.mode, v.qty, v.total - vp.total AS growth FROM v, v vp"
+        + " WHERE v.p_id = vp.p_id AND vp.mode = v.mode AND v.rn = vp.rn + 1";
+    assertThat(onlyProposal(both, "self-join-to-lag-lead")).contains("(v.\"mode\" IS NOT NULL)");
   }
 
   @Test
@@ -354,10 +371,7 @@ class RuleProposerTest {
   @Test
   void notInBecomesNotExistsOnlyWhenBothSidesAreNotNull() throws SQLException {
     String q = "SELECT count(*) FROM item WHERE i_id NOT IN (SELECT s_id FROM supplier WHERE note = 'complaints')";
-    List<RuleProposer.Proposal> ps = h.propose(q, "not-in-to-not-exists");
-    assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("NOT EXISTS").contains("lr_ni1.lr_v = i_id");
-    assertEquivalent(q, ps.get(0));
+    assertThat(onlyProposal(q, "not-in-to-not-exists")).contains("NOT EXISTS").contains("lr_ni1.lr_v = i_id");
     assertThat(h.propose("SELECT count(*) FROM item WHERE i_id NOT IN (SELECT s_id FROM nullable_supplier)",
         "not-in-to-not-exists")).isEmpty();
   }
@@ -366,11 +380,8 @@ class RuleProposerTest {
   void preAggregatesTheManySideOfAFanOutJoin() throws SQLException {
     String q = "SELECT p.p_id, count(i.i_id) AS n, sum(i.qty) AS q, max(i.price) AS m FROM part p"
         + " LEFT JOIN item i ON p.p_id = i.p_id AND i.mode = 'AIR' GROUP BY p.p_id";
-    List<RuleProposer.Proposal> ps = h.propose(q, "eager-aggregation");
-    assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("GROUP BY i.p_id").contains("COALESCE(sum(lr_ea1.lr_a1), 0)")
+    assertThat(onlyProposal(q, "eager-aggregation")).contains("GROUP BY i.p_id").contains("COALESCE(sum(lr_ea1.lr_a1), 0)")
         .contains("(i.\"mode\" = 'AIR')");
-    assertEquivalent(q, ps.get(0));
     // avg is not decomposable: no proposal.
     assertThat(h.propose("SELECT p.p_id, avg(i.qty) FROM part p JOIN item i ON p.p_id = i.p_id GROUP BY p.p_id",
         "eager-aggregation")).isEmpty();
@@ -468,12 +479,9 @@ class RuleProposerTest {
         + " rank() OVER (PARTITION BY grouping(p.brand) + grouping(p.size) ORDER BY sum(i.qty) DESC) AS r"
         + " FROM item i, part p WHERE i.p_id = p.p_id AND i.qty > 10 GROUP BY ROLLUP (p.brand, p.size)"
         + " ORDER BY lvl, p.brand, p.size";
-    List<RuleProposer.Proposal> ps = h.propose(q, "pre-aggregate-grouping-sets");
-    assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("GROUP BY p.brand, p.size) AS lr_gs1")
+    assertThat(onlyProposal(q, "pre-aggregate-grouping-sets")).contains("GROUP BY p.brand, p.size) AS lr_gs1")
         .contains("GROUP BY GROUPING SETS ((),(brand),(brand, size))").contains("COALESCE(sum(lr_p1), 0)")
         .contains("(sum(lr_p4) / sum(lr_p5)) AS a").contains("ORDER BY sum(lr_p3) DESC");
-    assertEquivalent(q, ps.get(0));
     // An empty input still gives ROLLUP's grand total row, with count 0.
     String empty = "SELECT p.brand, count(*) AS n, sum(i.qty) AS s FROM item i, part p WHERE i.p_id = p.p_id"
         + " AND i.qty > 1000 GROUP BY CUBE (p.brand)";
@@ -546,10 +554,7 @@ class RuleProposerTest {
   @Test
   void makesALeftJoinInnerWhenWhereRejectsItsNulls() throws SQLException {
     String q = "SELECT p.p_id, i.qty FROM part p LEFT JOIN item i ON p.p_id = i.p_id WHERE i.mode = 'AIR'";
-    List<RuleProposer.Proposal> ps = h.propose(q, "left-join-to-inner");
-    assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("INNER JOIN").doesNotContain("LEFT");
-    assertEquivalent(q, ps.get(0));
+    assertThat(onlyProposal(q, "left-join-to-inner")).contains("INNER JOIN").doesNotContain("LEFT");
     assertThat(h.propose("SELECT p.p_id FROM part p LEFT JOIN item i ON p.p_id = i.p_id WHERE i.mode IS NULL",
         "left-join-to-inner")).isEmpty();
   }
@@ -557,10 +562,7 @@ class RuleProposerTest {
   @Test
   void turnsIntersectAndExceptIntoSemiAndAntiJoins() throws SQLException {
     String q = "SELECT p_id FROM part WHERE size < 5 INTERSECT SELECT p_id FROM item WHERE qty > 40";
-    List<RuleProposer.Proposal> ps = h.propose(q, "set-operation-to-semi-join");
-    assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("WHERE EXISTS").contains("IS NOT DISTINCT FROM");
-    assertEquivalent(q, ps.get(0));
+    assertThat(onlyProposal(q, "set-operation-to-semi-join")).contains("WHERE EXISTS").contains("IS NOT DISTINCT FROM");
     String e = "SELECT mode FROM item EXCEPT SELECT note FROM supplier ORDER BY mode";
     List<RuleProposer.Proposal> pe = h.propose(e, "set-operation-to-semi-join");
     assertThat(flat(pe.get(0).sql())).contains("NOT EXISTS").contains("ORDER BY \"mode\"");
@@ -571,10 +573,7 @@ class RuleProposerTest {
   void pushesALiteralFilterIntoACteAndOffersMaterialisationHints() throws SQLException {
     String q = "WITH t AS (SELECT p_id, sum(qty) AS total FROM item GROUP BY p_id)"
         + " SELECT p.brand, t.total FROM t JOIN part p ON p.p_id = t.p_id WHERE t.p_id = 17";
-    List<RuleProposer.Proposal> ps = h.propose(q, "push-filter-into-cte");
-    assertThat(ps).hasSize(1);
-    assertThat(flat(ps.get(0).sql())).contains("FROM item WHERE (p_id = 17) GROUP BY p_id");
-    assertEquivalent(q, ps.get(0));
+    assertThat(onlyProposal(q, "push-filter-into-cte")).contains("FROM item WHERE (p_id = 17) GROUP BY p_id");
 
     String shared = "WITH t AS (SELECT p_id, sum(qty) AS total FROM item GROUP BY p_id)"
         + " SELECT * FROM t WHERE total = (SELECT max(total) FROM t)";

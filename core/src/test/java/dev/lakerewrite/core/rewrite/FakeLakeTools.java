@@ -287,7 +287,19 @@ final class FakeLakeTools implements LakeTools {
     Set<String> known = new HashSet<>(distinctValues(base, baseColumn, Integer.MAX_VALUE));
     List<String> theirs = distinctValues(other, otherColumn, Integer.MAX_VALUE);
     long added = theirs.stream().filter(v -> !known.contains(v)).count();
-    return new NewRows(theirs.isEmpty() ? 0 : (double) added / theirs.size(), null);
+    String topKind = null;
+    if (otherKindColumn != null) {
+      List<String> keys = column(other, otherColumn);
+      List<String> kinds = column(other, otherKindColumn);
+      Map<String, Long> counts = new LinkedHashMap<>();
+      for (int i = 0; i < keys.size(); i++) {
+        if (keys.get(i) != null && !known.contains(keys.get(i)) && kinds.get(i) != null) {
+          counts.merge(kinds.get(i), 1L, Long::sum);
+        }
+      }
+      topKind = counts.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
+    }
+    return new NewRows(theirs.isEmpty() ? 0 : (double) added / theirs.size(), topKind);
   }
 
   @Override

@@ -562,6 +562,36 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aUnionPartnerAddsRowsOnlyWhenTheColumnThatSaysWhatTheBasesRowsAreSaysTheSameOfThem() {
+      FakeLakeTools geo = new FakeLakeTools()
+          .table("nz_regions", "label VARCHAR, instance_of VARCHAR",
+              "Northland|region", "Otago|region", "Southland|region", "Waikato|region")
+          .table("world_states", "label VARCHAR, instance_of VARCHAR, continent VARCHAR",
+              "France|sovereign state|Europe", "Spain|sovereign state|Europe", "Italy|sovereign state|Europe",
+              "Malta|sovereign state|Europe", "Iceland|sovereign state|Europe")
+          .table("nz_districts", "label VARCHAR, instance_of VARCHAR",
+              "Taupo|region", "Kaikoura|region", "Otago|region", "Westland|region")
+          .similar("regions", "region", 0.6).similar("regions", "sovereign state", 0.3)
+          .similar("regions", "Europe", 0.58).similar("regions", "nz regions", 0.7)
+          .similar("regions", "world states", 0.6).similar("regions", "nz districts", 0.6);
+      Scratchpad pad = geo.padWith("nz_regions");
+      for (String partner : List.of("world_states", "nz_districts")) {
+        pad.add(Scratchpad.Section.UNIONS, "nz_regions|" + partner, 1, partner, new Evidence.UnionPartner("nz_regions",
+            partner, Map.of("label", "label", "instance_of", "instance_of"), 1.0));
+      }
+      Parts p = new Parts(geo, "SELECT name FROM regions", pad, new Action.UnionSearch("nz_regions"));
+      Map<String, TableChoice> regions = byAssumed(choice("regions", "nz_regions",
+          Map.of("name", target("nz_regions", "label")), List.of()));
+
+      Map<String, List<Evidence.UnionPartner>> unions = new UnionsAndNoise(p.context, p.chooser).unions(regions,
+          new ArrayList<>());
+
+      // world_states' continent ('Europe') fits "regions" best of its columns, but it says where a state is: read
+      // where the base says what its rows are (instance_of), its rows are sovereign states, not regions.
+      assertThat(unions.get("nz_regions")).extracting(Evidence.UnionPartner::table).containsExactly("nz_districts");
+    }
+
+    @Test
     void aCleanedTableWithUnionPartnersCleansEveryPartNotOnlyTheBase() throws java.sql.SQLException {
       Scratchpad pad = lake.padWith("winter_sports_east");
       pad.add(Scratchpad.Section.CTES, "winter_sports_east_clean", 1, "cleaned", new Evidence.CleanedTable(

@@ -25,6 +25,7 @@ import dev.lakerewrite.eval.Variant;
 import dev.lakerewrite.eval.SuiteReport;
 import dev.lakerewrite.eval.VariantSummary;
 import dev.lakerewrite.eval.perturb.PerturbedCorpus;
+import dev.lakerewrite.sql.DidYouMean;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -113,7 +114,8 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--limit", paramLabel = "N", description = "Run only the first N pairs (after --id and --tag).")
   @Nullable Integer limit;
 
-  @Option(names = "--id", paramLabel = "LIST", split = ",", description = "Run only these pair ids.")
+  @Option(names = "--id", paramLabel = "LIST", split = ",", description = "Run only these pair ids (in a "
+      + "perturbed suite an id names its lake, tpch-s2/std-q12: lakes without a named pair are skipped).")
   List<String> ids = new ArrayList<>();
 
   @Option(names = "--tag", paramLabel = "LIST", split = ",",
@@ -174,7 +176,7 @@ final class EvalCommand implements Callable<Integer> {
     List<Variant> variants = variants(methodList, ablationList, modelNames);
     Path outDir = outputDirectory();
     Evaluated e = evaluate(lakeOptions.lakePath(), lakeOptions.layout(), pairs, Optional.empty(),
-        variants, methodList, ablationList, modelNames, tagFilter, outDir);
+        variants, methodList, ablationList, modelNames, wantedIds(), tagFilter, outDir);
     printSummary(spec.commandLine().getOut(), e.result(), e.written());
     return LakeRewriteCli.OK;
   }
@@ -208,26 +210,38 @@ final class EvalCommand implements Callable<Integer> {
     List<Variant> variants = variants(methodList, ablationList, modelNames);
     Path outDir = outputDirectory();
     SuiteReport report = new SuiteReport();
+    // Every perturbed suite's lakes first (corpora are built on first use), so that --id is checked before a run.
+    Map<Suites.Ref, List<PerturbedCorpus.Lake>> lakesOf = new LinkedHashMap<>();
+    for (Suites.Ref suite : suiteList) {
+      if (suite.perturbed()) {
+        PerturbedCorpus.Index index = Suites.corpus(suite, PerturbCommand.corporaRoot(corpora),
+            lakeOptions.lakePath(), lakeOptions.cache, message -> {
+              err.println(message);
+              err.flush();
+            });
+        List<PerturbedCorpus.Lake> lakes = new ArrayList<>();
+        for (PerturbedCorpus.Split s : splits()) {
+          lakes.addAll(index.lakes(s));
+        }
+        lakesOf.put(suite, lakes);
+      }
+    }
+    Set<String> wanted = wantedIds();
+    Map<String, Set<String>> idsByLake = idsByLake(wanted, lakesOf.values().stream().flatMap(List::stream).toList(),
+        suiteList.stream().anyMatch(r -> !r.perturbed()));
     for (Suites.Ref suite : suiteList) {
       if (!suite.perturbed()) {
+        if (!wanted.isEmpty() && !idsByLake.containsKey("")) {
+          continue;
+        }
         Path dir = outDir.resolve(suite.label());
         EvaluationResult r = evaluate(lakeOptions.lakePath(), lakeOptions.layout(), null, Optional.empty(), variants,
-            methodList, ablationList, modelNames, tagFilter, dir).result();
+            methodList, ablationList, modelNames, idsByLake.getOrDefault("", Set.of()), tagFilter, dir).result();
         report.add(new SuiteReport.LakeRun(suite.label(), "wikidbs-sample", "-", r, dir));
         continue;
       }
-      Path sample = lakeOptions.lakePath();
-      PerturbedCorpus.Index index = Suites.corpus(suite, PerturbCommand.corporaRoot(corpora), sample,
-          lakeOptions.cache, message -> {
-            err.println(message);
-            err.flush();
-          });
-      List<PerturbedCorpus.Lake> lakes = new ArrayList<>();
-      for (PerturbedCorpus.Split s : splits()) {
-        lakes.addAll(index.lakes(s));
-      }
-      for (PerturbedCorpus.Lake lake : lakes) {
-        if (lake.pairs() == 0) {
+      for (PerturbedCorpus.Lake lake : lakesOf.get(suite)) {
+        if (lake.pairs() == 0 || !wanted.isEmpty() && !idsByLake.containsKey(lake.name())) {
           continue;
         }
         err.println(suite.label() + ": lake " + lake.name() + " (" + lake.split().label() + ", " + lake.pairs()
@@ -235,7 +249,8 @@ final class EvalCommand implements Callable<Integer> {
         err.flush();
         Path dir = outDir.resolve(suite.label()).resolve(lake.name());
         EvaluationResult r = evaluate(lake.lakeFolder(), Lakes.detect(lake.lakeFolder()), lake.pairFile(),
-            lake.noisyLakeFolder(), variants, methodList, ablationList, modelNames, tagFilter, dir).result();
+            lake.noisyLakeFolder(), variants, methodList, ablationList, modelNames,
+            idsByLake.getOrDefault(lake.name(), Set.of()), tagFilter, dir).result();
         report.add(new SuiteReport.LakeRun(suite.label(), lake.name(), lake.split().label(), r, dir));
       }
     }
@@ -269,7 +284,7 @@ final class EvalCommand implements Callable<Integer> {
 
   private Evaluated evaluate(Path lakePath, Lakes.Layout layout, @Nullable Path pairFile, Optional<Path> presetNoisy,
       List<Variant> variants, List<EvalMethod> methodList, List<Ablation> ablationList, List<String> modelNames,
-      Set<DifficultyTag> tagFilter, Path outDir) throws IOException, InterruptedException {
+      Set<String> idFilter, Set<DifficultyTag> tagFilter, Path outDir) throws IOException, InterruptedException {
     PrintWriter err = spec.commandLine().getErr();
     String pairSource = pairFile == null ? "built-in development set (" + PairLoader.WIKIDBS_SAMPLE_DEV_SET + ")"
         : pairFile.toString();
@@ -291,7 +306,7 @@ final class EvalCommand implements Callable<Integer> {
             + " dropped a pair):");
         problems.forEach(p -> err.println("  " + p));
       }
-      List<QueryResultPair> selected = select(loaded.pairs(), tagFilter);
+      List<QueryResultPair> selected = select(loaded.pairs(), idFilter, tagFilter);
 
       Path cacheRoot = lakeOptions.cache != null ? lakeOptions.cache : lake.cacheDirectory().getParent();
       Map<String, String> settings = new LinkedHashMap<>();
@@ -482,9 +497,38 @@ final class EvalCommand implements Callable<Integer> {
     return loaded;
   }
 
-  private List<QueryResultPair> select(List<QueryResultPair> all, Set<DifficultyTag> tagFilter) {
+  /** The pair ids of --id, stripped, in order. */
+  private Set<String> wantedIds() {
     Set<String> wanted = new LinkedHashSet<>();
     ids.stream().map(String::strip).filter(s -> !s.isEmpty()).forEach(wanted::add);
+    return wanted;
+  }
+
+  /**
+   * The ids of --id that name pairs of a perturbed suite's lake ({@code <lake>/<query>}); the rest name pairs of the
+   * development set.
+   *
+   * @throws BadInputException when an id names a lake the run does not have (with the closest lake)
+   */
+  private static Map<String, Set<String>> idsByLake(Set<String> wanted, List<PerturbedCorpus.Lake> lakes,
+      boolean devSuite) {
+    Map<String, Set<String>> out = new LinkedHashMap<>();
+    List<String> names = lakes.stream().map(PerturbedCorpus.Lake::name).toList();
+    for (String id : wanted) {
+      int slash = id.indexOf('/');
+      String lake = slash < 0 ? "" : id.substring(0, slash);
+      if (slash < 0 ? !devSuite : !names.contains(lake)) {
+        throw new BadInputException("--id: no lake of this run has pair '" + id + "'" + (slash < 0
+            ? " (pairs of a perturbed suite are named <lake>/<query>, e.g. " + (names.isEmpty() ? "tpch-s1/std-q1"
+                : names.get(0) + "/std-q1") + ")"
+            : DidYouMean.hint(lake, names, 1)));
+      }
+      out.computeIfAbsent(lake, k -> new LinkedHashSet<>()).add(id);
+    }
+    return out;
+  }
+
+  private List<QueryResultPair> select(List<QueryResultPair> all, Set<String> wanted, Set<DifficultyTag> tagFilter) {
     try {
       return new PairFilter(wanted, tagFilter, limit == null ? OptionalInt.empty() : OptionalInt.of(limit))
           .apply(all);

@@ -35,6 +35,21 @@ class SuiteCommandTest {
         "by SQL shape", "by perturbation kind");
     assertThat(out.resolve("suites.json")).content().contains("\"by_perturbation\"");
 
+    // --id names pairs as <lake>/<query>: only lakes with a named pair run.
+    String id = new com.fasterxml.jackson.databind.ObjectMapper().readTree(index.lakes(PerturbedCorpus.Split.HELD_OUT)
+        .get(1).pairFile().toFile()).get("pairs").get(0).get("id").asText();
+    assertThat(id).startsWith("shop-s102/");
+    Path one = dir.resolve("one");
+    CliTest.Run picked = cli("eval", "--suite", index.folder().toString(), "--method", "one-step", "--id", id,
+        "--no-warm-up", "--no-progress", "--cache", dir.resolve("cache").toString(), "--out", one.toString());
+    assertThat(picked.code()).as(picked.err()).isZero();
+    assertThat(picked.err()).contains("lake shop-s102").doesNotContain("lake shop-s101");
+    assertThat(Files.readAllLines(one.resolve("shop-suite/shop-s102/pairs.jsonl"))).hasSize(1);
+    CliTest.Run noLake = cli("eval", "--suite", index.folder().toString(), "--id", "shop-s103/std-q1", "--out",
+        dir.resolve("o3").toString());
+    assertThat(noLake.code()).isEqualTo(2);
+    assertThat(noLake.err()).contains("no lake of this run has pair 'shop-s103/std-q1'", "did you mean 'shop-s10");
+
     CliTest.Run unknown = cli("eval", "--suite", "tpcx");
     assertThat(unknown.code()).isEqualTo(2);
     assertThat(unknown.err()).contains("unknown suite 'tpcx'", "dev, wikidbs-perturbed, tpch, tpcds");

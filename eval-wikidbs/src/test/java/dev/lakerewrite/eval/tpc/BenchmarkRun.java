@@ -71,7 +71,8 @@ final class BenchmarkRun {
    * PostgreSQL: a database in an embedded server whose data directory is kept in the cache directory), then
    * {@link #run} over the standard queries (or {@code -Dqueries=q17,q20}) with a per-run limit of {@code -Dlimit}
    * seconds (default given), and the optimizer's own per-query limit the same ({@code -DoptimizerRuns=N} timed
-   * runs per candidate, default 5).
+   * runs per candidate, default 5; {@code -Dbudget=SECONDS} its time per query for trying candidates, default 5
+   * minutes).
    */
   static void main(TpcBenchmark benchmark, Engine engine, long defaultLimitSeconds) throws Exception {
     double sf = Double.parseDouble(System.getProperty("sf", "1"));
@@ -83,8 +84,14 @@ final class BenchmarkRun {
     String tag = benchmark.name().toLowerCase(Locale.ROOT) + "-" + engine.name().toLowerCase(Locale.ROOT) + "-sf"
         + TpcBenchmark.format(sf);
     Path report = Path.of("target", "bench", tag + ".txt");
-    QueryOptimizer optimizer = Optimizer.builder().queryTimeout(limit).timedRuns(Integer.getInteger("optimizerRuns", 5))
-        .build();
+    // -Dbudget=SECONDS bounds the optimizer's time per query spent trying candidates (default: the optimizer's 5
+    // minutes): on PostgreSQL a whole TPC-DS run takes about two hours on a busy 2-core machine with the default.
+    Optimizer.Builder builder = Optimizer.builder().queryTimeout(limit).timedRuns(Integer.getInteger("optimizerRuns",
+        5));
+    if (Long.getLong("budget") != null) {
+      builder.budget(Duration.ofSeconds(Long.getLong("budget")));
+    }
+    QueryOptimizer optimizer = builder.build();
     long t0 = System.nanoTime();
     List<TpcQuery> queries = select(benchmark.queries(engine));
     String title = String.format(Locale.ROOT, "%s SF %s on %s, offline optimizer, limit %d s per run",
