@@ -3,6 +3,7 @@ package dev.lakerewrite.core.match;
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.match.AssumedSchema.Use;
+import dev.lakerewrite.core.sql.ColumnPrefixes;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -86,11 +87,21 @@ public final class ColumnFeatures {
   public static double[] compute(MatchLake lake, String assumedTable, AssumedSchema.Column column, String columnName,
       String lakeTable, String lakeColumn) {
     double[] f = new double[NAMES.size()];
+    // A prefix naming the column's table (l_ in l_commitdate) is no part of what the column holds: the names are
+    // also compared lexically without it, and the better comparison counts. Embeddings keep the whole name (without
+    // its prefix, custkey is as close to NATIONKEY as to CUST).
+    String bare = ColumnPrefixes.withoutTablePrefix(columnName, assumedTable);
     f[0] = lake.nameSimilarity(columnName, lakeColumn);
     f[1] = NameSignals.tokenAlignment(columnName, lakeColumn);
     f[2] = NameSignals.wholeAbbreviation(columnName, lakeColumn);
     f[3] = NameSignals.jaroWinkler(columnName, lakeColumn);
     f[4] = NameSignals.exact(columnName, lakeColumn);
+    if (!bare.equals(columnName)) {
+      f[1] = Math.max(f[1], NameSignals.tokenAlignment(bare, lakeColumn));
+      f[2] = Math.max(f[2], NameSignals.wholeAbbreviation(bare, lakeColumn));
+      f[3] = Math.max(f[3], NameSignals.jaroWinkler(bare, lakeColumn));
+      f[4] = Math.max(f[4], NameSignals.exact(bare, lakeColumn));
+    }
 
     CatalogTable table = lake.table(lakeTable);
     String type = table.column(lakeColumn).map(CatalogTable.Column::type).orElse("VARCHAR");
@@ -184,11 +195,21 @@ public final class ColumnFeatures {
         + hint(words, IMAGE_WORDS) > 0;
   }
 
-  /** Whether any of the name's words is one of the hint words: 1 or 0. */
+  /**
+   * Whether any of the name's words is one of the hint words, or a compound that ends in one of four letters or more
+   * after at least three letters ({@code commitdate}, {@code totalprice}; shorter hints end too many words:
+   * {@code language} is no age): 1 or 0.
+   */
   private static double hint(Set<String> words, Set<String> hints) {
     for (String w : words) {
-      if (hints.contains(w) || w.endsWith("s") && hints.contains(w.substring(0, w.length() - 1))) {
+      String singular = w.endsWith("s") ? w.substring(0, w.length() - 1) : w;
+      if (hints.contains(w) || hints.contains(singular)) {
         return 1;
+      }
+      for (String h : hints) {
+        if (h.length() >= 4 && singular.length() >= h.length() + 3 && singular.endsWith(h)) {
+          return 1;
+        }
       }
     }
     return 0;

@@ -7,6 +7,7 @@ import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.match.AssumedSchema;
 import dev.lakerewrite.core.match.ColumnAssignment;
 import dev.lakerewrite.core.match.ColumnFeatures;
+import dev.lakerewrite.core.sql.ColumnPrefixes;
 import dev.lakerewrite.core.match.ColumnModel;
 import dev.lakerewrite.core.match.TableFeatures;
 import dev.lakerewrite.core.match.TableModel;
@@ -242,12 +243,16 @@ final class TableChooser extends PlannerPart {
     String entity = entityColumn(table);
     boolean nameLike = entityPrior && (isNameLike(column, assumedTable) || isNameLike(column, table));
     TypeFamily expected = context.expectedFamilies.get(key(column));
+    // l_commitdate's l_ names lineitem; an abbreviated lake column (CMTD) spells only the rest. (Embeddings keep the
+    // whole name: without its prefix, custkey is as close to NATIONKEY as to CUST.)
+    String bare = ColumnPrefixes.withoutTablePrefix(column, assumedTable);
     List<ColumnTarget> out = new ArrayList<>();
     for (CatalogTable.Column col : info.columns()) {
       if (excluded.contains(col.name())) {
         continue;
       }
-      if (learned && !ColumnFeatures.abbreviates(column, col.name())) {
+      if (learned && !ColumnFeatures.abbreviates(column, col.name())
+          && !ColumnFeatures.abbreviates(bare, col.name())) {
         continue;
       }
       double sim = learned ? probability(assumedTable, column, table, col.name())

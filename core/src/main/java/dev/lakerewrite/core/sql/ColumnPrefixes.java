@@ -41,6 +41,26 @@ public final class ColumnPrefixes {
   }
 
   /**
+   * The column's name without the prefix of its own table ({@code commitdate} for {@code l_commitdate} in
+   * {@code lineitem}, {@code sold_date_sk} for {@code ss_sold_date_sk} in {@code store_sales}): the prefix says which
+   * table, not what the column holds, and a lake that renamed the column (CMTD) kept only the latter. The column
+   * itself when its prefix does not abbreviate the table's name (at any of the three levels of {@link #owners}) or
+   * nothing would be left.
+   */
+  public static String withoutTablePrefix(String column, String table) {
+    Optional<String> p = prefix(column);
+    if (p.isEmpty() || column.length() <= p.get().length() + 1) {
+      return column;
+    }
+    for (int level = 1; level <= 3; level++) {
+      if (matches(p.get(), table, level)) {
+        return column.substring(p.get().length() + 1);
+      }
+    }
+    return column;
+  }
+
+  /**
    * Which table each prefix names, among {@code tables} (as written), from the prefixes of {@code columns}: only
    * prefixes placed without doubt are in the map. Empty when the columns follow no prefix convention (fewer than
    * two distinct prefixes).

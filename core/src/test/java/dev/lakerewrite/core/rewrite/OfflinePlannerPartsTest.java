@@ -113,6 +113,25 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void theTablePrefixOfAnAssumedColumnIsNoPartOfTheAbbreviationItIsMatchedWith() {
+      // The lake abbreviated commitdate, receiptdate and shipdate; l_ only says "of lineitem".
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("zo_lntms", "LNMB BIGINT, CMNT VARCHAR, SHPD DATE, CMTD DATE, RCPT DATE",
+              "1|carefully|1996-03-13|1996-02-12|1996-03-22", "2|quickly|1996-04-12|1996-02-28|1996-04-20")
+          .similar("lineitem", "zo lntms", 0.5);
+      Parts p = new Parts(lake, "SELECT count(*) FROM lineitem WHERE l_commitdate < l_receiptdate "
+          + "AND l_shipdate < l_commitdate AND l_receiptdate >= DATE '1994-01-01'", lake.padWith("zo_lntms"));
+
+      TableChoice c = p.chooser.rankTables("lineitem", List.of("l_commitdate", "l_receiptdate", "l_shipdate"),
+          new ArrayList<>()).get(0);
+
+      assertThat(c.unmapped()).isEmpty();
+      assertThat(c.columns().get("l_commitdate").lakeColumn()).isEqualTo("CMTD");
+      assertThat(c.columns().get("l_receiptdate").lakeColumn()).isEqualTo("RCPT");
+      assertThat(c.columns().get("l_shipdate").lakeColumn()).isEqualTo("SHPD");
+    }
+
+    @Test
     void anAbbreviatedTableNameIsReadLexicallyWhereEmbeddingsPreferASibling() {
       // Customers and suppliers have the same columns; only the names tell them apart, and embeddings read
       // "zo_splrs" as noise and "zo_clnts" as close to "supplier". Read lexically, without the prefix every table

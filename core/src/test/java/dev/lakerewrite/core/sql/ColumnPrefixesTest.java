@@ -31,6 +31,17 @@ class ColumnPrefixesTest {
   }
 
   @Test
+  void aColumnLosesOnlyThePrefixThatNamesItsOwnTable() {
+    assertThat(ColumnPrefixes.withoutTablePrefix("l_commitdate", "lineitem")).isEqualTo("commitdate");
+    assertThat(ColumnPrefixes.withoutTablePrefix("ps_supplycost", "partsupp")).isEqualTo("supplycost");
+    assertThat(ColumnPrefixes.withoutTablePrefix("ss_sold_date_sk", "store_sales")).isEqualTo("sold_date_sk");
+    // The prefix names another table, or is a word of the column's own: the name stays as written.
+    assertThat(ColumnPrefixes.withoutTablePrefix("o_orderdate", "lineitem")).isEqualTo("o_orderdate");
+    assertThat(ColumnPrefixes.withoutTablePrefix("is_capital", "cities")).isEqualTo("is_capital");
+    assertThat(ColumnPrefixes.withoutTablePrefix("population", "cities")).isEqualTo("population");
+  }
+
+  @Test
   void aPrefixThatFitsTwoTablesAlikeOrAQueryWithOnePrefixPlacesNothing() {
     assertThat(ColumnPrefixes.owners(List.of("ws_net_paid", "web_name"), List.of("web_sales", "web_site")))
         .isEmpty();
