@@ -1091,12 +1091,8 @@ final class Witnesses {
   private final Map<String, List<Boolean>> held = new HashMap<>();
 
   private @Nullable String evaluateOnce(JsonNode expression, String type) {
-    String text;
-    try {
-      com.fasterxml.jackson.databind.node.ObjectNode copy = expression.deepCopy();
-      copy.put("alias", "");
-      text = parser.renderExpression(copy);
-    } catch (RuntimeException e) {
+    String text = renderConstant(expression);
+    if (text == null) {
       return null;
     }
     String sql = "SELECT CAST(TRY_CAST((" + text + ") AS " + type + ") AS VARCHAR)";
