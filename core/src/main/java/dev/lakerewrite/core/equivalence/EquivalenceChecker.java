@@ -54,7 +54,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EquivalenceChecker implements AutoCloseable {
   private static final int DIFF_ROWS = 5;
-  /** Wall time a counterexample's shrinking may take at most, doubled (its trials are also counted). */
   /**
    * How a result's notes begin when the time budget stopped the instances before their count: the only case in
    * which the verdict depends on the machine's speed or load.

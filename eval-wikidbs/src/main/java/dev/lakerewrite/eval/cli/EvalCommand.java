@@ -64,6 +64,8 @@ import picocli.CommandLine.Spec;
             + "copy of the lake. Writes summary.json, report.md, pairs.jsonl, PNG charts and one trace per pair.",
         "Exit code 0 when the run completed (whatever the scores), 2 for bad input, 1 for internal failures."})
 final class EvalCommand implements Callable<Integer> {
+  /** The key of {@link #idsByLake} under which the ids of development-set pairs (no lake in them) are. */
+  private static final String DEV_SET_IDS = "";
 
   @Spec
   CommandLine.Model.CommandSpec spec;
@@ -231,12 +233,13 @@ final class EvalCommand implements Callable<Integer> {
         suiteList.stream().anyMatch(r -> !r.perturbed()));
     for (Suites.Ref suite : suiteList) {
       if (!suite.perturbed()) {
-        if (!wanted.isEmpty() && !idsByLake.containsKey("")) {
+        if (!wanted.isEmpty() && !idsByLake.containsKey(DEV_SET_IDS)) {
           continue;
         }
         Path dir = outDir.resolve(suite.label());
         EvaluationResult r = evaluate(lakeOptions.lakePath(), lakeOptions.layout(), null, Optional.empty(), variants,
-            methodList, ablationList, modelNames, idsByLake.getOrDefault("", Set.of()), tagFilter, dir).result();
+            methodList, ablationList, modelNames, idsByLake.getOrDefault(DEV_SET_IDS, Set.of()), tagFilter, dir)
+            .result();
         report.add(new SuiteReport.LakeRun(suite.label(), "wikidbs-sample", "-", r, dir));
         continue;
       }
@@ -505,8 +508,8 @@ final class EvalCommand implements Callable<Integer> {
   }
 
   /**
-   * The ids of --id that name pairs of a perturbed suite's lake ({@code <lake>/<query>}); the rest name pairs of the
-   * development set.
+   * The ids of --id by the perturbed suite's lake they name ({@code <lake>/<query>}); the rest, under
+   * {@link #DEV_SET_IDS}, name pairs of the development set.
    *
    * @throws BadInputException when an id names a lake the run does not have (with the closest lake)
    */
@@ -516,7 +519,7 @@ final class EvalCommand implements Callable<Integer> {
     List<String> names = lakes.stream().map(PerturbedCorpus.Lake::name).toList();
     for (String id : wanted) {
       int slash = id.indexOf('/');
-      String lake = slash < 0 ? "" : id.substring(0, slash);
+      String lake = slash < 0 ? DEV_SET_IDS : id.substring(0, slash);
       if (slash < 0 ? !devSuite : !names.contains(lake)) {
         throw new BadInputException("--id: no lake of this run has pair '" + id + "'" + (slash < 0
             ? " (pairs of a perturbed suite are named <lake>/<query>, e.g. " + (names.isEmpty() ? "tpch-s1/std-q1"
