@@ -44,6 +44,46 @@ public final class ColumnAssignment {
     return solve(weights, Map.of(), Set.of());
   }
 
+  /**
+   * An assignment that keeps an order of preference where it can: in the map's order, each assumed column takes its
+   * highest-weighted lake column among those that still let as many assumed columns as possible be assigned (the
+   * maximum cardinality of the positive-weight pairs). So a column never takes the only lake column a later one
+   * could read, and otherwise takes its own best, whatever the sum: for weak guesses (name similarities near 0.2) an
+   * earlier column's best is likelier right than the largest total. Costs O(n·m) maximum matchings for n assumed and
+   * m lake columns.
+   */
+  public static Assignment ordered(Map<String, Map<String, Double>> weights) {
+    Objects.requireNonNull(weights, "weights");
+    Map<String, Map<String, Double>> unit = new LinkedHashMap<>();
+    weights.forEach((a, lakes) -> {
+      Map<String, Double> ones = new LinkedHashMap<>();
+      lakes.forEach((l, w) -> {
+        if (w > 0) {
+          ones.put(l, 1.0);
+        }
+      });
+      unit.put(a, ones);
+    });
+    int most = solve(unit, Map.of(), Set.of()).pairs().size();
+    Map<String, String> forced = new LinkedHashMap<>();
+    double total = 0;
+    for (Map.Entry<String, Map<String, Double>> a : weights.entrySet()) {
+      List<Map.Entry<String, Double>> options = a.getValue().entrySet().stream().filter(e -> e.getValue() > 0)
+          .filter(e -> !forced.containsValue(e.getKey()))
+          .sorted(Map.Entry.<String, Double>comparingByValue().reversed()).toList();
+      for (Map.Entry<String, Double> option : options) {
+        Map<String, String> tried = new LinkedHashMap<>(forced);
+        tried.put(a.getKey(), option.getKey());
+        if (solve(unit, tried, Set.of()).pairs().size() == most) {
+          forced.put(a.getKey(), option.getKey());
+          total += option.getValue();
+          break;
+        }
+      }
+    }
+    return new Assignment(forced, total);
+  }
+
   /** The k best assignments, best first (fewer when there are fewer distinct ones). */
   public static List<Assignment> kBest(Map<String, Map<String, Double>> weights, int k) {
     Objects.requireNonNull(weights, "weights");

@@ -176,6 +176,11 @@ public final class ColumnFeatures {
     return NameSignals.tokenAlignment(assumed, lakeColumn) > 0 || NameSignals.wholeAbbreviation(assumed, lakeColumn) > 0;
   }
 
+  /** Whether a lake column's name abbreviates the whole assumed name ({@code SHPD} ~ {@code shipdate}), not one word. */
+  public static boolean abbreviatesWhole(String assumed, String lakeColumn) {
+    return NameSignals.wholeAbbreviation(assumed, lakeColumn) > 0;
+  }
+
   /**
    * How well one name spells another word by word, abbreviations included, in [0, 1]: the better of the token
    * alignment and the whole-name abbreviation ({@code SNCT_BY} ~ {@code snct by typs}, {@code CNTR} ~ {@code country}).

@@ -3,24 +3,22 @@ package dev.lakerewrite.core.rewrite;
 import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
 
 import dev.lakerewrite.core.CatalogTable;
+import dev.lakerewrite.core.match.ColumnAssignment;
 import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.TableFeatures;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
-import dev.lakerewrite.core.sql.QueryAnalysis.Predicate;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Columns that live in other tables (thesis error type Missing Table): an assumed column its table cannot answer is
@@ -33,10 +31,12 @@ final class MissingTableColumns extends PlannerPart {
   static final double CROSS_TABLE_MARGIN = 0.1;
 
   private final TableChooser chooser;
+  private final CodeLookups lookups;
 
-  MissingTableColumns(PlanningContext context, TableChooser chooser) {
+  MissingTableColumns(PlanningContext context, TableChooser chooser, CodeLookups lookups) {
     super(context);
     this.chooser = chooser;
+    this.lookups = lookups;
   }
 
   TableChoice crossTableColumns(TableChoice choice, List<JoinRoute> extraJoins, List<Action> wanted) {
@@ -94,11 +94,34 @@ final class MissingTableColumns extends PlannerPart {
     // ACTB), unless every column is taken.
     Set<String> taken = new LinkedHashSet<>();
     columns.values().stream().filter(x -> x.lakeTable().equals(t.lake())).forEach(x -> taken.add(x.lakeColumn()));
+    // The guesses are one assignment too (ColumnAssignment.ordered): each column in turn takes its best, but never
+    // the only column a later one can read. Taken greedily, o_orderpriority took ORDR_3 (name similarity 0.223
+    // against ORDR_4's 0.222), the only date column, which o_orderdate, compared with dates, needed.
+    Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
+    Map<String, Map<String, ColumnTarget>> options = new LinkedHashMap<>();
+    for (String c : still) {
+      if (!columns.containsKey(key(c))) {
+        Map<String, Double> w = new LinkedHashMap<>();
+        Map<String, ColumnTarget> o = new LinkedHashMap<>();
+        for (ColumnTarget target : chooser.targets(t.assumed(), c, t.lake(), taken)) {
+          w.put(target.lakeColumn(), target.score());
+          o.put(target.lakeColumn(), target);
+        }
+        weights.put(key(c), w);
+        options.put(key(c), o);
+      }
+    }
+    Map<String, ColumnTarget> guesses = new LinkedHashMap<>();
+    ColumnAssignment.ordered(weights).pairs().forEach((c, lakeColumn) -> {
+      guesses.put(c, options.get(c).get(lakeColumn));
+      taken.add(lakeColumn);
+    });
     for (String c : still) {
       if (columns.containsKey(key(c))) {
         continue;
       }
-      Optional<ColumnTarget> guess = chooser.bestColumn(t.assumed(), c, t.lake(), true, taken)
+      Optional<ColumnTarget> guess = Optional.ofNullable(guesses.get(key(c)))
+          .or(() -> chooser.bestColumn(t.assumed(), c, t.lake(), true, taken))
           .or(() -> chooser.bestColumn(t.assumed(), c, t.lake()));
       guess.ifPresent(weak -> {
         columns.put(key(c), new ColumnTarget(weak.lakeTable(), weak.lakeColumn(), weak.score(),
@@ -124,14 +147,14 @@ final class MissingTableColumns extends PlannerPart {
       if (family(c.lakeTable(), c.lakeColumn()) != TypeFamily.NUMERIC) {
         continue;
       }
-      List<String> texts = textLiterals(e.getKey());
+      List<String> texts = lookups.textLiterals(e.getKey());
       if (texts.isEmpty()) {
-        Optional<CodeLookup> found = readsCodes(t.assumed(), e.getKey(), c) ? namedLookup(c) : Optional.empty();
+        Optional<CodeLookups.CodeLookup> found = readsCodes(t.assumed(), e.getKey(), c) ? lookups.named(c) : Optional.empty();
         // A column named like the lookup's key wants the code itself (n_regionkey and REGIONKEY), not its label.
         found = found.filter(l -> ColumnFeatures.lexicalMatch(e.getKey(), l.step().rightColumn())
             <= ColumnFeatures.lexicalMatch(e.getKey(), l.label()));
         if (found.isPresent()) {
-          CodeLookup l = found.get();
+          CodeLookups.CodeLookup l = found.get();
           columns.put(e.getKey(), new ColumnTarget(l.step().rightTable(), l.label(), c.score(),
               "label of the code " + c.lakeColumn() + " in " + l.step().rightTable() + "." + l.label()));
           addJoin(t, l.step(), c, extraJoins);
@@ -166,20 +189,20 @@ final class MissingTableColumns extends PlannerPart {
   /**
    * A lookup table of a code column the join graph has no edge for (small integer codes rarely pass as join keys):
    * a table holding one of the literals in a text column, with a numeric column that holds every code the column
-   * uses (up to {@value #LOOKUP_CODES} of them). Empty when none does, or when the join graph already has an edge.
+   * uses (up to {@value CodeLookups#LOOKUP_CODES} of them). Empty when none does, or when the join graph already has an edge.
    */
   private Optional<Evidence.JoinStep> lookupByValues(ColumnTarget c, List<String> texts) {
     // Alternative plans ask again for the same column; each answer costs lake queries.
-    return lookups.computeIfAbsent(c.lakeTable() + "|" + c.lakeColumn() + "|" + texts, k -> findLookup(c, texts));
+    return valueLookups.computeIfAbsent(c.lakeTable() + "|" + c.lakeColumn() + "|" + texts, k -> findLookup(c, texts));
   }
 
-  private final Map<String, Optional<Evidence.JoinStep>> lookups = new HashMap<>();
+  private final Map<String, Optional<Evidence.JoinStep>> valueLookups = new HashMap<>();
 
   private Optional<Evidence.JoinStep> findLookup(ColumnTarget c, List<String> texts) {
     if (lake.joinNeighbours(c.lakeTable()).stream().anyMatch(s -> s.leftColumn().equals(c.lakeColumn()))) {
       return Optional.empty();
     }
-    List<String> codes = lake.distinctValues(c.lakeTable(), c.lakeColumn(), LOOKUP_CODES);
+    List<String> codes = lake.distinctValues(c.lakeTable(), c.lakeColumn(), CodeLookups.LOOKUP_CODES);
     if (codes.isEmpty()) {
       return Optional.empty();
     }
@@ -209,111 +232,19 @@ final class MissingTableColumns extends PlannerPart {
     }
   }
 
-  /** A lookup table of a code column: the join step onto its key and its label column. */
-  record CodeLookup(Evidence.JoinStep step, String label) {}
-
   /**
    * Whether an assumed column the query reads without comparing it with text is likely held as codes that the user
    * expects decoded: its name promises no kind of value a number would answer (an id, a count, a date, a url: see
    * {@link ColumnFeatures#promisesValue}), the query neither compares it with numbers or dates nor sums it nor joins
-   * on it, and its lake column holds integers of at most {@value #LOOKUP_CODES} distinct values.
+   * on it, and its lake column holds integers of at most {@value CodeLookups#LOOKUP_CODES} distinct values.
    */
   private boolean readsCodes(String assumedTable, String column, ColumnTarget c) {
     if (ColumnFeatures.promisesValue(column) || context.expectedFamilies.containsKey(key(column))
         || isKey(assumedTable, column)) {
       return false;
     }
-    List<String> codes = codes(c);
-    return !codes.isEmpty() && codes.size() <= LOOKUP_CODES;
-  }
-
-  private List<String> codes(ColumnTarget c) {
-    return codeValues.computeIfAbsent(c.lakeTable() + "|" + c.lakeColumn(), k -> {
-      List<String> values = lake.distinctValues(c.lakeTable(), c.lakeColumn(), LOOKUP_CODES + 1);
-      return values.stream().allMatch(v -> v.strip().matches("[+-]?\\d+")) ? values : List.of();
-    });
-  }
-
-  private final Map<String, List<String>> codeValues = new HashMap<>();
-
-  /**
-   * The lookup table that decodes a code column the query only reads: a table whose name carries the code column's
-   * name ({@code SNCT_BY} → {@code zo_snct_by_typs}, {@code EXAMPLE_OF} → {@code tbl_example_of_dim}; the lake's
-   * table prefix aside), with a numeric key column holding every code and a text column of labels (its entity-name
-   * column, or its only other text column). A join-graph edge from the code column comes first. The best-named
-   * such table wins. Costs one value probe per code and candidate key column, over the few tables so named.
-   */
-  Optional<CodeLookup> namedLookup(ColumnTarget c) {
-    return namedLookups.computeIfAbsent(c.lakeTable() + "|" + c.lakeColumn(), k -> findNamedLookup(c));
-  }
-
-  private final Map<String, Optional<CodeLookup>> namedLookups = new HashMap<>();
-
-  private Optional<CodeLookup> findNamedLookup(ColumnTarget c) {
-    List<String> codes = codes(c);
-    CodeLookup best = null;
-    double bestName = 0;
-    Set<String> joinedOnCode = new HashSet<>();
-    lake.joinNeighbours(c.lakeTable()).stream().filter(s -> s.leftColumn().equals(c.lakeColumn()))
-        .forEach(s -> joinedOnCode.add(s.rightTable()));
-    for (String other : lake.tableNames()) {
-      if (other.equals(c.lakeTable())) {
-        continue;
-      }
-      double name = ColumnFeatures.lexicalMatch(c.lakeColumn(), context.withoutTablePrefix(other));
-      if (joinedOnCode.contains(other)) {
-        name += 1;
-      }
-      if (name <= bestName) {
-        continue;
-      }
-      String label = labelColumn(other);
-      if (label == null) {
-        continue;
-      }
-      for (CatalogTable.Column k : lake.table(other).columns()) {
-        if (!k.name().equals(label) && family(other, k.name()) == TypeFamily.NUMERIC
-            && codes.stream().allMatch(v -> lake.valueExists(other, k.name(), v.strip()))) {
-          best = new CodeLookup(new Evidence.JoinStep(c.lakeTable(), c.lakeColumn(), other, k.name(), name, 1), label);
-          bestName = name;
-          break;
-        }
-      }
-    }
-    return Optional.ofNullable(best);
-  }
-
-  /** A lookup table's label column: its entity-name column, or else its only text column. */
-  private @Nullable String labelColumn(String table) {
-    String entity = context.entityColumn(table);
-    if (entity != null) {
-      return entity;
-    }
-    List<String> texts = lake.table(table).columns().stream().map(CatalogTable.Column::name)
-        .filter(n -> family(table, n) == TypeFamily.STRING).toList();
-    return texts.size() == 1 ? texts.get(0) : null;
-  }
-
-  /** Codes of a column checked against a lookup table's key column. */
-  static final int LOOKUP_CODES = 50;
-
-  /** The text literals (not numbers) the query compares a column of this name with. */
-  private List<String> textLiterals(String column) {
-    List<String> out = new ArrayList<>();
-    for (Predicate p : analysis.predicates()) {
-      if (!p.column().column().equalsIgnoreCase(column)) {
-        continue;
-      }
-      for (int i = 0; i < p.literals().size(); i++) {
-        String lit = p.literals().get(i);
-        boolean text = i < p.literalKinds().size() ? p.literalKinds().get(i).contains("VARCHAR")
-            || p.literalKinds().get(i).contains("STRING") : true;
-        if (text && !lit.isBlank() && !lit.strip().matches("[+-]?\\d+(\\.\\d+)?")) {
-          out.add(lit);
-        }
-      }
-    }
-    return out;
+    List<String> codes = lookups.codes(c);
+    return !codes.isEmpty() && codes.size() <= CodeLookups.LOOKUP_CODES;
   }
 
   /**

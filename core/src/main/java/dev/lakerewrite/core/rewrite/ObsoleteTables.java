@@ -23,6 +23,9 @@ import java.util.Set;
  * assumed tables: O(tables² · columns²) name similarities.
  */
 final class ObsoleteTables extends PlannerPart {
+  /** How much worse A's lake table may be for B than B's own and still answer it. */
+  static final double MARGIN = 0.05;
+
   private final TableChooser chooser;
 
   ObsoleteTables(PlanningContext context, TableChooser chooser) {
@@ -35,10 +38,24 @@ final class ObsoleteTables extends PlannerPart {
    * are answered as well by the other's lake table: it is merged into that table and its join dropped.
    */
   void mergeObsolete(Map<String, TableChoice> tables, List<String> notes, Set<String> keepApart) {
+    mergeObsolete(tables, notes, keepApart, Map.of());
+  }
+
+  /**
+   * As {@link #mergeObsolete(Map, List, Set)}, where {@code ranked} holds each assumed table's scored candidate
+   * tables (lower-case assumed name → best first): with a join path between the two lake tables, A's lake table
+   * answers B only when it is as good a table for B, by the score that chose B's table (name, kind, relevance and
+   * column fit), not by column fit alone. TPC-H's region has only a key and a name, which the nation table also
+   * has; {@code tbl_rgn} is still the region table.
+   */
+  void mergeObsolete(Map<String, TableChoice> tables, List<String> notes, Set<String> keepApart,
+      Map<String, List<TableChoice>> ranked) {
     List<TableChoice> list = new ArrayList<>(tables.values());
     for (int i = 1; i < list.size(); i++) {
       TableChoice b = list.get(i);
-      if (keepApart.contains(key(b.assumed()))) {
+      // A table the query names as the lake names it is meant as it is (two parts of a table split by rows,
+      // tbl_lin_since_1995 and tbl_lin_before_1995, answer each other's columns and differ in their rows).
+      if (keepApart.contains(key(b.assumed())) || b.lake().equalsIgnoreCase(b.assumed())) {
         continue;
       }
       for (int j = 0; j < i; j++) {
@@ -56,7 +73,10 @@ final class ObsoleteTables extends PlannerPart {
           boolean answers = !cols.isEmpty() && inA.unmapped().isEmpty()
               && inA.columns().values().stream().allMatch(t -> t.score() >= 0.6);
           // Without a join path, A answering B's columns at all is enough; with one, it must answer them as well.
-          absorbed = answers && (unjoinable || fit(inA) >= fit(b) - 0.05);
+          Optional<TableChoice> bOnA = ranked.getOrDefault(key(b.assumed()), List.of()).stream()
+              .filter(c -> c.lake().equals(a.lake())).findFirst();
+          absorbed = answers && (unjoinable || (bOnA.isPresent() ? bOnA.get().score() >= b.score() - MARGIN
+              : fit(inA) >= fit(b) - MARGIN));
         }
         // A join search that found nothing drops no table whose columns the other cannot answer: the query's own
         // join, on the mapped keys, stays (TPC-H partsupp and a part split by rows have no join-graph edge).

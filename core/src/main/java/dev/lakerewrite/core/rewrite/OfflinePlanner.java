@@ -93,9 +93,10 @@ final class OfflinePlanner {
   OfflinePlanner(RewriteState state) {
     this.context = new PlanningContext(state);
     this.literals = new FilterLiterals(context);
-    this.tables = new TableChooser(context, literals);
+    CodeLookups lookups = new CodeLookups(context);
+    this.tables = new TableChooser(context, literals, lookups);
     this.obsolete = new ObsoleteTables(context, tables);
-    this.missing = new MissingTableColumns(context, tables);
+    this.missing = new MissingTableColumns(context, tables, lookups);
     this.joins = new JoinRepairs(context);
     this.unionsAndNoise = new UnionsAndNoise(context, tables);
   }
@@ -149,9 +150,12 @@ final class OfflinePlanner {
    * The {@code n}-th alternative plan (1 = the first), or empty when there are fewer. The loop runs them when the
    * best plan's query failed (an error or no rows), so their order is only a search order; execution decides. First
    * come the best plan's obsolete-table merges undone one at a time (the table read on its own, from its best table
-   * other than the one it was merged into); then one assumed table moved to one of its next
-   * {@value #ALTERNATIVE_TABLES} candidate tables, those that keep distinct assumed tables on distinct lake tables
-   * first, each group in order of the score it gives up.
+   * other than the one it was merged into); then, in order of the table score they give up, one assumed table moved
+   * to one of its next {@value #ALTERNATIVE_TABLES} candidate tables and one assumed column moved to the best lake
+   * column of its table that no other column reads (the next best assignment of that column: columns the lake named
+   * alike, {@code ORDR} and {@code ORDR_2}, are told apart by what their query returns), those that keep distinct
+   * assumed tables on distinct lake tables first. A column's move gives up its score difference over the number of
+   * the table's columns, as the table's score averages them.
    */
   Optional<Plan> alternative(int n) {
     if (n < 1) {
@@ -163,12 +167,53 @@ final class OfflinePlanner {
     }
     Alternative a = all.get(n - 1);
     return Optional.of(plan(Map.of(a.assumed(), a.choice()), a.keepApart() ? Set.of(a.assumed()) : Set.of(),
-        List.of(String.format(Locale.ROOT, "alternative %d: %s→%s%s (%.2f below the best table)", n,
-            a.choice().assumed(), a.choice().lake(), a.keepApart() ? ", not merged" : "", a.loss()))));
+        List.of(String.format(Locale.ROOT, "alternative %d: %s%s (%.2f below the best plan)", n,
+            a.move(), a.keepApart() ? ", not merged" : "", a.loss()))));
   }
 
-  /** One assumed table on another lake table, or kept apart from the table it was merged into. */
-  private record Alternative(String assumed, TableChoice choice, boolean keepApart, double loss, int shared) {}
+  /**
+   * One assumed table on another lake table, or kept apart from the table it was merged into, or one of its columns
+   * on another lake column.
+   */
+  private record Alternative(String assumed, TableChoice choice, boolean keepApart, double loss, int shared,
+      String move) {
+    Alternative(String assumed, TableChoice choice, boolean keepApart, double loss, int shared) {
+      this(assumed, choice, keepApart, loss, shared, choice.assumed() + "→" + choice.lake());
+    }
+  }
+
+  /** Each mapped column of the best plan's tables moved to the best lake column of its table no other one reads. */
+  private List<Alternative> columnMoves(Map<String, List<TableChoice>> ranked) {
+    List<Alternative> out = new ArrayList<>();
+    for (TableChoice t : plan().tables().values()) {
+      TableChoice base = t.mergedInto() != null ? null : ranked.get(key(t.assumed())).stream()
+          .filter(c -> c.lake().equals(t.lake())).findFirst().orElse(null);
+      if (base == null) {
+        continue;
+      }
+      Set<String> read = new LinkedHashSet<>();
+      t.columns().values().stream().filter(c -> c.lakeTable().equals(t.lake())).forEach(c -> read.add(c.lakeColumn()));
+      int columns = Math.max(1, t.columns().size() + t.unmapped().size());
+      t.columns().forEach((column, now) -> {
+        if (!now.lakeTable().equals(t.lake())) {
+          return;
+        }
+        tables.targets(t.assumed(), column, t.lake(), read).stream().filter(c -> c.score() > 0)
+            .max(Comparator.comparingDouble(ColumnTarget::score)).ifPresent(next -> {
+              Map<String, ColumnTarget> moved = new LinkedHashMap<>(base.columns());
+              moved.put(column, new ColumnTarget(next.lakeTable(), next.lakeColumn(), next.score(),
+                  "next best column: " + next.why()));
+              List<String> unmapped = new ArrayList<>(base.unmapped());
+              unmapped.removeIf(u -> key(u).equals(column));
+              out.add(new Alternative(key(t.assumed()),
+                  new TableChoice(base.assumed(), base.lake(), base.score(), moved, unmapped, null), false,
+                  Math.max(0, now.score() - next.score()) / columns, 0,
+                  t.assumed() + "." + column + "→" + t.lake() + "." + next.lakeColumn()));
+            });
+      });
+    }
+    return out;
+  }
 
   private List<Alternative> alternatives() {
     if (alternatives == null) {
@@ -197,6 +242,7 @@ final class OfflinePlanner {
       // assumed table already reads (a join of a table with itself) comes after those that keep them apart.
       Comparator<Alternative> order = Comparator.comparingInt(Alternative::shared)
           .thenComparingDouble(Alternative::loss);
+      swaps.addAll(columnMoves(all));
       unmerged.sort(order);
       swaps.sort(order);
       List<Alternative> out = new ArrayList<>(unmerged);
@@ -231,7 +277,7 @@ final class OfflinePlanner {
     Map<String, TableChoice> tables = new LinkedHashMap<>();
     rankedTables(notes).forEach((assumed, ranked) -> tables.put(assumed,
         overrides.getOrDefault(assumed, ranked.get(0))));
-    obsolete.mergeObsolete(tables, notes, keepApart);
+    obsolete.mergeObsolete(tables, notes, keepApart, rankedTables(new ArrayList<>()));
 
     Map<String, Evidence.CleanedTable> cleaned = new LinkedHashMap<>();
     for (Evidence.CleanedTable c : context.pad.payloads(Scratchpad.Section.CTES, Evidence.CleanedTable.class)) {

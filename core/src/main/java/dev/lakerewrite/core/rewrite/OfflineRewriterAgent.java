@@ -533,8 +533,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
         sb.append(" UNION SELECT ");
         List<String> items = new ArrayList<>();
         for (String c : cols) {
-          String pc = p.columnMapping().get(c);
-          items.add((pc == null ? "NULL" : Sql.identifier(pc)) + " AS " + Sql.identifier(c));
+          items.add(UnionsAndNoise.unionItem(state.lake(), t.lake(), c, p.table(), p.columnMapping().get(c)));
         }
         sb.append(String.join(", ", items)).append(" FROM ").append(Sql.identifier(p.table()));
       }
@@ -1055,15 +1054,48 @@ final class OfflineRewriterAgent implements RewriterAgent {
       }
     }
 
-    /** Whether an expression computes a number: arithmetic, a sum or average, or a subquery that selects one. */
+    /** Date, time and interval functions whose result is temporal ({@code INTERVAL '1' YEAR} parses as {@code to_years}). */
+    private static final Set<String> TEMPORAL_FUNCTIONS = Set.of("to_years", "to_months", "to_weeks", "to_days",
+        "to_hours", "to_minutes", "to_seconds", "to_milliseconds", "to_microseconds", "to_centuries", "to_decades",
+        "to_millennia", "to_quarters", "date_add", "date_sub", "make_date", "make_timestamp", "current_date",
+        "today", "now", "current_timestamp", "date_trunc", "last_day", "strptime", "try_strptime");
+
+    /** Whether an expression is a date, timestamp or interval: a typed constant or cast, a date function, or sums of them. */
+    private static boolean temporal(JsonNode e, int depth) {
+      if (depth > 6) {
+        return false;
+      }
+      String cls = e.path("class").asText();
+      @Nullable String @Nullable [] literal = dev.lakerewrite.core.sql.SqlAnalyzer.literal(e);
+      if (literal != null && literal[0] != null) {
+        String kind = literal[0].toUpperCase(Locale.ROOT);
+        return kind.startsWith("DATE") || kind.startsWith("TIME") || kind.startsWith("INTERVAL");
+      }
+      String fn = e.path("function_name").asText().toLowerCase(Locale.ROOT);
+      if ("FUNCTION".equals(cls) && TEMPORAL_FUNCTIONS.contains(fn)) {
+        return true;
+      }
+      if ("FUNCTION".equals(cls) && ARITHMETIC.contains(fn)) {
+        return dev.lakerewrite.core.sql.SqlAnalyzer.arguments(e).stream().anyMatch(a -> temporal(a, depth + 1));
+      }
+      return false;
+    }
+
+    /**
+     * Whether an expression computes a number: arithmetic (not on dates), a sum or average, or a subquery that
+     * selects one.
+     */
     private static boolean computesNumber(JsonNode e, int depth) {
       if (depth > 4) {
         return false;
       }
       String cls = e.path("class").asText();
       String fn = e.path("function_name").asText().toLowerCase(Locale.ROOT);
-      if (("FUNCTION".equals(cls) || "AGGREGATE".equals(cls)) && (ARITHMETIC.contains(fn)
-          || NUMERIC_AGGREGATES.contains(fn))) {
+      if ("FUNCTION".equals(cls) && ARITHMETIC.contains(fn)) {
+        // DATE '1994-01-01' + INTERVAL '1' YEAR is arithmetic, but on dates: what it is compared with is a date.
+        return dev.lakerewrite.core.sql.SqlAnalyzer.arguments(e).stream().noneMatch(a -> temporal(a, depth + 1));
+      }
+      if (("FUNCTION".equals(cls) || "AGGREGATE".equals(cls)) && NUMERIC_AGGREGATES.contains(fn)) {
         return true;
       }
       if ("SUBQUERY".equals(cls)) {

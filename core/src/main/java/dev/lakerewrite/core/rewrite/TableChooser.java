@@ -58,15 +58,19 @@ final class TableChooser extends PlannerPart {
   static final double TYPE_FIT = 0.15;
   /** Bonus for a table that holds the query's filter literals as they are written (half for close spellings). */
   static final double VALUE_TABLE_BONUS = 0.15;
+  /** A column's score when it holds one of the query's literals for the column (found by value search or in its lookup). */
+  static final double VALUE_EVIDENCE = 0.75;
   /** Tables, by relevance, among which name and kind similarity add candidates. */
   static final int ABOUT_POOL = 30;
 
   private final FilterLiterals literals;
+  private final CodeLookups lookups;
   private final Map<String, Double> probabilities = new HashMap<>();
 
-  TableChooser(PlanningContext context, FilterLiterals literals) {
+  TableChooser(PlanningContext context, FilterLiterals literals, CodeLookups lookups) {
     super(context);
     this.literals = literals;
+    this.lookups = lookups;
   }
 
   /**
@@ -108,8 +112,12 @@ final class TableChooser extends PlannerPart {
     relevance.entrySet().stream().limit(CANDIDATE_TABLES).forEach(e -> candidates.add(e.getKey()));
     // Schema retrieval misses tables whose name or many columns hide what their rows are: add the tables whose
     // name or rows' kind fit the assumed name best (among the most relevant ones, to bound the cost).
+    // Names read as the score below reads them, lexically too: embeddings miss zo_splrs for supplier.
     List<String> pool = relevance.keySet().stream().limit(ABOUT_POOL).toList();
-    pool.stream().sorted(java.util.Comparator.comparingDouble((String t) -> -about(assumedName, t)))
+    Map<String, Double> aboutInPool = new HashMap<>();
+    pool.forEach(t -> aboutInPool.put(t, about(TableFeatures.nameEvidence(lake, assumedName, t,
+        context.withoutTablePrefix(t)), entityKindSimilarity(assumedName, t))));
+    pool.stream().sorted(java.util.Comparator.comparingDouble((String t) -> -aboutInPool.get(t)))
         .limit(CANDIDATE_TABLES / 2).forEach(candidates::add);
     Map<String, Double> valueEvidence = literalTables(assumedName);
     valueEvidence.keySet().stream().filter(t -> valueEvidence.get(t) >= FilterLiterals.EXACT_HIT).forEach(candidates::add);
@@ -273,7 +281,7 @@ final class TableChooser extends PlannerPart {
       double valueBoost = valueEvidence(assumedTable, column, table, col.name());
       if (valueBoost > sim) {
         sim = valueBoost;
-        why = "filter value found in this column";
+        why = "a literal of the query found in this column or among the labels of its codes";
       }
       Optional<TypeRefutations.Refutation> refuted = context.refuted(column, table, col.name());
       if (refuted.isPresent()) {
@@ -301,6 +309,11 @@ final class TableChooser extends PlannerPart {
     return best;
   }
 
+  /** Every column of {@code table} but the excluded ones, scored for an assumed column (see {@link #bestColumn}). */
+  List<ColumnTarget> targets(String assumedTable, String column, String table, Set<String> excluded) {
+    return columnTargets(assumedTable, column, table, true, excluded);
+  }
+
   Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table, boolean entityPrior,
       Set<String> excluded) {
     return Optional.ofNullable(strongest(columnTargets(assumedTable, column, table, entityPrior, excluded)));
@@ -309,27 +322,59 @@ final class TableChooser extends PlannerPart {
   /**
    * The columns of {@code table} scored for an assumed column by name; where no column's name answers, the learned
    * matcher's scores among the columns whose names abbreviate the assumed one (embeddings miss abbreviated names:
-   * INST_OF for "instance of"), when one of them reaches the threshold.
+   * INST_OF for "instance of"), when one of them reaches the threshold. Where a name answers, a column whose
+   * shorter name abbreviates the whole assumed one keeps the better of its two scores: embeddings find RECEIPTDATE closer to
+   * {@code l_shipdate} (0.50) than SHPD (0.21), the matcher reads SHPD as ship date (0.99). Unless one of the
+   * query's literals for the column was found in one of them, or one is named exactly as the column without its
+   * table prefix: that evidence stands.
    */
   private List<ColumnTarget> columnTargets(String assumedTable, String column, String table, boolean entityPrior,
       Set<String> excluded) {
     List<ColumnTarget> byName = columnTargets(assumedTable, column, table, entityPrior, excluded, false);
     ColumnTarget best = strongest(byName);
-    if (LEARNED_FALLBACK && best != null && best.score() < COLUMN_THRESHOLD) {
-      List<ColumnTarget> learned = columnTargets(assumedTable, column, table, entityPrior, excluded, true);
-      ColumnTarget top = strongest(learned);
-      if (top != null && top.score() >= COLUMN_THRESHOLD) {
-        return learned;
-      }
+    if (!LEARNED_FALLBACK || best == null) {
+      return byName;
     }
-    return byName;
+    List<ColumnTarget> learned = columnTargets(assumedTable, column, table, entityPrior, excluded, true);
+    if (best.score() < COLUMN_THRESHOLD) {
+      ColumnTarget top = strongest(learned);
+      return top != null && top.score() >= COLUMN_THRESHOLD ? learned : byName;
+    }
+    // A literal of the query found in a column (or among its labels) says where the column is, and a column named
+    // exactly so (p_retailprice and RETAILPRICE) is the column meant; the matcher's other guesses stand aside.
+    String bare = dev.lakerewrite.retrieval.Names.normalize(ColumnPrefixes.withoutTablePrefix(column, assumedTable));
+    if (byName.stream().anyMatch(t -> t.score() > 0 && (valueEvidence(assumedTable, column, table, t.lakeColumn()) > 0
+        || dev.lakerewrite.retrieval.Names.normalize(t.lakeColumn()).equals(bare)))) {
+      return byName;
+    }
+    Map<String, ColumnTarget> learnedByColumn = new HashMap<>();
+    learned.forEach(t -> learnedByColumn.put(t.lakeColumn(), t));
+    List<ColumnTarget> out = new ArrayList<>(byName.size());
+    int assumedLetters = letters(bare);
+    for (ColumnTarget t : byName) {
+      ColumnTarget l = learnedByColumn.get(t.lakeColumn());
+      // Only a shorter name that abbreviates the whole one: "given name" and "short name" share a word with "name",
+      // "area" one with "phone_area_code", and each is another column.
+      out.add(l != null && l.score() > t.score() && letters(t.lakeColumn()) < assumedLetters
+          && ColumnFeatures.abbreviatesWhole(bare, t.lakeColumn()) ? l : t);
+    }
+    return out;
+  }
+
+  private static int letters(String name) {
+    return name.replaceAll("[^\\p{L}\\p{N}]", "").length();
   }
 
   /**
    * 0.75 when a value search found one of the column's filter literals in this lake column: the hit a filter
-   * would use (see {@link FilterLiterals#pickHit}) without a mapping, i.e. an exact spelling or a strong categorical match.
+   * would use (see {@link FilterLiterals#pickHit}) without a mapping, i.e. an exact spelling or a strong categorical
+   * match; or when the lake column holds codes whose named lookup table spells one of the literals exactly (see
+   * {@link CodeLookups#labelsHold}).
    */
   private double valueEvidence(String assumedTable, String column, String table, String lakeColumn) {
+    if (lookups.labelsHold(new ColumnTarget(table, lakeColumn, 0, ""), lookups.textLiterals(column))) {
+      return VALUE_EVIDENCE;
+    }
     for (Predicate p : analysis.predicates()) {
       if (!p.column().column().equalsIgnoreCase(column)) {
         continue;
@@ -341,7 +386,7 @@ final class TableChooser extends PlannerPart {
           String where = category.map(c -> c[0])
               .orElseGet(() -> literals.pickHit(vs, null, column).map(Evidence.ValueHit::column).orElse(null));
           if (lakeColumn.equals(where)) {
-            return 0.75;
+            return VALUE_EVIDENCE;
           }
         }
       }

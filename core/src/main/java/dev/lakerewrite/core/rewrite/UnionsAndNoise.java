@@ -7,6 +7,7 @@ import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
+import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -143,14 +144,15 @@ final class UnionsAndNoise extends PlannerPart {
 
   /**
    * Whether another table declares the columns the assumed table reads in the same type family as its lake table
-   * does (so they union: each part's file is typed on its own, and an INTEGER part unions with a BIGINT one).
+   * does (so they union: each part's file is typed on its own, and an INTEGER part unions with a BIGINT one), or one
+   * of the two holds the other's values as text (dates '21.04.1996' beside a DATE column: {@link #unionItem} reads
+   * them alike).
    */
   private boolean sameTypes(TableChoice t, String other) {
     for (ColumnTarget c : t.columns().values()) {
       if (c.lakeTable().equals(t.lake())) {
-        TypeFamily type = declaredFamily(t.lake(), c.lakeColumn());
-        boolean same = lake.table(other).columns().stream()
-            .anyMatch(o -> o.name().equalsIgnoreCase(c.lakeColumn()) && TypeFamily.fromSqlType(o.type()) == type);
+        boolean same = lake.table(other).columns().stream().anyMatch(o -> o.name().equalsIgnoreCase(c.lakeColumn())
+            && unionable(lake, t.lake(), c.lakeColumn(), other, o.name()));
         if (!same) {
           return false;
         }
@@ -159,9 +161,48 @@ final class UnionsAndNoise extends PlannerPart {
     return true;
   }
 
-  /** The family of a column's declared type (text that holds numbers is text: it does not union with a number). */
-  private TypeFamily declaredFamily(String table, String column) {
+  /** Whether a partner's column unions with a base column: the same declared family, or text holding its values. */
+  static boolean unionable(LakeTools lake, String base, String baseColumn, String partner, String partnerColumn) {
+    TypeFamily b = declared(lake, base, baseColumn);
+    TypeFamily p = declared(lake, partner, partnerColumn);
+    if (b == p) {
+      return true;
+    }
+    if (b == TypeFamily.STRING) {
+      return profiled(lake, base, baseColumn) == p;
+    }
+    return p == TypeFamily.STRING && profiled(lake, partner, partnerColumn) == b;
+  }
+
+  /**
+   * A partner's column as a union branch reads it, named as the base's column: as it is where both are declared
+   * alike; text read as the base's dates or numbers ({@code clean_date}, {@code clean_number}) beside a typed base
+   * column; a typed column as text beside a text base column (the base is then read as text everywhere, and cleaned
+   * where the query reads it).
+   */
+  static String unionItem(LakeTools lake, String base, String baseColumn, String partner, @Nullable String partnerColumn) {
+    if (partnerColumn == null) {
+      return "NULL AS " + Sql.identifier(baseColumn);
+    }
+    String read = Sql.identifier(partnerColumn);
+    TypeFamily b = declared(lake, base, baseColumn);
+    TypeFamily p = declared(lake, partner, partnerColumn);
+    if (b != p && b == TypeFamily.STRING) {
+      read = "CAST(" + read + " AS VARCHAR)";
+    } else if (b != p && p == TypeFamily.STRING && b == TypeFamily.DATETIME) {
+      read = "clean_date(" + read + ")";
+    } else if (b != p && p == TypeFamily.STRING && b == TypeFamily.NUMERIC) {
+      read = "clean_number(" + read + ")";
+    }
+    return read + " AS " + Sql.identifier(baseColumn);
+  }
+
+  private static TypeFamily declared(LakeTools lake, String table, String column) {
     return TypeFamily.fromSqlType(lake.table(table).column(column).map(CatalogTable.Column::type).orElse("VARCHAR"));
+  }
+
+  private static TypeFamily profiled(LakeTools lake, String table, String column) {
+    return lake.profile(table).column(column).map(ColumnProfile::typeFamily).orElse(TypeFamily.STRING);
   }
 
   /** A lake table's column names, lower case (types are left out: each part's file is typed on its own). */

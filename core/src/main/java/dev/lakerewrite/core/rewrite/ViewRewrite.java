@@ -331,8 +331,7 @@ final class ViewRewrite {
       used.add(p.table());
       List<String> items = new ArrayList<>();
       for (String c : cols) {
-        String pc = p.columnMapping().get(c);
-        items.add((pc == null ? "NULL" : Sql.identifier(pc)) + " AS " + Sql.identifier(c));
+        items.add(UnionsAndNoise.unionItem(state.lake(), lake, c, p.table(), p.columnMapping().get(c)));
       }
       sb.append(" UNION ALL SELECT ").append(String.join(", ", items)).append(" FROM ")
           .append(Sql.identifier(p.table()));

@@ -105,7 +105,8 @@ public record QueryAnalysis(
    *     {@code NOT IN}, {@code LIKE}, {@code NOT LIKE}, {@code ILIKE}, {@code NOT ILIKE}, {@code BETWEEN}
    * @param literals the literal values as text (two for BETWEEN, several for IN)
    * @param literalKinds DuckDB's kind of each literal (STRING, INTEGER, NUMERIC, DATE...)
-   * @param clause where it appears: WHERE, HAVING, QUALIFY or JOIN
+   * @param clause where it appears: WHERE, HAVING, QUALIFY, JOIN or SELECT (a comparison in the select list, such as
+   *     {@code CASE WHEN status = 'F'})
    */
   public record Predicate(ColumnReference column, String operator, List<String> literals,
       List<String> literalKinds, String clause) {}

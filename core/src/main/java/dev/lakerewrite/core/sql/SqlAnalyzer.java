@@ -258,7 +258,9 @@ public final class SqlAnalyzer {
         }
       }
       for (JsonNode item : node.path("select_list")) {
-        expression(item, scope, null);
+        // A comparison in the select list (CASE WHEN o_orderpriority = '1-URGENT') says what the column holds as
+        // much as a filter does.
+        expression(item, scope, "SELECT");
         if (outermost) {
           outputs.add(output(item, scope));
         }

@@ -31,6 +31,41 @@ class ColumnAssignmentTest {
   }
 
   @Test
+  void anOrderedAssignmentKeepsTheFirstColumnsBestUnlessALaterColumnWouldBeLeftWithNothing() {
+    Map<String, Map<String, Double>> w = new LinkedHashMap<>();
+    w.put("holder", Map.of("officeholder", 0.45, "instance_of", 0.2));
+    w.put("holder_spouse", Map.of("officeholder", 0.47, "jurisdiction", 0.15));
+    // The heaviest total gives officeholder to holder_spouse; in order, holder keeps its best.
+    assertThat(ColumnAssignment.best(w).pairs()).containsEntry("holder_spouse", "officeholder");
+    assertThat(ColumnAssignment.ordered(w).pairs()).containsEntry("holder", "officeholder")
+        .containsEntry("holder_spouse", "jurisdiction");
+
+    Map<String, Map<String, Double>> dates = new LinkedHashMap<>();
+    dates.put("o_orderpriority", Map.of("ORDR_3", 0.223, "ORDR_4", 0.222));
+    dates.put("o_orderdate", Map.of("ORDR_3", 0.41));
+    // ORDR_3 is the only column o_orderdate can read.
+    assertThat(ColumnAssignment.ordered(dates).pairs()).containsEntry("o_orderpriority", "ORDR_4")
+        .containsEntry("o_orderdate", "ORDR_3");
+  }
+
+  @Property(tries = 200)
+  void anOrderedAssignmentAssignsAsManyColumnsAsAnyAssignmentCan(@ForAll("weights") Map<String, Map<String, Double>> w) {
+    ColumnAssignment.Assignment ordered = ColumnAssignment.ordered(w);
+    assertOneToOne(ordered, w);
+    Map<String, Map<String, Double>> unit = new LinkedHashMap<>();
+    w.forEach((a, l) -> {
+      Map<String, Double> ones = new LinkedHashMap<>();
+      l.forEach((k, v) -> {
+        if (v > 0) {
+          ones.put(k, 1.0);
+        }
+      });
+      unit.put(a, ones);
+    });
+    assertThat((double) ordered.pairs().size()).isEqualTo(ColumnAssignment.best(unit).weight());
+  }
+
+  @Test
   void kMustBePositive() {
     assertThatThrownBy(() -> ColumnAssignment.kBest(Map.of(), 0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("k must be at least 1, was 0");

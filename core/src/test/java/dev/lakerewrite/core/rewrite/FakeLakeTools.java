@@ -79,6 +79,14 @@ final class FakeLakeTools implements LakeTools {
     return this;
   }
 
+  /** Declares what a column's values read as (the profiler's family: text dates read as dates). */
+  FakeLakeTools profiledAs(String table, String column, TypeFamily family) {
+    profiled.put(table + "|" + column, family);
+    return this;
+  }
+
+  private final Map<String, TypeFamily> profiled = new HashMap<>();
+
   /** Declares a column noisy (the cleaning detector's evidence). */
   FakeLakeTools noisy(String table, String column, String evidence) {
     noisy.computeIfAbsent(table, k -> new LinkedHashMap<>()).put(column, List.of(evidence));
@@ -178,7 +186,7 @@ final class FakeLakeTools implements LakeTools {
       int rows = t.rows().size();
       out.add(new ColumnProfile(c.name(), c.type(), values.size(), counts.size(),
           rows == 0 ? 0 : 1 - (double) values.size() / rows, values.isEmpty() ? 0 : (double) counts.size() / values.size(),
-          frequent, family(c.type())));
+          frequent, profiled.getOrDefault(name + "|" + c.name(), family(c.type()))));
     }
     return new TableProfile(name, t.rows().size(), out);
   }

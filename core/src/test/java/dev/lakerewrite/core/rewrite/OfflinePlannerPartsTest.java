@@ -28,12 +28,18 @@ class OfflinePlannerPartsTest {
   private static final class Parts {
     final PlanningContext context;
     final FilterLiterals literals;
+    final CodeLookups lookups;
     final TableChooser chooser;
 
     Parts(FakeLakeTools lake, String sql, Scratchpad pad, Action... performed) {
       context = new PlanningContext(lake.state(sql, pad, performed));
       literals = new FilterLiterals(context);
-      chooser = new TableChooser(context, literals);
+      lookups = new CodeLookups(context);
+      chooser = new TableChooser(context, literals, lookups);
+    }
+
+    MissingTableColumns missing() {
+      return new MissingTableColumns(context, chooser, lookups);
     }
   }
 
@@ -149,6 +155,87 @@ class OfflinePlannerPartsTest {
       assertThat(ranked.get(0).lake()).isEqualTo("zo_splrs");
     }
 
+    /** Orders whose key, status, date and priority the lake named alike (ORDR, ORDR_2 … ORDR_4). */
+    private FakeLakeTools alikeOrders() {
+      return new FakeLakeTools()
+          .table("zo_ordrs", "ORDR BIGINT, ORDR_2 VARCHAR, ORDR_3 DATE, ORDR_4 BIGINT",
+              "1|O|1996-01-02|5", "2|F|1996-12-01|1", "3|O|1993-10-14|2", "4|F|1993-07-21|1")
+          .table("zo_ordr_4_typs", "ID BIGINT, LBL VARCHAR", "1|1-URGENT", "2|2-HIGH", "5|5-LOW")
+          .similar("orders", "zo ordrs", 0.6)
+          .similar("o orderpriority", "ordr", 0.22).similar("o orderpriority", "ordr 2", 0.22)
+          .similar("o orderpriority", "ordr 3", 0.223).similar("o orderpriority", "ordr 4", 0.222)
+          .similar("o orderdate", "ordr", 0.26).similar("o orderdate", "ordr 2", 0.26)
+          .similar("o orderdate", "ordr 3", 0.26).similar("o orderdate", "ordr 4", 0.26);
+    }
+
+    @Test
+    void aLiteralAmongTheLabelsOfACodeColumnsLookupTellsColumnsNamedAlikeApart() {
+      FakeLakeTools lake = alikeOrders();
+      // The literal sits in a CASE of the select list, not in a filter.
+      String sql = "SELECT sum(CASE WHEN o_orderpriority = '1-URGENT' THEN 1 ELSE 0 END) AS urgent FROM orders";
+      Parts p = new Parts(lake, sql, lake.padWith("zo_ordrs"));
+
+      TableChoice c = p.chooser.mapColumns("orders", "zo_ordrs", List.of("o_orderpriority"), 0.6);
+
+      // Only ORDR_4's lookup, zo_ordr_4_typs (named after it), spells '1-URGENT'.
+      assertThat(c.columns().get("o_orderpriority").lakeColumn()).isEqualTo("ORDR_4");
+      Plan plan = new OfflinePlanner(lake.state(sql, lake.padWith("zo_ordrs"))).plan();
+      assertThat(plan.tables().get("orders").columns().get("o_orderpriority"))
+          .satisfies(t -> assertThat(t.lakeTable() + "." + t.lakeColumn()).isEqualTo("zo_ordr_4_typs.LBL"));
+    }
+
+    @Test
+    void aGuessNeverTakesTheOnlyColumnALaterColumnCanRead() {
+      FakeLakeTools lake = alikeOrders();
+      Parts p = new Parts(lake, "SELECT o_orderpriority, count(*) FROM orders "
+          + "WHERE o_orderdate >= DATE '1993-07-01' GROUP BY o_orderpriority", lake.padWith("zo_ordrs"));
+      TableChoice weak = p.chooser.mapColumns("orders", "zo_ordrs", List.of("o_orderpriority", "o_orderdate"), 0.6);
+      assertThat(weak.unmapped()).containsExactly("o_orderpriority", "o_orderdate");
+
+      TableChoice t = p.missing().crossTableColumns(weak, new ArrayList<>(), new ArrayList<>());
+
+      // o_orderpriority, first in line, would take ORDR_3 by a hair; ORDR_3 is the only column o_orderdate can be.
+      assertThat(t.columns().get("o_orderdate").lakeColumn()).isEqualTo("ORDR_3");
+      assertThat(t.columns().get("o_orderpriority").lakeColumn()).isNotEqualTo("ORDR_3");
+    }
+
+    @Test
+    void afterAnEmptyResultTheNextBestColumnIsTriedBeforeAnotherTableWhenItGivesUpLess() {
+      FakeLakeTools lake = alikeOrders()
+          .table("zo_lntms", "ORDR BIGINT, TAX DOUBLE", "1|0.02", "1|0.06", "2|0.05")
+          .similar("orders", "zo lntms", 0.3)
+          .similar("o orderstatus", "ordr", 0.6).similar("o orderstatus", "ordr 2", 0.55);
+      // Grouped by the order key, no status has two orders: the query returns no rows.
+      String sql = "SELECT d.o_orderstatus, d.row_count FROM (SELECT o_orderstatus, COUNT(*) AS row_count "
+          + "FROM orders GROUP BY o_orderstatus) d WHERE d.row_count >= 2";
+      OfflinePlanner planner = new OfflinePlanner(lake.state(sql, lake.padWith("zo_ordrs", "zo_lntms")));
+      assertThat(planner.plan().tables().get("orders").columns().get("o_orderstatus").lakeColumn()).isEqualTo("ORDR");
+
+      Plan next = planner.alternative(1).orElseThrow();
+
+      assertThat(next.tables().get("orders").lake()).isEqualTo("zo_ordrs");
+      assertThat(next.tables().get("orders").columns().get("o_orderstatus").lakeColumn()).isEqualTo("ORDR_2");
+      assertThat(next.notes()).anyMatch(n -> n.contains("orders.o_orderstatus→zo_ordrs.ORDR_2"));
+      assertThat(planner.alternative(2).orElseThrow().tables().get("orders").lake()).isEqualTo("zo_lntms");
+    }
+
+    @Test
+    void aTableWhoseAbbreviatedNameOnlyTheLexicalReadingFindsIsACandidateBeyondTheMostRelevantOnes() {
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("zo_splrs", "NM VARCHAR, PHN VARCHAR", "Supplier#1|27-918", "Supplier#2|15-679");
+      for (int i = 1; i <= TableChooser.CANDIDATE_TABLES + 1; i++) {
+        lake.table("zo_decoy_" + i, "NM VARCHAR, PHN VARCHAR", "Decoy#1|11-111")
+            .similar("supplier", "zo decoy " + i, 0.3);
+      }
+      lake.similar("supplier", "zo splrs", 0.1).similar("s name", "nm", 0.6).similar("s phone", "phn", 0.6);
+      Parts p = new Parts(lake, "SELECT s_name, s_phone FROM supplier", lake.padWith("zo_decoy_1"));
+
+      List<TableChoice> ranked = p.chooser.rankTables("supplier", List.of("s_name", "s_phone"), new ArrayList<>());
+
+      // Seven decoys are more relevant and closer by embeddings; "splrs" abbreviates "suppliers".
+      assertThat(ranked.get(0).lake()).isEqualTo("zo_splrs");
+    }
+
     @Test
     void aColumnComparedWithDatesIsNeverReadFromANumberColumnHoweverAlikeTheNames() {
       FakeLakeTools items = new FakeLakeTools()
@@ -227,6 +314,29 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aTableWhoseOwnLakeTableIsABetterTableForItIsNotMergedThoughAnotherHasItsColumns() {
+      // TPC-H's region has only a key and a name; the nation table has both (its region key and its own name).
+      FakeLakeTools tpch = new FakeLakeTools()
+          .table("tbl_ntn", "NTNK BIGINT, NAME VARCHAR, REGIONKEY BIGINT", "0|ALGERIA|0", "1|ARGENTINA|1",
+              "2|BRAZIL|1", "3|CANADA|1", "4|EGYPT|4")
+          .table("tbl_rgn", "REGIONKEY BIGINT, NAME VARCHAR", "0|AFRICA", "1|AMERICA", "4|MIDDLE EAST")
+          .edge("tbl_ntn", "REGIONKEY", "tbl_rgn", "REGIONKEY")
+          .similar("nation", "tbl ntn", 0.7).similar("region", "tbl rgn", 0.7)
+          .similar("nation", "tbl rgn", 0.1).similar("region", "tbl ntn", 0.1)
+          .similar("r name", "name", 0.6).similar("n regionkey", "regionkey", 0.9)
+          .similar("r regionkey", "regionkey", 0.9);
+      String sql = "WITH per_parent AS (SELECT n_regionkey AS parent_key, COUNT(*) AS total FROM nation "
+          + "GROUP BY n_regionkey) SELECT p.r_name, s.total FROM region p JOIN per_parent s "
+          + "ON s.parent_key = p.r_regionkey ORDER BY s.total DESC, p.r_name LIMIT 7";
+
+      Plan plan = new OfflinePlanner(tpch.state(sql, tpch.padWith("tbl_ntn", "tbl_rgn"))).plan();
+
+      assertThat(plan.tables().get("region").mergedInto()).isNull();
+      assertThat(plan.tables().get("region").lake()).isEqualTo("tbl_rgn");
+      assertThat(plan.notes()).noneMatch(n -> n.contains("obsolete"));
+    }
+
+    @Test
     void aTableKeptApartIsNotMerged() {
       String sql = "SELECT f.title, c.name FROM films f JOIN countries c ON f.country_id = c.id";
       Parts p = new Parts(lake, sql, lake.padWith("films"));
@@ -262,7 +372,7 @@ class OfflinePlannerPartsTest {
       List<JoinRoute> joins = new ArrayList<>();
       List<Action> wanted = new ArrayList<>();
 
-      TableChoice t = new MissingTableColumns(p.context, p.chooser).crossTableColumns(countries(), joins, wanted);
+      TableChoice t = p.missing().crossTableColumns(countries(), joins, wanted);
 
       assertThat(t.columns().get("gini_index").lakeTable()).isEqualTo("economy");
       assertThat(t.columns().get("gini_index").lakeColumn()).isEqualTo("gini_coef");
@@ -279,7 +389,7 @@ class OfflinePlannerPartsTest {
       List<JoinRoute> joins = new ArrayList<>();
       List<Action> wanted = new ArrayList<>();
 
-      TableChoice t = new MissingTableColumns(p.context, p.chooser).crossTableColumns(countries(), joins, wanted);
+      TableChoice t = p.missing().crossTableColumns(countries(), joins, wanted);
 
       assertThat(wanted).contains(new Action.FindJoinPath("country_profiles", "economy"));
       assertThat(joins).isEmpty();
@@ -308,7 +418,7 @@ class OfflinePlannerPartsTest {
     void aGuessNeverTakesALakeColumnAnotherAssumedColumnReads() {
       Parts p = new Parts(lake, sql, lake.padWith("zo_clnts"));
 
-      TableChoice t = new MissingTableColumns(p.context, p.chooser).crossTableColumns(customer(), new ArrayList<>(),
+      TableChoice t = p.missing().crossTableColumns(customer(), new ArrayList<>(),
           new ArrayList<>());
 
       assertThat(t.columns().get("c_address").weak()).isTrue();
@@ -323,7 +433,7 @@ class OfflinePlannerPartsTest {
       Parts p = new Parts(lake, sql, pad);
       List<JoinRoute> joins = new ArrayList<>();
 
-      TableChoice t = new MissingTableColumns(p.context, p.chooser).crossTableColumns(customer(), joins,
+      TableChoice t = p.missing().crossTableColumns(customer(), joins,
           new ArrayList<>());
 
       // No shared word and no declared similarity: only the abbreviation (ADRS ~ address) and the column model say so.
@@ -497,7 +607,7 @@ class OfflinePlannerPartsTest {
       Parts p = new Parts(lake, "SELECT label, approved_by FROM licences", lake.padWith("zo_licences"));
       List<JoinRoute> joins = new ArrayList<>();
 
-      TableChoice t = new MissingTableColumns(p.context, p.chooser)
+      TableChoice t = p.missing()
           .codeLabels(licences("approved_by", "SNCT_BY").get("licences"), joins);
 
       assertThat(t.columns().get("approved_by").lakeTable()).isEqualTo("zo_snct_by_typs");
@@ -512,13 +622,13 @@ class OfflinePlannerPartsTest {
     @Test
     void aColumnWhoseNameOrUsePromisesANumberKeepsItsValues() {
       Parts rated = new Parts(lake, "SELECT label, rating_score FROM licences", lake.padWith("zo_licences"));
-      MissingTableColumns missing = new MissingTableColumns(rated.context, rated.chooser);
+      MissingTableColumns missing = rated.missing();
       List<JoinRoute> joins = new ArrayList<>();
       assertThat(missing.codeLabels(licences("rating_score", "RTNG").get("licences"), joins).columns()
           .get("rating_score").lakeColumn()).isEqualTo("RTNG");
 
       Parts summed = new Parts(lake, "SELECT SUM(approved_by) FROM licences", lake.padWith("zo_licences"));
-      assertThat(new MissingTableColumns(summed.context, summed.chooser)
+      assertThat(summed.missing()
           .codeLabels(licences("approved_by", "SNCT_BY").get("licences"), joins).columns()
           .get("approved_by").lakeColumn()).isEqualTo("SNCT_BY");
       assertThat(joins).isEmpty();
@@ -532,7 +642,7 @@ class OfflinePlannerPartsTest {
       Parts p = new Parts(keyed, "SELECT n_name, n_regionkey FROM nation", keyed.padWith("tbl_ntn"));
       List<JoinRoute> joins = new ArrayList<>();
 
-      TableChoice t = new MissingTableColumns(p.context, p.chooser).codeLabels(choice("nation", "tbl_ntn",
+      TableChoice t = p.missing().codeLabels(choice("nation", "tbl_ntn",
           Map.of("n_name", target("tbl_ntn", "NAME"), "n_regionkey", target("tbl_ntn", "REGIONKEY")), List.of()),
           joins);
 
@@ -546,7 +656,7 @@ class OfflinePlannerPartsTest {
       List<JoinRoute> joins = new ArrayList<>();
 
       // RTNG's codes are all in zo_clr_typs, but nothing in the names ties "RTNG" to colours.
-      TableChoice t = new MissingTableColumns(p.context, p.chooser)
+      TableChoice t = p.missing()
           .codeLabels(licences("colour", "RTNG").get("licences"), joins);
 
       assertThat(t.columns().get("colour").lakeColumn()).isEqualTo("RTNG");
@@ -635,6 +745,48 @@ class OfflinePlannerPartsTest {
         // The west part is cleaned like the east part it was split from.
         assertThat(names).as(sql).containsExactly("BIATHLON", "CURLING", "LUGE");
       }
+    }
+
+    @Test
+    void partsOfATableSplitByRowsUnionWhereOneHoldsTheOthersDatesAsText() {
+      FakeLakeTools parts = new FakeLakeTools()
+          .table("tbl_lin_since_1995", "QTY DOUBLE, SHPD VARCHAR", "28.0|21.04.1996", "32.0|30.01.1996")
+          .table("tbl_lin_before_1995", "QTY DOUBLE, SHPD DATE", "45.0|1994-02-02", "49.0|1993-11-09")
+          .profiledAs("tbl_lin_since_1995", "SHPD", dev.lakerewrite.retrieval.TypeFamily.DATETIME);
+      Parts p = new Parts(parts, "SELECT sum(l_quantity) FROM lineitem WHERE l_shipdate < DATE '1995-01-01'",
+          parts.padWith("tbl_lin_since_1995"));
+      Map<String, TableChoice> lineitem = byAssumed(choice("lineitem", "tbl_lin_since_1995", Map.of(
+          "l_quantity", target("tbl_lin_since_1995", "QTY"), "l_shipdate", target("tbl_lin_since_1995", "SHPD")),
+          List.of()));
+
+      Map<String, List<Evidence.UnionPartner>> unions = new UnionsAndNoise(p.context, p.chooser).unions(lineitem,
+          new ArrayList<>());
+
+      assertThat(unions.get("tbl_lin_since_1995")).extracting(Evidence.UnionPartner::table)
+          .containsExactly("tbl_lin_before_1995");
+      // Each branch reads the column as the base declares it: text beside text, dates read from text beside dates.
+      assertThat(UnionsAndNoise.unionItem(parts, "tbl_lin_since_1995", "SHPD", "tbl_lin_before_1995", "SHPD"))
+          .isEqualTo("CAST(\"SHPD\" AS VARCHAR) AS \"SHPD\"");
+      assertThat(UnionsAndNoise.unionItem(parts, "tbl_lin_before_1995", "SHPD", "tbl_lin_since_1995", "SHPD"))
+          .isEqualTo("clean_date(\"SHPD\") AS \"SHPD\"");
+      assertThat(UnionsAndNoise.unionItem(parts, "tbl_lin_before_1995", "QTY", "tbl_lin_since_1995", "QTY"))
+          .isEqualTo("\"QTY\" AS \"QTY\"");
+    }
+
+    @Test
+    void aTextDateComparedWithADatePlusAnIntervalIsReadAsADateNotANumber() {
+      FakeLakeTools items = new FakeLakeTools()
+          .table("line_items", "quantity DOUBLE, ship_day VARCHAR", "28.0|21.04.1994", "32.0|30.01.1996")
+          .profiledAs("line_items", "ship_day", dev.lakerewrite.retrieval.TypeFamily.DATETIME)
+          .similar("lineitem", "line items", 0.9).similar("shipdate", "ship day", 0.8)
+          .similar("quantity", "quantity", 1.0);
+
+      String sql = new OfflineRewriterAgent(dev.lakerewrite.core.sql.SqlParser.standalone())
+          .propose(items.state("SELECT sum(quantity) FROM lineitem WHERE shipdate >= DATE '1994-01-01' "
+              + "AND shipdate < DATE '1994-01-01' + INTERVAL '1' YEAR", items.padWith("line_items"))).sql();
+
+      // clean_number(ship_day) < DATE ... does not bind: the sum of a date and an interval is a date.
+      assertThat(sql).contains("clean_date(lineitem.ship_day) <").doesNotContain("clean_number(lineitem.ship_day)");
     }
 
     @Test

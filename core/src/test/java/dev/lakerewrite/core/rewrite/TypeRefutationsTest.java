@@ -146,9 +146,9 @@ class TypeRefutationsTest {
     PlanningContext before = new PlanningContext(lake.state(USER_QUERY, pad));
     PlanningContext after = new PlanningContext(lake.stateAfter(USER_QUERY, pad, firstTry()));
 
-    TableChoice first = new TableChooser(before, new FilterLiterals(before))
+    TableChoice first = new TableChooser(before, new FilterLiterals(before), new CodeLookups(before))
         .rankTables("customers", List.of("c_name", "mktsegment"), new ArrayList<>()).get(0);
-    TableChoice second = new TableChooser(after, new FilterLiterals(after))
+    TableChoice second = new TableChooser(after, new FilterLiterals(after), new CodeLookups(after))
         .rankTables("customers", List.of("c_name", "mktsegment"), new ArrayList<>()).get(0);
 
     assertThat(first.columns().get("mktsegment").lakeColumn()).isEqualTo("segment_code");

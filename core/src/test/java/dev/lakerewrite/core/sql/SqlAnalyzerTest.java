@@ -35,6 +35,16 @@ class SqlAnalyzerTest {
   }
 
   @Test
+  void aComparisonInTheSelectListIsAPredicateOfClauseSelect() {
+    QueryAnalysis a = analyzer.analyze("SELECT sum(CASE WHEN o_orderpriority = '1-URGENT' THEN 1 ELSE 0 END) AS urgent "
+        + "FROM orders WHERE o_orderdate >= DATE '1993-07-01'");
+
+    assertThat(a.predicates()).extracting(p -> p.column().column() + " " + p.operator() + " " + p.literals() + " "
+        + p.clause()).containsExactlyInAnyOrder("o_orderpriority = [1-URGENT] SELECT",
+            "o_orderdate >= [1993-07-01] WHERE");
+  }
+
+  @Test
   void thesisRewrittenQueryWithCteJoinAndAliases() {
     QueryAnalysis a = analyzer.analyze("""
         WITH clean_countries AS (
