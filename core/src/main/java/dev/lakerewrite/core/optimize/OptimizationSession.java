@@ -362,7 +362,7 @@ final class OptimizationSession {
     for (Recipe r : selected) {
       List<RuleProposer.Proposal> proposals;
       try {
-        proposals = r.candidates(sql, rules);
+        proposals = r.candidates(sql, rules, profile);
       } catch (RuntimeException e) {
         trace("REASONING", "recipe-failed", r.id() + " threw " + e.getClass().getSimpleName() + ": "
             + e.getMessage());
