@@ -206,6 +206,11 @@ final class Verifier {
     Verifier v = new Verifier(trees, target, further, settings, original);
     Execution onTarget = target.executor().execute(v.originalUnlimited, limits(settings, settings.queryTimeout()));
     if (!onTarget.isSuccess() && onTarget.error().orElseThrow().kind() == ErrorKind.TIMEOUT) {
+      // Once more before its limit stands for its time: a first run may read cold pages or meet a load peak
+      // (TPC-DS q48 on PostgreSQL ran past 20 s once and in 2.5 s after, and a candidate was credited 9.5x).
+      onTarget = target.executor().execute(v.originalUnlimited, limits(settings, settings.queryTimeout()));
+    }
+    if (!onTarget.isSuccess() && onTarget.error().orElseThrow().kind() == ErrorKind.TIMEOUT) {
       // An original that runs for minutes: its time limit is a lower bound of its time, and candidates are
       // checked on the further instances only (there must be one where the original finishes).
       Verifier timedOut = new Verifier(v, ResultComparison.Order.strict());
