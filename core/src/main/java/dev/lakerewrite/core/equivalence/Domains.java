@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -269,15 +267,8 @@ final class Domains {
   }
 
   private static List<String> single(Connection c, String sql) throws SQLException {
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      List<String> row = new ArrayList<>();
-      if (rs.next()) {
-        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-          row.add(rs.getString(i));
-        }
-      }
-      return row;
-    }
+    List<List<String>> rows = EngineAnswers.rows(c, sql);
+    return rows.isEmpty() ? new ArrayList<>() : new ArrayList<>(rows.get(0));
   }
 
   /** The candidates cast to their column types (those that do not cast dropped, duplicates merged), capped. */
@@ -305,14 +296,12 @@ final class Domains {
     if (keys.isEmpty()) {
       return out;
     }
-    try (Statement st = duckdb.createStatement();
-         ResultSet rs = st.executeQuery("SELECT k, v FROM (" + sql + ") WHERE v IS NOT NULL ORDER BY k, i")) {
-      while (rs.next()) {
-        List<String> pool = out.get(keys.get(rs.getInt(1)));
-        String v = rs.getString(2);
-        if (!pool.contains(v) && pool.size() < POOL_CAP) {
-          pool.add(v);
-        }
+    for (List<String> row : EngineAnswers.rows(duckdb, "SELECT k, v FROM (" + sql + ") WHERE v IS NOT NULL "
+        + "ORDER BY k, i")) {
+      List<String> pool = out.get(keys.get(Integer.parseInt(row.get(0))));
+      String v = row.get(1);
+      if (!pool.contains(v) && pool.size() < POOL_CAP) {
+        pool.add(v);
       }
     }
     return out;

@@ -6,7 +6,6 @@ import dev.lakerewrite.core.SafeExecutor;
 import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -30,6 +29,11 @@ final class DuckDbWorkspace implements Workspace {
    * instance to the next is not reloaded, and a table not listed here is empty.
    */
   private final Map<String, List<List<String>>> current = new java.util.HashMap<>();
+  /**
+   * The tables (lower-case names) whose rows are loaded, null for all: a table no query of the check reads is left
+   * empty, as nothing it holds can change a result (foreign keys are the generator's, not the engine's).
+   */
+  private java.util.@org.jspecify.annotations.Nullable Set<String> onlyTables;
 
   private DuckDbWorkspace(Connection connection) {
     this.connection = connection;
@@ -87,6 +91,19 @@ final class DuckDbWorkspace implements Workspace {
     return connection;
   }
 
+  /**
+   * Loads only these tables' rows (lower-case names) from now on, null for every table's: the instances of a
+   * check name every table their rows need (foreign keys), the queries read fewer of them.
+   */
+  void loadOnly(@org.jspecify.annotations.Nullable Set<String> tables) {
+    this.onlyTables = tables;
+  }
+
+  private List<List<String>> wanted(Database instance, Schema.Table t) {
+    return onlyTables == null || onlyTables.contains(t.name().toLowerCase(Locale.ROOT)) ? instance.rows(t)
+        : List.of();
+  }
+
   @Override
   public String engine() {
     return "DuckDB";
@@ -110,7 +127,7 @@ final class DuckDbWorkspace implements Workspace {
     connection.setAutoCommit(false);
     try {
       for (Schema.Table t : instance.tables()) {
-        List<List<String>> rows = instance.rows(t);
+        List<List<String>> rows = wanted(instance, t);
         wanted.add(t.name());
         if (rows.equals(current.getOrDefault(t.name(), List.of()))) {
           continue;
@@ -160,6 +177,10 @@ final class DuckDbWorkspace implements Workspace {
     current.clear();
     Map<String, List<List<String>>> loaded = new LinkedHashMap<>();
     for (Schema.Table t : instance.tables()) {
+      if (onlyTables != null && !onlyTables.contains(t.name().toLowerCase(Locale.ROOT))) {
+        loaded.put(t.name().toLowerCase(Locale.ROOT), instance.rows(t)); // not read: kept as given, not loaded
+        continue;
+      }
       List<List<String>> kept = new ArrayList<>();
       for (List<String> row : instance.rows(t)) {
         if (bulkInsert(t, List.of(row))) {
@@ -281,18 +302,7 @@ final class DuckDbWorkspace implements Workspace {
 
   /** Rows of a query the library wrote, as text. */
   List<List<String>> strings(String sql) throws SQLException {
-    List<List<String>> rows = new ArrayList<>();
-    try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      int width = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<String> row = new ArrayList<>(width);
-        for (int i = 1; i <= width; i++) {
-          row.add(rs.getString(i));
-        }
-        rows.add(row);
-      }
-    }
-    return rows;
+    return EngineAnswers.fetch(connection, sql);
   }
 
   @Override

@@ -60,6 +60,9 @@ public final class EquivalenceChecker implements AutoCloseable {
    */
   public static final String TIME_BUDGET_NOTE = "the time budget ran out";
 
+  /** Instances the threshold search tries per check at most (on top of the generated ones and the witnesses). */
+  static final int THRESHOLD_TRIALS = 48;
+
   private final Schema schema;
   private final @Nullable Database scriptRows;
   private final Connection database;
@@ -73,6 +76,7 @@ public final class EquivalenceChecker implements AutoCloseable {
   private final boolean witnesses;
   private final int maxComparedRows;
   private final int maxMinimizeTests;
+  private final int thresholdTrials;
   private final dev.lakerewrite.core.Engine engine;
   private final ConcurrentLinkedQueue<DuckDbWorkspace> pool = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Connection> scratchPool = new ConcurrentLinkedQueue<>();
@@ -94,6 +98,7 @@ public final class EquivalenceChecker implements AutoCloseable {
     this.witnesses = b.witnesses;
     this.maxComparedRows = b.maxComparedRows;
     this.maxMinimizeTests = b.maxMinimizeTests;
+    this.thresholdTrials = b.targeted ? b.thresholdTrials : 0;
   }
 
   public static Builder builder() {
@@ -212,6 +217,8 @@ public final class EquivalenceChecker implements AutoCloseable {
     private @Nullable String rightFailure;
     private Workspace.Query leftQuery;
     private Workspace.Query rightQuery;
+    /** The tables the queries read (null: all), the only ones loaded. */
+    private @Nullable Set<String> read;
 
     Check(WorkspaceFactory factory, Connection duck, String left, String right, long start) {
       this.factory = factory;
@@ -259,6 +266,10 @@ public final class EquivalenceChecker implements AutoCloseable {
     private EquivalenceResult run(JsonNode leftTree, JsonNode rightTree, QueryFacts facts, List<Schema.Table> tables,
         Map<QueryFacts.ColumnKey, List<String>> real, Trial onDatabase) throws SQLException {
 
+      read = readTables(leftTree, rightTree);
+      if (ws instanceof DuckDbWorkspace d) {
+        d.loadOnly(read);
+      }
       // The empty instance first: it also tells whether both queries bind.
       Database empty = new Database("every table empty", tables, Map.of());
       ws.load(empty);
@@ -316,6 +327,8 @@ public final class EquivalenceChecker implements AutoCloseable {
       int repeated = 0;
       int i = 0;
       int total = counted;
+      List<ThresholdSearch.Seed> nonEmpty = new ArrayList<>();
+      List<ThresholdSearch.Seed> witnessSeeds = new ArrayList<>();
       for (; System.nanoTime() < deadline; i++) {
         total = counted + (plan[0] != null || i >= counted ? planned.get().onTop() : 0);
         if (i >= total) {
@@ -323,7 +336,7 @@ public final class EquivalenceChecker implements AutoCloseable {
         }
         Database db = i == 0 && scriptRows != null ? scriptRows : generator.generate(generated++);
         Database loaded = ws.load(db);
-        if (!tried.add(content(loaded))) {
+        if (!tried.add(content(loaded, read))) {
           // The same rows in every table as an instance already tried: both queries would answer the same again.
           repeated++;
           continue;
@@ -331,6 +344,40 @@ public final class EquivalenceChecker implements AutoCloseable {
         Trial t = trial(loaded);
         if (t != null && t.outcome().kind() == OutputComparison.Kind.DIFFERENT) {
           return difference(loaded, t, facts);
+        }
+        if (t != null) {
+          ThresholdSearch.Seed seed = new ThresholdSearch.Seed(loaded, List.of(t.left().rowCount(),
+              t.right().rowCount()));
+          if (t.left().rowCount() + t.right().rowCount() > 0 && nonEmpty.size() < ThresholdSearch.MAX_SEEDS) {
+            nonEmpty.add(seed);
+          } else if (loaded.name().startsWith("a witness of") && witnessSeeds.size() < ThresholdSearch.MAX_SEEDS) {
+            witnessSeeds.add(seed);
+          }
+        }
+      }
+      if (thresholdTrials > 0 && System.nanoTime() < deadline && tables.size() > 0) {
+        // Comparisons over aggregates: cells of aggregated columns moved to where a group crosses a threshold.
+        Map<String, Set<Integer>> measures = ThresholdSearch.measures(facts.statements(), tables);
+        if (!measures.isEmpty()) {
+          List<ThresholdSearch.Seed> seeds = new ArrayList<>(nonEmpty);
+          seeds.addAll(witnessSeeds);
+          Trial[] last = new Trial[1];
+          ThresholdSearch.Outcome found = ThresholdSearch.search(seeds, measures, thresholdTrials, candidate -> {
+            if (System.nanoTime() >= deadline) {
+              return null;
+            }
+            Database loaded = ws.load(candidate);
+            Trial t = trial(loaded);
+            if (t == null) {
+              return null;
+            }
+            last[0] = t;
+            return new ThresholdSearch.Outcome(loaded, t.outcome().kind() == OutputComparison.Kind.DIFFERENT,
+                List.of(t.left().rowCount(), t.right().rowCount()));
+          });
+          if (found != null) {
+            return difference(found.loaded(), last[0], facts);
+          }
         }
       }
       if (i < total) {
@@ -370,13 +417,38 @@ public final class EquivalenceChecker implements AutoCloseable {
           + " instance(s) where both ran" + (useData ? " (including the database itself)" : ""), facts);
     }
 
-    /** The rows of every table of an instance, in table order: equal for instances that hold the same data. */
-    private static List<List<List<String>>> content(Database db) {
+    /**
+     * The rows of every table the queries read (all tables when {@code read} is null), in table order: equal for
+     * instances on which both queries answer the same.
+     */
+    private static List<List<List<String>>> content(Database db, @Nullable Set<String> read) {
       List<List<List<String>>> out = new ArrayList<>();
       for (Schema.Table t : db.tables()) {
-        out.add(db.rows(t));
+        out.add(read == null || read.contains(t.name().toLowerCase(java.util.Locale.ROOT)) ? db.rows(t) : List.of());
       }
       return out;
+    }
+
+    /**
+     * The schema's tables the two queries name (lower-case), null when that cannot be told (a query without a
+     * tree, a view): the workspace loads only these, as no other table's rows can change a result.
+     */
+    private @Nullable Set<String> readTables(@Nullable JsonNode leftTree, @Nullable JsonNode rightTree) {
+      if (leftTree == null || rightTree == null) {
+        return null;
+      }
+      Set<String> out = new java.util.HashSet<>();
+      boolean[] view = {false};
+      for (JsonNode tree : List.of(leftTree, rightTree)) {
+        dev.lakerewrite.core.sql.Trees.visit(tree, n -> {
+          if ("BASE_TABLE".equals(n.path("type").asText("")) && n.has("table_name")) {
+            String name = n.path("table_name").asText("");
+            schema.table(name).ifPresent(t -> out.add(t.name().toLowerCase(java.util.Locale.ROOT)));
+            view[0] |= schema.view(name).isPresent();
+          }
+        });
+      }
+      return view[0] || out.isEmpty() ? null : out;
     }
 
     /**
@@ -500,6 +572,9 @@ public final class EquivalenceChecker implements AutoCloseable {
             return false;
           }
         }, maxMinimizeTests, minimizeDeadline);
+      }
+      if (ws instanceof DuckDbWorkspace d) {
+        d.loadOnly(null); // the counterexample as a whole, every table's rows through the engine
       }
       Database loaded = ws.load(small);
       Trial t = quietly(loaded);
@@ -642,6 +717,7 @@ public final class EquivalenceChecker implements AutoCloseable {
     private boolean witnesses = true;
     private int maxComparedRows = 100_000;
     private int maxMinimizeTests = 400;
+    private int thresholdTrials = THRESHOLD_TRIALS;
 
     private Builder() {}
 
@@ -732,6 +808,16 @@ public final class EquivalenceChecker implements AutoCloseable {
      */
     Builder witnesses(boolean enabled) {
       this.witnesses = enabled;
+      return this;
+    }
+
+    /**
+     * Instances the threshold search ({@link ThresholdSearch}: a cell of an aggregated column moved to where a
+     * comparison over aggregates flips) tries per check at most, on top of the others; 0 turns it off.
+     * Package-private: for tests that show what it adds.
+     */
+    Builder thresholdTrials(int n) {
+      this.thresholdTrials = n;
       return this;
     }
 

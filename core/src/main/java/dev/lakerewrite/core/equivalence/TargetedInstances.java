@@ -1535,13 +1535,14 @@ final class TargetedInstances {
     }
     String sql = "SELECT " + indexes.substring(2) + " FROM (" + inner + ") AS lakerewrite_candidates ORDER BY ("
         + passed + ") DESC, (" + changes + ")" + indexes + " LIMIT 1";
-    try (java.sql.Statement st = duckdb.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
-      if (!rs.next()) {
+    try {
+      List<List<String>> rows = EngineAnswers.rows(duckdb, sql);
+      if (rows.isEmpty()) {
         return b;
       }
       List<String> out = new ArrayList<>(b);
       for (int i = 0; i < searched.size(); i++) {
-        out.set(searched.get(i), pools.get(i).get(rs.getInt(i + 1)));
+        out.set(searched.get(i), pools.get(i).get(Integer.parseInt(rows.get(0).get(i))));
       }
       return out;
     } catch (java.sql.SQLException e) {

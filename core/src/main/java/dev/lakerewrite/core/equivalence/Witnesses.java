@@ -5,9 +5,7 @@ import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -191,6 +189,10 @@ final class Witnesses {
   private static final Set<String> COLUMN_FUNCTIONS = Set.of("substr", "substring", "left", "right", "upper",
       "lower", "ucase", "lcase", "trim", "ltrim", "rtrim", "length", "strlen", "month", "day", "dayofmonth",
       "dayofweek", "dayofyear", "quarter", "week", "strftime", "date_part", "datepart", "date_trunc");
+
+  /** Functions of one string that leave some values unchanged: {@code a = f(b)} joins a and b at such a value. */
+  private static final Set<String> FIXED_POINT_FUNCTIONS = Set.of("upper", "lower", "ucase", "lcase", "trim",
+      "ltrim", "rtrim");
 
   /** {@code var = other + offset}. */
   private record Offset(int var, int other, BigDecimal offset) {}
@@ -750,6 +752,9 @@ final class Witnesses {
       if (!op.equals("=") && !(QueryFacts.isConstant(left) && QueryFacts.isConstant(right))) {
         pending.add(new Pending(left, null, op, right, null, scope));
       }
+      if (l != null && op.equals("=") && sameUpToCase(l, right, scope)) {
+        return;
+      }
       if (l != null && op.equals("=") && "FUNCTION".equals(right.path("class").asText())) {
         String fn = right.path("function_name").asText("");
         List<JsonNode> args = QueryFacts.arguments(right);
@@ -784,6 +789,32 @@ final class Witnesses {
           constrainFunction(left, op, List.of(right), scope);
         }
       }
+    }
+
+    /**
+     * {@code a = f(b)} for a function that leaves some values as they are ({@code c_birth_country =
+     * upper(ca_country)}, {@code lower}, {@code trim}): {@code a} and {@code b} take one value, one that {@code f}
+     * leaves unchanged (asked of the engine); false when the right side is no such function of one column.
+     */
+    private boolean sameUpToCase(Out l, JsonNode right, Scope scope) {
+      String fn = right.path("function_name").asText("").toLowerCase(Locale.ROOT);
+      if (!"FUNCTION".equals(right.path("class").asText("")) || !FIXED_POINT_FUNCTIONS.contains(fn)
+          || QueryFacts.arguments(right).size() != 1) {
+        return false;
+      }
+      Out o = valueOf(QueryFacts.arguments(right).get(0), scope);
+      if (o == null) {
+        return false;
+      }
+      unionOuts(l, o);
+      JsonNode yes = parser.parse("SELECT true").statement(0).path("node").path("select_list").get(0);
+      for (Alt a : l.alts()) {
+        if (a.var() >= 0) {
+          constraints.add(new Constraint(a.var(), QueryFacts.Relation.FUNCTION, "=", List.of(yes),
+              fn + "(__w0) = __w0"));
+        }
+      }
+      return true;
     }
 
     /** Reads the pending comparisons of derived values over placeholders (those whose every leaf resolves). */
@@ -1077,8 +1108,9 @@ final class Witnesses {
       return known;
     }
     boolean holds = false;
-    try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      holds = rs.next() && rs.getBoolean(1);
+    try {
+      List<List<String>> rows = EngineAnswers.rows(duckdb, sql);
+      holds = !rows.isEmpty() && "true".equalsIgnoreCase(rows.get(0).get(0));
     } catch (SQLException e) {
       holds = false;
     }
@@ -1100,8 +1132,9 @@ final class Witnesses {
       return evaluated.get(sql);
     }
     String v = null;
-    try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      v = rs.next() ? rs.getString(1) : null;
+    try {
+      List<List<String>> rows = EngineAnswers.rows(duckdb, sql);
+      v = rows.isEmpty() ? null : rows.get(0).get(0);
     } catch (SQLException e) {
       v = null;
     }
@@ -1486,9 +1519,9 @@ final class Witnesses {
       if (held.containsKey(text)) {
         return held.get(text);
       }
-      try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(text)) {
-        while (rs.next()) {
-          out.set(rs.getInt(1), rs.getBoolean(2));
+      try {
+        for (List<String> row : EngineAnswers.rows(duckdb, text)) {
+          out.set(Integer.parseInt(row.get(0)), "true".equalsIgnoreCase(row.get(1)));
         }
       } catch (SQLException ex) {
         // The expression does not evaluate here: it never holds.

@@ -9,10 +9,14 @@ public enum CandidateVerdict {
   /** Equivalent, but its trimmed mean time is not below the original's (or it ran past the time limit). */
   SLOWER,
   /**
-   * Equivalent and not slower, but not shown faster (the 95 % lower confidence bound of its speedup is not above
-   * 1, or it is below a minimum speedup set on the builder), or planned like the original: not a win.
+   * Equivalent and not slower, but not shown faster (the 97.5 % lower confidence bound of its speedup did not
+   * clear the margin within the cap on timed pairs, see {@code Optimizer.Builder#margin}, or it is below a minimum
+   * speedup set on the builder), or planned like the original: not a win.
    */
   NEGLIGIBLE,
-  /** Equivalent and shown faster: the 95 % lower confidence bound of its speedup above 1 (and any minimum met). */
+  /**
+   * Equivalent and shown faster: the 97.5 % lower confidence bound of its speedup clears the margin (and any
+   * minimum is met).
+   */
   FASTER
 }

@@ -205,8 +205,7 @@ final class OptimizationSession {
     }
     operations = new EditOperations(trees, name -> catalog.hasTable(name) || isView(name));
     Instance target = new Instance("target", "the database the query runs on", connection, false);
-    Verifier.Settings settings = new Verifier.Settings(config.queryTimeout, config.maxComparedRows, config.warmups,
-        config.timedRuns, config.minSpeedup);
+    Verifier.Settings settings = new Verifier.Settings(config.queryTimeout, config.maxComparedRows, config.warmups);
     Verifier.Prepared prepared = Verifier.prepare(trees, target, this::furtherInstances, settings, sql);
     if (prepared.verifier() == null) {
       return Optional.of(prepared.failure());
@@ -363,7 +362,7 @@ final class OptimizationSession {
     for (Recipe r : selected) {
       List<RuleProposer.Proposal> proposals;
       try {
-        proposals = r.candidates(sql, rules);
+        proposals = r.candidates(sql, rules, profile);
       } catch (RuntimeException e) {
         trace("REASONING", "recipe-failed", r.id() + " threw " + e.getClass().getSimpleName() + ": "
             + e.getMessage());
@@ -394,9 +393,11 @@ final class OptimizationSession {
    * Rewrites that were each shown faster compose: the fastest rule or hint candidate's query is rewritten again by
    * the recipe of every other one shown faster than the original (and planned otherwise than it), and each
    * composite is verified and timed against the original like any candidate (E3-Rewrite and QUITE refine a
-   * verified rewrite the same way). Shown faster is the test a candidate wins by: the 95 % lower confidence bound of
-   * its speedup above 1 ({@link Verifier.TimedPair#lowerBound()}), also for a gain below a configured minimum
-   * speedup; a larger point estimate measured with scattered pairs is noise and takes no part. Recipes that
+   * verified rewrite the same way). Shown faster here is looser than the test a candidate wins by (its lower bound
+   * clearing the margin): the 95 % lower confidence bound of its speedup above 1
+   * ({@link Verifier.TimedPair#lowerBound()}), also for a gain below the margin or a configured minimum speedup,
+   * since a composite is timed on its own; a larger point estimate measured with scattered pairs is noise and takes
+   * no part. Recipes that
    * measured slower are not tried again. Nothing happens with fewer than two such recipes.
    */
   private void composeRules() {
@@ -575,13 +576,10 @@ final class OptimizationSession {
     }
     trace("DECISION", "timing", "#" + id + " is equivalent on " + eq.evidence().checks().size()
         + " instance(s); timing against the original");
-    Verifier.TimedPair timed = verifier.time(text);
-    if (!timed.candidate().timedOut() && timed.speedup() >= Math.max(1.0, config.minSpeedup)
-        && !(timed.lowerBound() > 1.0)) {
-      // Faster on the estimate but not shown faster: as many pairs again decide (a small gain needs more pairs
-      // than a large one to stand out of the noise).
-      timed = timed.plus(verifier.time(text));
-    }
+    // Pair by pair until the rule decides: a large gain is shown in a few pairs, a small one needs more, and a
+    // candidate whose lower bound does not clear the margin within the cap is not faster.
+    Verifier.Sequential measured = verifier.timeUntilDecided(text, rule());
+    Verifier.TimedPair timed = measured.pairs();
     double speedup = timed.speedup();
     CandidateVerdict verdict;
     String reason;
@@ -594,10 +592,10 @@ final class OptimizationSession {
     } else if (speedup < config.minSpeedup) {
       verdict = CandidateVerdict.NEGLIGIBLE;
       reason = timingText(timed) + ", below the " + config.minSpeedup + "x minimum";
-    } else if (!(timed.lowerBound() > 1.0)) {
-      // Not shown faster: the pairs scatter too much for their gain (noise), however large the point estimate.
+    } else if (measured.outcome() != SpeedupRule.Outcome.FASTER) {
+      // Not shown faster by the margin: the pairs scatter too much for their gain, or the gain is within it.
       verdict = CandidateVerdict.NEGLIGIBLE;
-      reason = timingText(timed) + ", not shown faster";
+      reason = timingText(timed) + ", not shown faster by the " + config.margin + "x margin";
     } else {
       verdict = CandidateVerdict.FASTER;
       reason = timingText(timed);
@@ -614,9 +612,23 @@ final class OptimizationSession {
 
   private static String timingText(Verifier.TimedPair t) {
     return String.format(Locale.ROOT, "%.2fx: %.1f ms vs the original's %.1f ms (trimmed means %.2fx, median of"
-        + " paired runs %.2fx; the smaller counts; 95%% lower bound %.2fx over %d pairs)", t.speedup(),
-        t.candidate().millis(), t.original().millis(), t.trimmedSpeedup(), t.pairedSpeedup(), t.lowerBound(),
+        + " paired runs %.2fx; the smaller counts; 97.5%% lower bound %.2fx over %d pairs)", t.speedup(),
+        t.candidate().millis(), t.original().millis(), t.trimmedSpeedup(), t.pairedSpeedup(), lowerBound(t),
         t.pairRatios().length);
+  }
+
+  /** The rule a candidate's timing and a winner's confirmation are decided by. */
+  private SpeedupRule rule() {
+    return SpeedupRule.forRuns(config.margin, config.timedRuns);
+  }
+
+  /** The 97.5 % lower bound {@link SpeedupRule} decides by, 0 without two pairs or for a candidate past its limit. */
+  private static double lowerBound(Verifier.TimedPair t) {
+    double[] r = t.pairRatios();
+    if (t.candidate().timedOut() || r.length == 0) {
+      return 0;
+    }
+    return r.length == 1 ? r[0] : SpeedupRule.lowerBound(java.util.Arrays.stream(r).boxed().toList());
   }
 
   private OptimizationCandidate record(OptimizationCandidate c) {
@@ -628,11 +640,12 @@ final class OptimizationSession {
   }
 
   /**
-   * The fastest FASTER candidate that holds its speedup when timed again with twice the runs (if confirmation is
-   * on): on the fresh pairs alone (the first timing chose the candidate, so it is biased in its favour) the 95 %
-   * lower confidence bound of the speedup must be above 1 ({@link Verifier.TimedPair#lowerBound()}), and the smaller
-   * of both estimates must reach the minimum speedup. A consistent small gain is confirmed, a large one measured
-   * with scattered pairs is not. Candidates that do not hold are downgraded. Null when there is none.
+   * The fastest FASTER candidate that holds its speedup when timed again on fresh pairs (if confirmation is on): on
+   * those pairs alone (the first timing chose the candidate, so it is biased in its favour) the {@link SpeedupRule}
+   * must decide FASTER again — the 97.5 % lower confidence bound of the speedup clears the margin within the cap
+   * on pairs — and the smaller of both estimates must reach the minimum speedup. A consistent small gain is
+   * confirmed, a large one measured with scattered pairs is not. Candidates that do not hold are downgraded. Null
+   * when there is none.
    */
   private @Nullable OptimizationCandidate select() {
     List<OptimizationCandidate> faster = new ArrayList<>(candidates.stream()
@@ -643,17 +656,17 @@ final class OptimizationSession {
       if (!config.confirmWinner) {
         return best;
       }
-      // Twice as many fresh runs, so that a gain measured while other processes loaded the machine is not
-      // mistaken for a real one. Timing stops once more than half the pairs show the candidate slower (or below
-      // the minimum speedup): their median, and with it the bound, cannot come out above it any more.
-      int runs = 2 * config.timedRuns;
-      Verifier.TimedPair again = verifier.time(best.sql(), runs, Verifier.StopRule.below(1.0, 0.5)
-          .or(Verifier.StopRule.below(config.minSpeedup, 0.5)));
-      double bound = again.lowerBound();
+      // Fresh pairs by the same rule (the first timing chose the candidate, so it is biased in its favour), so that
+      // a gain measured while other processes loaded the machine is not mistaken for a real one: the lower bound
+      // of the speedup on these pairs alone must clear the margin within the cap, else it is not returned.
+      Verifier.Sequential confirmation = verifier.timeUntilDecided(best.sql(), rule());
+      Verifier.TimedPair again = confirmation.pairs();
+      double bound = lowerBound(again);
       double confirmed = Math.min(best.speedup(), again.speedup());
-      String note = String.format(Locale.ROOT, "re-timed at %.2fx (%d pairs, 95%% lower bound %.2fx)",
-          again.speedup(), again.pairRatios().length, bound);
-      if (!again.candidate().timedOut() && bound > 1.0 && confirmed > 1.0 && confirmed >= config.minSpeedup) {
+      String note = String.format(Locale.ROOT, "re-timed at %.2fx (%d pairs, 97.5%% lower bound %.2fx, margin %.2fx)",
+          again.speedup(), again.pairRatios().length, bound, config.margin);
+      if (!again.candidate().timedOut() && confirmation.outcome() == SpeedupRule.Outcome.FASTER && confirmed > 1.0
+          && confirmed >= config.minSpeedup) {
         OptimizationCandidate c = new OptimizationCandidate(best.id(), best.source(), best.label(), best.explanation(), best.sql(),
             CandidateVerdict.FASTER, best.reason() + "; confirmed: " + note,
             best.equivalence(), best.originalTiming(), best.timing(), confirmed);

@@ -23,9 +23,9 @@ import org.jspecify.annotations.Nullable;
  * agentic loop with feedback, following E3-Rewrite's execution hints and demonstrations and QUITE's knowledge
  * base and states). Every candidate is verified the same way — executable, equivalent on the target and on
  * further instances of its schema, timed alternately against the original — and the fastest candidate shown
- * faster (the 95 % lower confidence bound of its speedup over back-to-back pairs above 1, on its first timing and
- * again on fresh pairs; at least {@link Builder#minSpeedup(double) minSpeedup} if one is set) is returned;
- * otherwise the original.
+ * faster (the 97.5 % lower confidence bound of its speedup over back-to-back pairs, timed pair by pair until it
+ * decides, clears a {@link Builder#margin(double) margin} of 5 %, on its first timing and again on fresh pairs;
+ * at least {@link Builder#minSpeedup(double) minSpeedup} if one is set) is returned; otherwise the original.
  *
  * <pre>{@code
  * OptimizeResult r = Optimizer.optimize(sql, connection);   // r.sql(), r.speedup(), r.verdict(), r.trace()
@@ -88,6 +88,7 @@ public final class Optimizer {
     int maxIterations = 5;
     double targetSpeedup = 1.5;
     double minSpeedup = 1.0;
+    double margin = SpeedupRule.DEFAULT_MARGIN;
     int warmups = 1;
     int timedRuns = 5;
     Duration queryTimeout = Duration.ofSeconds(60);
@@ -149,14 +150,29 @@ public final class Optimizer {
     }
 
     /**
-     * Below this speedup a candidate shown faster is still NEGLIGIBLE, not a win (default 1: any gain the timing
-     * shows with 95 % confidence counts; at least 1).
+     * Below this speedup (its point estimate) a candidate shown faster is still NEGLIGIBLE, not a win (default 1:
+     * any gain whose lower bound clears the {@link #margin} counts; at least 1).
      */
     public Builder minSpeedup(double speedup) {
       if (!(speedup >= 1.0) || Double.isInfinite(speedup)) {
         throw new IllegalArgumentException("minSpeedup must be a finite number >= 1, was " + speedup);
       }
       this.minSpeedup = speedup;
+      return this;
+    }
+
+    /**
+     * The speedup a candidate's lower confidence bound must clear for it to count as faster (default 1.05, 1 to
+     * 10). Candidates are timed against the original pair by pair, each side first in turn, until the one-sided
+     * 97.5 % lower bound of the speedup clears this margin (at least {@link #timedRuns} pairs, at most three
+     * times as many), and a winner again on fresh pairs; a candidate whose bound does not clear it is not
+     * returned. Within the default 5 % a timing moves with the load on the machine alone.
+     */
+    public Builder margin(double speedup) {
+      if (!(speedup >= 1.0) || !(speedup <= 10.0)) {
+        throw new IllegalArgumentException("margin must be between 1 and 10, was " + speedup);
+      }
+      this.margin = speedup;
       return this;
     }
 
@@ -169,7 +185,10 @@ public final class Optimizer {
       return this;
     }
 
-    /** Timed runs of each query (the trimmed mean drops the fastest and slowest), 1 to 50. */
+    /**
+     * Timed runs of each query (the trimmed mean drops the fastest and slowest), 1 to 50: the fewest back-to-back
+     * pairs a candidate is decided on (at least 3), a third of the most ({@link #margin}).
+     */
     public Builder timedRuns(int runs) {
       if (runs < 1 || runs > 50) {
         throw new IllegalArgumentException("timedRuns must be between 1 and 50, was " + runs);

@@ -29,6 +29,7 @@ public final class QueryOptimizer {
   final int maxIterations;
   final double targetSpeedup;
   final double minSpeedup;
+  final double margin;
   final int warmups;
   final int timedRuns;
   final Duration queryTimeout;
@@ -54,6 +55,7 @@ public final class QueryOptimizer {
     this.maxIterations = b.maxIterations;
     this.targetSpeedup = b.targetSpeedup;
     this.minSpeedup = b.minSpeedup;
+    this.margin = b.margin;
     this.warmups = b.warmups;
     this.timedRuns = b.timedRuns;
     this.queryTimeout = b.queryTimeout;

@@ -36,4 +36,12 @@ interface Recipe {
    * not fit. May throw: the caller records the failure.
    */
   List<RuleProposer.Proposal> candidates(String sql, RuleProposer rules);
+
+  /**
+   * The candidates for one query given its measured plan (for recipes whose rewrite depends on where the plan
+   * does something, not only on whether: {@link PlanProfile#lateFilters()}); by default as without the plan.
+   */
+  default List<RuleProposer.Proposal> candidates(String sql, RuleProposer rules, PlanProfile plan) {
+    return candidates(sql, rules);
+  }
 }

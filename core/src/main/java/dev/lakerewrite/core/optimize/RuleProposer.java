@@ -117,7 +117,7 @@ final class RuleProposer {
     return out;
   }
 
-  private static String normalize(String sql) {
+  static String normalize(String sql) {
     return sql.replaceAll("\\s+", " ").strip().toLowerCase(Locale.ROOT);
   }
 
@@ -172,7 +172,11 @@ final class RuleProposer {
     return out;
   }
 
-  private Context context(ObjectNode statement) {
+  Trees trees() {
+    return trees;
+  }
+
+  Context context(ObjectNode statement) {
     return new Context(trees, catalog, statement, Scope.cteColumns(statement.get("node")), new int[] {0}, refusals);
   }
 

@@ -60,7 +60,7 @@ final class Harness implements AutoCloseable {
       further.add(generated);
     }
     Verifier.Prepared p = Verifier.prepare(trees, new Instance("target", "test", connection, false), further,
-        new Verifier.Settings(Duration.ofSeconds(30), 100_000, 0, 3), original);
+        new Verifier.Settings(Duration.ofSeconds(30), 100_000, 0), original);
     if (p.verifier() == null) {
       throw new IllegalStateException(p.failure());
     }

@@ -20,7 +20,11 @@ import java.util.TreeMap;
  * checker's time budget, a safety net, stopped before their instance count: the counts depend on the machine's
  * load only through those; median_cpu_ms is the median of the checking thread's CPU time per check, which DuckDB's
  * queries, run on that thread, are part of: what a check costs, much less sensitive to the load than its wall
- * time). {@code ONLY_QUERY=tpcds/q7} runs one query's pairs.
+ * time). {@code ONLY_QUERY=tpcds/q7} runs one query's pairs; {@code EVERY_NTH_PAIR=10} every tenth pair of the
+ * part (a quick sample for profiling, not for the figures); {@code PAIR_SLICE=1/2} the pairs whose index in their
+ * benchmark's part is 1 modulo 2 (two processes run the two halves side by side); {@code CHECK_TIMES=1} prints each
+ * check's wall and CPU milliseconds ({@code check <benchmark> <id> <ms> <cpu ms>}), so that the halves' medians
+ * can be taken together.
  */
 public final class EquivalenceBenchmark {
   private EquivalenceBenchmark() {}
@@ -68,6 +72,10 @@ public final class EquivalenceBenchmark {
         for (EquivalenceCorpus.Pair p : e.getValue()) {
           CorpusRun.Outcome o = run.check(p);
           outcomes.put(p, o);
+          if (System.getenv("CHECK_TIMES") != null) {
+            System.out.printf(Locale.ROOT, "check %s %s %.1f %.1f%n", e.getKey(), p.id(), o.nanos() / 1e6,
+                o.cpuNanos() / 1e6);
+          }
           mine.add(o.nanos());
           allTimes.add(o.nanos());
           mineCpu.add(o.cpuNanos());
@@ -141,11 +149,24 @@ public final class EquivalenceBenchmark {
 
   private static List<EquivalenceCorpus.Pair> select(List<EquivalenceCorpus.Pair> corpus, String part) {
     String only = System.getenv("ONLY_QUERY");
+    int every = Integer.parseInt(System.getenv().getOrDefault("EVERY_NTH_PAIR", "1"));
     List<EquivalenceCorpus.Pair> out = new ArrayList<>();
     for (EquivalenceCorpus.Pair p : corpus) {
       if ((part.equals("all") || part.equals("held-out") == p.heldOut()) && (only == null || p.query().equals(only))) {
         out.add(p);
       }
+    }
+    String slice = System.getenv().getOrDefault("PAIR_SLICE", "0/1");
+    int k = Integer.parseInt(slice.substring(0, slice.indexOf('/')));
+    int n = Integer.parseInt(slice.substring(slice.indexOf('/') + 1));
+    if (every > 1 || n > 1) {
+      List<EquivalenceCorpus.Pair> sampled = new ArrayList<>();
+      for (int i = 0; i < out.size(); i += every) {
+        if (i % n == k) {
+          sampled.add(out.get(i));
+        }
+      }
+      return sampled;
     }
     return out;
   }

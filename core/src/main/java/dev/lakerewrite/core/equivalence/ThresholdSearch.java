@@ -1,0 +1,321 @@
+package dev.lakerewrite.core.equivalence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lakerewrite.core.sql.SqlAnalyzer;
+import dev.lakerewrite.core.sql.Trees;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Instances at the threshold of a comparison over aggregates, found by running the queries themselves: {@code
+ * HAVING sum(x) > (SELECT 0.05 * avg(x) ...)}, ratios of two CTE copies' totals compared in an outer WHERE, an
+ * average against a multiple of another — comparisons whose two sides are aggregates of the same rows, which no
+ * choice of values column by column puts near their boundary. Starting from an instance on which the queries
+ * return rows (or a witness), one cell of a column the queries aggregate ({@code sum(ss_net_paid)}, {@code
+ * sum(ss_ext_list_price - ss_ext_discount_amt)}) is moved outward (by 1, to 0, to its negation, doubled, halved,
+ * tenfold, by 100) until the queries' row counts change — a group passed or failed a comparison — and then
+ * bisected, in units of the column's type, down to two neighbouring values: the last one on the side it started and
+ * the first one across. Every value tried is an instance on which both queries run and are compared, so a group
+ * put exactly on, just above and just below the comparison's other side — whatever that side is, evaluated by the
+ * engine on the instance — separates a dropped predicate, a boundary made strict or loose and a moved constant.
+ *
+ * <p>Only for queries that compare an aggregate, a window value or an output derived from one (through CTE and
+ * derived-table outputs, by name) with something; the effort is counted: at most {@code maxTrials} instances per
+ * check, {@value #MAX_SEEDS} starting instances and {@value #MAX_CELLS} cells of each.
+ */
+final class ThresholdSearch {
+  /** Starting instances at most. */
+  static final int MAX_SEEDS = 3;
+  /** Cells moved per starting instance at most. */
+  static final int MAX_CELLS = 6;
+
+  private static final Pattern DECIMAL = Pattern.compile("(?:DECIMAL|NUMERIC)\\s*\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)",
+      Pattern.CASE_INSENSITIVE);
+
+  private ThresholdSearch() {}
+
+  /** An instance to start from and the row counts of the two queries on it. */
+  record Seed(Database instance, List<Integer> signature) {}
+
+  /** What running both queries on an instance showed: whether they differ, and their row counts. */
+  record Outcome(Database loaded, boolean different, List<Integer> signature) {}
+
+  /** Loads an instance and runs both queries on it; null when they cannot be compared there. */
+  interface Probe {
+    @Nullable Outcome run(Database instance) throws SQLException;
+  }
+
+  /**
+   * The columns (per table, lower-case name, their indices) whose cells the search moves: numeric, not in a key,
+   * read inside the argument of an aggregate other than {@code count} — empty unless a query compares an
+   * aggregate, a window value or an output computed from one (by {@code <}, {@code <=}, {@code >}, {@code >=},
+   * {@code <>} or {@code BETWEEN}).
+   */
+  static Map<String, Set<Integer>> measures(List<JsonNode> statements, List<Schema.Table> tables) {
+    List<JsonNode> items = new ArrayList<>();
+    for (JsonNode s : statements) {
+      Trees.visit(s, n -> {
+        if ("SELECT_NODE".equals(n.path("type").asText("")) && n.path("select_list").isArray()) {
+          n.path("select_list").forEach(items::add);
+        }
+      });
+    }
+    // Outputs derived from aggregates or windows, by name, through any number of CTEs and derived tables.
+    Set<String> derived = new HashSet<>();
+    boolean changed = true;
+    for (int round = 0; changed && round < 8; round++) {
+      changed = false;
+      for (JsonNode item : items) {
+        String alias = item.path("alias").asText("");
+        String name = (!alias.isEmpty() ? alias : "COLUMN_REF".equals(item.path("class").asText(""))
+            ? Trees.columnName(item) : "").toLowerCase(Locale.ROOT);
+        if (!name.isEmpty() && !derived.contains(name) && derivedFrom(item, derived)) {
+          derived.add(name);
+          changed = true;
+        }
+      }
+    }
+    boolean compared = false;
+    Set<String> aggregated = new LinkedHashSet<>();
+    for (JsonNode s : statements) {
+      List<JsonNode> comparisons = new ArrayList<>();
+      Trees.visit(s, n -> {
+        String cls = n.path("class").asText("");
+        String type = n.path("type").asText("");
+        if (cls.equals("COMPARISON") && !type.equals("COMPARE_EQUAL") && !type.equals("COMPARE_NOT_DISTINCT_FROM")
+            || cls.equals("BETWEEN")) {
+          comparisons.add(n);
+        }
+        if (cls.equals("FUNCTION") && SqlAnalyzer.isAggregate(n.path("function_name").asText(""))
+            && !n.path("function_name").asText("").toLowerCase(Locale.ROOT).startsWith("count")) {
+          for (JsonNode arg : QueryFacts.arguments(n)) {
+            for (List<String> ref : Trees.columnRefs(arg)) {
+              if (!ref.isEmpty()) {
+                aggregated.add(ref.get(ref.size() - 1).toLowerCase(Locale.ROOT));
+              }
+            }
+          }
+        }
+      });
+      for (JsonNode c : comparisons) {
+        compared |= derivedFrom(c, derived);
+      }
+    }
+    Map<String, Set<Integer>> out = new LinkedHashMap<>();
+    if (!compared) {
+      return out;
+    }
+    for (Schema.Table t : tables) {
+      for (int c = 0; c < t.columns().size(); c++) {
+        Schema.Column col = t.columns().get(c);
+        if (aggregated.contains(col.name().toLowerCase(Locale.ROOT)) && !t.inKey(col.name())
+            && ValueType.of(col.valueType()).numeric()) {
+          out.computeIfAbsent(t.name().toLowerCase(Locale.ROOT), k -> new TreeSet<>()).add(c);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Whether an expression calls an aggregate (count too), holds a window, or names a derived output. */
+  private static boolean derivedFrom(JsonNode e, Set<String> derived) {
+    boolean[] found = {false};
+    Trees.visit(e, n -> {
+      String cls = n.path("class").asText("");
+      if (cls.equals("WINDOW") || cls.equals("FUNCTION") && SqlAnalyzer.isAggregate(n.path("function_name")
+          .asText("")) || cls.equals("COLUMN_REF") && derived.contains(Trees.columnName(n).toLowerCase(Locale.ROOT))) {
+        found[0] = true;
+      }
+    });
+    return found[0];
+  }
+
+  /**
+   * Moves one measure cell of each seed at a time until the queries' row counts change, then bisects to the
+   * threshold; every instance tried is run through {@code probe}. The first instance on which the queries differ
+   * (as loaded), or null when none did within {@code maxTrials} instances.
+   */
+  static @Nullable Outcome search(List<Seed> seeds, Map<String, Set<Integer>> measures, int maxTrials, Probe probe)
+      throws SQLException {
+    int trials = 0;
+    for (Seed seed : seeds.subList(0, Math.min(seeds.size(), MAX_SEEDS))) {
+      int cells = 0;
+      for (Schema.Table t : seed.instance().tables()) {
+        Set<Integer> columns = measures.get(t.name().toLowerCase(Locale.ROOT));
+        if (columns == null) {
+          continue;
+        }
+        List<List<String>> rows = seed.instance().rows(t);
+        for (int r = 0; r < rows.size(); r++) {
+          for (int c : columns) {
+            String v = rows.get(r).get(c);
+            if (v == null || cells >= MAX_CELLS) {
+              continue;
+            }
+            cells++;
+            Cell cell = new Cell(seed, t, r, c, ValueType.of(t.columns().get(c).valueType()),
+                limit(t.columns().get(c).type()));
+            int[] used = {0};
+            Outcome found = cell.search(v, maxTrials - trials, used, probe);
+            trials += used[0];
+            if (found != null) {
+              return found;
+            }
+            if (trials >= maxTrials) {
+              return null;
+            }
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The largest magnitude a DECIMAL(p, s) holds (10^(p-s)), null for other types. */
+  private static @Nullable BigDecimal limit(String type) {
+    Matcher m = DECIMAL.matcher(type.strip());
+    return m.matches() ? BigDecimal.TEN.pow(Math.max(0, Integer.parseInt(m.group(1)) - Integer.parseInt(m.group(2))))
+        : null;
+  }
+
+  /** One cell of a seed (table, row, column) and its type. */
+  private record Cell(Seed seed, Schema.Table table, int row, int column, ValueType type, @Nullable BigDecimal limit) {
+
+    /** The seed with this cell at {@code v}. */
+    Database with(String v) {
+      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+      for (Schema.Table t : seed.instance().tables()) {
+        List<List<String>> r = new ArrayList<>(seed.instance().rows(t));
+        if (t == table) {
+          List<String> changed = new ArrayList<>(r.get(row));
+          changed.set(column, v);
+          r.set(row, changed);
+        }
+        rows.put(t.name().toLowerCase(Locale.ROOT), r);
+      }
+      return new Database(seed.instance().name() + ", " + table.name().toLowerCase(Locale.ROOT) + "."
+          + table.columns().get(column).name() + " of row " + (row + 1) + " at " + v + " (a threshold of a "
+          + "comparison over aggregates)", seed.instance().tables(), rows);
+    }
+
+    /** The value as the type writes it, rounded to a multiple of {@code unit}; null outside the type. */
+    @Nullable String fit(BigDecimal v, BigDecimal unit) {
+      BigDecimal rounded = v.divide(unit, 0, RoundingMode.HALF_UP).multiply(unit);
+      if (limit != null && rounded.abs().compareTo(limit) >= 0) {
+        return null;
+      }
+      try {
+        return type.number(rounded);
+      } catch (ArithmeticException e) {
+        return null;
+      }
+    }
+
+    /** Both queries on the seed with this cell at {@code v} (one more instance used). */
+    @Nullable Outcome tryAt(String v, int[] used, Probe probe) throws SQLException {
+      used[0]++;
+      return probe.run(with(v));
+    }
+
+    @Nullable Outcome search(String start, int allowed, int[] used, Probe probe) throws SQLException {
+      BigDecimal v0;
+      try {
+        v0 = new BigDecimal(start.strip());
+      } catch (NumberFormatException e) {
+        return null;
+      }
+      List<String> around = type.neighbours(start);
+      if (around.size() != 2) {
+        return null;
+      }
+      BigDecimal unit = new BigDecimal(around.get(1).strip()).subtract(v0);
+      if (unit.signum() <= 0) {
+        return null;
+      }
+      List<BigDecimal> steps = new ArrayList<>();
+      if (v0.signum() == 0) {
+        for (long d : new long[] {1, -1, 10, -10, 100, -100, 1000}) {
+          steps.add(BigDecimal.valueOf(d));
+        }
+      } else {
+        steps.addAll(List.of(v0.add(BigDecimal.ONE), v0.subtract(BigDecimal.ONE), BigDecimal.ZERO, v0.negate(),
+            v0.multiply(BigDecimal.valueOf(2)), v0.divide(BigDecimal.valueOf(2)), v0.multiply(BigDecimal.TEN),
+            v0.add(BigDecimal.valueOf(100)), v0.subtract(BigDecimal.valueOf(100)),
+            v0.multiply(BigDecimal.valueOf(-10))));
+      }
+      // Values tried and whether the row counts were the seed's.
+      Map<BigDecimal, Boolean> same = new java.util.TreeMap<>();
+      same.put(v0, true);
+      for (BigDecimal s : steps) {
+        String text = fit(s, unit);
+        if (text == null || used[0] >= allowed) {
+          continue;
+        }
+        BigDecimal at = new BigDecimal(text);
+        if (same.containsKey(at)) {
+          continue;
+        }
+        Outcome o = tryAt(text, used, probe);
+        if (o == null) {
+          continue;
+        }
+        if (o.different()) {
+          return o;
+        }
+        boolean unchanged = o.signature().equals(seed.signature());
+        same.put(at, unchanged);
+        if (unchanged) {
+          continue;
+        }
+        // The counts changed between the nearest value tried on the seed's side and this one: bisect there.
+        BigDecimal from = v0;
+        for (Map.Entry<BigDecimal, Boolean> e : same.entrySet()) {
+          BigDecimal x = e.getKey();
+          boolean between = at.compareTo(v0) > 0 ? x.compareTo(v0) >= 0 && x.compareTo(at) < 0
+              : x.compareTo(at) > 0 && x.compareTo(v0) <= 0;
+          if (between && e.getValue() && x.subtract(at).abs().compareTo(from.subtract(at).abs()) < 0) {
+            from = x;
+          }
+        }
+        BigDecimal to = at;
+        while (used[0] < allowed) {
+          BigDecimal units = to.subtract(from).divideToIntegralValue(unit);
+          if (units.abs().compareTo(BigDecimal.ONE) <= 0) {
+            break;
+          }
+          String mid = fit(from.add(units.divide(BigDecimal.valueOf(2), 0, RoundingMode.DOWN).multiply(unit)), unit);
+          if (mid == null) {
+            break;
+          }
+          Outcome m = tryAt(mid, used, probe);
+          if (m == null) {
+            break;
+          }
+          if (m.different()) {
+            return m;
+          }
+          if (m.signature().equals(seed.signature())) {
+            from = new BigDecimal(mid);
+          } else {
+            to = new BigDecimal(mid);
+          }
+        }
+        return null; // this cell's threshold is tried: the next cell
+      }
+      return null;
+    }
+  }
+}
