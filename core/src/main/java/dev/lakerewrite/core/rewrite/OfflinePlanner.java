@@ -275,9 +275,10 @@ final class OfflinePlanner {
     List<Action> wanted = new ArrayList<>();
     List<String> notes = new ArrayList<>(why);
     Map<String, TableChoice> tables = new LinkedHashMap<>();
-    rankedTables(notes).forEach((assumed, ranked) -> tables.put(assumed,
-        overrides.getOrDefault(assumed, ranked.get(0))));
-    obsolete.mergeObsolete(tables, notes, keepApart, rankedTables(new ArrayList<>()));
+    Map<String, List<TableChoice>> candidatesByAssumed = rankedTables(notes);
+    candidatesByAssumed.forEach((assumed, candidates) -> tables.put(assumed,
+        overrides.getOrDefault(assumed, candidates.get(0))));
+    obsolete.mergeObsolete(tables, notes, keepApart, candidatesByAssumed);
 
     Map<String, Evidence.CleanedTable> cleaned = new LinkedHashMap<>();
     for (Evidence.CleanedTable c : context.pad.payloads(Scratchpad.Section.CTES, Evidence.CleanedTable.class)) {

@@ -335,8 +335,8 @@ final class TableChooser extends PlannerPart {
     if (!LEARNED_FALLBACK || best == null) {
       return byName;
     }
-    List<ColumnTarget> learned = columnTargets(assumedTable, column, table, entityPrior, excluded, true);
     if (best.score() < COLUMN_THRESHOLD) {
+      List<ColumnTarget> learned = columnTargets(assumedTable, column, table, entityPrior, excluded, true);
       ColumnTarget top = strongest(learned);
       return top != null && top.score() >= COLUMN_THRESHOLD ? learned : byName;
     }
@@ -347,6 +347,8 @@ final class TableChooser extends PlannerPart {
         || dev.lakerewrite.retrieval.Names.normalize(t.lakeColumn()).equals(bare)))) {
       return byName;
     }
+    // Scored only now: most columns stop above, and the matcher's features cost lake queries.
+    List<ColumnTarget> learned = columnTargets(assumedTable, column, table, entityPrior, excluded, true);
     Map<String, ColumnTarget> learnedByColumn = new HashMap<>();
     learned.forEach(t -> learnedByColumn.put(t.lakeColumn(), t));
     List<ColumnTarget> out = new ArrayList<>(byName.size());
