@@ -77,6 +77,7 @@ public final class JoinGraphConfig {
   private final double minKeyUniqueness;
   private final double minInstanceSimilarity;
   private final double minNumericNameSimilarity;
+  private final int minSameKeySetValues;
   private final boolean skipBooleanColumns;
   private final boolean tableAwareNames;
   private final double containmentPseudoCount;
@@ -106,6 +107,7 @@ public final class JoinGraphConfig {
     this.minKeyUniqueness = b.minKeyUniqueness;
     this.minInstanceSimilarity = b.minInstanceSimilarity;
     this.minNumericNameSimilarity = b.minNumericNameSimilarity;
+    this.minSameKeySetValues = b.minSameKeySetValues;
     this.skipBooleanColumns = b.skipBooleanColumns;
     this.tableAwareNames = b.tableAwareNames;
     this.containmentPseudoCount = b.containmentPseudoCount;
@@ -147,6 +149,7 @@ public final class JoinGraphConfig {
         .minKeyUniqueness(0)
         .minInstanceSimilarity(0)
         .minNumericNameSimilarity(0)
+        .minSameKeySetValues(0)
         .skipBooleanColumns(false)
         .tableAwareNames(false)
         .containmentPseudoCount(0)
@@ -202,6 +205,17 @@ public final class JoinGraphConfig {
    */
   public double minNumericNameSimilarity() {
     return minNumericNameSimilarity;
+  }
+
+  /**
+   * The exception to {@link #minNumericNameSimilarity}: two numeric or temporal columns that are both unique and
+   * hold the same set of values (each at least 95 % of the other's), at least this many, are join evidence however
+   * their names compare. A table split by columns keeps one row id under two names ({@code RecId} /
+   * {@code RecordRef}) that embeddings do not relate; two unrelated tables whose keys coincide value for value
+   * would need the same number of rows. 0 turns it off. Default 100; thesis 0.
+   */
+  public int minSameKeySetValues() {
+    return minSameKeySetValues;
   }
 
   /** Whether boolean columns are left out of join evidence. Default true; thesis false. */
@@ -334,11 +348,11 @@ public final class JoinGraphConfig {
    */
   public String buildSignature() {
     return String.format(Locale.ROOT,
-        "measure=%s;omega=%s;minShared=%d;minDistinct=%d;minKey=%s;minInst=%s;minNumName=%s;skipBool=%b;"
-            + "tableNames=%b;pseudo=%s;top=%d;cap=%d;scan=%d",
+        "measure=%s;omega=%s;minShared=%d;minDistinct=%d;minKey=%s;minInst=%s;minNumName=%s;sameKeys=%d;"
+            + "skipBool=%b;tableNames=%b;pseudo=%s;top=%d;cap=%d;scan=%d",
         instanceMeasure, omegaScope, minSharedValues, minDistinctValues, minKeyUniqueness, minInstanceSimilarity,
-        minNumericNameSimilarity, skipBooleanColumns, tableAwareNames, containmentPseudoCount, topPairs, valueCap,
-        maxScannedValues);
+        minNumericNameSimilarity, minSameKeySetValues, skipBooleanColumns, tableAwareNames, containmentPseudoCount,
+        topPairs, valueCap, maxScannedValues);
   }
 
   @Override
@@ -377,6 +391,7 @@ public final class JoinGraphConfig {
     private double minKeyUniqueness = 0.9;
     private double minInstanceSimilarity = 0.5;
     private double minNumericNameSimilarity = 0.4;
+    private int minSameKeySetValues = 100;
     private boolean skipBooleanColumns = true;
     private boolean tableAwareNames = true;
     private double containmentPseudoCount = 2;
@@ -408,6 +423,7 @@ public final class JoinGraphConfig {
       minKeyUniqueness = c.minKeyUniqueness;
       minInstanceSimilarity = c.minInstanceSimilarity;
       minNumericNameSimilarity = c.minNumericNameSimilarity;
+      minSameKeySetValues = c.minSameKeySetValues;
       skipBooleanColumns = c.skipBooleanColumns;
       tableAwareNames = c.tableAwareNames;
       containmentPseudoCount = c.containmentPseudoCount;
@@ -462,6 +478,11 @@ public final class JoinGraphConfig {
 
     public Builder minNumericNameSimilarity(double s) {
       this.minNumericNameSimilarity = unit("minNumericNameSimilarity", s);
+      return this;
+    }
+
+    public Builder minSameKeySetValues(int n) {
+      this.minSameKeySetValues = atLeast("minSameKeySetValues", n, 0);
       return this;
     }
 

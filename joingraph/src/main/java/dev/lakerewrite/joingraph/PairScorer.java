@@ -61,6 +61,9 @@ final class PairScorer {
     return Math.max(0.0, Math.min(1.0, Embedder.cosine(x, y)));
   }
 
+  /** How unique each column of a same-key-set pair is, and how much of each set the other holds. */
+  private static final double SAME_KEY_SET_SHARE = 0.95;
+
   ScoredPair score(int a, int b) {
     ColumnSketch pa = columns[a];
     ColumnSketch pb = columns[b];
@@ -79,8 +82,20 @@ final class PairScorer {
         && instance >= config.minInstanceSimilarity()
         && k >= config.minKeyUniqueness()
         && eligible(a) && eligible(b)
-        && (!(coincidental(pa.family) && coincidental(pb.family)) || schema >= config.minNumericNameSimilarity());
+        && (!(coincidental(pa.family) && coincidental(pb.family)) || schema >= config.minNumericNameSimilarity()
+            || sameKeySet(pa, pb, overlap.shared()));
     return new ScoredPair(a, b, score, schema, instance, overlap.jaccard(), containment, k, shared, evidence);
+  }
+
+  /**
+   * Whether both columns are unique and hold the same values ({@link JoinGraphConfig#minSameKeySetValues}): one
+   * row id under two names, as in a table split by columns.
+   */
+  private boolean sameKeySet(ColumnSketch a, ColumnSketch b, double shared) {
+    int min = config.minSameKeySetValues();
+    return min > 0 && Math.min(a.distinct, b.distinct) >= min
+        && a.uniqueness >= SAME_KEY_SET_SHARE && b.uniqueness >= SAME_KEY_SET_SHARE
+        && shared >= SAME_KEY_SET_SHARE * Math.max(a.distinct, b.distinct);
   }
 
   /**

@@ -6,11 +6,13 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -152,14 +154,44 @@ public final class NoiseDetector {
     encodingLoss(sample).ifPresent(out::add);
     repairFinding(sample, NoiseKind.MARKUP, Cleaners::stripMarkup, "values hold control characters or markup")
         .ifPresent(out::add);
-    repairFinding(sample, NoiseKind.WHITESPACE, v -> Cleaners.collapseWhitespace(v.replace('\t', ' ')),
-        "values have leading, trailing, doubled or non-breaking whitespace").ifPresent(out::add);
+    if (strayWhitespace(sample)) {
+      repairFinding(sample, NoiseKind.WHITESPACE, v -> Cleaners.collapseWhitespace(v.replace('\t', ' ')),
+          "values have leading, trailing, doubled or non-breaking whitespace").ifPresent(out::add);
+    }
     variantsWithinColumn(sample, out);
     shouting(sample).ifPresent(out::add);
     booleans(sample).ifPresent(out::add);
     dates(sample).ifPresent(out::add);
     numbers(sample).ifPresent(out::add);
     return out;
+  }
+
+  /**
+   * Whether a column's whitespace is noise rather than part of its values: some value has whitespace no writer
+   * types on purpose (a tab, a no-break or other special space, two spaces in a row), or a value with a leading or
+   * trailing space is another value of the column once trimmed (' Hamilton' beside 'Hamilton'). One plain space at
+   * either end of otherwise distinct values is how cut-off free text looks (TPC-H's comments: a quarter of them),
+   * and trimming it would change the values a query returns.
+   */
+  static boolean strayWhitespace(ColumnSample s) {
+    Set<String> values = new HashSet<>();
+    for (ValueCount v : s.values()) {
+      values.add(v.value());
+    }
+    for (ValueCount v : s.values()) {
+      String value = v.value();
+      for (int i = 0; i < value.length(); i++) {
+        char c = value.charAt(i);
+        if (Cleaners.isSpace(c) && (c != ' ' || i + 1 < value.length() && Cleaners.isSpace(value.charAt(i + 1)))) {
+          return true;
+        }
+      }
+      String trimmed = value.strip();
+      if (!trimmed.equals(value) && values.contains(trimmed)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private java.util.Optional<NoiseFinding> repairFinding(

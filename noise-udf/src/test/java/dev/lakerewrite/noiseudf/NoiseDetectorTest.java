@@ -83,6 +83,22 @@ class NoiseDetectorTest {
   }
 
   @Test
+  void cutOffFreeTextKeepsItsSpacesButTabsAndDoubledSpacesAreNoise() {
+    // Comments cut at a fixed width begin or end with one space; that is their value, not noise.
+    String[] comments = {" carefully final deposits", "ironic requests ", "slyly even packages", " blithely bold ",
+        "furiously express accounts"};
+    assertThat(kinds(detector.detect(sample("comment", comments)))).doesNotContain(NoiseKind.WHITESPACE);
+    String[] tabbed = comments.clone();
+    tabbed[2] = "slyly even packages\t";
+    assertThat(kinds(detector.detect(sample("comment", tabbed)))).contains(NoiseKind.WHITESPACE);
+    String[] doubled = comments.clone();
+    doubled[4] = "furiously  express accounts";
+    assertThat(kinds(detector.detect(sample("comment", doubled)))).contains(NoiseKind.WHITESPACE);
+    assertThat(kinds(detector.detect(sample("city", " Hamilton", "Hamilton", "Tauranga"))))
+        .as("a value that is another once trimmed").contains(NoiseKind.WHITESPACE);
+  }
+
+  @Test
   void reportsBooleanZooDatesMojibakeWhitespaceAndCaseWithinAColumn() {
     List<NoiseFinding> bools = detector.detect(sample("flag", "true", "false", "yes", "T", "0", "no", "TRUE", "true"));
     assertThat(kinds(bools)).contains(NoiseKind.BOOLEAN);

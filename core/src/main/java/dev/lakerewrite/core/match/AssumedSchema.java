@@ -506,9 +506,9 @@ public final class AssumedSchema {
           String op = COMPARISONS.getOrDefault(e.path("type").asText(""), "?");
           JsonNode l = e.path("left");
           JsonNode r = e.path("right");
-          if (SqlAnalyzer.literal(r) != null) {
+          if (SqlAnalyzer.constant(r) != null) {
             literalUse(l, List.of(r), op, scope);
-          } else if (SqlAnalyzer.literal(l) != null) {
+          } else if (SqlAnalyzer.constant(l) != null) {
             literalUse(r, List.of(l), op, scope);
           } else if (op.equals("=")) {
             joinPair(l, r, scope);
@@ -534,7 +534,7 @@ public final class AssumedSchema {
         case "BETWEEN" -> {
           JsonNode lower = e.path("lower");
           JsonNode upper = e.path("upper");
-          if (SqlAnalyzer.literal(lower) != null && SqlAnalyzer.literal(upper) != null) {
+          if (SqlAnalyzer.constant(lower) != null && SqlAnalyzer.constant(upper) != null) {
             literalUse(e.path("input"), List.of(lower, upper), "BETWEEN", scope);
           }
         }
@@ -592,7 +592,7 @@ public final class AssumedSchema {
       boolean ordered = Set.of("<", ">", "<=", ">=", "BETWEEN").contains(op);
       boolean datePart = readsDatePart(columnSide);
       for (JsonNode l : literals) {
-        String[] lit = SqlAnalyzer.literal(l);
+        String[] lit = SqlAnalyzer.constant(l);
         if (lit == null || lit[1] == null) {
           continue;
         }

@@ -173,6 +173,40 @@ final class OfflineRewriterAgent implements RewriterAgent {
   }
 
   /** One application of a plan to the user's tree. */
+  /**
+   * {@code l.a = r.b} for one join step. Where one key is text and the other a number (a CSV row id beside a typed
+   * one), DuckDB would cast the text to the number and fail on the first noisy cell ({@code ' 83'}), so the text
+   * side is read with {@code clean_number} unless a cleaning CTE already typed it.
+   */
+  static String keyEquality(LakeTools lake, Map<String, Evidence.CleanedTable> cleaned, Evidence.JoinStep s,
+      String leftAlias, String rightAlias) {
+    String l = Sql.qualified(leftAlias, s.leftColumn());
+    String r = Sql.qualified(rightAlias, s.rightColumn());
+    boolean leftText = textHoldingNumbers(lake, cleaned, s.leftTable(), s.leftColumn());
+    boolean rightText = textHoldingNumbers(lake, cleaned, s.rightTable(), s.rightColumn());
+    if (leftText && typedNumber(lake, s.rightTable(), s.rightColumn())) {
+      l = "clean_number(" + l + ")";
+    } else if (rightText && typedNumber(lake, s.leftTable(), s.leftColumn())) {
+      r = "clean_number(" + r + ")";
+    }
+    return l + " = " + r;
+  }
+
+  private static boolean textHoldingNumbers(LakeTools lake, Map<String, Evidence.CleanedTable> cleaned, String table,
+      String column) {
+    Evidence.CleanedTable c = cleaned.get(table);
+    if (c != null && c.cleanedColumns().containsKey(column)) {
+      return false;
+    }
+    return lake.table(table).column(column).map(k -> k.type().equals("VARCHAR")).orElse(false)
+        && lake.profile(table).column(column).map(k -> k.typeFamily() == TypeFamily.NUMERIC).orElse(false);
+  }
+
+  private static boolean typedNumber(LakeTools lake, String table, String column) {
+    return lake.table(table).column(column)
+        .map(k -> TypeFamily.fromSqlType(k.type()) == TypeFamily.NUMERIC && !k.type().equals("VARCHAR")).orElse(false);
+  }
+
   static final class Rewrite {
     private final RewriteState state;
     private final Plan plan;
@@ -660,10 +694,10 @@ final class OfflineRewriterAgent implements RewriterAgent {
       return out;
     }
 
-    private static String condition(Evidence.JoinStep s, Map<String, String> aliasOfLake) {
+    private String condition(Evidence.JoinStep s, Map<String, String> aliasOfLake) {
       String l = aliasOfLake.getOrDefault(s.leftTable(), s.leftTable());
       String r = aliasOfLake.getOrDefault(s.rightTable(), s.rightTable());
-      return Sql.qualified(l, s.leftColumn()) + " = " + Sql.qualified(r, s.rightColumn());
+      return keyEquality(state.lake(), plan.cleaned(), s, l, r);
     }
 
     private static boolean replaceBase(ObjectNode tree, String placeholder, ObjectNode with) {
@@ -1054,33 +1088,6 @@ final class OfflineRewriterAgent implements RewriterAgent {
       }
     }
 
-    /** Date, time and interval functions whose result is temporal ({@code INTERVAL '1' YEAR} parses as {@code to_years}). */
-    private static final Set<String> TEMPORAL_FUNCTIONS = Set.of("to_years", "to_months", "to_weeks", "to_days",
-        "to_hours", "to_minutes", "to_seconds", "to_milliseconds", "to_microseconds", "to_centuries", "to_decades",
-        "to_millennia", "to_quarters", "date_add", "date_sub", "make_date", "make_timestamp", "current_date",
-        "today", "now", "current_timestamp", "date_trunc", "last_day", "strptime", "try_strptime");
-
-    /** Whether an expression is a date, timestamp or interval: a typed constant or cast, a date function, or sums of them. */
-    private static boolean temporal(JsonNode e, int depth) {
-      if (depth > 6) {
-        return false;
-      }
-      String cls = e.path("class").asText();
-      @Nullable String @Nullable [] literal = dev.lakerewrite.core.sql.SqlAnalyzer.literal(e);
-      if (literal != null && literal[0] != null) {
-        String kind = literal[0].toUpperCase(Locale.ROOT);
-        return kind.startsWith("DATE") || kind.startsWith("TIME") || kind.startsWith("INTERVAL");
-      }
-      String fn = e.path("function_name").asText().toLowerCase(Locale.ROOT);
-      if ("FUNCTION".equals(cls) && TEMPORAL_FUNCTIONS.contains(fn)) {
-        return true;
-      }
-      if ("FUNCTION".equals(cls) && ARITHMETIC.contains(fn)) {
-        return dev.lakerewrite.core.sql.SqlAnalyzer.arguments(e).stream().anyMatch(a -> temporal(a, depth + 1));
-      }
-      return false;
-    }
-
     /**
      * Whether an expression computes a number: arithmetic (not on dates), a sum or average, or a subquery that
      * selects one.
@@ -1093,7 +1100,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
       String fn = e.path("function_name").asText().toLowerCase(Locale.ROOT);
       if ("FUNCTION".equals(cls) && ARITHMETIC.contains(fn)) {
         // DATE '1994-01-01' + INTERVAL '1' YEAR is arithmetic, but on dates: what it is compared with is a date.
-        return dev.lakerewrite.core.sql.SqlAnalyzer.arguments(e).stream().noneMatch(a -> temporal(a, depth + 1));
+        return dev.lakerewrite.core.sql.SqlAnalyzer.arguments(e).stream().noneMatch(dev.lakerewrite.core.sql.SqlAnalyzer::temporal);
       }
       if (("FUNCTION".equals(cls) || "AGGREGATE".equals(cls)) && NUMERIC_AGGREGATES.contains(fn)) {
         return true;

@@ -10,6 +10,7 @@ import dev.lakerewrite.core.sql.QueryAnalysis.ColumnReference;
 import dev.lakerewrite.core.sql.QueryAnalysis.JoinCondition;
 import dev.lakerewrite.core.sql.QueryAnalysis.Predicate;
 import dev.lakerewrite.core.sql.QueryAnalysis;
+import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.noiseudf.Cleaners;
@@ -48,7 +49,43 @@ final class PlanningContext {
     this.analysis = state.analysis().orElseThrow();
     this.pad = state.scratchpad();
     this.joinOnly = joinOnlyColumns(analysis);
-    this.expectedFamilies = expectedFamilies(analysis);
+    Map<String, TypeFamily> expected = expectedFamilies(analysis);
+    for (String c : numericOperands(state.userQuery())) {
+      expected.putIfAbsent(c, TypeFamily.NUMERIC);
+    }
+    this.expectedFamilies = expected;
+  }
+
+  /** {@link SqlAnalyzer#numericOperands} of the query; none when it does not parse here. */
+  private static Set<String> numericOperands(String query) {
+    try {
+      return SqlAnalyzer.numericOperands(new Trees(SqlParser.standalone()).statement(query));
+    } catch (RuntimeException e) {
+      return Set.of();
+    }
+  }
+
+  /**
+   * Whether the query reads a number from this column that a date can give as its year: the name says year, or the
+   * column is compared with whole numbers that look like years ({@code founded < 1950}).
+   */
+  private boolean yearLike(String assumedColumn) {
+    if (Names.normalize(assumedColumn).matches("(.* )?(year|yr)s?( .*)?")) {
+      return true;
+    }
+    boolean compared = false;
+    for (Predicate p : analysis.predicates()) {
+      if (!key(p.column().column()).equals(key(assumedColumn))) {
+        continue;
+      }
+      for (String lit : p.literals()) {
+        if (lit == null || !lit.strip().matches("[12]\\d{3}")) {
+          return false;
+        }
+        compared = true;
+      }
+    }
+    return compared;
   }
 
   AssumedSchema schema() {
@@ -190,7 +227,7 @@ final class PlanningContext {
     }
     return switch (c.get().typeFamily()) {
       // The rewrite reads a number from a date as its year ("year"(clean_date(...))): birth_year < 1950.
-      case DATETIME -> expected == TypeFamily.NUMERIC;
+      case DATETIME -> expected == TypeFamily.NUMERIC && yearLike(assumedColumn);
       // Text serves when its frequent values read as what the query compares it with (a clerk's 'Clerk#000000951'
       // has digits but is neither a date nor a number).
       case STRING -> readsAs(c.get().sampleValues(), expected);

@@ -304,7 +304,7 @@ final class ViewRewrite {
       used.add(s.rightTable());
       String left = aliasOfLake.getOrDefault(s.leftTable(), "t0");
       joins.append(" LEFT JOIN ").append(Sql.identifier(s.rightTable())).append(" AS ").append(alias).append(" ON ")
-          .append(Sql.qualified(left, s.leftColumn())).append(" = ").append(Sql.qualified(alias, s.rightColumn()));
+          .append(OfflineRewriterAgent.keyEquality(state.lake(), plan.cleaned(), s, left, alias));
     }
   }
 

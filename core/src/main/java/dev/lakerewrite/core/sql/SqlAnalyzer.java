@@ -77,6 +77,120 @@ public final class SqlAnalyzer {
     return null;
   }
 
+  /** The arithmetic operators of DuckDB's tree ({@code +} and {@code -} also take one argument). */
+  public static final Set<String> ARITHMETIC = Set.of("+", "-", "*", "/", "%", "//");
+
+  /** Date, time and interval functions whose result is temporal ({@code INTERVAL '1' YEAR} parses as {@code to_years}). */
+  private static final Set<String> TEMPORAL_FUNCTIONS = Set.of("to_years", "to_months", "to_weeks", "to_days",
+      "to_hours", "to_minutes", "to_seconds", "to_milliseconds", "to_microseconds", "to_centuries", "to_decades",
+      "to_millennia", "to_quarters", "date_add", "date_sub", "make_date", "make_timestamp", "current_date",
+      "today", "now", "current_timestamp", "date_trunc", "last_day", "strptime", "try_strptime");
+
+  private static final Set<String> NUMBER_KINDS = Set.of("INTEGER", "BIGINT", "HUGEINT", "SMALLINT", "TINYINT",
+      "UBIGINT", "UINTEGER", "DOUBLE", "FLOAT", "REAL", "NUMERIC", "DECIMAL");
+
+  /**
+   * A literal ({@link #literal}), or arithmetic of numeric literals folded to one: {@code DECIMAL '0.06' -
+   * DECIMAL '0.01'} reads {@code {"DECIMAL", "0.05"}}, as a BETWEEN bound in TPC-H Q6. Null for anything else
+   * (columns, functions, dates: {@code DATE '1994-01-01' + INTERVAL '1' YEAR} is not folded).
+   */
+  public static @Nullable String @Nullable [] constant(@Nullable JsonNode e) {
+    @Nullable String @Nullable [] lit = literal(e);
+    if (lit != null || e == null || !"FUNCTION".equals(e.path("class").asText(""))) {
+      return lit;
+    }
+    String fn = e.path("function_name").asText("");
+    List<JsonNode> args = arguments(e);
+    if (!Set.of("+", "-", "*", "/").contains(fn) || args.isEmpty() || args.size() > 2) {
+      return null;
+    }
+    java.math.BigDecimal[] values = new java.math.BigDecimal[args.size()];
+    for (int i = 0; i < args.size(); i++) {
+      @Nullable String @Nullable [] a = constant(args.get(i));
+      if (a == null || a[1] == null || !NUMBER_KINDS.contains(a[0] == null ? "" : baseKind(a[0]))) {
+        return null;
+      }
+      try {
+        values[i] = new java.math.BigDecimal(a[1].strip());
+      } catch (NumberFormatException ex) {
+        return null;
+      }
+    }
+    java.math.BigDecimal out;
+    if (values.length == 1) {
+      out = fn.equals("-") ? values[0].negate() : fn.equals("+") ? values[0] : null;
+    } else {
+      out = switch (fn) {
+        case "+" -> values[0].add(values[1]);
+        case "-" -> values[0].subtract(values[1]);
+        case "*" -> values[0].multiply(values[1]);
+        default -> values[1].signum() == 0 ? null : values[0].divide(values[1], java.math.MathContext.DECIMAL64);
+      };
+    }
+    return out == null ? null : new String[] {"DECIMAL", out.stripTrailingZeros().toPlainString()};
+  }
+
+  private static String baseKind(String kind) {
+    String k = kind.toUpperCase(Locale.ROOT);
+    int paren = k.indexOf('(');
+    return paren > 0 ? k.substring(0, paren) : k;
+  }
+
+  /**
+   * Whether an expression is a date, timestamp or interval: a typed constant or cast, a date function, or sums of
+   * them. O(size of the expression), at most six levels deep.
+   */
+  public static boolean temporal(JsonNode e) {
+    return temporal(e, 0);
+  }
+
+  private static boolean temporal(JsonNode e, int depth) {
+    if (depth > 6) {
+      return false;
+    }
+    String cls = e.path("class").asText();
+    @Nullable String @Nullable [] literal = literal(e);
+    if (literal != null && literal[0] != null) {
+      String kind = literal[0].toUpperCase(Locale.ROOT);
+      return kind.startsWith("DATE") || kind.startsWith("TIME") || kind.startsWith("INTERVAL");
+    }
+    String fn = e.path("function_name").asText().toLowerCase(Locale.ROOT);
+    if ("FUNCTION".equals(cls) && TEMPORAL_FUNCTIONS.contains(fn)) {
+      return true;
+    }
+    if ("FUNCTION".equals(cls) && ARITHMETIC.contains(fn)) {
+      return arguments(e).stream().anyMatch(a -> temporal(a, depth + 1));
+    }
+    return false;
+  }
+
+  /**
+   * Columns (their last name part, lower case) the query computes numbers with: operands of {@code + - * / %},
+   * directly or under a cast, where no operand is a date or interval ({@code l_extendedprice * l_discount}, not
+   * {@code o_orderdate + INTERVAL '3' MONTH}). Subqueries included.
+   */
+  public static Set<String> numericOperands(JsonNode statement) {
+    Set<String> out = new LinkedHashSet<>();
+    Trees.visit(statement, n -> {
+      if ("FUNCTION".equals(n.path("class").asText()) && ARITHMETIC.contains(n.path("function_name").asText())) {
+        List<JsonNode> args = arguments(n);
+        if (args.stream().noneMatch(SqlAnalyzer::temporal)) {
+          for (JsonNode a : args) {
+            JsonNode c = a;
+            while ("CAST".equals(c.path("class").asText())) {
+              c = c.path("child");
+            }
+            JsonNode names = c.path("column_names");
+            if ("COLUMN_REF".equals(c.path("class").asText()) && names.size() > 0) {
+              out.add(names.get(names.size() - 1).asText().toLowerCase(Locale.ROOT));
+            }
+          }
+        }
+      }
+    });
+    return out;
+  }
+
   /** A function's or operator's argument expressions, in order (DuckDB's tree has both shapes). */
   public static List<JsonNode> arguments(JsonNode function) {
     List<JsonNode> out = new ArrayList<>();
@@ -440,9 +554,9 @@ public final class SqlAnalyzer {
           if (clause != null && op != null) {
             JsonNode l = e.path("left");
             JsonNode r = e.path("right");
-            if (literal(r) != null) {
+            if (constant(r) != null) {
               predicate(l, List.of(r), op, scope, clause);
-            } else if (literal(l) != null) {
+            } else if (constant(l) != null) {
               predicate(r, List.of(l), FLIPPED.getOrDefault(op, op), scope, clause);
             }
           }
@@ -512,7 +626,7 @@ public final class SqlAnalyzer {
       List<String> values = new ArrayList<>();
       List<String> kinds = new ArrayList<>();
       for (JsonNode l : literalSide) {
-        @Nullable String @Nullable [] lit = literal(l);
+        @Nullable String @Nullable [] lit = constant(l);
         if (lit == null) {
           return;
         }

@@ -9,6 +9,7 @@ import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.LiteralFix;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.Plan;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
+import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -263,9 +264,28 @@ class OfflinePlannerPartsTest {
       assertThat(p.context.canServe("quantity", "orders", "quantity_text")).isTrue();
       assertThat(p.context.canServe("quantity", "orders", "status")).isFalse();
       assertThat(p.context.canServe("status", "orders", "quantity_text")).isTrue();
-      assertThat(p.context.canServe("quantity", "orders", "placed")).as("a year read from a date").isTrue();
+      assertThat(p.context.canServe("quantity", "orders", "placed")).as("10 is no year: a date holds no quantity")
+          .isFalse();
       assertThat(p.chooser.bestColumn("orders", "quantity", "orders")).get()
           .extracting(ColumnTarget::lakeColumn).isEqualTo("quantity_text");
+      Parts years = new Parts(orders, "SELECT status FROM orders WHERE opened < 1996", orders.padWith("orders"));
+      assertThat(years.context.canServe("opened", "orders", "placed")).as("a year read from a date").isTrue();
+    }
+
+    @Test
+    void aColumnTheQueryComputesWithIsANumberAndNoDateCanHoldIt() {
+      FakeLakeTools items = new FakeLakeTools()
+          .table("lntm", "EXT DOUBLE, RECEIPTDATE DATE, TAXATION DOUBLE", "100.0|1995-03-01|0.02",
+              "250.0|1996-01-02|0.06")
+          .similar("discount", "receiptdate", 0.5).similar("discount", "taxation", 0.3);
+      Parts p = new Parts(items, "SELECT sum(l_extendedprice * l_discount) FROM lineitem "
+          + "WHERE l_discount BETWEEN DECIMAL '0.06' - DECIMAL '0.01' AND DECIMAL '0.06' + DECIMAL '0.01'",
+          items.padWith("lntm"));
+
+      assertThat(p.context.expectedFamilies).containsEntry("l_discount", TypeFamily.NUMERIC)
+          .containsEntry("l_extendedprice", TypeFamily.NUMERIC);
+      assertThat(p.context.canServe("l_discount", "lntm", "RECEIPTDATE")).isFalse();
+      assertThat(p.context.canServe("l_discount", "lntm", "TAXATION")).isTrue();
     }
   }
 

@@ -87,6 +87,26 @@ class SqlAnalyzerTest {
   }
 
   @Test
+  void foldsArithmeticOfNumericLiteralsButNotOfDates() {
+    // TPC-H Q6's discount window and a scaled threshold; the date bound plus an interval stays unfolded.
+    QueryAnalysis a = analyzer.analyze("SELECT sum(l_extendedprice * l_discount) FROM lineitem "
+        + "WHERE l_discount BETWEEN DECIMAL '0.06' - DECIMAL '0.01' AND DECIMAL '0.06' + DECIMAL '0.01' "
+        + "AND l_quantity < 2 * 12 AND l_tax > -0.5 AND l_shipdate < DATE '1994-01-01' + INTERVAL '1' YEAR");
+    assertThat(a.predicates()).extracting(p -> p.column().column() + " " + p.operator() + " " + p.literals())
+        .containsExactly("l_discount BETWEEN [0.05, 0.07]", "l_quantity < [24]", "l_tax > [-0.5]");
+    assertThat(a.predicates().get(0).literalKinds()).containsExactly("DECIMAL", "DECIMAL");
+  }
+
+  @Test
+  void numericOperandsAreColumnsComputedWithNotDatesShiftedByIntervals() {
+    Trees trees = new Trees(SqlParser.standalone());
+    assertThat(SqlAnalyzer.numericOperands(trees.statement("SELECT sum(l.l_extendedprice * (1 - l.l_discount)) "
+        + "FROM lineitem l, orders o WHERE o.o_orderdate < DATE '1995-01-01' + INTERVAL '3' MONTH "
+        + "AND o.o_orderdate + INTERVAL '1' DAY > l.l_shipdate AND l.l_quantity > (SELECT avg(CAST(x.q AS DOUBLE)) / 2 "
+        + "FROM t x)"))).containsExactlyInAnyOrder("l_extendedprice", "l_discount");
+  }
+
+  @Test
   void collectsInBetweenFlippedAndWrappedPredicates() {
     QueryAnalysis a = analyzer.analyze("SELECT * FROM films WHERE language IN ('English', 'French') "
         + "AND year BETWEEN 1995 AND 2005 AND 10 < rating AND lower(country) = 'usa' "

@@ -1,0 +1,61 @@
+package dev.lakerewrite.joingraph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lakerewrite.testing.Sandbox;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A table split by columns keeps one row id under two names that embeddings do not relate ({@code RecId} /
+ * {@code RecordRef}): the two unique columns holding the same values join the parts, while numbers that merely
+ * fall in a key's range (a code column, a smaller table's key) still need similar names.
+ */
+class SplitRowIdTest {
+
+  private static void lake(Path file) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+      // The row id in the first part is text with one noisy cell, as in a lake read from CSV.
+      st.execute("CREATE TABLE raw_lntm AS SELECT CASE WHEN i = 83 THEN ' ' || i ELSE CAST(i AS VARCHAR) END "
+          + "AS \"RecId\", i * 7 % 1000 AS \"Ext\", DATE '1995-01-01' + CAST(i % 300 AS INTEGER) AS \"Shpd\" "
+          + "FROM range(1, 2001) t(i)");
+      st.execute("CREATE TABLE raw_lntm_attributes AS SELECT i AS \"RecordRef\", (i % 2) + 1 AS \"Lnsts\", "
+          + "(i % 11) / 100.0 AS \"Discount\" FROM range(1, 2001) t(i)");
+      // Another entity whose key 1..150 lies inside the row ids' range: a coincidence, not a join.
+      st.execute("CREATE TABLE raw_suppliers AS SELECT i AS \"Sk\", 'Supplier ' || i AS \"Nm\" "
+          + "FROM range(1, 151) t(i)");
+    }
+  }
+
+  @Test
+  void uniqueColumnsWithTheSameValuesJoinTheParts(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("lake.duckdb");
+    lake(file);
+    try (Connection lake = Sandbox.open(file, file.resolveSibling("tmp"))) {
+      JoinGraph graph = JoinGraph.builder().connection(lake).embedder(TestEmbedders.miniLm()).build();
+      ColumnPair best = graph.edge("raw_lntm", "raw_lntm_attributes").orElseThrow().pairsFrom("raw_lntm").get(0);
+      assertThat(best.columnA()).isEqualTo("RecId");
+      assertThat(best.columnB()).isEqualTo("RecordRef");
+      JoinPath path = graph.findJoinPaths("raw_lntm", "raw_lntm_attributes", 1).get(0);
+      assertThat(path.hops().get(0).bestKey().rightColumn()).isEqualTo("RecordRef");
+      assertThat(path.rowCount()).isEqualTo(2000);
+      assertThat(graph.edge("raw_lntm", "raw_suppliers")).as("1..150 inside 1..2000 is no join").isEmpty();
+    }
+  }
+
+  @Test
+  void withoutTheSameKeySetRuleNumericKeysNeedSimilarNames(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("lake.duckdb");
+    lake(file);
+    try (Connection lake = Sandbox.open(file, file.resolveSibling("tmp"))) {
+      JoinGraph graph = JoinGraph.builder().connection(lake).embedder(TestEmbedders.miniLm())
+          .config(JoinGraphConfig.builder().minSameKeySetValues(0).build()).build();
+      assertThat(graph.edge("raw_lntm", "raw_lntm_attributes").map(e -> e.pairsFrom("raw_lntm").stream()
+          .anyMatch(p -> p.columnB().equals("RecordRef")))).isNotEqualTo(java.util.Optional.of(true));
+    }
+  }
+}
