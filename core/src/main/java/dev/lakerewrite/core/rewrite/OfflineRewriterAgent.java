@@ -176,7 +176,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
   /**
    * {@code l.a = r.b} for one join step. Where one key is text and the other a number (a CSV row id beside a typed
    * one), DuckDB would cast the text to the number and fail on the first noisy cell ({@code ' 83'}), so the text
-   * side is read with {@code clean_number} unless a cleaning CTE already typed it.
+   * side is read with {@code clean_number(clean_text(...))} unless a cleaning CTE already typed it.
    */
   static String keyEquality(LakeTools lake, Map<String, Evidence.CleanedTable> cleaned, Evidence.JoinStep s,
       String leftAlias, String rightAlias) {
@@ -185,9 +185,9 @@ final class OfflineRewriterAgent implements RewriterAgent {
     boolean leftText = textHoldingNumbers(lake, cleaned, s.leftTable(), s.leftColumn());
     boolean rightText = textHoldingNumbers(lake, cleaned, s.rightTable(), s.rightColumn());
     if (leftText && typedNumber(lake, s.rightTable(), s.rightColumn())) {
-      l = "clean_number(" + l + ")";
+      l = "clean_number(clean_text(" + l + "))";
     } else if (rightText && typedNumber(lake, s.leftTable(), s.leftColumn())) {
-      r = "clean_number(" + r + ")";
+      r = "clean_number(clean_text(" + r + "))";
     }
     return l + " = " + r;
   }

@@ -38,6 +38,8 @@ import org.jspecify.annotations.Nullable;
 final class TableChooser extends PlannerPart {
   /** A column maps to a lake column at or above this score. */
   static final double COLUMN_THRESHOLD = 0.5;
+  /** Keeps a pair scored exactly at the threshold in the assignment (only positive weights count). */
+  private static final double ASSIGNMENT_EPSILON = 1e-6;
   static final int CANDIDATE_TABLES = 6;
   /** With -Dlakerewrite.debug.planner=true the plan's notes (and so the trace) list every scored candidate. */
   static final boolean DEBUG = Boolean.getBoolean("lakerewrite.debug.planner");
@@ -202,7 +204,10 @@ final class TableChooser extends PlannerPart {
         Map<String, ColumnTarget> o = new LinkedHashMap<>();
         for (ColumnTarget t : targets) {
           if (t.score() >= COLUMN_THRESHOLD) {
-            w.put(t.lakeColumn(), t.score());
+            // What a pair is worth is what it clears the threshold by: a column left out is sought elsewhere, so
+            // two weak pairs (l_extendedprice → Discount 0.62, l_discount → Lnsts 0.55) must not outweigh one sure
+            // one (l_discount → Discount 0.95).
+            w.put(t.lakeColumn(), t.score() - COLUMN_THRESHOLD + ASSIGNMENT_EPSILON);
             o.put(t.lakeColumn(), t);
           }
         }
@@ -215,8 +220,8 @@ final class TableChooser extends PlannerPart {
       }
     }
     // Two assumed columns never read one lake column (state_name and border both → state): the maximum-weight
-    // one-to-one assignment over every column that reaches the threshold; a column left without one is sought
-    // elsewhere.
+    // one-to-one assignment over every column that reaches the threshold, each pair weighted by its margin over the
+    // threshold; a column left without one is sought elsewhere.
     Map<String, String> assigned = ColumnAssignment.best(weights).pairs();
     for (Map.Entry<String, Map<String, ColumnTarget>> e : options.entrySet()) {
       String lakeColumn = assigned.get(e.getKey());

@@ -299,6 +299,34 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void aColumnOfATableSplitByColumnsIsReadThroughTheRowIdTheTwoPartsShare(@TempDir Path tmp) throws Exception {
+    // lineitem split by columns: the discount went to the second part, whose row id is named otherwise (RecordRef)
+    // and typed, while the first part's row id is text with one zero-width space. The first part's date column must not
+    // stand in for a discount the query multiplies and bounds by 0.05 .. 0.07.
+    StringBuilder first = new StringBuilder("RecId,Ext,Receiptdate\n");
+    StringBuilder second = new StringBuilder("RecordRef,Discount,Lnsts\n");
+    double expected = 0;
+    for (int i = 1; i <= 300; i++) {
+      double ext = 100 + i;
+      double discount = (i % 11) / 100.0;
+      first.append(i == 83 ? "\u200b83" : String.valueOf(i)).append(',').append(ext).append(",1995-0")
+          .append(1 + i % 9).append("-1").append(i % 9).append('\n');
+      second.append(i).append(',').append(discount).append(',').append(1 + i % 2).append('\n');
+      if (discount >= 0.05 && discount <= 0.07) {
+        expected += ext * discount;
+      }
+    }
+    try (DataLake lake = csvLake(tmp, Map.of("raw_lntm.csv", first.toString(),
+        "raw_lntm_attributes.csv", second.toString()))) {
+      RewriteResult r = Rewriter.rewrite("SELECT sum(l_extendedprice * l_discount) AS revenue FROM lineitem "
+          + "WHERE l_discount BETWEEN DECIMAL '0.06' - DECIMAL '0.01' AND DECIMAL '0.06' + DECIMAL '0.01'", lake);
+      assertThat(r.sql()).contains("Discount").contains("RecordRef").doesNotContain("Receiptdate");
+      assertThat(number(r.result().orElseThrow().get(0, 0))).as(r.sql()).isCloseTo(expected,
+          org.assertj.core.api.Assertions.within(1e-6));
+    }
+  }
+
+  @Test
   void whenTheBestPlansQueryReturnsNoRowsTheLoopRunsTheRunnerUpTableAndKeepsTheOneWithRows(@TempDir Path tmp)
       throws Exception {
     StringBuilder editors = new StringBuilder("LBL,DSCR,CPYR_LCNS\n");
