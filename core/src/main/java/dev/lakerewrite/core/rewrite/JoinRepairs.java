@@ -5,7 +5,9 @@ import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
 
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
+import dev.lakerewrite.core.sql.ColumnPrefixes;
 import dev.lakerewrite.core.sql.QueryAnalysis.JoinCondition;
+import dev.lakerewrite.retrieval.Names;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +53,10 @@ final class JoinRepairs extends PlannerPart {
         continue;
       }
       Optional<Evidence.JoinPath> path = joinPath(a.lake(), b.lake());
-      boolean directKeys = ka != null && kb != null && ka.lakeTable().equals(a.lake()) && kb.lakeTable().equals(b.lake());
+      // Keys used only in joins are not in the table choices; a lake column named as the key (s_nationkey and
+      // Nationkey) is the key the rewrite reads.
+      boolean directKeys = (ka != null ? ka.lakeTable().equals(a.lake()) : namedAlike(left, j.left().column(), a))
+          && (kb != null ? kb.lakeTable().equals(b.lake()) : namedAlike(right, j.right().column(), b));
       if (path.isPresent() && path.get().steps().size() > 1 && directKeys && !lastEmpty) {
         // The query joins the two tables directly and both keys map onto them: a path through other tables would
         // join by something else (customers to the orders of their nation). It stays an alternative for when the
@@ -68,6 +73,16 @@ final class JoinRepairs extends PlannerPart {
       }
     }
     return fixes;
+  }
+
+  /** Whether {@code lakeTable}'s table has a column named as the assumed key, without the assumed table's prefix. */
+  private boolean namedAlike(TableChoice assumed, String column, TableChoice lakeTable) {
+    if (assumed.mergedInto() != null) {
+      return false;
+    }
+    String bare = Names.normalize(ColumnPrefixes.withoutTablePrefix(column, assumed.assumed()));
+    return lake.table(lakeTable.lake()).columns().stream()
+        .anyMatch(c -> Names.normalize(c.name()).equals(bare) || Names.normalize(c.name()).equals(Names.normalize(column)));
   }
 
   private static TableChoice effective(TableChoice t, Map<String, TableChoice> tables) {
