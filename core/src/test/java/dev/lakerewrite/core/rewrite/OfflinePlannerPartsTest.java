@@ -513,6 +513,33 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void keysUsedOnlyInTheJoinKeepTheirJoinWhenTheLakeNamesThemAlike() {
+      // TPC-H: s_nationkey = n_nationkey, the lake has Nationkey on both sides; a path through the supplier's other
+      // part (its key equals nation keys by value) would join suppliers to the nation numbered like them.
+      FakeLakeTools tpch = new FakeLakeTools()
+          .table("raw_supplier", "Supp BIGINT, Name VARCHAR, Nationkey BIGINT", "1|Supplier#1|7")
+          .table("raw_supplier_extra", "Suppkey BIGINT, Telephone VARCHAR", "1|25-989")
+          .table("raw_nation", "Nationkey BIGINT, Name VARCHAR", "7|GERMANY");
+      String sql = "SELECT n_name, s_name FROM supplier JOIN nation ON s_nationkey = n_nationkey";
+      Scratchpad pad = tpch.padWith("raw_supplier", "raw_nation");
+      pad.add(Scratchpad.Section.JOINS, "raw_supplier|raw_nation|2", 1, "two hops",
+          new Evidence.JoinPath("raw_supplier", "raw_nation", List.of(
+              new Evidence.JoinStep("raw_supplier", "Supp", "raw_supplier_extra", "Suppkey", 0.9, 1),
+              new Evidence.JoinStep("raw_supplier_extra", "Suppkey", "raw_nation", "Nationkey", 0.9, 1)), 0.8, 1,
+              null));
+      Parts p = new Parts(tpch, sql, pad);
+      Map<String, TableChoice> tables = byAssumed(
+          choice("supplier", "raw_supplier", Map.of("s_name", target("raw_supplier", "Name")), List.of()),
+          choice("nation", "raw_nation", Map.of("n_name", target("raw_nation", "Name")), List.of()));
+      List<String> notes = new ArrayList<>();
+
+      Map<String, Evidence.JoinPath> fixes = new JoinRepairs(p.context).joinFixes(tables, new ArrayList<>(), notes);
+
+      assertThat(fixes).isEmpty();
+      assertThat(notes).anyMatch(n -> n.contains("keeps its own keys"));
+    }
+
+    @Test
     void withoutAPathItAsksForOne() {
       Parts p = new Parts(lake, sql, lake.padWith("movies", "nations"));
       List<Action> wanted = new ArrayList<>();
