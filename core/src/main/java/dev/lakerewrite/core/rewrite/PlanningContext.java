@@ -3,6 +3,7 @@ package dev.lakerewrite.core.rewrite;
 import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
 import static dev.lakerewrite.core.rewrite.OfflinePlanner.reversed;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.match.AssumedSchema;
 import dev.lakerewrite.core.match.EntityNames;
@@ -49,20 +50,39 @@ final class PlanningContext {
     this.analysis = state.analysis().orElseThrow();
     this.pad = state.scratchpad();
     this.joinOnly = joinOnlyColumns(analysis);
-    Map<String, TypeFamily> expected = expectedFamilies(analysis);
-    for (String c : numericOperands(state.userQuery())) {
-      expected.putIfAbsent(c, TypeFamily.NUMERIC);
-    }
-    this.expectedFamilies = expected;
+    this.expectedFamilies = expectedFamilies(analysis, state.userQuery());
   }
 
-  /** {@link SqlAnalyzer#numericOperands} of the query; none when it does not parse here. */
-  private static Set<String> numericOperands(String query) {
+  /**
+   * {@link #expectedFamilies(QueryAnalysis)}, plus columns the query computes with ({@link
+   * SqlAnalyzer#numericOperands}: numbers), and a column compared with another takes that one's family
+   * ({@code l_commitdate < l_receiptdate} with {@code l_receiptdate >= DATE '1994-01-01'}: both dates).
+   */
+  static Map<String, TypeFamily> expectedFamilies(QueryAnalysis analysis, String query) {
+    Map<String, TypeFamily> expected = expectedFamilies(analysis);
+    JsonNode tree;
     try {
-      return SqlAnalyzer.numericOperands(new Trees(SqlParser.standalone()).statement(query));
+      tree = new Trees(SqlParser.standalone()).statement(query);
     } catch (RuntimeException e) {
-      return Set.of();
+      return expected;
     }
+    for (String c : SqlAnalyzer.numericOperands(tree)) {
+      expected.putIfAbsent(c, TypeFamily.NUMERIC);
+    }
+    List<String[]> pairs = SqlAnalyzer.comparedColumns(tree);
+    for (boolean changed = true; changed; ) {
+      changed = false;
+      for (String[] p : pairs) {
+        for (int side = 0; side < 2; side++) {
+          TypeFamily known = expected.get(p[side]);
+          if (known != null && !expected.containsKey(p[1 - side])) {
+            expected.put(p[1 - side], known);
+            changed = true;
+          }
+        }
+      }
+    }
+    return expected;
   }
 
   /**

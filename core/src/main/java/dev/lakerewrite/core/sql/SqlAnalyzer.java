@@ -176,19 +176,43 @@ public final class SqlAnalyzer {
         List<JsonNode> args = arguments(n);
         if (args.stream().noneMatch(SqlAnalyzer::temporal)) {
           for (JsonNode a : args) {
-            JsonNode c = a;
-            while ("CAST".equals(c.path("class").asText())) {
-              c = c.path("child");
-            }
-            JsonNode names = c.path("column_names");
-            if ("COLUMN_REF".equals(c.path("class").asText()) && names.size() > 0) {
-              out.add(names.get(names.size() - 1).asText().toLowerCase(Locale.ROOT));
+            String name = columnName(a);
+            if (name != null) {
+              out.add(name);
             }
           }
         }
       }
     });
     return out;
+  }
+
+  /**
+   * Pairs of columns (last name part, lower case) the query compares with each other ({@code l_commitdate <
+   * l_receiptdate}, {@code o_orderkey = l_orderkey}), directly or under casts. Subqueries included.
+   */
+  public static List<String[]> comparedColumns(JsonNode statement) {
+    List<String[]> out = new ArrayList<>();
+    Trees.visit(statement, n -> {
+      if ("COMPARISON".equals(n.path("class").asText())) {
+        String l = columnName(n.path("left"));
+        String r = columnName(n.path("right"));
+        if (l != null && r != null && !l.equals(r)) {
+          out.add(new String[] {l, r});
+        }
+      }
+    });
+    return out;
+  }
+
+  private static @Nullable String columnName(JsonNode e) {
+    JsonNode c = e;
+    while ("CAST".equals(c.path("class").asText())) {
+      c = c.path("child");
+    }
+    JsonNode names = c.path("column_names");
+    return "COLUMN_REF".equals(c.path("class").asText()) && names.size() > 0
+        ? names.get(names.size() - 1).asText().toLowerCase(Locale.ROOT) : null;
   }
 
   /** A function's or operator's argument expressions, in order (DuckDB's tree has both shapes). */

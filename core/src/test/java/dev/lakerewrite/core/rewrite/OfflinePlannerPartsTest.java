@@ -273,6 +273,20 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aColumnComparedWithADateColumnIsADateToo() {
+      // TPC-H Q12: l_commitdate is compared only with other columns; l_receiptdate with dates.
+      FakeLakeTools items = new FakeLakeTools()
+          .table("lntm", "RECID BIGINT, RECEIPTDATE DATE, SHIPMODE VARCHAR", "1|1995-03-01|MAIL", "2|1996-01-02|SHIP");
+      Parts p = new Parts(items, "SELECT l_shipmode FROM lineitem WHERE l_commitdate < l_receiptdate "
+          + "AND l_shipdate < l_commitdate AND l_receiptdate >= DATE '1994-01-01'", items.padWith("lntm"));
+
+      assertThat(p.context.expectedFamilies).containsEntry("l_commitdate", TypeFamily.DATETIME)
+          .containsEntry("l_shipdate", TypeFamily.DATETIME).doesNotContainKey("l_shipmode");
+      assertThat(p.context.canServe("l_commitdate", "lntm", "RECID")).isFalse();
+      assertThat(p.context.canServe("l_commitdate", "lntm", "RECEIPTDATE")).isTrue();
+    }
+
+    @Test
     void aColumnTheQueryComputesWithIsANumberAndNoDateCanHoldIt() {
       FakeLakeTools items = new FakeLakeTools()
           .table("lntm", "EXT DOUBLE, RECEIPTDATE DATE, TAXATION DOUBLE", "100.0|1995-03-01|0.02",
