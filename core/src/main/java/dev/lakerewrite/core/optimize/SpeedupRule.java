@@ -72,17 +72,24 @@ record SpeedupRule(double margin, int minPairs, int maxPairs) {
 
   /** The one-sided 97.5 % lower confidence bound of the speedup (the bound a decision to accept rests on). */
   static double lowerBound(List<Double> ratios) {
-    return bound(ratios, -Verifier.studentT(ratios.size() - 1, 0.975));
+    return bound(array(ratios), -Verifier.studentT(ratios.size() - 1, 0.975));
   }
 
   /** The one-sided 95 % upper confidence bound of the speedup. */
   static double upperBound(List<Double> ratios) {
-    return bound(ratios, Verifier.studentT(ratios.size() - 1, 0.95));
+    return bound(array(ratios), Verifier.studentT(ratios.size() - 1, 0.95));
   }
 
-  /** {@code exp(m + t * s / sqrt(n))} for the mean {@code m} and standard deviation {@code s} of the log ratios. */
-  private static double bound(List<Double> ratios, double t) {
-    int n = ratios.size();
+  private static double[] array(List<Double> ratios) {
+    return ratios.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  /**
+   * {@code exp(m + t * s / sqrt(n))} for the mean {@code m} and standard deviation {@code s} of the log ratios (at
+   * least two): the confidence bounds of a speedup from paired timings, here and in {@link Verifier.TimedPair}.
+   */
+  static double bound(double[] ratios, double t) {
+    int n = ratios.length;
     double mean = 0;
     for (double r : ratios) {
       mean += Math.log(r);
