@@ -55,7 +55,7 @@ final class FactPreAggregation {
     if (!"SELECT_NODE".equals(node.path("type").asText()) || node.path("group_expressions").isEmpty()
         || node.path("group_sets").size() != 1
         || !"STANDARD_HANDLING".equals(node.path("aggregate_handling").asText("STANDARD_HANDLING"))
-        || !innerJoinsOnly(node.path("from_table"))) {
+        || !Trees.innerJoinsOnly(node.path("from_table"))) {
       return null;
     }
     for (String clause : List.of("select_list", "where_clause", "group_expressions", "having", "qualify")) {
@@ -551,16 +551,4 @@ final class FactPreAggregation {
     return Sql.identifier(item.name()) + "." + Sql.identifier(Trees.columnName(column));
   }
 
-  /** Whether a FROM tree joins only by commas and inner joins (with ON conditions, not USING or NATURAL). */
-  private static boolean innerJoinsOnly(JsonNode from) {
-    boolean[] ok = {true};
-    Trees.visitShallow(from, n -> {
-      if ("JOIN".equals(n.path("type").asText()) && (!"INNER".equals(n.path("join_type").asText("INNER"))
-          || !n.path("using_columns").isEmpty()
-          || !Set.of("REGULAR", "CROSS").contains(n.path("ref_type").asText("REGULAR")))) {
-        ok[0] = false;
-      }
-    });
-    return ok[0];
-  }
 }

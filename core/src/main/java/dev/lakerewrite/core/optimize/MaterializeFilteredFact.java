@@ -1,7 +1,6 @@
 package dev.lakerewrite.core.optimize;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.sql.Trees;
 import java.util.ArrayList;
@@ -127,7 +126,7 @@ final class MaterializeFilteredFact implements Recipe {
   private static @Nullable String apply(ObjectNode node, JsonNode dim, RuleProposer.Context ctx) {
     Trees trees = ctx.trees();
     String dimName = Trees.referenceName(dim);
-    if (!innerJoinsOnly(node.path("from_table"))) {
+    if (!Trees.innerJoinsOnly(node.path("from_table"))) {
       ctx.refuse(dimName + " is in a block with an outer join or USING");
       return null;
     }
@@ -231,7 +230,8 @@ final class MaterializeFilteredFact implements Recipe {
         + (outside.isEmpty() ? "" : " WHERE " + Trees.and(outside)));
     node.set("from_table", replacement.get("from_table"));
     node.set("where_clause", replacement.get("where_clause"));
-    prependMaterializedCte(ctx, cte, body);
+    // First in the WITH clause: it reads base tables only, and a block inside an existing CTE may read it.
+    RuleProposer.addCte(ctx, cte + " AS MATERIALIZED (" + body + ")", true);
     return dimName + "'s filters (" + String.join(" AND ", dimFilters) + ") and its join to " + factName
         + " moved into the MATERIALIZED CTE " + cte + " of " + factName + "'s rows, read as " + factName;
   }
@@ -247,18 +247,6 @@ final class MaterializeFilteredFact implements Recipe {
     return "COMPARE_EQUAL".equals(c.path("type").asText())
         && "COLUMN_REF".equals(c.path("left").path("class").asText())
         && "COLUMN_REF".equals(c.path("right").path("class").asText());
-  }
-
-  private static boolean innerJoinsOnly(JsonNode from) {
-    boolean[] ok = {true};
-    Trees.visitShallow(from, n -> {
-      if ("JOIN".equals(n.path("type").asText()) && (!"INNER".equals(n.path("join_type").asText("INNER"))
-          || !n.path("using_columns").isEmpty()
-          || !Set.of("REGULAR", "CROSS").contains(n.path("ref_type").asText("REGULAR")))) {
-        ok[0] = false;
-      }
-    });
-    return ok[0];
   }
 
   private static String quoted(String name) {
@@ -283,20 +271,5 @@ final class MaterializeFilteredFact implements Recipe {
       }
     });
     return found[0];
-  }
-
-  /**
-   * Puts a MATERIALIZED CTE first in the statement's WITH clause (it reads base tables only, and a block inside an
-   * existing CTE may read it).
-   */
-  private static void prependMaterializedCte(RuleProposer.Context ctx, String name, String body) {
-    JsonNode entry = ctx.trees().node("WITH " + name + " AS MATERIALIZED (" + body + ") SELECT 1").path("cte_map")
-        .path("map").get(0);
-    ObjectNode top = (ObjectNode) ctx.statement().get("node");
-    ObjectNode cteMap = top.has("cte_map") && top.get("cte_map").isObject() ? (ObjectNode) top.get("cte_map")
-        : top.putObject("cte_map");
-    ArrayNode map = cteMap.has("map") && cteMap.get("map").isArray() ? (ArrayNode) cteMap.get("map")
-        : cteMap.putArray("map");
-    map.insert(0, entry.deepCopy());
   }
 }

@@ -624,11 +624,7 @@ final class OptimizationSession {
 
   /** The 97.5 % lower bound {@link SpeedupRule} decides by, 0 without two pairs or for a candidate past its limit. */
   private static double lowerBound(Verifier.TimedPair t) {
-    double[] r = t.pairRatios();
-    if (t.candidate().timedOut() || r.length == 0) {
-      return 0;
-    }
-    return r.length == 1 ? r[0] : SpeedupRule.lowerBound(java.util.Arrays.stream(r).boxed().toList());
+    return t.lowerBound(0.975);
   }
 
   private OptimizationCandidate record(OptimizationCandidate c) {

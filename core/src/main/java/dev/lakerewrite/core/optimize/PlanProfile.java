@@ -28,18 +28,26 @@ final class PlanProfile {
   static final long MISESTIMATE = 10;
   private static final long MISESTIMATED_ROWS = 1_000;
 
+  /** A multi-key join keeps at most this share of its larger input's rows to be selective. */
+  static final long SELECTIVE = 10;
+  private static final java.util.regex.Pattern EQUALITY =
+      java.util.regex.Pattern.compile("([\\w.\"]+) = ([\\w.\"]+)");
+
   private final Map<PlanSymptom, Double> shares;
   private final boolean measured;
   private final Set<String> lateFilters;
+  private final List<List<List<String>>> multiKeyJoins;
 
   private PlanProfile(Map<PlanSymptom, Double> shares, boolean measured) {
-    this(shares, measured, Set.of());
+    this(shares, measured, Set.of(), List.of());
   }
 
-  private PlanProfile(Map<PlanSymptom, Double> shares, boolean measured, Set<String> lateFilters) {
+  private PlanProfile(Map<PlanSymptom, Double> shares, boolean measured, Set<String> lateFilters,
+      List<List<List<String>>> multiKeyJoins) {
     this.shares = shares;
     this.measured = measured;
     this.lateFilters = Set.copyOf(lateFilters);
+    this.multiKeyJoins = List.copyOf(multiKeyJoins);
   }
 
   /** The profile of a plan; null (no plan could be read) gives a profile in which every symptom counts. */
@@ -62,6 +70,7 @@ final class PlanProfile {
     }
     Map<String, Double> scanCost = new HashMap<>();
     Map<String, Integer> scanCount = new HashMap<>();
+    List<List<List<String>>> multiKeyJoins = new ArrayList<>();
     for (ExecutionPlan.Operator o : ops) {
       String type = o.type();
       String info = String.join(" ", o.info().values()).toUpperCase(Locale.ROOT);
@@ -101,6 +110,12 @@ final class PlanProfile {
       if (type.contains("WINDOW") || type.equalsIgnoreCase("WindowAgg")) {
         add(shares, PlanSymptom.WINDOW, own);
       }
+      List<List<String>> keys = measured && isJoin(type) ? equalities(o.info().get("Conditions")) : List.of();
+      ExecutionPlan.Operator larger = keys.size() < 2 ? null : largerInput(o);
+      if (larger != null && larger.rows() >= LARGE && o.rows() >= 0 && o.rows() * SELECTIVE <= larger.rows()) {
+        add(shares, PlanSymptom.SELECTIVE_MULTI_KEY_JOIN, (cost(o, measured) + cost(larger, measured)) / total);
+        multiKeyJoins.add(keys);
+      }
       String joinType = o.info().getOrDefault("Join Type", "").toUpperCase(Locale.ROOT);
       if (isJoin(type) && (joinType.contains("LEFT") || joinType.contains("RIGHT") || joinType.contains("FULL"))) {
         add(shares, PlanSymptom.OUTER_JOIN, own);
@@ -115,7 +130,45 @@ final class PlanProfile {
     if (measured) {
       lateFilters(plan.root(), late);
     }
-    return new PlanProfile(shares, measured, late);
+    return new PlanProfile(shares, measured, late, multiKeyJoins);
+  }
+
+  /**
+   * The column equalities of a join condition as pairs of lower-case column names without qualifier: DuckDB's
+   * {@code a = b, c = d}, PostgreSQL's {@code ((x.a = y.b) AND (x.c = y.d))}.
+   */
+  static List<List<String>> equalities(String conditions) {
+    List<List<String>> out = new ArrayList<>();
+    if (conditions == null) {
+      return out;
+    }
+    java.util.regex.Matcher m = EQUALITY.matcher(conditions);
+    while (m.find()) {
+      out.add(List.of(bare(m.group(1)), bare(m.group(2))));
+    }
+    return out;
+  }
+
+  private static String bare(String name) {
+    return name.substring(name.lastIndexOf('.') + 1).replace("\"", "").toLowerCase(Locale.ROOT);
+  }
+
+  /** The input of a join with the most rows (below pass-through operators), null without two. */
+  private static ExecutionPlan.Operator largerInput(ExecutionPlan.Operator join) {
+    if (join.children().size() != 2) {
+      return null;
+    }
+    ExecutionPlan.Operator a = belowPassThrough(join.children().get(0));
+    ExecutionPlan.Operator b = belowPassThrough(join.children().get(1));
+    return a.rows() >= b.rows() ? a : b;
+  }
+
+  /**
+   * The measured joins on two or more column equalities that keep at most 1 / {@link #SELECTIVE} of their larger
+   * input's rows (at least {@code 100,000}): each as its equalities, pairs of bare lower-case column names.
+   */
+  List<List<List<String>>> multiKeyJoins() {
+    return multiKeyJoins;
   }
 
   /**

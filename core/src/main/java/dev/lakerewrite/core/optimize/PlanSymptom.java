@@ -24,5 +24,11 @@ enum PlanSymptom {
   /** An outer join. */
   OUTER_JOIN,
   /** A window operator: every partition sorted (DuckDB's WINDOW, PostgreSQL's WindowAgg). */
-  WINDOW
+  WINDOW,
+  /**
+   * A join on two or more equalities that keeps few of a large input's rows: each of them is probed, and no filter
+   * on one column reaches that input's scan (DuckDB pushes a join's keys into the probe side's scan for a join on
+   * one column only).
+   */
+  SELECTIVE_MULTI_KEY_JOIN
 }

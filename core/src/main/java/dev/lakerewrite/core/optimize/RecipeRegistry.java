@@ -49,6 +49,7 @@ final class RecipeRegistry {
           "WITH multi AS (SELECT o_id FROM sales WHERE o_id IS NOT NULL GROUP BY o_id HAVING min(wh) < max(wh)) SELECT count(*) FROM sales WHERE o_id IN (SELECT o_id FROM multi)")),
       new SelfJoinToFilterAggregates(),
       new MaterializeFilteredFact(),
+      new SemiJoinOnOneKey(),
       RuleRecipe.node(RuleProposer::selfJoinToLagLead, EnumSet.of(PlanSymptom.CTE_SCAN, PlanSymptom.REPEATED_SCAN),
           new KnowledgeBase.Recipe("self-join-to-lag-lead", "join", "Self-join on rn +/- 1: LAG and LEAD",
           "A CTE numbers rows with rank() OVER (PARTITION BY p ORDER BY o) AS rn and the query joins it to itself twice more to read the previous and the next row (v.p = w.p AND v.rn = w.rn + 1); the CTE is scanned three times and joined on the number.",

@@ -441,13 +441,26 @@ final class RuleProposer {
 
   /** Appends a CTE to the statement's WITH clause (after the existing ones, which it may read). */
   private void addCte(Context ctx, String name, String body) {
-    JsonNode entry = trees.node("WITH " + name + " AS (" + body + ") SELECT 1").path("cte_map").path("map").get(0);
+    addCte(ctx, name + " AS (" + body + ")", false);
+  }
+
+  /**
+   * Adds a CTE ({@code definition}: {@code name AS [MATERIALIZED] (body)}) to the statement's top-level WITH clause,
+   * after the existing ones (which it may read), or before them when {@code first} (a CTE that reads base tables
+   * only, which a block inside an existing CTE may then read).
+   */
+  static void addCte(Context ctx, String definition, boolean first) {
+    JsonNode entry = ctx.trees().node("WITH " + definition + " SELECT 1").path("cte_map").path("map").get(0);
     ObjectNode top = (ObjectNode) ctx.statement().get("node");
     ObjectNode cteMap = top.has("cte_map") && top.get("cte_map").isObject() ? (ObjectNode) top.get("cte_map")
         : top.putObject("cte_map");
     ArrayNode map = cteMap.has("map") && cteMap.get("map").isArray() ? (ArrayNode) cteMap.get("map")
         : cteMap.putArray("map");
-    map.add(entry.deepCopy());
+    if (first) {
+      map.insert(0, entry.deepCopy());
+    } else {
+      map.add(entry.deepCopy());
+    }
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -2413,7 +2426,7 @@ final class RuleProposer {
    * statement.
    */
   @Nullable String selfJoinToLagLead(ObjectNode node, Context ctx) {
-    if (!isSelect(node) || !crossJoinsOnly(node.path("from_table"))) {
+    if (!isSelect(node) || !Trees.crossJoinsOnly(node.path("from_table"))) {
       return null;
     }
     List<JsonNode> items = Trees.fromItems(node.path("from_table"));
@@ -2813,17 +2826,6 @@ final class RuleProposer {
         && Trees.referenceName(i).equalsIgnoreCase(name) && i.path("table_name").asText().equalsIgnoreCase(cte));
   }
 
-  /** Whether a FROM tree joins only by commas or inner joins without ON conditions. */
-  private static boolean crossJoinsOnly(JsonNode from) {
-    boolean[] ok = {true};
-    Trees.visitShallow(from, n -> {
-      if ("JOIN".equals(n.path("type").asText()) && (!"INNER".equals(n.path("join_type").asText("INNER"))
-          || n.path("condition").isObject() || !n.path("using_columns").isEmpty())) {
-        ok[0] = false;
-      }
-    });
-    return ok[0];
-  }
 
   // ---------------------------------------------------------------------------------------------------------
   // self-join-to-grouping

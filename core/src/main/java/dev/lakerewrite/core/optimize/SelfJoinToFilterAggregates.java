@@ -132,7 +132,7 @@ final class SelfJoinToFilterAggregates implements Recipe {
 
   /** Rewrites one block in place; what was done, or null where the recipe does not apply. */
   static @Nullable String apply(ObjectNode node, RuleProposer.Context ctx) {
-    if (!"SELECT_NODE".equals(node.path("type").asText()) || !crossJoinsOnly(node.path("from_table"))) {
+    if (!"SELECT_NODE".equals(node.path("type").asText()) || !Trees.crossJoinsOnly(node.path("from_table"))) {
       return null;
     }
     for (String field : List.of("select_list", "where_clause", "having", "qualify", "group_expressions",
@@ -1052,17 +1052,6 @@ final class SelfJoinToFilterAggregates implements Recipe {
       }
     }
     return null;
-  }
-
-  private static boolean crossJoinsOnly(JsonNode from) {
-    boolean[] ok = {true};
-    Trees.visitShallow(from, n -> {
-      if ("JOIN".equals(n.path("type").asText()) && (!"INNER".equals(n.path("join_type").asText("INNER"))
-          || n.path("condition").isObject() || !n.path("using_columns").isEmpty())) {
-        ok[0] = false;
-      }
-    });
-    return ok[0];
   }
 
   /** Drops the CTE's definition when nothing reads it any more. */

@@ -9,7 +9,10 @@ import java.util.List;
  * 97.5 % lower confidence bound of its speedup (a paired t-test on the logarithms of the ratios) clears the
  * {@code margin}; it is {@link Outcome#NOT_FASTER} once the 95 % upper bound falls below the margin, once most
  * pairs show it slower than the original, or when {@code maxPairs} pairs have not shown it faster. Until then
- * more pairs are needed ({@link Outcome#UNDECIDED}).
+ * more pairs are needed ({@link Outcome#UNDECIDED}). Before {@code minPairs}, from {@link #EARLY_PAIRS} pairs, a
+ * large gain is decided FASTER already when its bound clears the margin times {@link #EARLY_FACTOR}: simulated (10 %
+ * spread, 5 pairs at least, cap 15), a 2x gain is decided on 3 pairs instead of 5, a 1.3x one on 4.4, and a
+ * candidate as fast as the original is accepted as rarely as before (0.3 %; 3.6 % against 3.1 % at 30 % spread).
  *
  * <p>A fixed number of pairs is either too few for a small gain or too many for a large one, and a bound
  * computed after every pair at 95 % would be cleared by chance far more often than one time in twenty; the
@@ -25,6 +28,10 @@ import java.util.List;
 record SpeedupRule(double margin, int minPairs, int maxPairs) {
   /** The margin a speedup's lower bound must clear by default: 5 % (within it, load alone moves a timing). */
   static final double DEFAULT_MARGIN = 1.05;
+  /** Pairs from which a large gain may be decided before {@code minPairs}. */
+  static final int EARLY_PAIRS = 3;
+  /** How far beyond the margin the bound must be for a decision before {@code minPairs} pairs. */
+  static final double EARLY_FACTOR = 1.10;
 
   SpeedupRule {
     if (!(margin >= 1.0) || Double.isInfinite(margin)) {
@@ -58,7 +65,10 @@ record SpeedupRule(double margin, int minPairs, int maxPairs) {
   Outcome decide(List<Double> ratios) {
     int n = ratios.size();
     if (n < minPairs) {
-      return Outcome.UNDECIDED;
+      // A large gain need not wait for the pairs a small one needs: from 3 pairs its bound may clear the margin by
+      // a further 10 % (a stricter boundary for the early looks, so that they add next to nothing to the chance of
+      // accepting a candidate that is not faster).
+      return n >= EARLY_PAIRS && lowerBound(ratios) > margin * EARLY_FACTOR ? Outcome.FASTER : Outcome.UNDECIDED;
     }
     if (lowerBound(ratios) > margin) {
       return Outcome.FASTER;
@@ -72,17 +82,24 @@ record SpeedupRule(double margin, int minPairs, int maxPairs) {
 
   /** The one-sided 97.5 % lower confidence bound of the speedup (the bound a decision to accept rests on). */
   static double lowerBound(List<Double> ratios) {
-    return bound(ratios, -Verifier.studentT(ratios.size() - 1, 0.975));
+    return bound(array(ratios), -Verifier.studentT(ratios.size() - 1, 0.975));
   }
 
   /** The one-sided 95 % upper confidence bound of the speedup. */
   static double upperBound(List<Double> ratios) {
-    return bound(ratios, Verifier.studentT(ratios.size() - 1, 0.95));
+    return bound(array(ratios), Verifier.studentT(ratios.size() - 1, 0.95));
   }
 
-  /** {@code exp(m + t * s / sqrt(n))} for the mean {@code m} and standard deviation {@code s} of the log ratios. */
-  private static double bound(List<Double> ratios, double t) {
-    int n = ratios.size();
+  private static double[] array(List<Double> ratios) {
+    return ratios.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  /**
+   * {@code exp(m + t * s / sqrt(n))} for the mean {@code m} and standard deviation {@code s} of the log ratios (at
+   * least two): the confidence bounds of a speedup from paired timings, here and in {@link Verifier.TimedPair}.
+   */
+  static double bound(double[] ratios, double t) {
+    int n = ratios.length;
     double mean = 0;
     for (double r : ratios) {
       mean += Math.log(r);

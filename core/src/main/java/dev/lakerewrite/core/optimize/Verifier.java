@@ -85,25 +85,17 @@ final class Verifier {
      * (there is no spread to estimate), none or a candidate that timed out 0.
      */
     double lowerBound() {
+      return lowerBound(0.95);
+    }
+
+    /** The one-sided lower confidence bound at {@code level} (0.95 or 0.975), as {@link #lowerBound()}. */
+    double lowerBound(double level) {
       double[] ratios = pairRatios();
       int n = ratios.length;
       if (candidate.timedOut() || n == 0) {
         return 0;
       }
-      if (n == 1) {
-        return ratios[0];
-      }
-      double mean = 0;
-      for (double r : ratios) {
-        mean += Math.log(r);
-      }
-      mean /= n;
-      double squares = 0;
-      for (double r : ratios) {
-        squares += (Math.log(r) - mean) * (Math.log(r) - mean);
-      }
-      double sd = Math.sqrt(squares / (n - 1));
-      return Math.exp(mean - studentT95(n - 1) * sd / Math.sqrt(n));
+      return n == 1 ? ratios[0] : SpeedupRule.bound(ratios, -studentT(n - 1, level));
     }
   }
 
@@ -115,11 +107,6 @@ final class Verifier {
   private static final double[] T975 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
       2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060,
       2.056, 2.052, 2.048, 2.045, 2.042};
-
-  /** {@link #studentT(int, double)} at 95 %. */
-  static double studentT95(int df) {
-    return studentT(df, 0.95);
-  }
 
   /**
    * The one-sided quantile of Student's t with {@code df} degrees of freedom at {@code level} 0.95 or 0.975: the

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -223,6 +224,32 @@ public final class Trees {
         visitShallow(child, visitor);
       }
     }
+  }
+
+  /**
+   * Whether a FROM tree joins only by commas and inner joins (with ON conditions, not USING, NATURAL, POSITIONAL or
+   * LATERAL), not descending into subqueries.
+   */
+  public static boolean innerJoinsOnly(JsonNode from) {
+    return joinsOnly(from, n -> n.path("using_columns").isEmpty()
+        && Set.of("REGULAR", "CROSS").contains(n.path("ref_type").asText("REGULAR")));
+  }
+
+  /** Whether a FROM tree joins only by commas and inner joins without ON conditions or USING (cross products). */
+  public static boolean crossJoinsOnly(JsonNode from) {
+    return joinsOnly(from, n -> !n.path("condition").isObject() && n.path("using_columns").isEmpty());
+  }
+
+  /** Whether every join of a FROM tree (not descending into subqueries) is an inner join {@code allowed} accepts. */
+  private static boolean joinsOnly(JsonNode from, java.util.function.Predicate<JsonNode> allowed) {
+    boolean[] ok = {true};
+    visitShallow(from, n -> {
+      if ("JOIN".equals(n.path("type").asText())
+          && (!"INNER".equals(n.path("join_type").asText("INNER")) || !allowed.test(n))) {
+        ok[0] = false;
+      }
+    });
+    return ok[0];
   }
 
   /** The column references of an expression (not descending into subqueries), as their name parts. */

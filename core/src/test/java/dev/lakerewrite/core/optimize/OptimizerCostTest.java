@@ -115,9 +115,9 @@ class OptimizerCostTest {
     assertThat(pairs(new long[] {300}, new long[] {100}).lowerBound()).isEqualTo(3.0);
     assertThat(new Verifier.TimedPair(Timing.of(List.of(Duration.ofMillis(5)), false),
         Timing.of(List.of(Duration.ofMillis(9)), true)).lowerBound()).isZero();
-    assertThat(Verifier.studentT95(9)).isEqualTo(1.833);
-    assertThat(Verifier.studentT95(60)).isCloseTo(1.671, org.assertj.core.data.Offset.offset(0.001));
-    assertThatThrownBy(() -> Verifier.studentT95(0)).isInstanceOf(IllegalArgumentException.class)
+    assertThat(Verifier.studentT(9, 0.95)).isEqualTo(1.833);
+    assertThat(Verifier.studentT(60, 0.95)).isCloseTo(1.671, org.assertj.core.data.Offset.offset(0.001));
+    assertThatThrownBy(() -> Verifier.studentT(0, 0.95)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("degrees of freedom must be at least 1, was 0");
   }
 

@@ -52,6 +52,24 @@ class SpeedupRuleTest {
   }
 
   @Test
+  void aLargeGainIsDecidedBeforeTheConfiguredPairsAndASmallOneWaitsForThem() {
+    // Five timed runs configured: a 2x gain whose bound clears the margin by a further 10 % is decided on 3 pairs,
+    // a consistent 1.12x (bound above the margin, not above 1.155) on the 5 pairs configured.
+    SpeedupRule rule = SpeedupRule.forRuns(1.05, 5);
+    Verifier.Sequential large = run(rule, new double[] {2000, 1000}, new double[] {2100, 1010},
+        new double[] {1980, 1000}, new double[] {2000, 1000}, new double[] {2000, 1000});
+    assertThat(large.outcome()).isEqualTo(SpeedupRule.Outcome.FASTER);
+    assertThat(large.pairs().pairRatios()).hasSize(3);
+    double[][] small = new double[6][];
+    for (int i = 0; i < 6; i++) {
+      small[i] = new double[] {1120 + 5 * (i % 2), 1000};
+    }
+    Verifier.Sequential s = run(rule, small);
+    assertThat(s.outcome()).isEqualTo(SpeedupRule.Outcome.FASTER);
+    assertThat(s.pairs().pairRatios()).hasSize(5);
+  }
+
+  @Test
   void pairsAlternateWhichSideRunsFirst() {
     Scripted source = new Scripted(new double[] {100, 100}, new double[] {100, 101}, new double[] {100, 99},
         new double[] {100, 100}, new double[] {101, 100}, new double[] {100, 100}, new double[] {99, 100},
