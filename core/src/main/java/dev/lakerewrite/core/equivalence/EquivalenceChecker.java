@@ -350,7 +350,8 @@ public final class EquivalenceChecker implements AutoCloseable {
               t.right().rowCount()));
           if (t.left().rowCount() + t.right().rowCount() > 0 && nonEmpty.size() < ThresholdSearch.MAX_SEEDS) {
             nonEmpty.add(seed);
-          } else if (loaded.name().startsWith("a witness of") && witnessSeeds.size() < ThresholdSearch.MAX_SEEDS) {
+          } else if (loaded.name().contains("a witness of") // "generated #12 (targeted: a witness of ...)"
+              && witnessSeeds.size() < ThresholdSearch.MAX_SEEDS) {
             witnessSeeds.add(seed);
           }
         }
@@ -362,7 +363,9 @@ public final class EquivalenceChecker implements AutoCloseable {
           List<ThresholdSearch.Seed> seeds = new ArrayList<>(nonEmpty);
           seeds.addAll(witnessSeeds);
           Trial[] last = new Trial[1];
-          ThresholdSearch.Outcome found = ThresholdSearch.search(seeds, measures, thresholdTrials, candidate -> {
+          ThresholdSearch.Outcome found = ThresholdSearch.search(seeds, measures,
+              ThresholdSearch.grouped(facts.statements()), ThresholdSearch.needsPairs(facts.statements()),
+              thresholdTrials, candidate -> {
             if (System.nanoTime() >= deadline) {
               return null;
             }

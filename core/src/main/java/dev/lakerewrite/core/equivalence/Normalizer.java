@@ -34,7 +34,12 @@ import org.jspecify.annotations.Nullable;
  *       GROUP BY keys, and the branches of UNION / INTERSECT without modifiers are sorted; {@code b > a} becomes
  *       {@code a < b};</li>
  *   <li>aliases of the outermost select list that nothing refers to are dropped (results are compared by
- *       position).</li>
+ *       position);</li>
+ *   <li>in a WHERE clause, a comparison of a column with a constant that another conjunct implies (the same
+ *       column and the same constant: {@code x > 0} implies {@code x >= 0}, {@code x <> 0}) becomes TRUE wherever
+ *       it stands in the other conjuncts outside subqueries ({@code CASE WHEN x >= 0 THEN ...} beside the conjunct
+ *       {@code x > 0}: TPC-DS q11): a row on which that conjunct is not TRUE fails the WHERE whatever the rest
+ *       says, and on every other row the comparison is TRUE.</li>
  * </ul>
  * Anything the pass does not understand is left as it is, so unequal normal forms say nothing. Linear in the tree
  * apart from the sorts.
@@ -213,6 +218,9 @@ final class Normalizer {
         if (node.hasNonNull(field)) {
           node.set(field, expression(node.get(field), aliases, ctes));
         }
+      }
+      if (node.hasNonNull("where_clause") && node.get("where_clause").isObject()) {
+        node.set("where_clause", impliedByConjuncts(node.get("where_clause")));
       }
       ArrayNode selectList = (ArrayNode) node.path("select_list");
       for (int i = 0; i < selectList.size(); i++) {
@@ -513,6 +521,239 @@ final class Normalizer {
       }
     }
     return o;
+  }
+
+  /** Comparisons implied by a column compared with the same constant: what each operator implies. */
+  private static final Map<String, Set<String>> IMPLIES = Map.of(
+      "COMPARE_GREATERTHAN", Set.of("COMPARE_GREATERTHAN", "COMPARE_GREATERTHANOREQUALTO", "COMPARE_NOTEQUAL"),
+      "COMPARE_LESSTHAN", Set.of("COMPARE_LESSTHAN", "COMPARE_LESSTHANOREQUALTO", "COMPARE_NOTEQUAL"),
+      "COMPARE_EQUAL", Set.of("COMPARE_EQUAL", "COMPARE_GREATERTHANOREQUALTO", "COMPARE_LESSTHANOREQUALTO"),
+      "COMPARE_GREATERTHANOREQUALTO", Set.of("COMPARE_GREATERTHANOREQUALTO"),
+      "COMPARE_LESSTHANOREQUALTO", Set.of("COMPARE_LESSTHANOREQUALTO"),
+      "COMPARE_NOTEQUAL", Set.of("COMPARE_NOTEQUAL"));
+
+  /** A comparison of a column with a constant, read as {@code column op constant}. */
+  private record Bound(String column, String op, String constant) {
+    boolean implies(Bound other) {
+      return column.equals(other.column) && constant.equals(other.constant)
+          && IMPLIES.getOrDefault(op, Set.of()).contains(other.op);
+    }
+  }
+
+  private static @Nullable Bound bound(JsonNode e) {
+    if (!"COMPARISON".equals(e.path("class").asText("")) || !IMPLIES.containsKey(e.path("type").asText(""))) {
+      return null;
+    }
+    JsonNode l = e.path("left");
+    JsonNode r = e.path("right");
+    String type = e.path("type").asText("");
+    if ("CONSTANT".equals(l.path("class").asText("")) && "COLUMN_REF".equals(r.path("class").asText(""))) {
+      JsonNode t = l;
+      l = r;
+      r = t;
+      type = FLIPPED.getOrDefault(type, type);
+    }
+    if (!"COLUMN_REF".equals(l.path("class").asText("")) || !"CONSTANT".equals(r.path("class").asText(""))) {
+      return null;
+    }
+    ObjectNode column = (ObjectNode) l.deepCopy();
+    column.put("alias", "");
+    ObjectNode constant = (ObjectNode) r.deepCopy();
+    constant.put("alias", "");
+    return new Bound(text(column), type, text(constant));
+  }
+
+  /**
+   * A WHERE clause with the comparisons of a column with a constant made explicit and simplified, each step
+   * keeping the rows the WHERE keeps (a row on which one conjunct is FALSE or NULL fails the WHERE whatever the
+   * others are, so every conjunct may assume the others TRUE):
+   * <ol>
+   *   <li>a conjunct that compares {@code CASE WHEN p THEN a END} (ELSE NULL) with something is TRUE only where
+   *       {@code p} is: {@code p}, a comparison of a column with a constant, is added as a conjunct;</li>
+   *   <li>a conjunct of that form that another one implies ({@link Bound#implies}) is dropped, one at a time
+   *       against those left (of two equal ones, one stays);</li>
+   *   <li>in the other conjuncts, outside subqueries and lambdas, a comparison that a remaining one implies is
+   *       TRUE.</li>
+   * </ol>
+   * So {@code x > 0 AND CASE WHEN x >= 0 THEN ...}, {@code x >= 0 AND CASE WHEN x > 0 THEN ... END > ...} and
+   * {@code x > 0 AND CASE WHEN x > 0 THEN ... END > ...} get one normal form (TPC-DS q11's first-year totals).
+   */
+  private static JsonNode impliedByConjuncts(JsonNode where) {
+    if (!"CONJUNCTION".equals(where.path("class").asText("")) || !"CONJUNCTION_AND".equals(where.path("type")
+        .asText(""))) {
+      return where;
+    }
+    List<JsonNode> conjuncts = new ArrayList<>();
+    flattenConjunction(where, "CONJUNCTION_AND", conjuncts);
+    String before = text(where);
+    List<JsonNode> added = new ArrayList<>();
+    for (JsonNode c : conjuncts) {
+      JsonNode p = guardOf(c);
+      if (p != null) {
+        ObjectNode copy = (ObjectNode) p.deepCopy();
+        copy.put("alias", "");
+        added.add(copy);
+      }
+    }
+    conjuncts.addAll(added);
+    for (int i = 0; i < conjuncts.size(); i++) {
+      Bound b = bound(conjuncts.get(i));
+      if (b == null) {
+        continue;
+      }
+      for (int j = 0; j < conjuncts.size(); j++) {
+        Bound other = j == i ? null : bound(conjuncts.get(j));
+        if (other != null && other.implies(b)) {
+          conjuncts.remove(i--);
+          break;
+        }
+      }
+    }
+    List<Bound> facts = new ArrayList<>();
+    for (JsonNode c : conjuncts) {
+      Bound b = bound(c);
+      if (b != null) {
+        facts.add(b);
+      }
+    }
+    for (int i = 0; i < conjuncts.size() && !facts.isEmpty(); i++) {
+      if (bound(conjuncts.get(i)) == null) {
+        // Operands sorted again: a TRUE in place of a comparison changes the text they were sorted by.
+        conjuncts.set(i, recommute(replaceImplied(conjuncts.get(i), facts)));
+      }
+    }
+    conjuncts.removeIf(Normalizer::isTrue);
+    JsonNode out;
+    if (conjuncts.isEmpty()) {
+      out = trueConstant();
+    } else if (conjuncts.size() == 1) {
+      out = conjuncts.get(0);
+    } else {
+      ObjectNode and = JSON.createObjectNode();
+      and.put("class", "CONJUNCTION");
+      and.put("type", "CONJUNCTION_AND");
+      and.put("alias", "");
+      ArrayNode kids = and.putArray("children");
+      conjuncts.forEach(kids::add);
+      out = commute(and);
+    }
+    return text(out).equals(before) ? where : out;
+  }
+
+  /**
+   * The {@code p} of a conjunct that compares {@code CASE WHEN p THEN a [ELSE NULL] END} with something, when
+   * {@code p} compares a column with a constant: the conjunct is TRUE only where {@code p} is. Null otherwise.
+   */
+  private static @Nullable JsonNode guardOf(JsonNode c) {
+    if (!"COMPARISON".equals(c.path("class").asText("")) || !IMPLIES.containsKey(c.path("type").asText(""))) {
+      return null;
+    }
+    for (JsonNode side : List.of(c.path("left"), c.path("right"))) {
+      if (!"CASE".equals(side.path("class").asText("")) || side.path("case_checks").size() != 1) {
+        continue;
+      }
+      JsonNode otherwise = side.path("else_expr");
+      boolean elseNull = otherwise.isMissingNode() || otherwise.isNull()
+          || "CONSTANT".equals(otherwise.path("class").asText("")) && (otherwise.path("literal").path("kind").asText("")
+              .startsWith("NULL") || otherwise.path("value").path("is_null").asBoolean(false));
+      JsonNode when = side.path("case_checks").get(0).path("when_expr");
+      if (elseNull && bound(when) != null) {
+        return when;
+      }
+    }
+    return null;
+  }
+
+  /** The expression with each comparison a fact implies replaced by TRUE (a new node where one was replaced). */
+  private static JsonNode replaceImplied(JsonNode e, List<Bound> facts) {
+    if (!(e instanceof ObjectNode o)) {
+      return e;
+    }
+    String cls = o.path("class").asText("");
+    if (cls.equals("SUBQUERY") || cls.equals("LAMBDA") || cls.equals("WINDOW")) {
+      return e;
+    }
+    Bound b = bound(o);
+    if (b != null) {
+      for (Bound f : facts) {
+        if (f.implies(b)) {
+          ObjectNode t = trueConstant();
+          t.put("alias", o.path("alias").asText(""));
+          return t;
+        }
+      }
+      return e;
+    }
+    replaceInside(o, facts);
+    return o;
+  }
+
+  private static void replaceInside(ObjectNode o, List<Bound> facts) {
+    for (Iterator<Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
+      Entry<String, JsonNode> f = it.next();
+      JsonNode v = f.getValue();
+      if (v instanceof ObjectNode child) {
+        if (child.has("class")) {
+          f.setValue(replaceImplied(child, facts));
+        } else {
+          replaceInside(child, facts);
+        }
+      } else if (v instanceof ArrayNode a) {
+        for (int i = 0; i < a.size(); i++) {
+          if (a.get(i) instanceof ObjectNode item) {
+            if (item.has("class")) {
+              a.set(i, replaceImplied(item, facts));
+            } else {
+              replaceInside(item, facts);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** Commutative operands sorted again, innermost first (subqueries, already normal, left as they are). */
+  private static JsonNode recommute(JsonNode e) {
+    if (!(e instanceof ObjectNode o) || "SUBQUERY".equals(o.path("class").asText(""))) {
+      return e;
+    }
+    for (Iterator<Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
+      Entry<String, JsonNode> f = it.next();
+      JsonNode v = f.getValue();
+      if (v instanceof ObjectNode child) {
+        f.setValue(child.has("class") ? recommute(child) : recommuteInside(child));
+      } else if (v instanceof ArrayNode a) {
+        for (int i = 0; i < a.size(); i++) {
+          if (a.get(i) instanceof ObjectNode item) {
+            a.set(i, item.has("class") ? recommute(item) : recommuteInside(item));
+          }
+        }
+      }
+    }
+    return o.has("class") ? commute(o) : o;
+  }
+
+  private static JsonNode recommuteInside(ObjectNode o) {
+    recommute(o);
+    return o;
+  }
+
+  private static ObjectNode trueConstant() {
+    ObjectNode t = JSON.createObjectNode();
+    t.put("class", "CONSTANT");
+    t.put("type", "VALUE_CONSTANT");
+    t.put("alias", "");
+    ObjectNode value = t.putObject("value");
+    value.putObject("type").put("id", "BOOLEAN");
+    value.put("is_null", false);
+    value.put("value", true);
+    return t;
+  }
+
+  private static boolean isTrue(JsonNode e) {
+    return "CONSTANT".equals(e.path("class").asText("")) && "BOOLEAN".equals(e.path("value").path("type")
+        .path("id").asText("")) && e.path("value").path("value").asBoolean(false)
+        && !e.path("value").path("is_null").asBoolean(true);
   }
 
   private static void flattenConjunction(JsonNode n, String type, List<JsonNode> out) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.Trees;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -31,6 +32,13 @@ import org.jspecify.annotations.Nullable;
  * the first one across. Every value tried is an instance on which both queries run and are compared, so a group
  * put exactly on, just above and just below the comparison's other side — whatever that side is, evaluated by the
  * engine on the instance — separates a dropped predicate, a boundary made strict or loose and a moved constant.
+ *
+ * <p>Two more moves: where a query calls an aggregate that a group of one row leaves NULL ({@code stddev_samp},
+ * {@code var_samp}), every aggregated row first gets a sibling in its group ({@link Siblings}: TPC-DS q39's
+ * coefficient of variation), and those doubled instances are the first seeds; after the cells, every measure cell
+ * of one table is multiplied by one factor ({@link Scale}, at most {@value #SCALE_TRIALS} instances): totals cross
+ * a comparison with a constant while ratios between them stay (q11/q74's first-year total {@code > 0} against
+ * {@code > 1} beside a comparison of two channels' year-over-year ratios).
  *
  * <p>Only for queries that compare an aggregate, a window value or an output derived from one (through CTE and
  * derived-table outputs, by name) with something; the effort is counted: at most {@code maxTrials} instances per
@@ -150,8 +158,65 @@ final class ThresholdSearch {
    */
   static @Nullable Outcome search(List<Seed> seeds, Map<String, Set<Integer>> measures, int maxTrials, Probe probe)
       throws SQLException {
+    return search(seeds, measures, Set.of(), false, maxTrials, probe);
+  }
+
+  /**
+   * The search, with groups of two first where an aggregate needs them ({@code pairs}: {@code stddev_samp},
+   * {@code var_samp} and the like are NULL over one row), and whole measure columns scaled after the cells. {@code
+   * grouped}: the lower-case names of the columns the queries group by.
+   */
+  static @Nullable Outcome search(List<Seed> seeds, Map<String, Set<Integer>> measures, Set<String> grouped,
+      boolean pairs, int maxTrials, Probe probe) throws SQLException {
+    List<Seed> starts = new ArrayList<>(seeds.subList(0, Math.min(seeds.size(), MAX_SEEDS)));
+    if (pairs) {
+      // Every row of an aggregated table gets a sibling in its group, at ten times its measures: a spread the
+      // sample deviation sees. The doubled instances are the first seeds.
+      List<Seed> doubled = new ArrayList<>();
+      for (Seed seed : starts) {
+        Database twice = Siblings.of(seed.instance(), measures, grouped);
+        if (twice == null) {
+          continue;
+        }
+        Outcome o = probe.run(twice);
+        if (o == null) {
+          continue;
+        }
+        if (o.different()) {
+          return o;
+        }
+        doubled.add(new Seed(o.loaded(), o.signature()));
+      }
+      starts.addAll(0, doubled);
+      starts = starts.subList(0, Math.min(starts.size(), MAX_SEEDS));
+    }
+    Outcome found = cells(starts, measures, maxTrials, probe);
+    if (found != null) {
+      return found;
+    }
+    int[] used = {0};
+    for (Seed seed : starts) {
+      for (Schema.Table t : seed.instance().tables()) {
+        Set<Integer> columns = measures.get(t.name().toLowerCase(Locale.ROOT));
+        if (columns == null || seed.instance().rows(t).isEmpty() || used[0] >= SCALE_TRIALS) {
+          continue;
+        }
+        found = new Scale(seed, t, columns).search(used, probe);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Instances the scaling of whole measure columns tries per check at most (after the cells' trials). */
+  static final int SCALE_TRIALS = 12;
+
+  private static @Nullable Outcome cells(List<Seed> seeds, Map<String, Set<Integer>> measures, int maxTrials,
+      Probe probe) throws SQLException {
     int trials = 0;
-    for (Seed seed : seeds.subList(0, Math.min(seeds.size(), MAX_SEEDS))) {
+    for (Seed seed : seeds) {
       int cells = 0;
       for (Schema.Table t : seed.instance().tables()) {
         Set<Integer> columns = measures.get(t.name().toLowerCase(Locale.ROOT));
@@ -182,6 +247,285 @@ final class ThresholdSearch {
       }
     }
     return null;
+  }
+
+  /**
+   * Every measure cell of one table multiplied by one factor: sums of the table's rows scale alike, so ratios
+   * between them (TPC-DS q11/q74's {@code secyear.year_total / firstyear.year_total}, compared between two
+   * channels) stay as they are while each total crosses a comparison with a constant ({@code firstyear.year_total
+   * > 0} against {@code > 1}), which moving one cell cannot do without crossing the ratio's comparison first.
+   * Factors 0.1, 0.01, 0.001, 10, 100, -1, 0.5, 2, then bisection between the last factor that kept the row counts
+   * and the first that changed them.
+   */
+  private record Scale(Seed seed, Schema.Table table, Set<Integer> columns) {
+    private static final double[] FACTORS = {0.1, 0.01, 0.001, 10, 100, -1, 0.5, 2};
+
+    @Nullable Database at(BigDecimal f) {
+      List<List<String>> rows = new ArrayList<>();
+      boolean changed = false;
+      for (List<String> row : seed.instance().rows(table)) {
+        List<String> r = new ArrayList<>(row);
+        for (int c : columns) {
+          String v = r.get(c);
+          if (v == null) {
+            continue;
+          }
+          String moved;
+          try {
+            ValueType type = ValueType.of(table.columns().get(c).valueType());
+            BigDecimal x = new BigDecimal(v.strip()).multiply(f);
+            BigDecimal lim = limit(table.columns().get(c).type());
+            int scale = scale(type, table.columns().get(c).type());
+            x = x.setScale(scale, RoundingMode.HALF_UP);
+            if (lim != null && x.abs().compareTo(lim) >= 0) {
+              return null;
+            }
+            moved = type.number(x);
+          } catch (NumberFormatException | ArithmeticException e) {
+            moved = null;
+          }
+          if (moved == null) {
+            return null;
+          }
+          changed |= !moved.equals(v);
+          r.set(c, moved);
+        }
+        rows.add(r);
+      }
+      if (!changed) {
+        return null;
+      }
+      Map<String, List<List<String>>> all = new LinkedHashMap<>();
+      for (Schema.Table t : seed.instance().tables()) {
+        all.put(t.name().toLowerCase(Locale.ROOT), t == table ? rows : seed.instance().rows(t));
+      }
+      return new Database(seed.instance().name() + ", every " + table.name().toLowerCase(Locale.ROOT)
+          + " measure times " + f.stripTrailingZeros().toPlainString() + " (totals across a comparison, their "
+          + "ratios kept)", seed.instance().tables(), all);
+    }
+
+    @Nullable Outcome search(int[] used, Probe probe) throws SQLException {
+      BigDecimal one = BigDecimal.ONE;
+      for (double step : FACTORS) {
+        if (used[0] >= SCALE_TRIALS) {
+          return null;
+        }
+        BigDecimal f = BigDecimal.valueOf(step);
+        Database d = at(f);
+        if (d == null) {
+          continue;
+        }
+        used[0]++;
+        Outcome o = probe.run(d);
+        if (o == null) {
+          continue;
+        }
+        if (o.different()) {
+          return o;
+        }
+        if (o.signature().equals(seed.signature())) {
+          continue;
+        }
+        // Between 1 and f the counts changed: bisect (on the side of 1 the counts are the seed's).
+        BigDecimal from = one;
+        BigDecimal to = f;
+        for (int i = 0; i < 6 && used[0] < SCALE_TRIALS; i++) {
+          BigDecimal mid = from.add(to).divide(BigDecimal.valueOf(2), 12, RoundingMode.HALF_UP);
+          Database m = at(mid);
+          if (m == null) {
+            break;
+          }
+          used[0]++;
+          Outcome mo = probe.run(m);
+          if (mo == null) {
+            break;
+          }
+          if (mo.different()) {
+            return mo;
+          }
+          if (mo.signature().equals(seed.signature())) {
+            from = mid;
+          } else {
+            to = mid;
+          }
+        }
+        return null;
+      }
+      return null;
+    }
+  }
+
+  /** Aggregates that are NULL (or say nothing) over a group of one row: they need groups of two. */
+  private static final Pattern PAIR_AGGREGATE = Pattern.compile(
+      "stddev.*|std|var.*|variance|covar_samp|corr|regr_.*|kurtosis.*|skewness");
+
+  /** Whether a query calls an aggregate that needs two rows in a group ({@code stddev_samp}, {@code var_samp}). */
+  static boolean needsPairs(List<JsonNode> statements) {
+    boolean[] found = {false};
+    for (JsonNode s : statements) {
+      Trees.visit(s, n -> found[0] |= "FUNCTION".equals(n.path("class").asText(""))
+          && PAIR_AGGREGATE.matcher(n.path("function_name").asText("").toLowerCase(Locale.ROOT)).matches());
+    }
+    return found[0];
+  }
+
+  /** The lower-case names of the columns the queries group or partition by. */
+  static Set<String> grouped(List<JsonNode> statements) {
+    Set<String> out = new HashSet<>();
+    for (JsonNode s : statements) {
+      Trees.visit(s, n -> {
+        for (String field : List.of("group_expressions", "partitions")) {
+          for (JsonNode g : n.path(field)) {
+            for (List<String> ref : Trees.columnRefs(g)) {
+              if (!ref.isEmpty()) {
+                out.add(ref.get(ref.size() - 1).toLowerCase(Locale.ROOT));
+              }
+            }
+          }
+        }
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Groups of two: every row of a table the queries aggregate gets a sibling in the same group — the same
+   * values, a fresh value in one key column that is not grouped by, and ten times its measures. The key column is
+   * one whose value no grouped column holds; rows of other tables whose key holds the row's value there (its join
+   * partners: the date of an inventory row) are copied with the fresh value too, so the sibling joins as the row
+   * does (TPC-DS q39's {@code stddev_samp(inv_quantity_on_hand)} per warehouse, item and month: a second
+   * inventory row on a second date of the same month).
+   */
+  private static final class Siblings {
+    private Siblings() {}
+
+    static @Nullable Database of(Database db, Map<String, Set<Integer>> measures, Set<String> grouped) {
+      BigInteger next = BigInteger.valueOf(1000);
+      for (Schema.Table t : db.tables()) {
+        for (List<String> row : db.rows(t)) {
+          for (String v : row) {
+            if (v != null && v.strip().matches("-?\\d{1,18}")) {
+              next = next.max(new BigInteger(v.strip()).add(BigInteger.valueOf(1000)));
+            }
+          }
+        }
+      }
+      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+      for (Schema.Table t : db.tables()) {
+        rows.put(t.name().toLowerCase(Locale.ROOT), new ArrayList<>(db.rows(t)));
+      }
+      boolean any = false;
+      for (Schema.Table t : db.tables()) {
+        Set<Integer> columns = measures.get(t.name().toLowerCase(Locale.ROOT));
+        List<List<String>> original = db.rows(t);
+        if (columns == null || original.isEmpty()) {
+          continue;
+        }
+        int key = keyColumn(db, t, grouped);
+        if (key < 0 && !t.primaryKey().isEmpty()) {
+          continue;
+        }
+        for (List<String> row : original) {
+          List<String> sibling = new ArrayList<>(row);
+          if (key >= 0) {
+            String fresh = next.toString();
+            next = next.add(BigInteger.ONE);
+            String old = row.get(key);
+            sibling.set(key, fresh);
+            for (Schema.Table u : db.tables()) {
+              if (u == t) {
+                continue;
+              }
+              for (List<String> partner : db.rows(u)) {
+                for (int k = 0; k < u.columns().size(); k++) {
+                  if (old != null && old.equals(partner.get(k)) && u.inKey(u.columns().get(k).name())) {
+                    List<String> copy = new ArrayList<>(partner);
+                    copy.set(k, fresh);
+                    rows.get(u.name().toLowerCase(Locale.ROOT)).add(copy);
+                  }
+                }
+              }
+            }
+          }
+          for (int c : columns) {
+            String v = sibling.get(c);
+            if (v == null) {
+              continue;
+            }
+            try {
+              BigDecimal x = new BigDecimal(v.strip());
+              BigDecimal moved = x.signum() == 0 ? BigDecimal.valueOf(7) : x.multiply(BigDecimal.TEN);
+              BigDecimal lim = limit(t.columns().get(c).type());
+              String text = lim != null && moved.abs().compareTo(lim) >= 0 ? null
+                  : ValueType.of(t.columns().get(c).valueType()).number(moved);
+              sibling.set(c, text != null ? text : v);
+            } catch (NumberFormatException | ArithmeticException e) {
+              // The sibling keeps the value.
+            }
+          }
+          rows.get(t.name().toLowerCase(Locale.ROOT)).add(sibling);
+          any = true;
+        }
+      }
+      return any ? new Database(db.name() + ", every aggregated row with a sibling in its group (ten times its "
+          + "measures)", db.tables(), rows) : null;
+    }
+
+    /**
+     * The key column of {@code t} to give siblings a fresh value in: an integer column of the primary key, not
+     * grouped by, whose values no grouped key column of another table holds; one whose values no other table's
+     * key holds first (a ticket number), then one with join partners (a date key); -1 if none.
+     */
+    private static int keyColumn(Database db, Schema.Table t, Set<String> grouped) {
+      int withPartners = -1;
+      for (String name : t.primaryKey()) {
+        int c = t.columnIndex(name);
+        if (c < 0 || grouped.contains(name.toLowerCase(Locale.ROOT))
+            || ValueType.of(t.columns().get(c).valueType()).family() != ValueType.Family.INTEGER) {
+          continue;
+        }
+        Set<String> values = new HashSet<>();
+        db.rows(t).forEach(r -> values.add(r.get(c)));
+        boolean partners = false;
+        boolean groupedPartner = false;
+        for (Schema.Table u : db.tables()) {
+          if (u == t) {
+            continue;
+          }
+          for (int k = 0; k < u.columns().size(); k++) {
+            String uk = u.columns().get(k).name();
+            if (!u.inKey(uk)) {
+              continue;
+            }
+            for (List<String> r : db.rows(u)) {
+              if (r.get(k) != null && values.contains(r.get(k))) {
+                partners = true;
+                groupedPartner |= grouped.contains(uk.toLowerCase(Locale.ROOT));
+              }
+            }
+          }
+        }
+        if (groupedPartner) {
+          continue;
+        }
+        if (!partners) {
+          return c;
+        }
+        if (withPartners < 0) {
+          withPartners = c;
+        }
+      }
+      return withPartners;
+    }
+  }
+
+  /** Digits after the point a numeric column holds: 0 for integers, s of DECIMAL(p, s), 6 for floats. */
+  private static int scale(ValueType type, String declared) {
+    if (type.family() == ValueType.Family.INTEGER) {
+      return 0;
+    }
+    Matcher m = DECIMAL.matcher(declared.strip());
+    return m.matches() ? Integer.parseInt(m.group(2)) : 6;
   }
 
   /** The largest magnitude a DECIMAL(p, s) holds (10^(p-s)), null for other types. */

@@ -53,4 +53,50 @@ class ThresholdSearchTest {
     }
     assertThat(missedWithout).as("mutants only the threshold search separates").isNotEmpty();
   }
+  static final String INVENTORY = """
+      CREATE TABLE item (i_sk INTEGER PRIMARY KEY, i_name VARCHAR NOT NULL);
+      CREATE TABLE day (d_sk INTEGER PRIMARY KEY, d_year INTEGER NOT NULL, d_moy INTEGER NOT NULL);
+      CREATE TABLE inv (inv_day INTEGER NOT NULL, inv_item INTEGER NOT NULL, inv_qty INTEGER NOT NULL,
+        PRIMARY KEY (inv_day, inv_item));
+      """;
+
+  /**
+   * q39's shape: the coefficient of variation of an item's stock per month, above 1 in two consecutive months.
+   * {@code stddev_samp} is NULL over one row, so no group of one passes; the search's groups of two (each
+   * inventory row with a sibling on another day of the same month, at ten times its quantity) make rows.
+   */
+  static final String VARIATION = "WITH inv_m AS (SELECT i_sk, d_moy, stdev, mean FROM (SELECT i_sk, d_moy, "
+      + "stddev_samp(inv_qty) AS stdev, avg(inv_qty) AS mean FROM inv, item, day WHERE inv_item = i_sk AND inv_day "
+      + "= d_sk AND d_year = 2001 GROUP BY i_sk, d_moy) foo WHERE CASE mean WHEN 0 THEN 0 ELSE stdev / mean END > 1) "
+      + "SELECT a.i_sk, a.mean, b.mean FROM inv_m a, inv_m b WHERE a.i_sk = b.i_sk AND a.d_moy = 1 AND b.d_moy = 2";
+
+  @Test
+  void aSampleDeviationGetsGroupsOfTwoAndRatiosKeptGetWholeColumnsScaled() throws Exception {
+    String looser = VARIATION.replace("stdev / mean END > 1)", "stdev / mean END > 1.1)");
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(INVENTORY).build()) {
+      EquivalenceResult same = checker.check(VARIATION, "SELECT * FROM (" + VARIATION + ") AS same");
+      assertThat(same.verdict()).as(same.summary()).isEqualTo(Verdict.EQUIVALENT);
+      assertThat(same.evidence().checks()).as(same.summary())
+          .anyMatch(c -> c.instance().contains("with a sibling in its group") && c.originalRows() > 0);
+      EquivalenceResult r = checker.check(VARIATION, looser);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), VARIATION, looser);
+    }
+    // q11's shape: two channels' year-over-year ratios compared, each first-year total above 0. Moving one cell
+    // of a first-year total into (0, 1] raises its ratio past the other channel's first; scaling every store
+    // sale keeps the ratios and moves the totals: "> 1" for "> 0" is told apart.
+    String ratios = "WITH t AS (SELECT sa_cust AS cust, s_market AS yr, sum(sa_paid) AS total, 's' AS kind FROM sale, "
+        + "store WHERE sa_store = s_sk GROUP BY sa_cust, s_market UNION ALL SELECT sa_cust, s_market, sum(sa_paid) "
+        + "* 1, 'w' FROM sale, store WHERE sa_store = s_sk AND sa_color = 'web' GROUP BY sa_cust, s_market) "
+        + "SELECT s1.cust FROM t s1, t s2, t w1, t w2 WHERE s1.cust = s2.cust AND s1.cust = w1.cust AND s1.cust = "
+        + "w2.cust AND s1.kind = 's' AND s2.kind = 's' AND w1.kind = 'w' AND w2.kind = 'w' AND s1.yr = 1 AND s2.yr "
+        + "= 2 AND w1.yr = 1 AND w2.yr = 2 AND s1.total > 0 AND w1.total > 0 AND CASE WHEN w1.total > 0 THEN "
+        + "w2.total / w1.total END > CASE WHEN s1.total > 0 THEN s2.total / s1.total END";
+    String moved = ratios.replace("AND s1.total > 0 AND", "AND s1.total > 1 AND");
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
+      EquivalenceResult r = checker.check(ratios, moved);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), ratios, moved);
+    }
+  }
 }

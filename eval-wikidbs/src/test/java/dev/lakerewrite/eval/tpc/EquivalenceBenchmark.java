@@ -15,7 +15,9 @@ import java.util.TreeMap;
  * check times. Run with {@code bin/bench eval-wikidbs EquivalenceBenchmark [all|fit|held-out] [tpch|tpcds|both]}
  * (defaults: all, both). One {@code summary:} line per benchmark, then the last line, over everything run:
  * {@code summary: pairs=N rewrites=R proved=P mutants=M rejected=K rejected_rate=X false_not_equivalent=F
- * median_ms=Y p90_ms=Z max_ms=W out_of_time=T median_cpu_ms=C} (rejected counts only counterexamples that re-run;
+ * median_ms=Y p90_ms=Z max_ms=W out_of_time=T median_cpu_ms=C mutants_proved_equivalent=E} (rejected counts only
+ * counterexamples that re-run; mutants_proved_equivalent counts pairs made as mutants that the checker proved
+ * equivalent by equal normal forms, which are not counted as mutants;
  * proved counts EQUIVALENT verdicts, syntactic proofs or every instance agreeing; out_of_time counts checks the
  * checker's time budget, a safety net, stopped before their instance count: the counts depend on the machine's
  * load only through those; median_cpu_ms is the median of the checking thread's CPU time per check, which DuckDB's
@@ -121,6 +123,10 @@ public final class EquivalenceBenchmark {
     if (hidden > 0) {
       System.out.println(hidden + " held-out survivor(s), not listed (the held-out part stays unlooked-at)");
     }
+    for (CorpusRun.Outcome o : total.provedEquivalent) {
+      System.out.println("mutant proved equivalent (equal normal forms), not counted as a mutant: "
+          + (o.pair().heldOut() && !showHeldOut ? "(held out)" : o.pair().id()));
+    }
     for (CorpusRun.Outcome o : total.unconfirmed) {
       System.out.println("unconfirmed counterexample " + o.pair().id());
     }
@@ -185,8 +191,8 @@ public final class EquivalenceBenchmark {
     double p90 = sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(sorted.size() * 0.9) - 1)) / 1e6;
     System.out.printf(Locale.ROOT, "%ssummary: pairs=%d rewrites=%d proved=%d mutants=%d rejected=%d "
         + "rejected_rate=%.3f false_not_equivalent=%d median_ms=%.0f p90_ms=%.0f max_ms=%.0f out_of_time=%d "
-        + "median_cpu_ms=%.0f%n",
+        + "median_cpu_ms=%.0f mutants_proved_equivalent=%d%n",
         label, pairs, t.rewrites, t.proved, t.mutants, t.rejectedConfirmed, t.rejectedRate(), t.equivalentCalledNot,
-        median, p90, sorted.get(sorted.size() - 1) / 1e6, t.outOfTime, medianCpu);
+        median, p90, sorted.get(sorted.size() - 1) / 1e6, t.outOfTime, medianCpu, t.provedEquivalent.size());
   }
 }
