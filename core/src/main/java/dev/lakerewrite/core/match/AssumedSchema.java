@@ -490,7 +490,7 @@ public final class AssumedSchema {
             inner.add(Use.MIN_MAX);
           } else if (COUNT.contains(fn)) {
             inner.add(Use.COUNTED);
-          } else if (Set.of("+", "-", "*", "/", "%", "//").contains(fn)) {
+          } else if (SqlAnalyzer.ARITHMETIC.contains(fn)) {
             inner.add(Use.ARITHMETIC);
           }
           if (LIKES.contains(fn)) {

@@ -80,9 +80,9 @@ final class JoinRepairs extends PlannerPart {
     if (assumed.mergedInto() != null) {
       return false;
     }
-    String bare = Names.normalize(ColumnPrefixes.withoutTablePrefix(column, assumed.assumed()));
-    return lake.table(lakeTable.lake()).columns().stream()
-        .anyMatch(c -> Names.normalize(c.name()).equals(bare) || Names.normalize(c.name()).equals(Names.normalize(column)));
+    List<String> names = List.of(Names.normalize(ColumnPrefixes.withoutTablePrefix(column, assumed.assumed())),
+        Names.normalize(column));
+    return lake.table(lakeTable.lake()).columns().stream().anyMatch(c -> names.contains(Names.normalize(c.name())));
   }
 
   private static TableChoice effective(TableChoice t, Map<String, TableChoice> tables) {

@@ -172,7 +172,6 @@ final class OfflineRewriterAgent implements RewriterAgent {
     return new ColumnMapping(applied, confidence, least, warnings.stream().distinct().toList());
   }
 
-  /** One application of a plan to the user's tree. */
   /**
    * {@code l.a = r.b} for one join step. Where one key is text and the other a number (a CSV row id beside a typed
    * one), DuckDB would cast the text to the number and fail on the first noisy cell ({@code ' 83'}), so the text
@@ -207,6 +206,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
         .map(k -> TypeFamily.fromSqlType(k.type()) == TypeFamily.NUMERIC && !k.type().equals("VARCHAR")).orElse(false);
   }
 
+  /** One application of a plan to the user's tree. */
   static final class Rewrite {
     private final RewriteState state;
     private final Plan plan;
@@ -1048,7 +1048,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
      */
     private final Set<JsonNode> inArithmetic = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
-    private static final Set<String> ARITHMETIC = Set.of("+", "-", "*", "/", "%", "//");
+    private static final Set<String> ARITHMETIC = dev.lakerewrite.core.sql.SqlAnalyzer.ARITHMETIC;
     private static final Set<String> NUMERIC_AGGREGATES = Set.of("sum", "avg", "mean", "median", "stddev",
         "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "fsum", "favg", "product");
     private static final Set<String> SAME_TYPE = Set.of("min", "max", "first", "last", "any_value");

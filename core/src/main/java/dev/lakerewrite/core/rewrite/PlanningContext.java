@@ -41,6 +41,8 @@ final class PlanningContext {
   private final Set<String> joinOnly;
   /** Assumed column (lower case) → the type family the query treats it as (compared with numbers or dates). */
   final Map<String, TypeFamily> expectedFamilies;
+  /** The user query's tree, parsed once per plan; null when it does not parse ({@link #schema} then throws). */
+  private final @Nullable JsonNode tree;
   /** The query's assumed schema with how it uses each column (the matcher's type and instance evidence). */
   private @Nullable AssumedSchema schema;
 
@@ -50,7 +52,17 @@ final class PlanningContext {
     this.analysis = state.analysis().orElseThrow();
     this.pad = state.scratchpad();
     this.joinOnly = joinOnlyColumns(analysis);
-    this.expectedFamilies = expectedFamilies(analysis, state.userQuery());
+    this.tree = parsedOrNull(state.userQuery());
+    this.expectedFamilies = expectedFamilies(analysis, tree);
+  }
+
+  /** The user query's tree, or null when it does not parse here (the analysis came from the normalised query). */
+  private static @Nullable JsonNode parsedOrNull(String query) {
+    try {
+      return new Trees(SqlParser.standalone()).statement(query);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /**
@@ -58,12 +70,9 @@ final class PlanningContext {
    * SqlAnalyzer#numericOperands}: numbers), and a column compared with another takes that one's family
    * ({@code l_commitdate < l_receiptdate} with {@code l_receiptdate >= DATE '1994-01-01'}: both dates).
    */
-  static Map<String, TypeFamily> expectedFamilies(QueryAnalysis analysis, String query) {
+  static Map<String, TypeFamily> expectedFamilies(QueryAnalysis analysis, @Nullable JsonNode tree) {
     Map<String, TypeFamily> expected = expectedFamilies(analysis);
-    JsonNode tree;
-    try {
-      tree = new Trees(SqlParser.standalone()).statement(query);
-    } catch (RuntimeException e) {
+    if (tree == null) {
       return expected;
     }
     for (String c : SqlAnalyzer.numericOperands(tree)) {
@@ -110,7 +119,7 @@ final class PlanningContext {
 
   AssumedSchema schema() {
     if (schema == null) {
-      schema = AssumedSchema.of(new Trees(SqlParser.standalone()).statement(state.userQuery()));
+      schema = AssumedSchema.of(tree != null ? tree : new Trees(SqlParser.standalone()).statement(state.userQuery()));
     }
     return schema;
   }
