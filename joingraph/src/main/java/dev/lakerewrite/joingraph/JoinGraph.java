@@ -61,7 +61,7 @@ public final class JoinGraph {
   public static final String EMBEDDINGS_DIRECTORY = "embeddings";
   /** Directory inside the cache directory where each table's column sketches are kept between builds. */
   public static final String SKETCHES_DIRECTORY = "sketches";
-  static final int FORMAT_VERSION = 1;
+  static final int FORMAT_VERSION = 2; // 2: values compared without invisible characters and markup (Values.normalize)
 
   private final String fingerprint;
   private final String buildKey;

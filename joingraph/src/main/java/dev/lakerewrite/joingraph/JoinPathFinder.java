@@ -158,11 +158,13 @@ final class JoinPathFinder {
   }
 
   /**
-   * A SQL approximation of {@code Values.normalize}: numbers compare as numbers ({@code '+13789'} = 13789), text
-   * with whitespace collapsed, trimmed, accents stripped and lower-cased.
+   * A SQL approximation of {@code Values.normalize}: invisible characters (zero-width, soft hyphen, byte-order mark)
+   * and simple HTML tags removed, then numbers compare as numbers ({@code '+13789'} = 13789), text with whitespace
+   * collapsed, trimmed, accents stripped and lower-cased.
    */
   static String comparable(String expression) {
-    String text = "CAST(" + expression + " AS VARCHAR)";
+    String text = "regexp_replace(CAST(" + expression + " AS VARCHAR), "
+        + "'[\\x{00AD}\\x{200B}-\\x{200F}\\x{2060}\\x{FEFF}]|</?[a-zA-Z][a-zA-Z0-9]{0,9}\\s*/?>', '', 'g')";
     return "coalesce(CAST(TRY_CAST(" + text + " AS DOUBLE) AS VARCHAR), lower(strip_accents(trim(regexp_replace("
         + text + ", '\\s+', ' ', 'g')))))";
   }

@@ -48,6 +48,26 @@ class SplitRowIdTest {
   }
 
   @Test
+  void invisibleCharactersAndMarkupInTheRowIdsDoNotHideTheSameKeySet(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("lake.duckdb");
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+      // A tenth of each part's row ids carry noise a reader never sees: a soft hyphen, a zero-width space, a tag.
+      st.execute("CREATE TABLE raw_lntm AS SELECT CASE WHEN i % 20 = 0 THEN i || chr(173) WHEN i % 20 = 10 THEN "
+          + "substr(CAST(i AS VARCHAR), 1, 1) || chr(8203) || substr(CAST(i AS VARCHAR), 2) ELSE CAST(i AS VARCHAR) END AS \"RecId\", "
+          + "i * 7 % 1000 AS \"Ext\" FROM range(1, 2001) t(i)");
+      st.execute("CREATE TABLE raw_lntm_attributes AS SELECT CASE WHEN i % 10 = 5 THEN '<b>' || i || '</b>' "
+          + "ELSE CAST(i AS VARCHAR) END AS \"RecordRef\", (i % 11) / 100.0 AS \"Discount\" FROM range(1, 2001) t(i)");
+    }
+    try (Connection lake = Sandbox.open(file, file.resolveSibling("tmp"))) {
+      JoinGraph graph = JoinGraph.builder().connection(lake).embedder(TestEmbedders.miniLm()).build();
+      ColumnPair best = graph.edge("raw_lntm", "raw_lntm_attributes").orElseThrow().pairsFrom("raw_lntm").get(0);
+      assertThat(best.columnA()).isEqualTo("RecId");
+      assertThat(best.columnB()).isEqualTo("RecordRef");
+      assertThat(best.jaccard()).isEqualTo(1.0);
+    }
+  }
+
+  @Test
   void withoutTheSameKeySetRuleNumericKeysNeedSimilarNames(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("lake.duckdb");
     lake(file);

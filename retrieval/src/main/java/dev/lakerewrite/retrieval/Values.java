@@ -8,14 +8,28 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The comparison form of a cell value, used wherever two values must count as "the same" despite light noise:
- * join-key overlap in the join graph, literal matches in SEARCH_VALUE, profile statistics. Folds case, collapses
- * whitespace, strips diacritics and canonicalises numbers ({@code '+13789'}, {@code '13789.0'} and
+ * join-key overlap in the join graph, literal matches in SEARCH_VALUE, profile statistics. Drops what a reader
+ * never sees (zero-width and other format characters such as a soft hyphen or a byte-order mark, control characters,
+ * simple HTML tags such as {@code <b>}), decodes HTML entities ({@code &amp;}), folds case, collapses whitespace,
+ * strips diacritics and canonicalises numbers ({@code '+13789'}, {@code '13789.0'}, {@code '13789\u00AD'} and
  * {@code 13789} all become {@code 13789}).
  *
  * <p>Idempotent; O(n) in the length of the value.
  */
 public final class Values {
-  private static final Pattern WHITESPACE = Pattern.compile("[\\s\\u00A0\\u2000-\\u200B\\u202F\\u3000]+");
+  private static final Pattern WHITESPACE = Pattern.compile("[\\s\\u00A0\\u2000-\\u200A\\u202F\\u3000]+");
+  /**
+   * Characters a reader never sees: format characters (zero-width spaces and joiners, the soft hyphen, the byte-order
+   * mark) and control characters other than whitespace. Removed, not turned into spaces: {@code '11\u200B35'} is
+   * {@code 1135}.
+   */
+  private static final Pattern INVISIBLE = Pattern.compile("[\\p{Cf}\\x00-\\x08\\x0E-\\x1F\\x7F-\\x9F]");
+  /** An HTML tag without attributes ({@code <b>}, {@code </i>}, {@code <br/>}): markup around a value, not the value. */
+  private static final Pattern TAG = Pattern.compile("</?[a-zA-Z][a-zA-Z0-9]{0,9}\\s*/?>");
+  /** An HTML entity, named or numeric. */
+  private static final Pattern ENTITY = Pattern.compile("&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});");
+  private static final java.util.Map<String, String> NAMED_ENTITIES = java.util.Map.of("amp", "&", "lt", "<",
+      "gt", ">", "quot", "\"", "apos", "'", "nbsp", " ");
   /** A plain decimal number with an optional sign and exponent: what {@link BigDecimal} accepts. */
   private static final Pattern PLAIN_NUMBER = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
   /** Midnight timestamps as Wikidata writes dates: {@code +1995-11-22T00:00:00Z} → {@code 1995-11-22}. */
@@ -49,7 +63,7 @@ public final class Values {
     boolean digits = true;
     for (int i = 0; i < n; i++) {
       char c = value.charAt(i);
-      if (c < 0x20 || c > 0x7E || c == ' ' && (i == 0 || i == n - 1 || value.charAt(i - 1) == ' ')) {
+      if (c < 0x20 || c > 0x7E || c == '<' || c == '&' || c == ' ' && (i == 0 || i == n - 1 || value.charAt(i - 1) == ' ')) {
         return null;
       }
       upper |= c >= 'A' && c <= 'Z';
@@ -111,7 +125,14 @@ public final class Values {
   }
 
   static String normalizeFully(String value) {
-    String s = WHITESPACE.matcher(value).replaceAll(" ").strip();
+    String s = INVISIBLE.matcher(value).replaceAll("");
+    if (s.indexOf('<') >= 0) {
+      s = TAG.matcher(s).replaceAll("");
+    }
+    if (s.indexOf('&') >= 0) {
+      s = decodeEntities(s);
+    }
+    s = WHITESPACE.matcher(s).replaceAll(" ").strip();
     s = Names.Text.stripDiacritics(s).toLowerCase(Locale.ROOT);
     String number = canonicalNumber(s);
     if (number != null) {
@@ -122,6 +143,26 @@ public final class Values {
       return midnight.group(1);
     }
     return s;
+  }
+
+  /** {@code &amp;} → {@code &}, {@code &#233;} → {@code é}; an unknown entity stays as written. */
+  private static String decodeEntities(String s) {
+    return ENTITY.matcher(s).replaceAll(m -> {
+      String e = m.group(1);
+      String decoded;
+      if (e.startsWith("#x") || e.startsWith("#X")) {
+        decoded = codePoint(Integer.parseInt(e.substring(2), 16));
+      } else if (e.startsWith("#")) {
+        decoded = codePoint(Integer.parseInt(e.substring(1)));
+      } else {
+        decoded = NAMED_ENTITIES.get(e.toLowerCase(Locale.ROOT));
+      }
+      return java.util.regex.Matcher.quoteReplacement(decoded == null ? m.group() : decoded);
+    });
+  }
+
+  private static @Nullable String codePoint(int cp) {
+    return Character.isValidCodePoint(cp) && cp != 0 ? new String(Character.toChars(cp)) : null;
   }
 
   /**

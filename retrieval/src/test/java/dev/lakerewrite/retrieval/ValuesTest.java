@@ -21,6 +21,16 @@ class ValuesTest {
       "+1995-11-22T00:00:00Z|1995-11-22",
       "ÉTATS-UNIS|etats-unis",
       "1e99999|1e99999",
+      "1135\u00AD|1135",
+      "11\u200B35|1135",
+      "\uFEFF9|9",
+      "<b>13789</b>|13789",
+      "<i>Whangārei</i>|whangarei",
+      "Tom &amp; Jerry|tom & jerry",
+      "caf&#233;|cafe",
+      "a<b|a<b",
+      "AT&T|at&t",
+      "&bogus;|&bogus;",
   })
   void normalizesForComparison(String value, String expected) {
     assertThat(Values.normalize(value)).isEqualTo(expected);
