@@ -5,6 +5,7 @@ import dev.lakerewrite.core.rewrite.Evidence;
 import dev.lakerewrite.core.rewrite.LakeTools;
 import dev.lakerewrite.joingraph.ColumnPair;
 import dev.lakerewrite.joingraph.JoinEdge;
+import dev.lakerewrite.joingraph.JoinGraph;
 import dev.lakerewrite.joingraph.JoinHop;
 import dev.lakerewrite.joingraph.JoinKey;
 import dev.lakerewrite.joingraph.JoinPath;
@@ -201,6 +202,22 @@ final class DefaultLakeTools implements LakeTools {
   @Override
   public double joinability(String a, String b) {
     return joinGraph ? services.joinGraph().joinability(a, b) : 0;
+  }
+
+  @Override
+  public double keyOverlap(String tableA, String columnA, String tableB, String columnB) {
+    if (!joinGraph) {
+      return 0;
+    }
+    String a = table(tableA).name();
+    String b = table(tableB).name();
+    JoinGraph graph = services.joinGraph();
+    if (a.equals(b) || graph.table(a).isEmpty() || graph.table(b).isEmpty()) {
+      return 0;
+    }
+    return graph.edge(a, b).stream().flatMap(e -> e.pairsFrom(a).stream())
+        .filter(p -> p.columnA().equalsIgnoreCase(columnA) && p.columnB().equalsIgnoreCase(columnB))
+        .mapToDouble(ColumnPair::jaccard).max().orElse(0);
   }
 
   @Override

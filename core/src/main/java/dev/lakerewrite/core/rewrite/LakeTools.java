@@ -71,6 +71,12 @@ public interface LakeTools extends dev.lakerewrite.core.match.MatchLake {
   double joinability(String a, String b);
 
   /**
+   * The Jaccard similarity of two columns' value sets (normalised distinct values) as the join graph measured them:
+   * how far the two hold the same keys. 0 when the graph holds no such column pair, or is off.
+   */
+  double keyOverlap(String tableA, String columnA, String tableB, String columnB);
+
+  /**
    * The join graph's edges at a table: per neighbour, its best column pair as a step from {@code table}. Empty
    * when the join graph is off.
    */

@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * evidence (a filter value found in a column, an entity-name column for a name-like assumed column).
  *
  * <p>The plan is assembled from one part per error type of the thesis (each its own class, over one shared
- * {@link PlanningContext}): {@link TableChooser} (tables and columns), {@link ObsoleteTables},
+ * {@link PlanningContext}): {@link TableChooser} (tables and columns) with {@link JoinConsistency} (joined tables'
+ * keys), {@link ObsoleteTables},
  * {@link MissingTableColumns} (columns of other tables, code labels, compound columns), {@link JoinRepairs} (key
  * mismatch), {@link FilterLiterals} and {@link UnionsAndNoise}.
  */
@@ -89,6 +90,7 @@ final class OfflinePlanner {
   private final MissingTableColumns missing;
   private final JoinRepairs joins;
   private final UnionsAndNoise unionsAndNoise;
+  private final JoinConsistency joinConsistency;
 
   OfflinePlanner(RewriteState state) {
     this.context = new PlanningContext(state);
@@ -99,6 +101,7 @@ final class OfflinePlanner {
     this.missing = new MissingTableColumns(context, tables, lookups);
     this.joins = new JoinRepairs(context);
     this.unionsAndNoise = new UnionsAndNoise(context, tables);
+    this.joinConsistency = new JoinConsistency(context, tables);
   }
 
   /** See {@link TableChooser#choice}. */
@@ -262,7 +265,7 @@ final class OfflinePlanner {
       for (Map.Entry<String, List<String>> e : assumedTables().entrySet()) {
         out.put(key(e.getKey()), tables.rankTables(e.getKey(), e.getValue(), rankingNotes));
       }
-      ranked = out;
+      ranked = joinConsistency.rerank(out, rankingNotes);
     }
     notes.addAll(rankingNotes);
     return ranked;

@@ -79,6 +79,14 @@ final class FakeLakeTools implements LakeTools {
     return this;
   }
 
+  /** Declares the Jaccard similarity of two key columns' values, as the join graph would measure it (either order). */
+  FakeLakeTools keyOverlap(String a, String x, String b, String y, double jaccard) {
+    keyOverlaps.put(pairKey(a + "." + x, b + "." + y), jaccard);
+    return this;
+  }
+
+  private final Map<String, Double> keyOverlaps = new HashMap<>();
+
   /** Declares what a column's values read as (the profiler's family: text dates read as dates). */
   FakeLakeTools profiledAs(String table, String column, TypeFamily family) {
     profiled.put(table + "|" + column, family);
@@ -268,6 +276,11 @@ final class FakeLakeTools implements LakeTools {
     scores.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()
         .thenComparing(Map.Entry.comparingByKey())).forEach(e -> out.put(e.getKey(), e.getValue()));
     return out;
+  }
+
+  @Override
+  public double keyOverlap(String tableA, String columnA, String tableB, String columnB) {
+    return keyOverlaps.getOrDefault(pairKey(tableA + "." + columnA, tableB + "." + columnB), 0.0);
   }
 
   @Override

@@ -103,6 +103,45 @@ class OfflinePlannerPartsTest {
       assertThat(plan.tables().get("lineitem").columns()).containsOnlyKeys("l_suppkey", "l_extendedprice");
     }
 
+    /** Customers and suppliers both answer s_name and s_phone; only the suppliers' key holds partsupp's keys. */
+    private FakeLakeTools customersAndSuppliers() {
+      return new FakeLakeTools()
+          .table("clients", "ckey INTEGER, name VARCHAR, phone VARCHAR", "1|Customer#1|11-111", "2|Customer#2|22-222")
+          .table("vendors", "vkey INTEGER, name VARCHAR, phone VARCHAR", "1|Supplier#1|33-333", "2|Supplier#2|44-444")
+          .table("part_supply", "pkey INTEGER, vref INTEGER, cost DOUBLE", "7|1|10.5", "8|2|20.0")
+          .similar("supplier", "clients", 0.45).similar("supplier", "vendors", 0.4)
+          .similar("partsupp", "part supply", 0.9)
+          .similar("s suppkey", "vkey", 0.6).similar("s suppkey", "ckey", 0.55)
+          .similar("ps suppkey", "vref", 0.6).similar("ps supplycost", "cost", 0.8);
+    }
+
+    @Test
+    void joinedTablesAreChosenWhereTheirKeysShareValues() {
+      String sql = "SELECT s_name, s_phone, ps_supplycost FROM supplier, partsupp WHERE s_suppkey = ps_suppkey";
+      FakeLakeTools lake = customersAndSuppliers().keyOverlap("vendors", "vkey", "part_supply", "vref", 1.0)
+          .keyOverlap("clients", "ckey", "part_supply", "vref", 0.05);
+
+      Plan alone = new OfflinePlanner(customersAndSuppliers().state(sql,
+          customersAndSuppliers().padWith("clients", "vendors", "part_supply"))).plan();
+      Plan joined = new OfflinePlanner(lake.state(sql, lake.padWith("clients", "vendors", "part_supply"))).plan();
+
+      // By names and columns alone the customers' table fits the suppliers a little better.
+      assertThat(alone.tables().get("supplier").lake()).isEqualTo("clients");
+      assertThat(joined.tables().get("supplier").lake()).isEqualTo("vendors");
+      assertThat(joined.tables().get("partsupp").lake()).isEqualTo("part_supply");
+      assertThat(joined.notes()).anyMatch(n -> n.startsWith("supplier→vendors over clients"));
+    }
+
+    @Test
+    void withoutAJoinInTheQueryKeyOverlapsChangeNothing() {
+      String sql = "SELECT s_name, s_phone FROM supplier";
+      FakeLakeTools lake = customersAndSuppliers().keyOverlap("vendors", "vkey", "part_supply", "vref", 1.0);
+
+      Plan plan = new OfflinePlanner(lake.state(sql, lake.padWith("clients", "vendors", "part_supply"))).plan();
+
+      assertThat(plan.tables().get("supplier").lake()).isEqualTo("clients");
+    }
+
     @Test
     void twoAssumedColumnsNeverReadOneLakeColumn() {
       FakeLakeTools states = new FakeLakeTools()

@@ -1,0 +1,190 @@
+package dev.lakerewrite.core.rewrite;
+
+import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
+
+import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
+import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
+import dev.lakerewrite.core.sql.QueryAnalysis.JoinCondition;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Structure evidence for table choice: assumed tables the query joins must be lake tables whose join keys hold the
+ * same values. Each assumed table's candidates are ranked on their own (names, columns, values: {@link TableChooser});
+ * a candidate whose key column shares its values with the key of the table chosen for a join partner is raised by
+ * their overlap, the Jaccard similarity of the two columns' value sets as the join graph measured it (0 when the join
+ * graph holds no such pair). A customers table and a suppliers table answer {@code s_name, s_address, s_phone} alike;
+ * only the suppliers' key holds the values of {@code partsupp.ps_suppkey}.
+ *
+ * <p>The joint choice maximises the sum of the candidates' own scores and the weighted overlaps of every join, over
+ * each linked table's {@value #CANDIDATES} best candidates, exhaustively (a choice made one table at a time gets stuck:
+ * the suppliers' table only pays off together with the part of a split {@code partsupp} that holds the suppliers'
+ * key). Cost: O(K^t · joins) for t joined tables and K candidates each, K shrinking until K^t is at most
+ * {@value #MAX_ASSIGNMENTS}; each distinct key lookup (a column match in one lake table and an edge lookup in the join
+ * graph) is memoised per plan.
+ */
+final class JoinConsistency extends PlannerPart {
+  /**
+   * Weight of the key overlap (in [0, 1] per join) against a candidate's own score (about 0.5 to 2.2); 0 turns the
+   * structure evidence off. {@code -Dlakerewrite.planner.joinWeight=W} sets another, for fitting it on the fit part.
+   */
+  static final double WEIGHT = Double.parseDouble(System.getProperty("lakerewrite.planner.joinWeight", "0.5"));
+  /** Candidates per joined table in the joint search. */
+  static final int CANDIDATES = 4;
+  /** The most joint assignments scored; beyond it fewer candidates per table are tried. */
+  static final int MAX_ASSIGNMENTS = 100_000;
+
+  private final TableChooser chooser;
+  private final Map<String, Double> overlaps = new HashMap<>();
+
+  JoinConsistency(PlanningContext context, TableChooser chooser) {
+    super(context);
+    this.chooser = chooser;
+  }
+
+  /** A join between two assumed tables, on one key column each (lower-case assumed names). */
+  private record Link(String table, String column, String partner, String partnerColumn) {}
+
+  /**
+   * The candidates of every assumed table, re-ranked by their own score plus {@link #WEIGHT} times the key overlap
+   * with each join partner's choice. Tables the query joins with no other table keep their order; so does everything
+   * when the join graph is off.
+   */
+  Map<String, List<TableChoice>> rerank(Map<String, List<TableChoice>> ranked, List<String> notes) {
+    if (!state.config().joinGraph() || WEIGHT <= 0) {
+      return ranked;
+    }
+    List<Link> links = links(ranked);
+    if (links.isEmpty()) {
+      return ranked;
+    }
+    Map<String, String> chosen = jointChoice(ranked, links);
+    Map<String, List<TableChoice>> out = new LinkedHashMap<>();
+    ranked.forEach((assumed, candidates) -> {
+      List<TableChoice> rescored = new ArrayList<>();
+      for (TableChoice c : candidates) {
+        double s = adjusted(c, links, chosen);
+        rescored.add(s == c.score() ? c
+            : new TableChoice(c.assumed(), c.lake(), s, c.columns(), c.unmapped(), c.mergedInto()));
+      }
+      // The joint choice first; then by adjusted score, stable (among equal scores the own ranking's order stays).
+      String first = chosen.get(assumed);
+      rescored.sort(Comparator.comparing((TableChoice c) -> !c.lake().equals(first))
+          .thenComparingDouble(c -> -c.score()));
+      if (!rescored.get(0).lake().equals(candidates.get(0).lake())) {
+        notes.add(String.format(Locale.ROOT, "%s→%s over %s: its join keys share the values of its partners' (%.2f "
+            + "against %.2f)", rescored.get(0).assumed(), rescored.get(0).lake(), candidates.get(0).lake(),
+            bonus(rescored.get(0), links, chosen), bonus(candidates.get(0), links, chosen)));
+      }
+      out.put(assumed, rescored);
+    });
+    return out;
+  }
+
+  /**
+   * The best joint assignment of lake tables to the linked assumed tables (the others keep their best candidate):
+   * every combination of their first K candidates, scored by own scores plus the weighted overlaps of all links.
+   */
+  private Map<String, String> jointChoice(Map<String, List<TableChoice>> ranked, List<Link> links) {
+    Map<String, String> chosen = new LinkedHashMap<>();
+    ranked.forEach((assumed, candidates) -> chosen.put(assumed, candidates.get(0).lake()));
+    List<String> linked = links.stream().map(Link::table).distinct().toList();
+    int k = CANDIDATES;
+    while (k > 1 && Math.pow(k, linked.size()) > MAX_ASSIGNMENTS) {
+      k--;
+    }
+    List<List<TableChoice>> options = new ArrayList<>();
+    for (String t : linked) {
+      options.add(ranked.get(t).subList(0, Math.min(k, ranked.get(t).size())));
+    }
+    int[] at = new int[linked.size()];
+    double best = Double.NEGATIVE_INFINITY;
+    Map<String, String> trial = new LinkedHashMap<>(chosen);
+    while (true) {
+      double total = 0;
+      for (int i = 0; i < at.length; i++) {
+        TableChoice c = options.get(i).get(at[i]);
+        trial.put(linked.get(i), c.lake());
+        total += c.score();
+      }
+      for (int i = 0; i < at.length; i++) {
+        total += WEIGHT * bonus(options.get(i).get(at[i]), links, trial) / 2; // each link is listed both ways
+      }
+      if (total > best + 1e-9) {
+        best = total;
+        chosen.putAll(trial);
+      }
+      int i = 0;
+      while (i < at.length && ++at[i] == options.get(i).size()) {
+        at[i++] = 0;
+      }
+      if (i == at.length) {
+        return chosen;
+      }
+    }
+  }
+
+  private double adjusted(TableChoice c, List<Link> links, Map<String, String> chosen) {
+    return c.score() + WEIGHT * bonus(c, links, chosen);
+  }
+
+  /** The sum of the key overlaps of a candidate with its join partners' choices. */
+  private double bonus(TableChoice c, List<Link> links, Map<String, String> chosen) {
+    double sum = 0;
+    for (Link l : links) {
+      if (!l.table().equals(key(c.assumed()))) {
+        continue;
+      }
+      String partnerTable = chosen.get(l.partner());
+      if (partnerTable == null || partnerTable.equals(c.lake())) {
+        continue; // two assumed tables on one lake table join on its own rows: no evidence either way
+      }
+      sum += overlap(c.assumed(), l.column(), c.lake(), l.partner(), l.partnerColumn(), partnerTable);
+    }
+    return sum;
+  }
+
+  /**
+   * The Jaccard similarity of the lake columns that best answer two assumed key columns in two lake tables, as the
+   * join graph measured it; 0 when either key has no column or the graph holds no such pair. Memoised per plan.
+   */
+  private double overlap(String assumed, String column, String lakeTable, String partner, String partnerColumn,
+      String partnerTable) {
+    return overlaps.computeIfAbsent(String.join("\u0000", key(assumed), key(column), lakeTable, partner,
+        key(partnerColumn), partnerTable), k -> {
+          Optional<ColumnTarget> a = chooser.bestColumn(assumed, column, lakeTable);
+          Optional<ColumnTarget> b = chooser.bestColumn(partner, partnerColumn, partnerTable);
+          return a.isEmpty() || b.isEmpty() ? 0.0
+              : lake.keyOverlap(lakeTable, a.get().lakeColumn(), partnerTable, b.get().lakeColumn());
+        });
+  }
+
+  /**
+   * The query's joins between two distinct assumed tables that both have candidates, in both directions, each once
+   * (a correlated subquery that repeats the outer joins adds no evidence).
+   */
+  private List<Link> links(Map<String, List<TableChoice>> ranked) {
+    Set<Link> out = new LinkedHashSet<>();
+    for (JoinCondition j : analysis.joins()) {
+      Optional<String> lt = j.left().table().map(OfflinePlanner::key);
+      Optional<String> rt = j.right().table().map(OfflinePlanner::key);
+      if (lt.isEmpty() || rt.isEmpty() || lt.get().equals(rt.get()) || !ranked.containsKey(lt.get())
+          || !ranked.containsKey(rt.get())) {
+        continue;
+      }
+      String lc = key(j.left().column());
+      String rc = key(j.right().column());
+      out.add(new Link(lt.get(), lc, rt.get(), rc));
+      out.add(new Link(rt.get(), rc, lt.get(), lc));
+    }
+    return new ArrayList<>(out);
+  }
+}
