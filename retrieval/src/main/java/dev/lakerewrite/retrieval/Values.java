@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.apache.commons.text.StringEscapeUtils;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,10 +27,6 @@ public final class Values {
   private static final Pattern INVISIBLE = Pattern.compile("[\\p{Cf}\\x00-\\x08\\x0E-\\x1F\\x7F-\\x9F]");
   /** An HTML tag without attributes ({@code <b>}, {@code </i>}, {@code <br/>}): markup around a value, not the value. */
   private static final Pattern TAG = Pattern.compile("</?[a-zA-Z][a-zA-Z0-9]{0,9}\\s*/?>");
-  /** An HTML entity, named or numeric. */
-  private static final Pattern ENTITY = Pattern.compile("&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});");
-  private static final java.util.Map<String, String> NAMED_ENTITIES = java.util.Map.of("amp", "&", "lt", "<",
-      "gt", ">", "quot", "\"", "apos", "'", "nbsp", " ");
   /** A plain decimal number with an optional sign and exponent: what {@link BigDecimal} accepts. */
   private static final Pattern PLAIN_NUMBER = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
   /** Midnight timestamps as Wikidata writes dates: {@code +1995-11-22T00:00:00Z} → {@code 1995-11-22}. */
@@ -130,7 +127,7 @@ public final class Values {
       s = TAG.matcher(s).replaceAll("");
     }
     if (s.indexOf('&') >= 0) {
-      s = decodeEntities(s);
+      s = StringEscapeUtils.unescapeHtml4(s); // &amp; → &, &#233; → é; an unknown entity stays as written
     }
     s = WHITESPACE.matcher(s).replaceAll(" ").strip();
     s = Names.Text.stripDiacritics(s).toLowerCase(Locale.ROOT);
@@ -143,26 +140,6 @@ public final class Values {
       return midnight.group(1);
     }
     return s;
-  }
-
-  /** {@code &amp;} → {@code &}, {@code &#233;} → {@code é}; an unknown entity stays as written. */
-  private static String decodeEntities(String s) {
-    return ENTITY.matcher(s).replaceAll(m -> {
-      String e = m.group(1);
-      String decoded;
-      if (e.startsWith("#x") || e.startsWith("#X")) {
-        decoded = codePoint(Integer.parseInt(e.substring(2), 16));
-      } else if (e.startsWith("#")) {
-        decoded = codePoint(Integer.parseInt(e.substring(1)));
-      } else {
-        decoded = NAMED_ENTITIES.get(e.toLowerCase(Locale.ROOT));
-      }
-      return java.util.regex.Matcher.quoteReplacement(decoded == null ? m.group() : decoded);
-    });
-  }
-
-  private static @Nullable String codePoint(int cp) {
-    return Character.isValidCodePoint(cp) && cp != 0 ? new String(Character.toChars(cp)) : null;
   }
 
   /**
