@@ -120,22 +120,23 @@ public final class SafeExecutor {
     }
     Optional<QueryError> refusal = StatementGuard.check(parser, sql);
     if (refusal.isPresent()) {
-      return new Prepared(sql, null, List.of(), maxRows, refusal.get());
+      return new Prepared(sql, null, sql, null, List.of(), maxRows, refusal.get());
     }
     List<ResultTable.Column> columns;
     try (PreparedStatement ps = connection.prepareStatement(sql)) {
       columns = columns(ps.getMetaData());
     } catch (SQLException e) {
-      return new Prepared(sql, null, List.of(), maxRows, EngineErrors.classify(e, sql));
+      return new Prepared(sql, null, sql, null, List.of(), maxRows, EngineErrors.classify(e, sql));
     }
+    String capped = capped(sql, maxRows + 1L);
     try {
-      return new Prepared(sql, connection.prepareStatement(capped(sql, maxRows + 1L)), columns, maxRows, null);
+      return new Prepared(sql, connection, capped, connection.prepareStatement(capped), columns, maxRows, null);
     } catch (SQLException e) {
       try {
         // The text could not be wrapped (e.g. it ends in a comment): prepare it as written.
-        return new Prepared(sql, connection.prepareStatement(sql), columns, maxRows, null);
+        return new Prepared(sql, connection, sql, connection.prepareStatement(sql), columns, maxRows, null);
       } catch (SQLException again) {
-        return new Prepared(sql, null, List.of(), maxRows, EngineErrors.classify(again, sql));
+        return new Prepared(sql, null, sql, null, List.of(), maxRows, EngineErrors.classify(again, sql));
       }
     }
   }
@@ -143,14 +144,19 @@ public final class SafeExecutor {
   /** An admitted, prepared query ({@link #prepare}); used by one thread at a time, closed when done. */
   public static final class Prepared implements AutoCloseable {
     private final String sql;
-    private final @Nullable PreparedStatement statement;
+    private final @Nullable Connection connection;
+    private final String preparedText;
+    private @Nullable PreparedStatement statement;
     private final List<ResultTable.Column> columns;
     private final int maxRows;
     private final @Nullable QueryError error;
 
-    private Prepared(String sql, @Nullable PreparedStatement statement, List<ResultTable.Column> columns, int maxRows,
+    private Prepared(String sql, @Nullable Connection connection, String preparedText,
+        @Nullable PreparedStatement statement, List<ResultTable.Column> columns, int maxRows,
         @Nullable QueryError error) {
       this.sql = sql;
+      this.connection = connection;
+      this.preparedText = preparedText;
       this.statement = statement;
       this.columns = columns;
       this.maxRows = maxRows;
@@ -168,9 +174,21 @@ public final class SafeExecutor {
       if (error != null) {
         return Execution.failure(error, since(start));
       }
-      ScheduledFuture<?> cancel = CANCELLER.schedule(() -> cancelQuietly(statement), timeout.toMillis(),
+      PreparedStatement ps;
+      try {
+        // DuckDB's driver closes a prepared statement whose execution failed (a scalar subquery returning two
+        // rows on one instance): it is prepared again, else every later run would fail with "Statement was
+        // closed" although the data under it changed.
+        if (statement.isClosed()) {
+          statement = connection.prepareStatement(preparedText);
+        }
+        ps = statement;
+      } catch (SQLException e) {
+        return Execution.failure(EngineErrors.classify(e, sql), since(start));
+      }
+      ScheduledFuture<?> cancel = CANCELLER.schedule(() -> cancelQuietly(ps), timeout.toMillis(),
           TimeUnit.MILLISECONDS);
-      try (ResultSet rs = statement.executeQuery()) {
+      try (ResultSet rs = ps.executeQuery()) {
         return Execution.success(sql, read(rs, columns, maxRows), since(start));
       } catch (SQLException e) {
         return Execution.failure(EngineErrors.classify(e, sql), since(start));

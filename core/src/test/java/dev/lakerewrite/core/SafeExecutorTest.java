@@ -217,6 +217,31 @@ class SafeExecutorTest {
     }
   }
 
+  /**
+   * A prepared query runs on data after data (the equivalence checker's instances): a run that fails on one
+   * instance (a scalar subquery returning two rows) must not fail every later run. DuckDB's driver closes the
+   * statement on such a failure; it was then "Statement was closed" for good.
+   */
+  @Test
+  void aPreparedQueryRunsAgainAfterARunThatFailed() throws Exception {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+        var st = c.createStatement()) {
+      st.execute("CREATE TABLE t (a INTEGER, b INTEGER)");
+      SafeExecutor executor = SafeExecutor.on(c);
+      try (SafeExecutor.Prepared q = executor.prepare("SELECT a FROM t WHERE b = (SELECT b FROM t WHERE a = 1)", 10)) {
+        st.execute("INSERT INTO t VALUES (1, 5), (1, 6)");
+        Execution twoRows = q.execute(Duration.ofSeconds(10));
+        assertThat(twoRows.isSuccess()).isFalse();
+        assertThat(twoRows.error().orElseThrow().message()).contains("More than one row");
+        st.execute("DELETE FROM t WHERE b = 6");
+        st.execute("INSERT INTO t VALUES (2, 5)");
+        Execution after = q.execute(Duration.ofSeconds(10));
+        assertThat(after.isSuccess()).as(after.toString()).isTrue();
+        assertThat(after.table().rows()).containsExactlyInAnyOrder(java.util.List.of(1), java.util.List.of(2));
+      }
+    }
+  }
+
   static String sha256(Path file) throws IOException, NoSuchAlgorithmException {
     MessageDigest md = MessageDigest.getInstance("SHA-256");
     try (InputStream in = new DigestInputStream(Files.newInputStream(file), md)) {

@@ -53,6 +53,31 @@ class EquivalenceCheckerTest {
    * every instance its count allows and says nothing about time; a budget that runs out is noted, as the one case
    * in which the verdict depends on the machine's load.
    */
+  /**
+   * An instance on which a query fails (here the scalar subquery returns two rows: two dates of one year) is
+   * skipped, and the instances after it still run: the driver had closed the prepared query on the first failure,
+   * so every later instance failed too and a strict boundary moved by one survived on the few instances before.
+   */
+  @Test
+  void instancesAfterOneOnWhichAQueryFailsStillRun() {
+    String schema = """
+        CREATE TABLE dates (d_key INTEGER PRIMARY KEY, d_year INTEGER NOT NULL, d_week INTEGER NOT NULL);
+        CREATE TABLE sales (s_id INTEGER PRIMARY KEY, s_week INTEGER NOT NULL, amount INTEGER NOT NULL);
+        """;
+    String left = "SELECT count(*) FROM sales WHERE s_week = (SELECT d_week FROM dates WHERE d_year = 2000) "
+        + "AND amount > 5";
+    String right = "SELECT count(*) FROM sales WHERE s_week = (SELECT d_week FROM dates WHERE d_year = 2000) "
+        + "AND amount >= 5";
+    try (EquivalenceChecker c = EquivalenceChecker.builder().schema(schema).build()) {
+      EquivalenceResult r = c.check(left, right);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      long skipped = r.evidence().checks().stream().filter(i -> i.detail().startsWith("skipped")).count();
+      long ran = r.evidence().checks().size() - skipped;
+      assertThat(ran).as(r.summary()).isGreaterThan(skipped);
+      assertThat(r.evidence().checks()).noneMatch(i -> i.detail().contains("Statement was closed"));
+    }
+  }
+
   @Test
   void theInstanceCountBoundsACheckAndARunOutTimeBudgetIsNoted() {
     String left = "SELECT c.name, o.amount FROM customers c JOIN orders o ON o.cust_id = c.c_id WHERE o.amount > 10";
