@@ -262,6 +262,12 @@ final class Witnesses {
   private final class Model {
     final List<Schema.Table> occTable = new ArrayList<>();
     final Set<Integer> dead = new HashSet<>();
+    /**
+     * Occurrences read by a scalar subquery that is not one aggregate row ({@code d_week_seq = (SELECT d_week_seq
+     * FROM date_dim WHERE d_year = 2000 AND d_moy = 12 AND d_dom = 11)}): a copy of such a row with the same
+     * values would make the subquery return two rows and the query fail on the instance.
+     */
+    final Set<Integer> singleRow = new HashSet<>();
     /** Occurrences on the side of an outer join that supplies NULLs when no row matches. */
     final Set<Integer> nullSupplied = new HashSet<>();
     final Map<Long, Integer> varIds = new HashMap<>();
@@ -710,10 +716,31 @@ final class Witnesses {
       }
     }
 
+    /** Whether a query returns exactly one row whatever the data: an aggregate select without GROUP BY. */
+    private static boolean oneAggregateRow(JsonNode node) {
+      if (!"SELECT_NODE".equals(node.path("type").asText()) || node.path("group_expressions").size() > 0
+          || node.path("select_list").isEmpty()) {
+        return false;
+      }
+      for (JsonNode e : node.path("select_list")) {
+        if (!Trees.hasAggregate(e)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
     private void compare(JsonNode left, JsonNode right, String op, Scope scope, Map<String, Cte> ctes, int depth) {
       for (JsonNode side : List.of(left, right)) {
         if ("SUBQUERY".equals(side.path("class").asText()) && "SCALAR".equals(side.path("subquery_type").asText())) {
-          List<Out> outs = query(side.path("subquery").path("node"), scope, ctes, depth + 1);
+          int first = occTable.size();
+          JsonNode subquery = side.path("subquery").path("node");
+          List<Out> outs = query(subquery, scope, ctes, depth + 1);
+          if (!oneAggregateRow(subquery)) {
+            for (int o = first; o < occTable.size(); o++) {
+              singleRow.add(o);
+            }
+          }
           Out o = valueOf(side == left ? right : left, scope);
           if (op.equals("=") && o != null && !outs.isEmpty()) {
             unionOuts(o, outs.get(0));
@@ -1591,9 +1618,74 @@ final class Witnesses {
             row.set(c, spread(ValueType.of(t.columns().get(c).valueType()), row.get(c), rank[o] + shift));
           }
         }
-        into.computeIfAbsent(key(t), k -> new ArrayList<>()).add(row);
+        List<List<String>> rows = into.computeIfAbsent(key(t), k -> new ArrayList<>());
+        if (m.singleRow.contains(o)) {
+          int occurrence = o;
+          if (rows.stream().anyMatch(r -> matches(occurrence, r))) {
+            continue; // a copy: the scalar subquery would return two rows
+          }
+        } else {
+          keepOutOfSingleRowSubqueries(o, t, row);
+        }
+        rows.add(row);
       }
       return true;
+    }
+
+    /**
+     * The columns of a single-row occurrence that its subquery compares with constants: a row of its table with
+     * its values in all of them passes the subquery's filter too.
+     */
+    private List<Integer> filtered(int single) {
+      Set<Integer> constrained = new HashSet<>();
+      for (Constraint c : m.constraints) {
+        constrained.add(m.find(c.var()));
+      }
+      List<Integer> out = new ArrayList<>();
+      Schema.Table t = m.occTable.get(single);
+      for (int c = 0; c < t.columns().size(); c++) {
+        Integer v = m.varIds.get(single * 100_000L + c);
+        if (v != null && constrained.contains(m.find(v)) && value.get(m.find(v)) != null) {
+          out.add(c);
+        }
+      }
+      return out;
+    }
+
+    /** Whether a row of a single-row occurrence's table passes that occurrence's filter (on its constants). */
+    private boolean matches(int single, List<String> row) {
+      List<Integer> columns = filtered(single);
+      if (columns.isEmpty()) {
+        return false;
+      }
+      for (int c : columns) {
+        if (!java.util.Objects.equals(row.get(c), value.get(m.find(m.varIds.get(single * 100_000L + c))))) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /**
+     * A row of another occurrence of a single-row occurrence's table takes fresh values in the columns the
+     * subquery filters on and its own occurrence does not read: the base row's values meet the subquery's
+     * constants (TPC-DS q14b's {@code d_year = 2000 AND d_moy = 12 AND d_dom = 11}), and so would every other
+     * occurrence's row and every copy's, whatever value a variant gives the subquery's own row.
+     */
+    private void keepOutOfSingleRowSubqueries(int o, Schema.Table t, List<String> row) {
+      for (int single : m.singleRow) {
+        if (single == o || m.dead.contains(single) || m.occTable.get(single) != t) {
+          continue;
+        }
+        for (int c : filtered(single)) {
+          if (!m.varIds.containsKey(o * 100_000L + c) && !t.inKey(t.columns().get(c).name())) {
+            String f = ValueType.of(t.columns().get(c).valueType()).fresh(fresh++);
+            if (f != null) {
+              row.set(c, f);
+            }
+          }
+        }
+      }
     }
   }
 

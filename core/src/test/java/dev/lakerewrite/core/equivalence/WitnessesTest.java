@@ -3,6 +3,7 @@ package dev.lakerewrite.core.equivalence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,6 +48,29 @@ class WitnessesTest {
         assertThat(r.evidence().checks()).as(r.summary())
             .anyMatch(c -> c.instance().contains("a witness of query 1") && c.originalRows() > 0);
       }
+    }
+  }
+
+  /**
+   * A scalar subquery that filters a table by constants ({@code d_year = (SELECT d_year FROM dates WHERE d_moy =
+   * 12)}, as TPC-DS q14b's {@code d_week_seq = (SELECT d_week_seq FROM date_dim WHERE d_year = 2000 AND d_moy =
+   * 12 AND d_dom = 11)}) must keep returning one row on the witnesses: the other occurrences of the table and the
+   * copies of the witness used to meet its constants too (the base row's values), and the query failed on every
+   * witness ("More than one row returned by a subquery").
+   */
+  @Test
+  void witnessesKeepAScalarSubqueryOnTheirTableToOneRow() {
+    String query = "SELECT i_brand, sum(sa_qty) AS qty FROM sales, dates, item WHERE sa_sold = d_sk AND sa_item = i_sk "
+        + "AND d_year = (SELECT d_year FROM dates WHERE d_moy = 12) AND i_category = 'Books' GROUP BY i_brand";
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
+      EquivalenceResult r = checker.check(query, "SELECT * FROM (" + query + ") AS same");
+      List<InstanceCheck> witnesses = r.evidence().checks().stream()
+          .filter(c -> c.instance().contains("witness")).toList();
+      assertThat(witnesses).as(r.summary()).hasSizeGreaterThan(5);
+      assertThat(witnesses).as(() -> witnesses.stream().filter(c -> c.detail().contains("More than one row"))
+          .map(InstanceCheck::instance).toList().toString()).noneMatch(c -> c.detail().contains("More than one row"));
+      assertThat(witnesses).anyMatch(c -> c.instance().contains("a witness of query 1") && c.originalRows() > 0);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.EQUIVALENT);
     }
   }
 
