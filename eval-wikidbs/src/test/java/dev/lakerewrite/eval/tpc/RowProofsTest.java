@@ -90,6 +90,34 @@ class RowProofsTest {
         .as("without the IS NULL test the branch returns rows").isFalse();
   }
 
+  /**
+   * TPC-DS q44 on the schema with every column NOT NULL: each ranking block's HAVING compares with {@code 0.9 *
+   * (SELECT avg(ss_net_profit) ... WHERE ss_store_sk = 4 AND ss_addr_sk IS NULL GROUP BY ss_store_sk)}, a subquery
+   * that returns no row, so the comparison is NULL and both ranking blocks are empty; the outer query joins them.
+   * A changed comparison inside one block, or the IS NULL test dropped from one of them (the other stays empty),
+   * changes nothing; on the nullable schema both change the result.
+   */
+  @Test
+  void aComparisonWithAnEmptyScalarSubqueryEmptiesItsBlockAndAJoinWithAnEmptyBlockEmptiesTheQuery() {
+    ObjectNode original = trees.statement(TpcQueries.tpcds("q44", Engine.DUCKDB));
+    String having = pointer(original, "", n -> "COMPARE_GREATERTHAN".equals(n.path("type").asText())
+        && "FUNCTION".equals(n.path("right").path("class").asText()));
+    ObjectNode loosened = original.deepCopy();
+    ((ObjectNode) loosened.at(having)).put("type", "COMPARE_GREATERTHANOREQUALTO");
+    assertThat(new RowProofs(trees, TpcdsData.tables(), false).emptyBlockAround(original, loosened, having))
+        .as("every column NOT NULL: the ranking block is empty with > or >=").isTrue();
+    assertThat(new RowProofs(trees, TpcdsData.tables(), true).emptyBlockAround(original, loosened, having))
+        .as("nullable ss_addr_sk: the ranking block has rows").isFalse();
+
+    String isNull = pointer(original, "", n -> "OPERATOR_IS_NULL".equals(n.path("type").asText()));
+    String and = isNull.substring(0, isNull.lastIndexOf("/children/"));
+    ObjectNode dropped = original.deepCopy();
+    ((ArrayNode) dropped.at(and).get("children")).remove(index(isNull));
+    assertThat(new RowProofs(trees, TpcdsData.tables(), false).emptyBlockAround(original, dropped, and))
+        .as("one ranking block has rows without its IS NULL test; the other, joined with it, stays empty").isTrue();
+    assertThat(new RowProofs(trees, TpcdsData.tables(), true).emptyBlockAround(original, dropped, and)).isFalse();
+  }
+
   private static int index(String pointer) {
     return Integer.parseInt(pointer.substring(pointer.lastIndexOf('/') + 1));
   }
