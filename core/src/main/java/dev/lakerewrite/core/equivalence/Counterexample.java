@@ -25,11 +25,12 @@ public final class Counterexample {
   private final List<String> insertStatements;
   private final ResultTable leftResult;
   private final ResultTable rightResult;
+  private final @Nullable String rightFailure;
   private final String difference;
   private final int rowsBeforeMinimising;
 
-  Counterexample(String instance, Database db, ResultTable leftResult, ResultTable rightResult, String difference,
-      int rowsBeforeMinimising) {
+  Counterexample(String instance, Database db, ResultTable leftResult, ResultTable rightResult,
+      @Nullable String rightFailure, String difference, int rowsBeforeMinimising) {
     this.instance = Objects.requireNonNull(instance, "instance");
     List<String> creates = new ArrayList<>();
     List<String> inserts = new ArrayList<>();
@@ -47,6 +48,7 @@ public final class Counterexample {
     this.rows = Collections.unmodifiableMap(data);
     this.leftResult = Objects.requireNonNull(leftResult, "leftResult");
     this.rightResult = Objects.requireNonNull(rightResult, "rightResult");
+    this.rightFailure = rightFailure;
     this.difference = Objects.requireNonNull(difference, "difference");
     this.rowsBeforeMinimising = rowsBeforeMinimising;
   }
@@ -139,6 +141,14 @@ public final class Counterexample {
     return rightResult;
   }
 
+  /**
+   * The error the right query fails with on this database, where the left one answers (a scalar subquery that
+   * returns two rows, a value that does not convert): then {@link #rightResult()} is empty.
+   */
+  public java.util.Optional<String> rightFailure() {
+    return java.util.Optional.ofNullable(rightFailure);
+  }
+
   /** How the results differ, in one line. */
   public String difference() {
     return difference;
@@ -147,6 +157,6 @@ public final class Counterexample {
   @Override
   public String toString() {
     return "-- " + difference + "\n" + script() + "-- left returns:\n" + leftResult.preview(20)
-        + "\n-- right returns:\n" + rightResult.preview(20);
+        + (rightFailure != null ? "\n-- right fails: " + rightFailure : "\n-- right returns:\n" + rightResult.preview(20));
   }
 }

@@ -63,6 +63,15 @@ public final class EquivalenceChecker implements AutoCloseable {
   /** Instances the threshold search tries per check at most (on top of the generated ones and the witnesses). */
   static final int THRESHOLD_TRIALS = 48;
 
+  /**
+   * The error the data alone causes, whatever order the engine evaluates conditions in: a scalar subquery that
+   * returns several rows (DuckDB's and PostgreSQL's message). Conversion errors and division by zero are not
+   * counted: whether {@code b <> 0 AND a / b > 1} divides by zero depends on which conjunct runs first, and
+   * reordering conjuncts must stay equivalent.
+   */
+  private static final java.util.regex.Pattern DATA_ERROR = java.util.regex.Pattern.compile(
+      "more than one row returned by a subquery", java.util.regex.Pattern.CASE_INSENSITIVE);
+
   private final Schema schema;
   private final @Nullable Database scriptRows;
   private final Connection database;
@@ -512,7 +521,36 @@ public final class EquivalenceChecker implements AutoCloseable {
       return new QueryLimits(queryTimeout, maxComparedRows);
     }
 
-    private record Trial(OutputComparison.Outcome outcome, ResultTable left, ResultTable right) {}
+    /**
+     * Both queries' answers on one instance and how they compare; {@code rightFailure}: the right query failed on
+     * data the left one answers ({@link #failsWhereLeftRuns}), its result then empty.
+     */
+    private record Trial(OutputComparison.Outcome outcome, ResultTable left, ResultTable right,
+        @Nullable String rightFailure) {
+      Trial(OutputComparison.Outcome outcome, ResultTable left, ResultTable right) {
+        this(outcome, left, right, null);
+      }
+    }
+
+    /**
+     * The trial of an instance on which the left query answers and the right one fails with an error the data
+     * caused ({@link #DATA_ERROR}: a scalar subquery returning two rows): the right query cannot replace the left
+     * there. A left query that fails where the right one answers is no difference (the right one is defined on
+     * more databases), nor is a timeout or a lack of memory.
+     */
+    private @Nullable Trial failsWhereLeftRuns(Workspace.Result l, Workspace.Result r) {
+      if (!l.isSuccess() || r.isSuccess() || l.table().truncated()) {
+        return null;
+      }
+      QueryError e = r.error().orElseThrow();
+      if (e.kind() != ErrorKind.RUNTIME || !DATA_ERROR.matcher(e.message()).find()) {
+        return null;
+      }
+      String detail = "the right query fails where the left one returns " + l.table().rowCount() + " row(s): "
+          + e.summary();
+      return new Trial(new OutputComparison.Outcome(OutputComparison.Kind.DIFFERENT, detail, List.of(), List.of(),
+          false), l.table(), ResultTable.empty(), e.summary());
+    }
 
     /** Runs both queries on the loaded instance and compares; null when they cannot be compared there. */
     private Trial trial(Database db) {
@@ -521,6 +559,14 @@ public final class EquivalenceChecker implements AutoCloseable {
     }
 
     private @Nullable Trial compare(String name, Workspace.Result l, Workspace.Result r) {
+      Trial failed = failsWhereLeftRuns(l, r);
+      if (failed != null) {
+        compared++;
+        rowsCompared += l.table().rowCount();
+        checks.add(new InstanceCheck(name, false, failed.outcome().detail(), l.table().rowCount(), -1, List.of(),
+            List.of()));
+        return failed;
+      }
       if (!l.isSuccess() || !r.isSuccess()) {
         String lf = l.error().map(QueryError::summary).orElse(null);
         String rf = r.error().map(QueryError::summary).orElse(null);
@@ -587,11 +633,11 @@ public final class EquivalenceChecker implements AutoCloseable {
         small = loaded;
       }
       ResultTable leftResult = asWritten(leftSql, t.left());
-      ResultTable rightResult = asWritten(rightSql, t.right());
-      Counterexample ce = new Counterexample(failing.name(), small, leftResult, rightResult, t.outcome().detail(),
-          failing.rowCount());
-      return differenceResult(ce, facts, "the results differ on " + failing.name() + ", shrunk to "
-          + ce.rowCount() + " row(s)");
+      ResultTable rightResult = t.rightFailure() != null ? t.right() : asWritten(rightSql, t.right());
+      Counterexample ce = new Counterexample(failing.name(), small, leftResult, rightResult, t.rightFailure(),
+          t.outcome().detail(), failing.rowCount());
+      return differenceResult(ce, facts, (t.rightFailure() != null ? "the right query fails where the left one "
+          + "answers on " : "the results differ on ") + failing.name() + ", shrunk to " + ce.rowCount() + " row(s)");
     }
 
     private EquivalenceResult differenceResult(Counterexample ce, QueryFacts facts, String explanation) {
@@ -613,6 +659,10 @@ public final class EquivalenceChecker implements AutoCloseable {
     private @Nullable Trial quietly(Database db) {
       Workspace.Result l = leftQuery.run(queryTimeout);
       Workspace.Result r = rightQuery.run(queryTimeout);
+      Trial failed = failsWhereLeftRuns(l, r);
+      if (failed != null) {
+        return failed;
+      }
       if (!l.isSuccess() || !r.isSuccess() || l.table().truncated() || r.table().truncated()) {
         return null;
       }
@@ -635,7 +685,7 @@ public final class EquivalenceChecker implements AutoCloseable {
 
     private EquivalenceResult databaseDifference(Trial t, QueryFacts facts) {
       Counterexample ce = new Counterexample("the database itself (too large to shrink)",
-          new Database("the database itself", List.of(), Map.of()), t.left(), t.right(), t.outcome().detail(), -1);
+          new Database("the database itself", List.of(), Map.of()), t.left(), t.right(), t.rightFailure(), t.outcome().detail(), -1);
       return differenceResult(ce, facts, "the results differ on the database itself; no generated instance "
           + "showed it");
     }

@@ -54,6 +54,43 @@ class EquivalenceCheckerTest {
    * in which the verdict depends on the machine's load.
    */
   /**
+   * A right query that fails on data the left one answers cannot replace it: wherever a month has one week the
+   * two agree, but with two rows for December the right query's scalar subquery fails. The counterexample says
+   * how the right one fails, and re-run it does fail there. The other way round the right query is defined on more
+   * databases and may replace the left one: a failing left query is no difference.
+   */
+  @Test
+  void aRightQueryThatFailsWhereTheLeftOneAnswersIsNotEquivalent() throws SQLException {
+    String schema = """
+        CREATE TABLE dates (d_key INTEGER PRIMARY KEY, d_year INTEGER NOT NULL, d_moy INTEGER NOT NULL,
+          d_week INTEGER NOT NULL);
+        """;
+    String max = "SELECT (SELECT max(d_week) FROM dates WHERE d_moy = 12) AS w";
+    String single = "SELECT (SELECT d_week FROM dates WHERE d_moy = 12) AS w";
+    try (EquivalenceChecker c = EquivalenceChecker.builder().schema(schema).build()) {
+      EquivalenceResult r = c.check(max, single);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      Counterexample ce = r.counterexample().orElseThrow();
+      assertThat(ce.rightFailure()).as(ce.toString()).hasValueSatisfying(m -> assertThat(m).contains("More than one row"));
+      assertThat(ce.toString()).contains("-- right fails: ");
+      try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement st = db.createStatement()) {
+        for (String sql : ce.createStatements()) {
+          st.execute(sql);
+        }
+        for (String sql : ce.insertStatements()) {
+          st.execute(sql);
+        }
+        try (ResultSet rs = st.executeQuery(max)) {
+          assertThat(rs.next()).isTrue();
+        }
+        assertThatThrownBy(() -> st.executeQuery(single).close()).hasMessageContaining("More than one row");
+      }
+      EquivalenceResult defined = c.check(single, max);
+      assertThat(defined.verdict()).as(defined.summary()).isEqualTo(Verdict.EQUIVALENT);
+    }
+  }
+
+  /**
    * An instance on which a query fails (here the scalar subquery returns two rows: two dates of one year) is
    * skipped, and the instances after it still run: the driver had closed the prepared query on the first failure,
    * so every later instance failed too and a strict boundary moved by one survived on the few instances before.

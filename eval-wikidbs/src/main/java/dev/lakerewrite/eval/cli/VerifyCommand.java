@@ -219,8 +219,12 @@ final class VerifyCommand implements Callable<Integer> {
       sb.append(":\n").append(c.script());
       sb.append("\n-- left returns ").append(c.leftResult().rowCount()).append(" row(s):\n")
           .append(c.leftResult().preview(20)).append('\n');
-      sb.append("\n-- right returns ").append(c.rightResult().rowCount()).append(" row(s):\n")
-          .append(c.rightResult().preview(20)).append('\n');
+      if (c.rightFailure().isPresent()) {
+        sb.append("\n-- right fails: ").append(c.rightFailure().get()).append('\n');
+      } else {
+        sb.append("\n-- right returns ").append(c.rightResult().rowCount()).append(" row(s):\n")
+            .append(c.rightResult().preview(20)).append('\n');
+      }
     });
     return sb.toString().strip();
   }
@@ -268,7 +272,8 @@ final class VerifyCommand implements Callable<Integer> {
     m.put("row_count", c.rowCount());
     m.put("rows_before_minimising", c.rowsBeforeMinimising());
     m.put("left_result", CliJson.table(c.leftResult(), 100));
-    m.put("right_result", CliJson.table(c.rightResult(), 100));
+    m.put("right_result", c.rightFailure().isPresent() ? null : CliJson.table(c.rightResult(), 100));
+    m.put("right_failure", c.rightFailure().orElse(null));
     return m;
   }
 }

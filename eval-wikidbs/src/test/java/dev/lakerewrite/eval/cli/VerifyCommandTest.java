@@ -80,6 +80,22 @@ class VerifyCommandTest {
         "-- left returns", "-- right returns");
   }
 
+  /** A right query that fails where the left one answers: exit 3, and the error in the text and the JSON. */
+  @Test
+  void aRightQueryThatFailsOnDataTheLeftOneAnswersExitsThreeWithTheError() throws Exception {
+    Path schema = Files.writeString(dir.resolve("shop.sql"), SCHEMA);
+    String left = "SELECT (SELECT max(amount) FROM orders WHERE status = 'open') AS a";
+    String right = "SELECT (SELECT amount FROM orders WHERE status = 'open') AS a";
+    CliTest.Run text = cli("verify", "--schema", schema.toString(), "--left", left, "--right", right);
+    assertThat(text.code()).as(text.err()).isEqualTo(3);
+    assertThat(text.out()).contains("-- right fails: ").contains("More than one row");
+    CliTest.Run json = cli("verify", "--schema", schema.toString(), "--json", "--left", left, "--right", right);
+    assertThat(json.code()).as(json.err()).isEqualTo(3);
+    JsonNode ce = JSON.readTree(json.out()).path("counterexample");
+    assertThat(ce.path("right_failure").asText()).contains("More than one row");
+    assertThat(ce.path("right_result").isNull()).isTrue();
+  }
+
   @Test
   void aLimitWithoutATotalOrderIsUnknownNotADifference() throws Exception {
     Path schema = Files.writeString(dir.resolve("shop.sql"), SCHEMA);
