@@ -18,8 +18,9 @@ import java.util.Map;
 
 /**
  * Runs the equivalence checker over pairs of the {@link EquivalenceCorpus} (one checker per schema, built from its
- * DDL alone: no data) and re-runs every counterexample: both queries on the counterexample's database, in a fresh
- * DuckDB, must return different multisets of rows.
+ * DDL alone: no data; or, with a data scale, on a database of that schema holding the benchmark's generated rows at
+ * that scale factor, as a user checking against their own database does) and re-runs every counterexample: both
+ * queries on the counterexample's database, in a fresh DuckDB, must return different multisets of rows.
  */
 final class CorpusRun implements AutoCloseable {
   /** What happened to one pair. */
@@ -30,10 +31,27 @@ final class CorpusRun implements AutoCloseable {
       java.lang.management.ManagementFactory.getThreadMXBean();
 
   private final Map<String, EquivalenceChecker> checkers = new HashMap<>();
+  private final List<Connection> databases = new ArrayList<>();
+  private final double dataScale;
+
+  /** Checkers built from the schemas' DDL alone. */
+  CorpusRun() {
+    this(0);
+  }
+
+  /**
+   * Checkers built on a database of each schema holding the benchmark's rows at this scale factor (0: the DDL
+   * alone, no data). A schema that declares every column NOT NULL gets only the generated rows without NULLs.
+   */
+  CorpusRun(double dataScale) {
+    if (dataScale < 0) {
+      throw new IllegalArgumentException("dataScale must be 0 (no data) or positive, was " + dataScale);
+    }
+    this.dataScale = dataScale;
+  }
 
   Outcome check(EquivalenceCorpus.Pair p) {
-    EquivalenceChecker checker = checkers.computeIfAbsent(p.schemaName(),
-        k -> EquivalenceChecker.builder().schema(p.schema()).build());
+    EquivalenceChecker checker = checkers.computeIfAbsent(p.schemaName(), k -> checker(p));
     long start = System.nanoTime();
     long cpuStart = THREADS.getCurrentThreadCpuTime();
     EquivalenceResult r;
@@ -65,7 +83,41 @@ final class CorpusRun implements AutoCloseable {
         outOfTime, cpuNanos);
   }
 
-  /** Whether the two queries return different multisets of rows on the counterexample's database. */
+  private EquivalenceChecker checker(EquivalenceCorpus.Pair p) {
+    if (dataScale == 0) {
+      return EquivalenceChecker.builder().schema(p.schema()).build();
+    }
+    TpcBenchmark benchmark = p.schemaName().startsWith("tpcds") ? TpcBenchmark.TPCDS : TpcBenchmark.TPCH;
+    try {
+      String file = benchmark.cachedDuckDb(dataScale).toAbsolutePath().toString();
+      Connection c = DriverManager.getConnection("jdbc:duckdb:");
+      databases.add(c);
+      try (Statement st = c.createStatement()) {
+        for (String ddl : p.schema().split(";\\s*\\n")) {
+          if (!ddl.isBlank()) {
+            st.execute(ddl);
+          }
+        }
+        st.execute("ATTACH '" + file.replace("'", "''") + "' AS generated (READ_ONLY)");
+        boolean strict = !p.schemaName().endsWith("-nullable");
+        for (String table : benchmark.tables()) {
+          // Rows with a NULL cannot go into a table whose columns are all NOT NULL: those are left out.
+          st.execute("INSERT INTO main." + table + " SELECT * FROM generated.main." + table
+              + (strict ? " WHERE COLUMNS(*) IS NOT NULL" : ""));
+        }
+        st.execute("DETACH generated");
+      }
+      return EquivalenceChecker.builder().connection(c).build();
+    } catch (SQLException | java.io.IOException e) {
+      throw new IllegalStateException("cannot build the " + p.schemaName() + " database at scale factor "
+          + dataScale + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Whether the two queries return different multisets of rows on the counterexample's database, or the right one
+   * fails there where the left one answers.
+   */
   static boolean differs(Counterexample ce, String left, String right) {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
       for (String s : ce.createStatements()) {
@@ -74,7 +126,13 @@ final class CorpusRun implements AutoCloseable {
       for (String s : ce.insertStatements()) {
         st.execute(s);
       }
-      return !multiset(st, left).equals(multiset(st, right));
+      Map<String, Integer> leftRows = multiset(st, left);
+      try {
+        return !leftRows.equals(multiset(st, right));
+      } catch (SQLException e) {
+        // The right query fails where the left one answers (the checker's counterexample says with what).
+        return ce.rightFailure().isPresent();
+      }
     } catch (SQLException e) {
       return false;
     }
@@ -152,5 +210,12 @@ final class CorpusRun implements AutoCloseable {
   @Override
   public void close() {
     checkers.values().forEach(EquivalenceChecker::close);
+    for (Connection c : databases) {
+      try {
+        c.close();
+      } catch (SQLException e) {
+        // nothing left to lose: the run is over
+      }
+    }
   }
 }

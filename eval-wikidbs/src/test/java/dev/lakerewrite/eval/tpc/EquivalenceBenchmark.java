@@ -26,7 +26,9 @@ import java.util.TreeMap;
  * part (a quick sample for profiling, not for the figures); {@code PAIR_SLICE=1/2} the pairs whose index in their
  * benchmark's part is 1 modulo 2 (two processes run the two halves side by side); {@code CHECK_TIMES=1} prints each
  * check's wall and CPU milliseconds ({@code check <benchmark> <id> <ms> <cpu ms>}), so that the halves' medians
- * can be taken together.
+ * can be taken together. {@code DATA_SCALE=0.01} builds each checker on a database of the pair's schema holding the
+ * benchmark's rows at that scale factor ({@link CorpusRun#CorpusRun(double)}): the checker then also compares the
+ * two queries on that data, as {@code verify --db} and the optimizer do; without it, the checkers see the DDL alone.
  */
 public final class EquivalenceBenchmark {
   private EquivalenceBenchmark() {}
@@ -61,7 +63,10 @@ public final class EquivalenceBenchmark {
     var threads = java.lang.management.ManagementFactory.getThreadMXBean();
     long cpuStart;
     long wallStart;
-    try (CorpusRun run = new CorpusRun()) {
+    double dataScale = Double.parseDouble(System.getenv().getOrDefault("DATA_SCALE", "0"));
+    System.out.println(dataScale == 0 ? "checkers: the schemas' DDL alone, no data"
+        : "checkers: databases of the schemas holding the benchmark's rows at scale factor " + dataScale);
+    try (CorpusRun run = new CorpusRun(dataScale)) {
       // Warm-up: the first checks pay for class loading and DuckDB's start.
       run.check(pairs.get(0));
       run.check(pairs.get(pairs.size() - 1));
