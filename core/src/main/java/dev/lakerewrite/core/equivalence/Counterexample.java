@@ -157,6 +157,7 @@ public final class Counterexample {
   @Override
   public String toString() {
     return "-- " + difference + "\n" + script() + "-- left returns:\n" + leftResult.preview(20)
-        + (rightFailure != null ? "\n-- right fails: " + rightFailure : "\n-- right returns:\n" + rightResult.preview(20));
+        + (rightFailure != null ? "\n-- right fails: " + rightFailure
+            : "\n-- right returns:\n" + rightResult.preview(20));
   }
 }

@@ -685,7 +685,8 @@ public final class EquivalenceChecker implements AutoCloseable {
 
     private EquivalenceResult databaseDifference(Trial t, QueryFacts facts) {
       Counterexample ce = new Counterexample("the database itself (too large to shrink)",
-          new Database("the database itself", List.of(), Map.of()), t.left(), t.right(), t.rightFailure(), t.outcome().detail(), -1);
+          new Database("the database itself", List.of(), Map.of()), t.left(), t.right(), t.rightFailure(),
+          t.outcome().detail(), -1);
       return differenceResult(ce, facts, "the results differ on the database itself; no generated instance "
           + "showed it");
     }

@@ -382,13 +382,7 @@ final class QueryFacts {
         return select(node, outer, ctes);
       }
       case "SET_OPERATION_NODE" -> {
-        List<JsonNode> children = new ArrayList<>();
-        if (node.has("children") && node.get("children").isArray() && !node.get("children").isEmpty()) {
-          node.get("children").forEach(children::add);
-        } else {
-          children.add(node.path("left"));
-          children.add(node.path("right"));
-        }
+        List<JsonNode> children = Trees.setOperands(node);
         List<List<Output>> outs = new ArrayList<>();
         for (JsonNode child : children) {
           outs.add(query(child, outer, ctes));

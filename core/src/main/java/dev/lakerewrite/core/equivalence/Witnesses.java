@@ -343,13 +343,7 @@ final class Witnesses {
           return select(node, outer, ctes, depth);
         }
         case "SET_OPERATION_NODE" -> {
-          List<JsonNode> children = new ArrayList<>();
-          if (node.has("children") && node.get("children").isArray() && !node.get("children").isEmpty()) {
-            node.get("children").forEach(children::add);
-          } else {
-            children.add(node.path("left"));
-            children.add(node.path("right"));
-          }
+          List<JsonNode> children = Trees.setOperands(node);
           String op = node.path("setop_type").asText("");
           if (op.startsWith("EXCEPT")) {
             children = children.subList(0, 1); // the rows the others take away are not wanted
@@ -1180,6 +1174,8 @@ final class Witnesses {
     boolean spread;
     /** Added to every occurrence's rank when spreading (a copy of the witness: 1). */
     int shift;
+    /** The classes a constant constraint speaks of (the model's, fixed once it is built), read once. */
+    private @Nullable Set<Integer> constrainedClasses;
 
     Solution(Model m) {
       this.m = m;
@@ -1637,10 +1633,13 @@ final class Witnesses {
      * its values in all of them passes the subquery's filter too.
      */
     private List<Integer> filtered(int single) {
-      Set<Integer> constrained = new HashSet<>();
-      for (Constraint c : m.constraints) {
-        constrained.add(m.find(c.var()));
+      if (constrainedClasses == null) {
+        constrainedClasses = new HashSet<>();
+        for (Constraint c : m.constraints) {
+          constrainedClasses.add(m.find(c.var()));
+        }
       }
+      Set<Integer> constrained = constrainedClasses;
       List<Integer> out = new ArrayList<>();
       Schema.Table t = m.occTable.get(single);
       for (int c = 0; c < t.columns().size(); c++) {

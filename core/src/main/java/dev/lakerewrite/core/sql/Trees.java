@@ -145,6 +145,21 @@ public final class Trees {
     }
   }
 
+  /**
+   * The operands of a set operation node, in order: DuckDB writes a chain of one operator as a {@code children}
+   * list, a single operation as {@code left} and {@code right}. A new, modifiable list.
+   */
+  public static List<JsonNode> setOperands(JsonNode setOperation) {
+    List<JsonNode> operands = new ArrayList<>();
+    if (setOperation.path("children").isArray() && !setOperation.path("children").isEmpty()) {
+      setOperation.path("children").forEach(operands::add);
+    } else {
+      operands.add(setOperation.path("left"));
+      operands.add(setOperation.path("right"));
+    }
+    return operands;
+  }
+
   /** The conjuncts of a boolean expression (an AND tree flattened); empty for null. */
   public static List<JsonNode> conjuncts(@Nullable JsonNode e) {
     List<JsonNode> out = new ArrayList<>();

@@ -196,13 +196,7 @@ final class RowProofs {
   }
 
   private Rel setOperation(JsonNode node, Scope scope) {
-    List<JsonNode> kids = new ArrayList<>();
-    if (node.path("children").isArray() && !node.path("children").isEmpty()) {
-      node.path("children").forEach(kids::add);
-    } else {
-      kids.add(node.path("left"));
-      kids.add(node.path("right"));
-    }
+    List<JsonNode> kids = Trees.setOperands(node);
     Rel first = analyze(kids.get(0), scope);
     if (!first.known) {
       return Rel.UNKNOWN;
@@ -609,15 +603,8 @@ final class RowProofs {
     }
     if ("SET_OPERATION_NODE".equals(node.path("type").asText())) {
       Scope scope = outer.with(node);
-      List<JsonNode> children = new ArrayList<>();
-      if (node.path("children").isArray() && !node.path("children").isEmpty()) {
-        node.path("children").forEach(children::add); // DuckDB writes a chain of one operator as a list
-      } else {
-        children.add(node.path("left"));
-        children.add(node.path("right"));
-      }
       List<Boolean> empty = new ArrayList<>();
-      for (JsonNode c : children) {
+      for (JsonNode c : Trees.setOperands(node)) {
         empty.add(emptyQuery(c, scope, depth + 1));
       }
       return switch (node.path("setop_type").asText()) {
@@ -738,5 +725,4 @@ final class RowProofs {
     }
     return false;
   }
-
 }
