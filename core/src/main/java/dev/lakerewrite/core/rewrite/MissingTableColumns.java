@@ -6,6 +6,7 @@ import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.match.ColumnAssignment;
 import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.TableFeatures;
+import dev.lakerewrite.core.sql.ColumnPrefixes;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
@@ -70,8 +71,8 @@ final class MissingTableColumns extends PlannerPart {
         searchFor.add(c);
         continue;
       }
-      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.lakeTable())
-          .filter(p -> p.steps().size() == 1);
+      Optional<Evidence.JoinPath> found = joinPath(t.lake(), best.lakeTable());
+      Optional<Evidence.JoinPath> path = context.attributeJoinPath(t.lake(), best.lakeTable());
       if (path.isPresent()) {
         columns.put(key(c), new ColumnTarget(best.lakeTable(), best.lakeColumn(), best.score(),
             best.why() + ", joined from " + t.lake()));
@@ -81,7 +82,7 @@ final class MissingTableColumns extends PlannerPart {
         }
       } else {
         still.add(c);
-        if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
+        if (found.isEmpty() && state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
           wanted.add(new Action.FindJoinPath(t.lake(), best.lakeTable()));
         }
       }
@@ -263,7 +264,8 @@ final class MissingTableColumns extends PlannerPart {
     List<String> all = new ArrayList<>(columns.keySet());
     all.addAll(unmapped.stream().map(OfflinePlanner::key).toList());
     for (String c : all) {
-      String[] words = Names.normalize(c).split(" ");
+      // The prefix that abbreviates the column's own table (s_phone in supplier) names no other entity.
+      String[] words = Names.normalize(ColumnPrefixes.withoutTablePrefix(c, t.assumed())).split(" ");
       if (words.length < 2 || isKey(t.assumed(), c)) {
         continue;
       }
@@ -295,7 +297,8 @@ final class MissingTableColumns extends PlannerPart {
       if (best == null) {
         continue;
       }
-      Optional<Evidence.JoinPath> path = joinPath(t.lake(), best.neighbour().rightTable());
+      Optional<Evidence.JoinPath> found = joinPath(t.lake(), best.neighbour().rightTable());
+      Optional<Evidence.JoinPath> path = context.attributeJoinPath(t.lake(), best.neighbour().rightTable());
       if (path.isPresent()) {
         columns.put(c, new ColumnTarget(best.neighbour().rightTable(), best.attribute().lakeColumn(), best.score(),
             "the " + best.attribute().lakeColumn() + " of " + best.neighbour().rightTable() + " through "
@@ -306,7 +309,7 @@ final class MissingTableColumns extends PlannerPart {
             && j.toLake().equals(target))) {
           extraJoins.add(new JoinRoute(t.assumed(), target, path.get()));
         }
-      } else if (state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
+      } else if (found.isEmpty() && state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
         wanted.add(new Action.FindJoinPath(t.lake(), best.neighbour().rightTable()));
       }
     }

@@ -135,8 +135,9 @@ final class OfflinePlanner {
     List<Evidence.JoinStep> steps = new ArrayList<>();
     for (int i = p.steps().size() - 1; i >= 0; i--) {
       Evidence.JoinStep s = p.steps().get(i);
+      // The fan-out was measured the other way round: how many rows this direction's hop matches is unknown.
       steps.add(new Evidence.JoinStep(s.rightTable(), s.rightColumn(), s.leftTable(), s.leftColumn(), s.score(),
-          s.fanOut()));
+          Double.NaN));
     }
     return new Evidence.JoinPath(p.to(), p.from(), steps, p.score(), p.rank(), p.preview());
   }

@@ -357,6 +357,22 @@ final class PlanningContext {
   }
 
   /**
+   * The join path from an assumed table's lake table to another that can bring one of its rows' attributes: one
+   * hop that matches at most about one row per key (a part of the same entity split off by columns, a lookup, the
+   * row a key points at). A hop matching many rows per key (a supplier's key equal to customers' nation keys)
+   * would repeat each row of the assumed table once per match.
+   */
+  Optional<Evidence.JoinPath> attributeJoinPath(String from, String to) {
+    return joinPath(from, to).filter(p -> p.steps().size() == 1 && !(p.steps().get(0).fanOut() > MAX_ATTRIBUTE_FAN_OUT));
+  }
+
+  /**
+   * Rows a hop may match per key on average and still read as one row per key: exact for clean keys, with room
+   * for the duplicates noise adds; a key repeated in another entity's rows matches several.
+   */
+  static final double MAX_ATTRIBUTE_FAN_OUT = 1.5;
+
+  /**
    * Lower is better: fewer hops first (each hop is a chance to be wrong, thesis §8), then paths keyed on text
    * rather than numbers (equal populations are a coincidence, equal names a reference), then the join graph's
    * rank.

@@ -75,7 +75,12 @@ final class FakeLakeTools implements LakeTools {
 
   /** A join-graph edge {@code a.x = b.y} (both directions). */
   FakeLakeTools edge(String a, String x, String b, String y) {
-    edges.add(new Evidence.JoinStep(a, x, b, y, 0.9, 1));
+    return edge(a, x, b, y, 1);
+  }
+
+  /** A join-graph edge {@code a.x = b.y} (both directions) whose hop from a matches {@code fanOut} rows of b per key. */
+  FakeLakeTools edge(String a, String x, String b, String y, double fanOut) {
+    edges.add(new Evidence.JoinStep(a, x, b, y, 0.9, fanOut));
     return this;
   }
 

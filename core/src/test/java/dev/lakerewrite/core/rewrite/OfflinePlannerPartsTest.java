@@ -517,6 +517,59 @@ class OfflinePlannerPartsTest {
   }
 
   @Nested
+  class CompoundColumns {
+
+    // The supplier's key (sup) is joinable with the customers' nation key, and "s" abbreviates "sup" as well as
+    // "supplier": read as a compound, s_phone would be "the phone of the s", a customer's phone.
+    private final FakeLakeTools lake = new FakeLakeTools()
+        .table("src_provider", "sup BIGINT, phone VARCHAR", "1|27-918-335-1736", "2|15-679-861-2259")
+        .table("src_customer", "custkey BIGINT, nationkey BIGINT, phon VARCHAR", "7|1|25-989-741-2988",
+            "8|2|14-128-190-5944")
+        .edge("src_provider", "sup", "src_customer", "nationkey")
+        .similar("s", "sup", 0.9)
+        .similar("s", "src customer", 0.6)
+        .similar("phone", "phon", 0.9);
+
+    @Test
+    void theTablesOwnColumnPrefixNamesNoOtherEntity() {
+      Scratchpad pad = lake.padWith("src_provider", "src_customer");
+      lake.addJoinPath(pad, "src_provider", "src_customer");
+      Parts p = new Parts(lake, "SELECT s_phone FROM supplier", pad);
+      List<JoinRoute> joins = new ArrayList<>();
+
+      TableChoice t = p.missing().crossTableColumns(
+          choice("supplier", "src_provider", Map.of("s_phone", target("src_provider", "phone")), List.of()), joins,
+          new ArrayList<>());
+
+      assertThat(t.columns().get("s_phone").lakeTable()).isEqualTo("src_provider");
+      assertThat(t.columns().get("s_phone").lakeColumn()).isEqualTo("phone");
+      assertThat(joins).isEmpty();
+    }
+
+    @Test
+    void aJoinThatRepeatsEachRowBringsNoColumnOfIt() {
+      // Each supplier key matches about 20 customers' nation keys: their phones are not the supplier's.
+      FakeLakeTools fanning = new FakeLakeTools()
+          .table("src_provider", "sup BIGINT, acc DOUBLE", "1|711.56", "2|121.65")
+          .table("src_customer", "nationkey BIGINT, phon VARCHAR", "1|25-989-741-2988", "1|14-128-190-5944")
+          .edge("src_provider", "sup", "src_customer", "nationkey", 20)
+          .similar("phone", "phon", 0.9);
+      Scratchpad pad = fanning.padWith("src_provider", "src_customer");
+      fanning.addJoinPath(pad, "src_provider", "src_customer");
+      Parts p = new Parts(fanning, "SELECT s_phone, s_acctbal FROM supplier", pad);
+      List<JoinRoute> joins = new ArrayList<>();
+      List<Action> wanted = new ArrayList<>();
+
+      TableChoice t = p.missing().crossTableColumns(choice("supplier", "src_provider",
+          Map.of("s_acctbal", target("src_provider", "acc")), List.of("s_phone")), joins, wanted);
+
+      assertThat(joins).isEmpty();
+      assertThat(t.unmapped()).containsExactly("s_phone");
+      assertThat(wanted).noneMatch(a -> a instanceof Action.FindJoinPath);
+    }
+  }
+
+  @Nested
   class KeyMismatch {
 
     private final FakeLakeTools lake = new FakeLakeTools()
