@@ -99,6 +99,19 @@ class NoiseDetectorTest {
   }
 
   @Test
+  void aFewCutOffFragmentsThatMeetAnotherOnceTrimmedAreNoNoise() {
+    // Many short fragments of free text: one in four begins with a space, and one of those happens to equal another.
+    List<String> fragments = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      fragments.add((i % 4 == 0 ? " " : "") + "slyly even packages " + i);
+    }
+    fragments.add("deposits");
+    fragments.add(" deposits");
+    assertThat(kinds(detector.detect(sample("comment", fragments.toArray(String[]::new)))))
+        .doesNotContain(NoiseKind.WHITESPACE);
+  }
+
+  @Test
   void reportsBooleanZooDatesMojibakeWhitespaceAndCaseWithinAColumn() {
     List<NoiseFinding> bools = detector.detect(sample("flag", "true", "false", "yes", "T", "0", "no", "TRUE", "true"));
     assertThat(kinds(bools)).contains(NoiseKind.BOOLEAN);
