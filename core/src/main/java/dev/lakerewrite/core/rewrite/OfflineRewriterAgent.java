@@ -750,7 +750,12 @@ final class OfflineRewriterAgent implements RewriterAgent {
         String alias = aliasOfLake.containsKey(s.rightTable()) ? aliasOfLake.get(s.rightTable()) : nextAlias();
         aliasOfLake.putIfAbsent(s.rightTable(), alias);
         used.add(s.rightTable());
-        sql.append(" LEFT JOIN ").append(Sql.identifier(s.rightTable())).append(" AS ")
+        // A joined table that BUILD_CTE cleaned is read cleaned, as its columns are then read (typed by the CTE).
+        Evidence.CleanedTable cleaned = plan.cleaned().get(s.rightTable());
+        if (cleaned != null) {
+          cteUsed.add(s.rightTable());
+        }
+        sql.append(" LEFT JOIN ").append(Sql.identifier(cleaned != null ? cleaned.name() : s.rightTable())).append(" AS ")
             .append(Sql.identifier(alias)).append(" ON ").append(condition(s, aliasOfLake));
       }
       scope.extraAlias.putIfAbsent(assumedKey + "|" + route.toLake(), aliasOfLake.get(route.toLake()));

@@ -278,6 +278,26 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void numbersWithUnitsInAJoinedPartOfTheTableSortAsNumbers(@TempDir Path tmp) throws Exception {
+    // A part table split by columns: the comments in one file, the retail prices (text with units) in the other.
+    StringBuilder info = new StringBuilder("ParRef,Brand,Comment\n");
+    StringBuilder prices = new StringBuilder("Par,Size,Rtlp\n");
+    for (int i = 1; i <= 30; i++) {
+      info.append(i).append(",Brand#").append(10 + i % 5).append(",comment number ").append(i).append('\n');
+      prices.append(i).append(',').append(i % 7).append(",\"")
+          .append(String.format(java.util.Locale.ROOT, "%,.1f", 880.0 + 5 * i)).append(" units\"\n");
+    }
+    try (DataLake lake = csvLake(tmp, Map.of("raw_part_info.csv", info.toString(), "raw_part.csv",
+        prices.toString()))) {
+      RewriteResult r = Rewriter.rewrite("SELECT p_comment, p_brand, p_retailprice FROM part WHERE p_retailprice IS NOT NULL"
+          + " ORDER BY p_retailprice DESC, p_comment LIMIT 3", lake);
+      ResultTable t = r.result().orElseThrow();
+      assertThat(t.rows().stream().map(row -> number(row.get(2))).toList()).as(r.sql())
+          .containsExactly(1030.0, 1025.0, 1020.0);
+    }
+  }
+
+  @Test
   void placesUnqualifiedColumnsOfSeveralTablesByTheirPrefixes(@TempDir Path tmp) throws Exception {
     StringBuilder orders = new StringBuilder("ORDKEY,CUSTKEY,TOTALPRICE\n");
     for (int i = 0; i < 9; i++) {
