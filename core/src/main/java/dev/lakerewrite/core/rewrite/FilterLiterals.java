@@ -38,6 +38,16 @@ final class FilterLiterals extends PlannerPart {
 
   Map<String, LiteralFix> literalFixes(Map<String, TableChoice> tables, List<Action> wanted,
       List<String> notes, Set<String> keyed) {
+    return literalFixes(tables, Map.of(), wanted, notes, keyed);
+  }
+
+  /**
+   * The literal fixes, with the union partners of each lake table ({@link UnionsAndNoise#unions}): a literal that a
+   * partner's column holds ('RUSSIA' in the archived part of a nation table split by rows) is a value of the union
+   * the query reads, not a spelling to replace by the nearest value of the first part ('GERMANY').
+   */
+  Map<String, LiteralFix> literalFixes(Map<String, TableChoice> tables,
+      Map<String, List<Evidence.UnionPartner>> unions, List<Action> wanted, List<String> notes, Set<String> keyed) {
     Map<String, LiteralFix> fixes = new LinkedHashMap<>();
     for (Predicate p : analysis.predicates()) {
       boolean like = p.operator().contains("LIKE");
@@ -74,6 +84,9 @@ final class FilterLiterals extends PlannerPart {
             }
             continue;
           }
+          if (inUnionPartner(unions.getOrDefault(table, List.of()), target.lakeColumn(), lit, like)) {
+            continue;
+          }
         }
         String probe = like ? lit.replace("%", " ").replace("_", " ").strip() : lit;
         if (probe.isEmpty()) {
@@ -108,6 +121,18 @@ final class FilterLiterals extends PlannerPart {
       }
     }
     return fixes;
+  }
+
+  /** Whether a union partner holds the literal (or a value the pattern matches) in the column it unions with. */
+  private boolean inUnionPartner(List<Evidence.UnionPartner> partners, String column, String literal, boolean like) {
+    for (Evidence.UnionPartner partner : partners) {
+      String theirs = partner.columnMapping().get(column);
+      if (theirs != null && (like ? lake.patternExists(partner.table(), theirs, literal)
+          : lake.valueExists(partner.table(), theirs, literal))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

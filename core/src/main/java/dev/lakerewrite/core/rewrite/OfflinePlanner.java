@@ -297,8 +297,8 @@ final class OfflinePlanner {
     }
     Map<String, Evidence.JoinPath> joinFixes = joins.joinFixes(resolved, wanted, notes);
     Set<String> keyed = new LinkedHashSet<>();
-    Map<String, LiteralFix> literalFixes = literals.literalFixes(resolved, wanted, notes, keyed);
     Map<String, List<Evidence.UnionPartner>> unions = unionsAndNoise.unions(resolved, wanted);
+    Map<String, LiteralFix> literalFixes = literals.literalFixes(resolved, unions, wanted, notes, keyed);
     unionsAndNoise.noise(resolved, extraJoins, cleaned, wanted);
 
     double confidence = confidence(resolved);

@@ -737,6 +737,24 @@ class OfflinePlannerPartsTest {
       assertThat(wanted).isEmpty();
       assertThat(keyed).containsExactly(literalKey("towns", "name", "Auckland"));
     }
+
+    @Test
+    void aLiteralTheOtherPartOfTheUnionHoldsIsKeptAsWritten() {
+      // The towns are split by rows: Hamilton is in the archived part, which the query reads through a union.
+      FakeLakeTools split = new FakeLakeTools()
+          .table("places", "label VARCHAR", "Auckland", "Hamilton East")
+          .table("places_archive", "label VARCHAR", "Hamilton", "Tauranga");
+      Scratchpad pad = split.padWith("places");
+      split.addValueSearch(pad, "places", "Hamilton");
+      Parts p = new Parts(split, "SELECT name FROM towns WHERE name = 'Hamilton'", pad);
+      Map<String, List<Evidence.UnionPartner>> unions = Map.of("places",
+          List.of(new Evidence.UnionPartner("places", "places_archive", Map.of("label", "label"), 0.9)));
+
+      assertThat(p.literals.literalFixes(towns("name"), new ArrayList<>(), new ArrayList<>(), new LinkedHashSet<>()))
+          .as("without the union, the nearest value of the first part").isNotEmpty();
+      assertThat(p.literals.literalFixes(towns("name"), unions, new ArrayList<>(), new ArrayList<>(),
+          new LinkedHashSet<>())).isEmpty();
+    }
   }
 
   @Nested
