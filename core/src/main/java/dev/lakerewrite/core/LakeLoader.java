@@ -46,7 +46,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class LakeLoader {
   /** Bump when naming, reading or the manifest change, so old cached lakes are rebuilt. */
-  static final int FORMAT_VERSION = 3;
+  static final int FORMAT_VERSION = 4;
   static final String LAKE_FILE = "lake.duckdb";
   static final String MANIFEST_FILE = "manifest.json";
 

@@ -119,13 +119,15 @@ final class TableReaders {
       } catch (IOException e) {
         throw new SQLException("cannot read sniff_csv's columns: " + e.getMessage(), e);
       }
-      StringBuilder sb = new StringBuilder("read_csv(").append(files).append(", auto_detect = false, header = true")
-          .append(", delim = ").append(Sql.literal(sniffed(rs.getString(1))))
-          .append(", quote = ").append(Sql.literal(sniffed(rs.getString(2))))
-          .append(", escape = ").append(Sql.literal(sniffed(rs.getString(3))))
-          .append(", new_line = ").append(Sql.literal(sniffed(rs.getString(4))))
-          .append(", comment = ").append(Sql.literal(sniffed(rs.getString(5))))
-          .append(", skip = ").append(rs.getLong(6))
+      String dialect = ", auto_detect = false, header = true"
+          + ", delim = " + Sql.literal(sniffed(rs.getString(1)))
+          + ", quote = " + Sql.literal(sniffed(rs.getString(2)))
+          + ", escape = " + Sql.literal(sniffed(rs.getString(3)))
+          + ", new_line = " + Sql.literal(sniffed(rs.getString(4)))
+          + ", comment = " + Sql.literal(sniffed(rs.getString(5)))
+          + ", skip = " + rs.getLong(6);
+      keepLettersAsText(c, Sql.literal(t.files().get(0).toString()) + dialect, columns);
+      StringBuilder sb = new StringBuilder("read_csv(").append(files).append(dialect)
           .append(", columns = ").append(columns(columns));
       String date = sniffed(rs.getString(7));
       if (!date.isEmpty()) {
@@ -136,6 +138,39 @@ final class TableReaders {
         sb.append(", timestampformat = ").append(Sql.literal(timestamp));
       }
       return sb.append(", hive_partitioning = ").append(t.partitioned()).append(')').toString();
+    }
+  }
+
+  /**
+   * Makes text again the columns the sniffer typed BOOLEAN whose values are not spelled {@code true} and
+   * {@code false}: DuckDB reads a column of 'F' (an order status, a gender in a file of women) or 'Y'/'N' as
+   * booleans, and the values a query returns would be {@code false} where the file says 'F'.
+   *
+   * @param firstFile the first file and the sniffed dialect, as {@code read_csv} arguments
+   */
+  private static void keepLettersAsText(Connection c, String firstFile, Map<String, String> columns)
+      throws SQLException {
+    List<String> booleans = columns.entrySet().stream().filter(e -> e.getValue().equals("BOOLEAN"))
+        .map(Map.Entry::getKey).toList();
+    if (booleans.isEmpty()) {
+      return;
+    }
+    Map<String, String> text = new LinkedHashMap<>();
+    columns.keySet().forEach(k -> text.put(k, "VARCHAR"));
+    StringBuilder sql = new StringBuilder("SELECT ");
+    for (int i = 0; i < booleans.size(); i++) {
+      String col = Sql.quoted(booleans.get(i));
+      sql.append(i > 0 ? ", " : "").append("count(*) FILTER (WHERE lower(trim(").append(col)
+          .append(")) NOT IN ('true', 'false'))");
+    }
+    sql.append(" FROM read_csv(").append(firstFile).append(", columns = ").append(columns(text)).append(')');
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql.toString())) {
+      rs.next();
+      for (int i = 0; i < booleans.size(); i++) {
+        if (rs.getLong(i + 1) > 0) {
+          columns.put(booleans.get(i), "VARCHAR");
+        }
+      }
     }
   }
 

@@ -158,6 +158,22 @@ class FolderLakeTest {
   }
 
   @Test
+  void lettersTheSnifferTakesForBooleansStayTheLettersTheFileHolds(@TempDir Path tmp) throws Exception {
+    Path lake = Files.createDirectories(tmp.resolve("lake"));
+    // Orders of one status only: DuckDB's sniffer reads a column of 'F' as BOOLEAN, and would answer false.
+    Files.writeString(lake.resolve("orders_1994.csv"), "orderkey,status,paid\n1,F,true\n2,F,false\n3,F,TRUE\n");
+    for (DataLake.Storage storage : DataLake.Storage.values()) {
+      try (DataLake l = DataLake.builder().cacheDirectory(tmp.resolve(storage.name())).storage(storage)
+          .fromFolder(lake); LakeSession s = l.openSession()) {
+        ResultTable t = s.execute("SELECT status, paid FROM orders_1994 ORDER BY orderkey").table();
+        assertThat(t.columnValues(0)).as(storage.name()).containsExactly("F", "F", "F");
+        assertThat(l.catalog().table("orders_1994").orElseThrow().column("paid").orElseThrow().type())
+            .as("a column spelled true and false is still a boolean").isEqualTo("BOOLEAN");
+      }
+    }
+  }
+
+  @Test
   void clashingNamesGetTheFolderAsPrefixThenANumber(@TempDir Path tmp) throws Exception {
     Path lake = Files.createDirectories(tmp.resolve("lake"));
     Files.createDirectories(lake.resolve("north"));
