@@ -41,7 +41,7 @@ final class MissingTableColumns extends PlannerPart {
   }
 
   TableChoice crossTableColumns(TableChoice choice, List<JoinRoute> extraJoins, List<Action> wanted) {
-    TableChoice t = compoundColumns(choice, extraJoins, wanted);
+    TableChoice t = splitPartColumns(compoundColumns(choice, extraJoins, wanted), extraJoins, wanted);
     if (t.unmapped().isEmpty()) {
       return t;
     }
@@ -132,6 +132,77 @@ final class MissingTableColumns extends PlannerPart {
     }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, still, null);
   }
+
+  /**
+   * Columns of the assumed table that a part split off by columns answers clearly better than the main lake table
+   * does (o_orderstatus: ORDERSTATUS in the orders' details part, against the main table's ORDERPRIORITY): read
+   * through the join of the two parts. A part is a join-graph neighbour joined one to one, its key and the main
+   * table's both unique; a neighbour the main table references (the nation of a customer) holds another entity's
+   * attributes, which only columns the main table cannot answer at all are read from. Asks for FIND_JOIN_PATH where
+   * the scratchpad has no path yet; the main table's column stays meanwhile.
+   */
+  private TableChoice splitPartColumns(TableChoice t, List<JoinRoute> extraJoins, List<Action> wanted) {
+    List<Evidence.JoinStep> parts = lake.joinNeighbours(t.lake()).stream().filter(n -> sameRows(t.lake(), n)).toList();
+    if (parts.isEmpty()) {
+      return t;
+    }
+    Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
+    boolean changed = false;
+    for (Map.Entry<String, ColumnTarget> e : t.columns().entrySet()) {
+      ColumnTarget mapped = e.getValue();
+      if (!mapped.lakeTable().equals(t.lake()) || isKey(t.assumed(), e.getKey())) {
+        continue;
+      }
+      // Both read alike: the main table's column by the same evidence as the part's.
+      double main = evidenceOutsideEntity(t.assumed(), e.getKey(), t.lake(), mapped.lakeColumn());
+      ColumnTarget best = null;
+      for (Evidence.JoinStep part : parts) {
+        Optional<ColumnTarget> ct = bestColumnOutsideEntity(t.assumed(), e.getKey(), part.rightTable());
+        if (ct.isPresent() && ct.get().score() >= TableChooser.COLUMN_THRESHOLD
+            && ct.get().score() >= main + CROSS_TABLE_MARGIN && (best == null || ct.get().score() > best.score())) {
+          best = ct.get();
+        }
+      }
+      if (best == null) {
+        continue;
+      }
+      Optional<Evidence.JoinPath> path = context.attributeJoinPath(t.lake(), best.lakeTable());
+      if (path.isPresent()) {
+        columns.put(e.getKey(), new ColumnTarget(best.lakeTable(), best.lakeColumn(), best.score(),
+            best.why() + ", the part of " + t.lake() + " split off by columns"));
+        String target = best.lakeTable();
+        if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed()) && j.toLake().equals(target))) {
+          extraJoins.add(new JoinRoute(t.assumed(), target, path.get()));
+        }
+        changed = true;
+      } else if (joinPath(t.lake(), best.lakeTable()).isEmpty() && state.enabled(ActionType.FIND_JOIN_PATH)
+          && state.config().joinGraph()) {
+        wanted.add(new Action.FindJoinPath(t.lake(), best.lakeTable()));
+      }
+    }
+    return changed ? new TableChoice(t.assumed(), t.lake(), t.score(), columns, t.unmapped(), t.mergedInto()) : t;
+  }
+
+  /**
+   * Whether a join-graph neighbour holds the same rows as the table, one to one: both keys unique and holding the
+   * same key values ({@link LakeTools#keyOverlap}, Jaccard at least {@value #SAME_KEYS}). Unique keys alone are not
+   * enough: the surrogate keys 1..n of two unrelated tables are unique and overlap.
+   */
+  private boolean sameRows(String table, Evidence.JoinStep n) {
+    return unique(table, n.leftColumn()) && unique(n.rightTable(), n.rightColumn())
+        && lake.keyOverlap(table, n.leftColumn(), n.rightTable(), n.rightColumn()) >= SAME_KEYS;
+  }
+
+  /** Whether a column's values are unique (a key of its table): at least {@value #UNIQUE_KEY} distinct per row. */
+  private boolean unique(String table, String column) {
+    return lake.profile(table).column(column).map(c -> c.uniqueness() >= UNIQUE_KEY).orElse(false);
+  }
+
+  /** Uniqueness at which a column is a key: one in twenty values may repeat (noise, a few duplicated rows). */
+  static final double UNIQUE_KEY = 0.95;
+
+  /** Jaccard of two keys' values at which two tables hold the same rows (noise alters a few keys). */
+  static final double SAME_KEYS = 0.8;
 
   /**
    * Columns the lake holds as codes: an assumed column compared with text that is not a number, mapped to a numeric
@@ -316,6 +387,16 @@ final class MissingTableColumns extends PlannerPart {
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto());
   }
 
+  /** How well a lake column answers an assumed column read outside the table's entity, in [0, 1]. */
+  private double evidenceOutsideEntity(String assumedTable, String column, String table, String lakeColumn) {
+    // The same evidence as in the assumed table's own lake table: the matcher's probability where the lake name
+    // abbreviates the assumed one (ADRS for c_address), which embeddings miss.
+    double sim = TableFeatures.columnEvidence(lake, column, lakeColumn,
+        (c, lc) -> chooser.probability(assumedTable, c, table, lc));
+    return context.canServe(column, table, lakeColumn)
+        ? Math.max(sim, 0.9 * lake.nameSimilarity(column, table + " " + lakeColumn)) : 0;
+  }
+
   /** A compound column's reading: through a join-graph neighbour, one of its columns. */
   private record Compound(Evidence.JoinStep neighbour, ColumnTarget attribute, double score) {}
 
@@ -330,12 +411,7 @@ final class MissingTableColumns extends PlannerPart {
     CatalogTable info = lake.table(table);
     ColumnTarget best = null;
     for (CatalogTable.Column col : info.columns()) {
-      // The same evidence as in the assumed table's own lake table: the matcher's probability where the lake name
-      // abbreviates the assumed one (ADRS for c_address), which embeddings miss.
-      double sim = TableFeatures.columnEvidence(lake, column, col.name(),
-          (c, lakeColumn) -> chooser.probability(assumedTable, c, table, lakeColumn));
-      double combined = context.canServe(column, table, col.name())
-          ? Math.max(sim, 0.9 * lake.nameSimilarity(column, table + " " + col.name())) : 0;
+      double combined = evidenceOutsideEntity(assumedTable, column, table, col.name());
       if (best == null || combined > best.score()) {
         best = new ColumnTarget(table, col.name(), combined, String.format("name similarity %.2f in %s", combined,
             table));

@@ -514,6 +514,73 @@ class OfflinePlannerPartsTest {
       assertThat(t.columns().get("c_address").lakeColumn()).isEqualTo("ADRS");
       assertThat(joins).extracting(JoinRoute::toLake).containsExactly("zo_clnts_extr");
     }
+
+    // Orders split by columns one to one (ORDERKEY = ORDRK); customers reference nations (many to one).
+    private final FakeLakeTools orders = new FakeLakeTools()
+        .table("tbl_orders", "ORDERKEY BIGINT, ORDERPRIORITY BIGINT, CSTK BIGINT", "1|1|7", "2|3|7", "3|2|8")
+        .table("tbl_orders_details", "ORDRK BIGINT, ORDERSTATUS VARCHAR", "1|F", "2|O", "3|F")
+        .table("tbl_customers", "CSTK BIGINT, NATIONKEY BIGINT, CMNT VARCHAR", "7|1|slyly", "8|1|ironic")
+        .table("tbl_nations", "NATIONKEY BIGINT, COMMENT VARCHAR", "1|bold requests")
+        .edge("tbl_orders", "ORDERKEY", "tbl_orders_details", "ORDRK")
+        .keyOverlap("tbl_orders", "ORDERKEY", "tbl_orders_details", "ORDRK", 1.0)
+        .edge("tbl_customers", "NATIONKEY", "tbl_nations", "NATIONKEY")
+        .keyOverlap("tbl_customers", "NATIONKEY", "tbl_nations", "NATIONKEY", 1.0)
+        .similar("orderstatus", "orderstatus", 1.0)
+        .similar("c comment", "comment", 0.9);
+
+    @Test
+    void aColumnThePartSplitOffByColumnsAnswersBetterIsReadThroughTheJoin() {
+      Scratchpad pad = orders.padWith("tbl_orders", "tbl_orders_details");
+      String sql = "SELECT o_orderstatus, count(*) FROM orders GROUP BY o_orderstatus";
+      TableChoice weak = choice("orders", "tbl_orders",
+          Map.of("o_orderstatus", new ColumnTarget("tbl_orders", "ORDERPRIORITY", 0.4, "test")), List.of());
+
+      List<Action> wanted = new ArrayList<>();
+      TableChoice before = new Parts(orders, sql, pad).missing().crossTableColumns(weak, new ArrayList<>(), wanted);
+      assertThat(before.columns().get("o_orderstatus").lakeColumn()).as("no join path yet").isEqualTo("ORDERPRIORITY");
+      assertThat(wanted).contains(new Action.FindJoinPath("tbl_orders", "tbl_orders_details"));
+
+      orders.addJoinPath(pad, "tbl_orders", "tbl_orders_details");
+      List<JoinRoute> joins = new ArrayList<>();
+      TableChoice after = new Parts(orders, sql, pad).missing().crossTableColumns(weak, joins, new ArrayList<>());
+      assertThat(after.columns().get("o_orderstatus").lakeTable()).isEqualTo("tbl_orders_details");
+      assertThat(after.columns().get("o_orderstatus").lakeColumn()).isEqualTo("ORDERSTATUS");
+      assertThat(joins).extracting(JoinRoute::toLake).containsExactly("tbl_orders_details");
+    }
+
+    @Test
+    void aColumnTheMainTableAnswersIsNotReadFromAnEntityItReferences() {
+      Scratchpad pad = orders.padWith("tbl_customers", "tbl_nations");
+      orders.addJoinPath(pad, "tbl_customers", "tbl_nations");
+      List<JoinRoute> joins = new ArrayList<>();
+      TableChoice c = new Parts(orders, "SELECT c_comment FROM customer", pad).missing().crossTableColumns(
+          choice("customer", "tbl_customers",
+              Map.of("c_comment", new ColumnTarget("tbl_customers", "CMNT", 0.5, "test")), List.of()),
+          joins, new ArrayList<>());
+
+      assertThat(c.columns().get("c_comment").lakeColumn()).isEqualTo("CMNT");
+      assertThat(joins).isEmpty();
+    }
+
+    @Test
+    void uniqueKeysThatOnlyHappenToOverlapJoinNoPartOfTheTable() {
+      // Line items are numbered 1..n too: their keys are unique and meet the orders' keys, but hold other rows.
+      FakeLakeTools lines = new FakeLakeTools()
+          .table("tbl_orders", "ORDERKEY BIGINT, CMNT VARCHAR", "1|slyly", "2|ironic")
+          .table("tbl_line_attrs", "RCRF BIGINT, COMMENT VARCHAR", "1|bold", "2|final", "3|even")
+          .edge("tbl_orders", "ORDERKEY", "tbl_line_attrs", "RCRF")
+          .keyOverlap("tbl_orders", "ORDERKEY", "tbl_line_attrs", "RCRF", 0.05)
+          .similar("o comment", "comment", 0.9);
+      Scratchpad pad = lines.padWith("tbl_orders", "tbl_line_attrs");
+      lines.addJoinPath(pad, "tbl_orders", "tbl_line_attrs");
+      List<JoinRoute> joins = new ArrayList<>();
+      TableChoice o = new Parts(lines, "SELECT o_comment FROM orders", pad).missing().crossTableColumns(
+          choice("orders", "tbl_orders", Map.of("o_comment", new ColumnTarget("tbl_orders", "CMNT", 0.5, "test")),
+              List.of()), joins, new ArrayList<>());
+
+      assertThat(o.columns().get("o_comment").lakeColumn()).isEqualTo("CMNT");
+      assertThat(joins).isEmpty();
+    }
   }
 
   @Nested
