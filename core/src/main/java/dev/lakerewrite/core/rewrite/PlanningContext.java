@@ -307,13 +307,31 @@ final class PlanningContext {
    * and compare as text ('85868' after '3878123').
    */
   static boolean numbersLeftAsText(Evidence.CleanedTable cleaned, String column, Optional<ColumnProfile> profile) {
-    if (!holdsNumbers(profile)) {
+    if (!holdsNumbers(profile) && !cleanedToNumbers(cleaned, column)) {
       return false;
     }
     // The CTE writes the column quoted or not (FNRT_ARCH_SYNY_ID, "genomic start"), possibly inside clean_text(...).
     java.util.regex.Pattern typed = java.util.regex.Pattern.compile("clean_(?:number|decimal)\\((?:\\w+\\()*\"?"
         + java.util.regex.Pattern.quote(column) + "\"?[),]", java.util.regex.Pattern.CASE_INSENSITIVE);
     return !typed.matcher(cleaned.definition()).find();
+  }
+
+  /**
+   * Whether a cleaned column's values are numbers once cleaned: every value of the CTE's preview, three or more,
+   * reads as a number without a leading zero (an identifier such as '0042' stays text). The profile of the raw column
+   * may say text where noise ('<b>12</b>', '7\u200B') spoils more than one value in ten.
+   */
+  static boolean cleanedToNumbers(Evidence.CleanedTable cleaned, String column) {
+    if (cleaned.preview() == null) {
+      return false;
+    }
+    Optional<Integer> index = cleaned.preview().columnIndex(cleaned.cleanedColumns().getOrDefault(column, column));
+    if (index.isEmpty()) {
+      return false;
+    }
+    List<String> values = cleaned.preview().columnValues(index.get()).stream().filter(java.util.Objects::nonNull)
+        .map(String::valueOf).map(String::strip).filter(v -> !v.isEmpty()).toList();
+    return values.size() >= 3 && values.stream().allMatch(v -> !v.matches("0\\d.*") && Cleaners.parseNumber(v) != null);
   }
 
   /** The lake columns earlier candidates' type errors refuted for assumed columns ({@link TypeRefutations}). */

@@ -584,6 +584,29 @@ class OfflinePlannerPartsTest {
   }
 
   @Nested
+  class CleanedNumbers {
+
+    private Evidence.CleanedTable cleaned(String... sizes) {
+      List<List<String>> rows = java.util.Arrays.stream(sizes).map(v -> List.of("name " + v, v)).toList();
+      return new Evidence.CleanedTable("parts_clean", "parts", "parts_clean AS (SELECT * REPLACE (clean_text(SZ) AS SZ)"
+          + " FROM parts)", Map.of("SZ", "SZ"), Map.of(), Set.of(), List.of(), dev.lakerewrite.core.ResultTable.of(
+              List.of(new dev.lakerewrite.core.ResultTable.Column("NM", "VARCHAR"),
+                  new dev.lakerewrite.core.ResultTable.Column("SZ", "VARCHAR")), rows, false), "noise");
+    }
+
+    @Test
+    void numbersTheRawProfileTookForTextAreReadAsNumbersOnceCleaned() {
+      // Too many noisy values ('<b>12</b>') for the raw column's profile to say numbers; cleaned, they are.
+      assertThat(PlanningContext.numbersLeftAsText(cleaned("12", "7", "33", "1"), "SZ", java.util.Optional.empty()))
+          .isTrue();
+      assertThat(PlanningContext.numbersLeftAsText(cleaned("0042", "0043", "0107"), "SZ", java.util.Optional.empty()))
+          .as("identifiers with leading zeros stay text").isFalse();
+      assertThat(PlanningContext.numbersLeftAsText(cleaned("12", "seven", "33"), "SZ", java.util.Optional.empty()))
+          .isFalse();
+    }
+  }
+
+  @Nested
   class CompoundColumns {
 
     // The supplier's key (sup) is joinable with the customers' nation key, and "s" abbreviates "sup" as well as
