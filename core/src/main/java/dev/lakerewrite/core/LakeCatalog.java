@@ -318,7 +318,7 @@ public final class LakeCatalog {
   }
 
   /** Bump when profiling or type-family inference changes, so cached profiles are recomputed. */
-  static final int PROFILE_VERSION = 4;
+  static final int PROFILE_VERSION = 5;
 
   /** On-disk form of the profile cache: each table's profile with the fingerprint of the content it describes. */
   record ProfileFile(int version, Map<String, ProfileEntry> tables) {}

@@ -89,7 +89,7 @@ public final class LakeIndex implements AutoCloseable {
   static final int EXAMPLE_COLUMNS = 8;
   /** BM25 candidates re-ranked by embeddings in a lake-wide value search. */
   static final int LAKE_VALUE_CANDIDATES = 300;
-  static final int FORMAT_VERSION = 6; // 6: values compared without invisible characters and markup (Values.normalize)
+  static final int FORMAT_VERSION = 7; // 6: values compared without invisible characters and markup (Values.normalize); 7: type families read through markup tags
   /** Trigram Jaccard similarity from which a value counts as a {@link LiteralMatch#FUZZY} match. */
   static final double FUZZY_MIN_JACCARD = 0.4;
   private static final String MANIFEST = "manifest.json";

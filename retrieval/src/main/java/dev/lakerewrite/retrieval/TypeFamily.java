@@ -18,6 +18,8 @@ public enum TypeFamily {
   STRING;
 
   private static final Pattern INVISIBLE = Pattern.compile("[\\p{Cc}\\p{Cf}]+");
+  /** A markup tag around or inside a value ({@code <b>12</b>}): scraped text carries it, the value is what is left. */
+  private static final Pattern TAG = Pattern.compile("</?[A-Za-z][A-Za-z0-9]{0,9}(\\s[^<>]{0,40})?/?>");
 
   /** Share of non-blank samples that must parse for a family to be inferred. */
   static final double PARSE_THRESHOLD = 0.9;
@@ -80,8 +82,9 @@ public enum TypeFamily {
       if (raw == null || raw.isBlank()) {
         continue;
       }
-      // Stray whitespace, control and invisible characters do not change what a value is (noisy lakes have them).
-      String v = INVISIBLE.matcher(raw).replaceAll("").strip();
+      // Stray whitespace (no-break spaces too), control and invisible characters and markup tags do not change what
+      // a value is (noisy lakes have them).
+      String v = TAG.matcher(INVISIBLE.matcher(raw).replaceAll("")).replaceAll("").replace('\u00A0', ' ').strip();
       if (v.isEmpty()) {
         continue;
       }

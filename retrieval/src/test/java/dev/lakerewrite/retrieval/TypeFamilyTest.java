@@ -31,6 +31,9 @@ class TypeFamilyTest {
   void ignoresBlanksAndNullsAndNeedsAClearMajority() {
     assertThat(TypeFamily.fromValues(Arrays.asList(null, "", " ", "5"))).isEqualTo(TypeFamily.NUMERIC);
     assertThat(TypeFamily.fromValues(List.of("+179100\t", " +52600", "1\u00ad2", "\u200b+7257"))).isEqualTo(TypeFamily.NUMERIC);
+    assertThat(TypeFamily.fromValues(List.of("<b>12</b>", "\u00A07", "33", "<i>1</i>", "8")))
+        .as("markup and no-break spaces around numbers").isEqualTo(TypeFamily.NUMERIC);
+    assertThat(TypeFamily.fromValues(List.of("<b>bold</b>", "<i>plain</i>", "text"))).isEqualTo(TypeFamily.STRING);
     assertThat(TypeFamily.fromValues(Arrays.asList(null, ""))).isEqualTo(TypeFamily.STRING);
     assertThat(TypeFamily.fromValues(List.of("1", "2", "3", "4", "5", "6", "7", "8", "nine")))
         .isEqualTo(TypeFamily.STRING);

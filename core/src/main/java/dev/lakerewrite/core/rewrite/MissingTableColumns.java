@@ -142,25 +142,34 @@ final class MissingTableColumns extends PlannerPart {
    * the scratchpad has no path yet; the main table's column stays meanwhile.
    */
   private TableChoice splitPartColumns(TableChoice t, List<JoinRoute> extraJoins, List<Action> wanted) {
-    List<Evidence.JoinStep> parts = lake.joinNeighbours(t.lake()).stream().filter(n -> sameRows(t.lake(), n)).toList();
+    List<Evidence.JoinStep> parts = lake.joinNeighbours(t.lake()).stream()
+        .filter(n -> namedAsPart(t.lake(), n.rightTable()) && sameRows(t.lake(), n)).toList();
     if (parts.isEmpty()) {
       return t;
     }
     Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
     boolean changed = false;
+    String entity = entityColumn(t.lake());
     for (Map.Entry<String, ColumnTarget> e : t.columns().entrySet()) {
       ColumnTarget mapped = e.getValue();
-      if (!mapped.lakeTable().equals(t.lake()) || isKey(t.assumed(), e.getKey())) {
+      // The rows' own name is read where the rows are named (city → the capitals' label, not the area of the
+      // table capital_of).
+      // A column compared with text is placed by where the lake holds the text (FilterLiterals), not by names.
+      if (!mapped.lakeTable().equals(t.lake()) || isKey(t.assumed(), e.getKey())
+          || mapped.lakeColumn().equals(entity) || !lookups.textLiterals(e.getKey()).isEmpty()) {
         continue;
       }
-      // Both read alike: the main table's column by the same evidence as the part's.
-      double main = evidenceOutsideEntity(t.assumed(), e.getKey(), t.lake(), mapped.lakeColumn());
+      // Both read alike, by the columns' names alone: the parts of one table share its name, which says nothing.
+      double main = partEvidence(t.assumed(), e.getKey(), t.lake(), mapped.lakeColumn());
       ColumnTarget best = null;
       for (Evidence.JoinStep part : parts) {
-        Optional<ColumnTarget> ct = bestColumnOutsideEntity(t.assumed(), e.getKey(), part.rightTable());
-        if (ct.isPresent() && ct.get().score() >= TableChooser.COLUMN_THRESHOLD
-            && ct.get().score() >= main + CROSS_TABLE_MARGIN && (best == null || ct.get().score() > best.score())) {
-          best = ct.get();
+        for (CatalogTable.Column col : lake.table(part.rightTable()).columns()) {
+          double score = partEvidence(t.assumed(), e.getKey(), part.rightTable(), col.name());
+          if (score >= TableChooser.COLUMN_THRESHOLD && score >= main + CROSS_TABLE_MARGIN
+              && (best == null || score > best.score())) {
+            best = new ColumnTarget(part.rightTable(), col.name(), score,
+                String.format("name similarity %.2f in %s", score, part.rightTable()));
+          }
         }
       }
       if (best == null) {
@@ -191,6 +200,17 @@ final class MissingTableColumns extends PlannerPart {
   private boolean sameRows(String table, Evidence.JoinStep n) {
     return unique(table, n.leftColumn()) && unique(n.rightTable(), n.rightColumn())
         && lake.keyOverlap(table, n.leftColumn(), n.rightTable(), n.rightColumn()) >= SAME_KEYS;
+  }
+
+  /**
+   * Whether a table is named as a part of another: its name is the other's followed by more words
+   * ({@code tbl_orders_details} of {@code tbl_orders}, {@code zo_prts_atrb} of {@code zo_prts}). Entities of their own
+   * that hold one row per row of the table ({@code capital_of} beside {@code region_of_new_zealand}, one capital per
+   * region) are named otherwise.
+   */
+  static boolean namedAsPart(String table, String part) {
+    String t = Names.normalize(table);
+    return !t.isEmpty() && Names.normalize(part).startsWith(t + " ");
   }
 
   /** Whether a column's values are unique (a key of its table): at least {@value #UNIQUE_KEY} distinct per row. */
@@ -385,6 +405,12 @@ final class MissingTableColumns extends PlannerPart {
       }
     }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto());
+  }
+
+  /** How well a lake column answers an assumed column by name (abbreviations included) and type, in [0, 1]. */
+  private double partEvidence(String assumedTable, String column, String table, String lakeColumn) {
+    return context.canServe(column, table, lakeColumn) ? TableFeatures.columnEvidence(lake, column, lakeColumn,
+        (c, lc) -> chooser.probability(assumedTable, c, table, lc)) : 0;
   }
 
   /** How well a lake column answers an assumed column read outside the table's entity, in [0, 1]. */

@@ -563,6 +563,31 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void anEntityWithOneRowPerRowOfTheTableIsNoPartOfIt() {
+      // One capital per region, each capital once: the same keys one to one, but the capitals are their own entity.
+      FakeLakeTools capitals = new FakeLakeTools()
+          .table("region_of_new_zealand", "label VARCHAR, capital VARCHAR", "Northland Region|Whangārei",
+              "Waikato|Hamilton")
+          .table("capital_of", "capital VARCHAR, FIPS VARCHAR", "Whangārei|NZF6", "Hamilton|NZ85")
+          .edge("region_of_new_zealand", "capital", "capital_of", "capital")
+          .keyOverlap("region_of_new_zealand", "capital", "capital_of", "capital", 1.0)
+          .similar("region", "fips", 0.9);
+      Scratchpad pad = capitals.padWith("region_of_new_zealand", "capital_of");
+      capitals.addJoinPath(pad, "region_of_new_zealand", "capital_of");
+      List<JoinRoute> joins = new ArrayList<>();
+      TableChoice r = new Parts(capitals, "SELECT region FROM nz_regions", pad).missing().crossTableColumns(
+          choice("nz_regions", "region_of_new_zealand",
+              Map.of("region", new ColumnTarget("region_of_new_zealand", "label", 0.4, "test")), List.of()),
+          joins, new ArrayList<>());
+
+      assertThat(r.columns().get("region").lakeColumn()).isEqualTo("label");
+      assertThat(joins).isEmpty();
+      assertThat(MissingTableColumns.namedAsPart("tbl_orders", "tbl_orders_details")).isTrue();
+      assertThat(MissingTableColumns.namedAsPart("zo_prts", "zo_prts_atrb")).isTrue();
+      assertThat(MissingTableColumns.namedAsPart("zo_prts", "zo_prtsp")).isFalse();
+    }
+
+    @Test
     void uniqueKeysThatOnlyHappenToOverlapJoinNoPartOfTheTable() {
       // Line items are numbered 1..n too: their keys are unique and meet the orders' keys, but hold other rows.
       FakeLakeTools lines = new FakeLakeTools()
