@@ -528,6 +528,14 @@ class OfflinePlannerPartsTest {
         .similar("orderstatus", "orderstatus", 1.0)
         .similar("c comment", "comment", 0.9);
 
+    /** {@code crossTableColumns} on a choice, with the join path between two lake tables in the scratchpad. */
+    private TableChoice withJoinPath(FakeLakeTools lake, String from, String to, String sql, TableChoice choice,
+        List<JoinRoute> joins) {
+      Scratchpad pad = lake.padWith(from, to);
+      lake.addJoinPath(pad, from, to);
+      return new Parts(lake, sql, pad).missing().crossTableColumns(choice, joins, new ArrayList<>());
+    }
+
     @Test
     void aColumnThePartSplitOffByColumnsAnswersBetterIsReadThroughTheJoin() {
       Scratchpad pad = orders.padWith("tbl_orders", "tbl_orders_details");
@@ -550,13 +558,10 @@ class OfflinePlannerPartsTest {
 
     @Test
     void aColumnTheMainTableAnswersIsNotReadFromAnEntityItReferences() {
-      Scratchpad pad = orders.padWith("tbl_customers", "tbl_nations");
-      orders.addJoinPath(pad, "tbl_customers", "tbl_nations");
       List<JoinRoute> joins = new ArrayList<>();
-      TableChoice c = new Parts(orders, "SELECT c_comment FROM customer", pad).missing().crossTableColumns(
+      TableChoice c = withJoinPath(orders, "tbl_customers", "tbl_nations", "SELECT c_comment FROM customer",
           choice("customer", "tbl_customers",
-              Map.of("c_comment", new ColumnTarget("tbl_customers", "CMNT", 0.5, "test")), List.of()),
-          joins, new ArrayList<>());
+              Map.of("c_comment", new ColumnTarget("tbl_customers", "CMNT", 0.5, "test")), List.of()), joins);
 
       assertThat(c.columns().get("c_comment").lakeColumn()).isEqualTo("CMNT");
       assertThat(joins).isEmpty();
@@ -572,13 +577,10 @@ class OfflinePlannerPartsTest {
           .edge("region_of_new_zealand", "capital", "capital_of", "capital")
           .keyOverlap("region_of_new_zealand", "capital", "capital_of", "capital", 1.0)
           .similar("region", "fips", 0.9);
-      Scratchpad pad = capitals.padWith("region_of_new_zealand", "capital_of");
-      capitals.addJoinPath(pad, "region_of_new_zealand", "capital_of");
       List<JoinRoute> joins = new ArrayList<>();
-      TableChoice r = new Parts(capitals, "SELECT region FROM nz_regions", pad).missing().crossTableColumns(
+      TableChoice r = withJoinPath(capitals, "region_of_new_zealand", "capital_of", "SELECT region FROM nz_regions",
           choice("nz_regions", "region_of_new_zealand",
-              Map.of("region", new ColumnTarget("region_of_new_zealand", "label", 0.4, "test")), List.of()),
-          joins, new ArrayList<>());
+              Map.of("region", new ColumnTarget("region_of_new_zealand", "label", 0.4, "test")), List.of()), joins);
 
       assertThat(r.columns().get("region").lakeColumn()).isEqualTo("label");
       assertThat(joins).isEmpty();
@@ -596,12 +598,10 @@ class OfflinePlannerPartsTest {
           .edge("tbl_orders", "ORDERKEY", "tbl_line_attrs", "RCRF")
           .keyOverlap("tbl_orders", "ORDERKEY", "tbl_line_attrs", "RCRF", 0.05)
           .similar("o comment", "comment", 0.9);
-      Scratchpad pad = lines.padWith("tbl_orders", "tbl_line_attrs");
-      lines.addJoinPath(pad, "tbl_orders", "tbl_line_attrs");
       List<JoinRoute> joins = new ArrayList<>();
-      TableChoice o = new Parts(lines, "SELECT o_comment FROM orders", pad).missing().crossTableColumns(
+      TableChoice o = withJoinPath(lines, "tbl_orders", "tbl_line_attrs", "SELECT o_comment FROM orders",
           choice("orders", "tbl_orders", Map.of("o_comment", new ColumnTarget("tbl_orders", "CMNT", 0.5, "test")),
-              List.of()), joins, new ArrayList<>());
+              List.of()), joins);
 
       assertThat(o.columns().get("o_comment").lakeColumn()).isEqualTo("CMNT");
       assertThat(joins).isEmpty();
