@@ -18,8 +18,6 @@ public enum TypeFamily {
   STRING;
 
   private static final Pattern INVISIBLE = Pattern.compile("[\\p{Cc}\\p{Cf}]+");
-  /** A markup tag around or inside a value ({@code <b>12</b>}): scraped text carries it, the value is what is left. */
-  private static final Pattern TAG = Pattern.compile("</?[A-Za-z][A-Za-z0-9]{0,9}(\\s[^<>]{0,40})?/?>");
 
   /** Share of non-blank samples that must parse for a family to be inferred. */
   static final double PARSE_THRESHOLD = 0.9;
@@ -84,7 +82,7 @@ public enum TypeFamily {
       }
       // Stray whitespace (no-break spaces too), control and invisible characters and markup tags do not change what
       // a value is (noisy lakes have them).
-      String v = TAG.matcher(INVISIBLE.matcher(raw).replaceAll("")).replaceAll("").replace('\u00A0', ' ').strip();
+      String v = Values.withoutTags(INVISIBLE.matcher(raw).replaceAll("")).replace('\u00A0', ' ').strip();
       if (v.isEmpty()) {
         continue;
       }

@@ -121,11 +121,13 @@ public final class Values {
     return c >= '0' && c <= '9';
   }
 
+  /** {@code s} without HTML tags ({@code <b>12</b>} → {@code 12}); the rest as written. */
+  static String withoutTags(String s) {
+    return s.indexOf('<') >= 0 ? TAG.matcher(s).replaceAll("") : s;
+  }
+
   static String normalizeFully(String value) {
-    String s = INVISIBLE.matcher(value).replaceAll("");
-    if (s.indexOf('<') >= 0) {
-      s = TAG.matcher(s).replaceAll("");
-    }
+    String s = withoutTags(INVISIBLE.matcher(value).replaceAll(""));
     if (s.indexOf('&') >= 0) {
       s = StringEscapeUtils.unescapeHtml4(s); // &amp; → &, &#233; → é; an unknown entity stays as written
     }

@@ -71,20 +71,14 @@ final class MissingTableColumns extends PlannerPart {
         searchFor.add(c);
         continue;
       }
-      Optional<Evidence.JoinPath> found = joinPath(t.lake(), best.lakeTable());
       Optional<Evidence.JoinPath> path = context.attributeJoinPath(t.lake(), best.lakeTable());
       if (path.isPresent()) {
         columns.put(key(c), new ColumnTarget(best.lakeTable(), best.lakeColumn(), best.score(),
             best.why() + ", joined from " + t.lake()));
-        final String target = best.lakeTable();
-        if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed()) && j.toLake().equals(target))) {
-          extraJoins.add(new JoinRoute(t.assumed(), best.lakeTable(), path.get()));
-        }
+        joinOnce(extraJoins, t.assumed(), path.get());
       } else {
         still.add(c);
-        if (found.isEmpty() && state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
-          wanted.add(new Action.FindJoinPath(t.lake(), best.lakeTable()));
-        }
+        askForJoinPath(t.lake(), best.lakeTable(), wanted);
       }
     }
     if (!searchFor.isEmpty() && state.enabled(ActionType.SEARCH_TABLE)) {
@@ -153,8 +147,7 @@ final class MissingTableColumns extends PlannerPart {
     for (Map.Entry<String, ColumnTarget> e : t.columns().entrySet()) {
       ColumnTarget mapped = e.getValue();
       // The rows' own name is read where the rows are named (city → the capitals' label, not the area of the
-      // table capital_of).
-      // A column compared with text is placed by where the lake holds the text (FilterLiterals), not by names.
+      // table capital_of), and a column compared with text where the lake holds the text (FilterLiterals).
       if (!mapped.lakeTable().equals(t.lake()) || isKey(t.assumed(), e.getKey())
           || mapped.lakeColumn().equals(entity) || !lookups.textLiterals(e.getKey()).isEmpty()) {
         continue;
@@ -179,14 +172,10 @@ final class MissingTableColumns extends PlannerPart {
       if (path.isPresent()) {
         columns.put(e.getKey(), new ColumnTarget(best.lakeTable(), best.lakeColumn(), best.score(),
             best.why() + ", the part of " + t.lake() + " split off by columns"));
-        String target = best.lakeTable();
-        if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed()) && j.toLake().equals(target))) {
-          extraJoins.add(new JoinRoute(t.assumed(), target, path.get()));
-        }
+        joinOnce(extraJoins, t.assumed(), path.get());
         changed = true;
-      } else if (joinPath(t.lake(), best.lakeTable()).isEmpty() && state.enabled(ActionType.FIND_JOIN_PATH)
-          && state.config().joinGraph()) {
-        wanted.add(new Action.FindJoinPath(t.lake(), best.lakeTable()));
+      } else {
+        askForJoinPath(t.lake(), best.lakeTable(), wanted);
       }
     }
     return changed ? new TableChoice(t.assumed(), t.lake(), t.score(), columns, t.unmapped(), t.mergedInto()) : t;
@@ -317,10 +306,21 @@ final class MissingTableColumns extends PlannerPart {
   }
 
   private static void addJoin(TableChoice t, Evidence.JoinStep step, ColumnTarget code, List<JoinRoute> extraJoins) {
-    if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed())
-        && j.toLake().equals(step.rightTable()))) {
-      extraJoins.add(new JoinRoute(t.assumed(), step.rightTable(),
-          new Evidence.JoinPath(code.lakeTable(), step.rightTable(), List.of(step), step.score(), 1, null)));
+    joinOnce(extraJoins, t.assumed(),
+        new Evidence.JoinPath(code.lakeTable(), step.rightTable(), List.of(step), step.score(), 1, null));
+  }
+
+  /** Adds the join to the path's last table for an assumed table, unless the table already joins it. */
+  private static void joinOnce(List<JoinRoute> extraJoins, String assumed, Evidence.JoinPath path) {
+    if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(assumed) && j.toLake().equals(path.to()))) {
+      extraJoins.add(new JoinRoute(assumed, path.to(), path));
+    }
+  }
+
+  /** Asks FIND_JOIN_PATH for two lake tables unless the scratchpad already has a path between them. */
+  private void askForJoinPath(String from, String to, List<Action> wanted) {
+    if (joinPath(from, to).isEmpty() && state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
+      wanted.add(new Action.FindJoinPath(from, to));
     }
   }
 
@@ -388,20 +388,15 @@ final class MissingTableColumns extends PlannerPart {
       if (best == null) {
         continue;
       }
-      Optional<Evidence.JoinPath> found = joinPath(t.lake(), best.neighbour().rightTable());
       Optional<Evidence.JoinPath> path = context.attributeJoinPath(t.lake(), best.neighbour().rightTable());
       if (path.isPresent()) {
         columns.put(c, new ColumnTarget(best.neighbour().rightTable(), best.attribute().lakeColumn(), best.score(),
             "the " + best.attribute().lakeColumn() + " of " + best.neighbour().rightTable() + " through "
                 + best.neighbour().leftColumn()));
         unmapped.removeIf(u -> key(u).equals(c));
-        String target = best.neighbour().rightTable();
-        if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(t.assumed())
-            && j.toLake().equals(target))) {
-          extraJoins.add(new JoinRoute(t.assumed(), target, path.get()));
-        }
-      } else if (found.isEmpty() && state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
-        wanted.add(new Action.FindJoinPath(t.lake(), best.neighbour().rightTable()));
+        joinOnce(extraJoins, t.assumed(), path.get());
+      } else {
+        askForJoinPath(t.lake(), best.neighbour().rightTable(), wanted);
       }
     }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto());
@@ -409,18 +404,25 @@ final class MissingTableColumns extends PlannerPart {
 
   /** How well a lake column answers an assumed column by name (abbreviations included) and type, in [0, 1]. */
   private double partEvidence(String assumedTable, String column, String table, String lakeColumn) {
-    return context.canServe(column, table, lakeColumn) ? TableFeatures.columnEvidence(lake, column, lakeColumn,
-        (c, lc) -> chooser.probability(assumedTable, c, table, lc)) : 0;
+    return context.canServe(column, table, lakeColumn) ? byName(assumedTable, column, table, lakeColumn) : 0;
   }
 
-  /** How well a lake column answers an assumed column read outside the table's entity, in [0, 1]. */
+  /**
+   * How well a lake column answers an assumed column read outside the table's entity, in [0, 1]: by name, or by the
+   * table's name and the column's together.
+   */
   private double evidenceOutsideEntity(String assumedTable, String column, String table, String lakeColumn) {
-    // The same evidence as in the assumed table's own lake table: the matcher's probability where the lake name
-    // abbreviates the assumed one (ADRS for c_address), which embeddings miss.
-    double sim = TableFeatures.columnEvidence(lake, column, lakeColumn,
+    return context.canServe(column, table, lakeColumn) ? Math.max(byName(assumedTable, column, table, lakeColumn),
+        0.9 * lake.nameSimilarity(column, table + " " + lakeColumn)) : 0;
+  }
+
+  /**
+   * The same evidence as in the assumed table's own lake table: the names' similarity, or the matcher's probability
+   * where the lake name abbreviates the assumed one (ADRS for c_address), which embeddings miss.
+   */
+  private double byName(String assumedTable, String column, String table, String lakeColumn) {
+    return TableFeatures.columnEvidence(lake, column, lakeColumn,
         (c, lc) -> chooser.probability(assumedTable, c, table, lc));
-    return context.canServe(column, table, lakeColumn)
-        ? Math.max(sim, 0.9 * lake.nameSimilarity(column, table + " " + lakeColumn)) : 0;
   }
 
   /** A compound column's reading: through a join-graph neighbour, one of its columns. */

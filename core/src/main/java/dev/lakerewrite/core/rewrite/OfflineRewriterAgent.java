@@ -191,6 +191,19 @@ final class OfflineRewriterAgent implements RewriterAgent {
     return l + " = " + r;
   }
 
+  /**
+   * The name a rewritten query reads a lake table under: its cleaned CTE when BUILD_CTE cleaned it (added to
+   * {@code cteUsed}, the CTEs the WITH clause must define), else the table itself.
+   */
+  static String readFrom(Map<String, Evidence.CleanedTable> cleaned, String lakeTable, Set<String> cteUsed) {
+    Evidence.CleanedTable c = cleaned.get(lakeTable);
+    if (c == null) {
+      return lakeTable;
+    }
+    cteUsed.add(lakeTable);
+    return c.name();
+  }
+
   private static boolean textHoldingNumbers(LakeTools lake, Map<String, Evidence.CleanedTable> cleaned, String table,
       String column) {
     Evidence.CleanedTable c = cleaned.get(table);
@@ -495,12 +508,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
         return editor.parseFrom("(" + (cleanedUnion != null ? cleanedUnion : unionSql(t, partners, false)) + ") AS "
             + Sql.identifier(alias));
       }
-      Evidence.CleanedTable cleaned = plan.cleaned().get(t.lake());
-      String source = cleaned != null ? cleaned.name() : t.lake();
-      if (cleaned != null) {
-        cteUsed.add(t.lake());
-      }
-      return editor.parseFrom(Sql.identifier(source) + " AS " + Sql.identifier(alias));
+      return editor.parseFrom(Sql.identifier(readFrom(t.lake())) + " AS " + Sql.identifier(alias));
     }
 
     /**
@@ -557,11 +565,8 @@ final class OfflineRewriterAgent implements RewriterAgent {
             .forEach(cols::add);
         cleaned = null;
       }
-      if (cleaned != null) {
-        cteUsed.add(t.lake());
-      }
       sb.append(String.join(", ", cols.stream().map(Sql::identifier).toList())).append(" FROM ")
-          .append(Sql.identifier(cleaned != null ? cleaned.name() : t.lake()));
+          .append(Sql.identifier(cleaned != null ? readFrom(t.lake()) : t.lake()));
       for (Evidence.UnionPartner p : partners) {
         used.add(p.table());
         sb.append(" UNION SELECT ");
@@ -700,6 +705,10 @@ final class OfflineRewriterAgent implements RewriterAgent {
       return keyEquality(state.lake(), plan.cleaned(), s, l, r);
     }
 
+    private String readFrom(String lakeTable) {
+      return OfflineRewriterAgent.readFrom(plan.cleaned(), lakeTable, cteUsed);
+    }
+
     private static boolean replaceBase(ObjectNode tree, String placeholder, ObjectNode with) {
       if ("BASE_TABLE".equals(tree.path("type").asText()) && placeholder.equals(tree.path("table_name").asText())) {
         tree.removeAll();
@@ -751,11 +760,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
         aliasOfLake.putIfAbsent(s.rightTable(), alias);
         used.add(s.rightTable());
         // A joined table that BUILD_CTE cleaned is read cleaned, as its columns are then read (typed by the CTE).
-        Evidence.CleanedTable cleaned = plan.cleaned().get(s.rightTable());
-        if (cleaned != null) {
-          cteUsed.add(s.rightTable());
-        }
-        sql.append(" LEFT JOIN ").append(Sql.identifier(cleaned != null ? cleaned.name() : s.rightTable())).append(" AS ")
+        sql.append(" LEFT JOIN ").append(Sql.identifier(readFrom(s.rightTable()))).append(" AS ")
             .append(Sql.identifier(alias)).append(" ON ").append(condition(s, aliasOfLake));
       }
       scope.extraAlias.putIfAbsent(assumedKey + "|" + route.toLake(), aliasOfLake.get(route.toLake()));

@@ -310,11 +310,7 @@ final class ViewRewrite {
 
   /** The lake table, its cleaned CTE, or the union of it with its partners (on the columns read). */
   private String source(String lake, Set<String> columns) {
-    Evidence.CleanedTable cleaned = plan.cleaned().get(lake);
-    String base = cleaned != null ? cleaned.name() : lake;
-    if (cleaned != null) {
-      cteUsed.add(lake);
-    }
+    String base = OfflineRewriterAgent.readFrom(plan.cleaned(), lake, cteUsed);
     List<Evidence.UnionPartner> partners = plan.unions().getOrDefault(lake, List.of());
     if (partners.isEmpty()) {
       return Sql.identifier(base);
