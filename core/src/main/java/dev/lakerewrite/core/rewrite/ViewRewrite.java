@@ -303,7 +303,9 @@ final class ViewRewrite {
       aliasOfLake.put(s.rightTable(), alias);
       used.add(s.rightTable());
       String left = aliasOfLake.getOrDefault(s.leftTable(), "t0");
-      joins.append(" LEFT JOIN ").append(Sql.identifier(s.rightTable())).append(" AS ").append(alias).append(" ON ")
+      // Read cleaned where BUILD_CTE cleaned it, as readAs then reads its columns (typed by the CTE).
+      joins.append(" LEFT JOIN ").append(Sql.identifier(OfflineRewriterAgent.readFrom(plan.cleaned(), s.rightTable(),
+          cteUsed))).append(" AS ").append(alias).append(" ON ")
           .append(OfflineRewriterAgent.keyEquality(state.lake(), plan.cleaned(), s, left, alias));
     }
   }

@@ -620,6 +620,33 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void bothRewritesReadATableJoinedForItsColumnsFromItsCleanedCte() {
+      // Parts split by columns: the sizes, cleaned by BUILD_CTE, live in the part joined to the one named like parts.
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("parts", "PRTK BIGINT, NM VARCHAR", "1|bolt", "2|nut")
+          .table("parts_sizes", "PRTK_REF BIGINT, SZ VARCHAR", "1|<b>12</b>", "2|7")
+          .edge("parts", "PRTK", "parts_sizes", "PRTK_REF");
+      String sql = "SELECT p_name, p_size FROM part ORDER BY p_size";
+      RewriteState state = lake.state(sql, lake.padWith("parts", "parts_sizes"));
+      Evidence.JoinPath path = lake.findJoinPaths("parts", "parts_sizes", 1).get(0);
+      Plan plan = new Plan(byAssumed(choice("part", "parts", Map.of("p_name", target("parts", "NM"),
+          "p_size", target("parts_sizes", "SZ")), List.of())), Map.of(), Map.of(),
+          List.of(new JoinRoute("part", "parts_sizes", path)), Map.of("parts_sizes", new Evidence.CleanedTable(
+              "parts_sizes_clean", "parts_sizes", "parts_sizes_clean AS (SELECT * REPLACE (clean_text(SZ) AS SZ) FROM "
+              + "parts_sizes)", Map.of("SZ", "SZ"), Map.of(), Set.of(), List.of(), null, "markup")),
+          Map.of(), List.of(), 1, List.of(), Set.of());
+      OfflinePlanner planner = new OfflinePlanner(state);
+      dev.lakerewrite.core.sql.SqlParser parser = dev.lakerewrite.core.sql.SqlParser.standalone();
+
+      String edited = new OfflineRewriterAgent.Rewrite(state, plan, new dev.lakerewrite.core.sql.Trees(parser), planner)
+          .apply();
+      String views = new ViewRewrite(state, plan, planner, new dev.lakerewrite.core.sql.Trees(parser)).apply();
+
+      assertThat(edited).contains("LEFT JOIN parts_sizes_clean").contains("parts_sizes_clean AS (");
+      assertThat(views).contains("LEFT JOIN parts_sizes_clean").contains("parts_sizes_clean AS (");
+    }
+
+    @Test
     void numbersTheRawProfileTookForTextAreReadAsNumbersOnceCleaned() {
       // Too many noisy values ('<b>12</b>') for the raw column's profile to say numbers; cleaned, they are.
       assertThat(PlanningContext.numbersLeftAsText(cleaned("12", "7", "33", "1"), "SZ", java.util.Optional.empty()))
