@@ -63,6 +63,9 @@ public final class EquivalenceChecker implements AutoCloseable {
   /** Instances the threshold search tries per check at most (on top of the generated ones and the witnesses). */
   static final int THRESHOLD_TRIALS = 48;
 
+  /** Instances the mutation search tries per check at most (after the threshold search, on top of the rest). */
+  static final int MUTATION_TRIALS = 40;
+
   /**
    * The error the data alone causes, whatever order the engine evaluates conditions in: a scalar subquery that
    * returns several rows (DuckDB's and PostgreSQL's message). Conversion errors and division by zero are not
@@ -86,6 +89,7 @@ public final class EquivalenceChecker implements AutoCloseable {
   private final int maxComparedRows;
   private final int maxMinimizeTests;
   private final int thresholdTrials;
+  private final int mutationTrials;
   private final dev.lakerewrite.core.Engine engine;
   private final ConcurrentLinkedQueue<DuckDbWorkspace> pool = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Connection> scratchPool = new ConcurrentLinkedQueue<>();
@@ -108,6 +112,7 @@ public final class EquivalenceChecker implements AutoCloseable {
     this.maxComparedRows = b.maxComparedRows;
     this.maxMinimizeTests = b.maxMinimizeTests;
     this.thresholdTrials = b.targeted ? b.thresholdTrials : 0;
+    this.mutationTrials = b.targeted ? b.mutationTrials : 0;
   }
 
   public static Builder builder() {
@@ -374,22 +379,22 @@ public final class EquivalenceChecker implements AutoCloseable {
           Trial[] last = new Trial[1];
           ThresholdSearch.Outcome found = ThresholdSearch.search(seeds, measures,
               ThresholdSearch.grouped(facts.statements()), ThresholdSearch.needsPairs(facts.statements()),
-              thresholdTrials, candidate -> {
-            if (System.nanoTime() >= deadline) {
-              return null;
-            }
-            Database loaded = ws.load(candidate);
-            Trial t = trial(loaded);
-            if (t == null) {
-              return null;
-            }
-            last[0] = t;
-            return new ThresholdSearch.Outcome(loaded, t.outcome().kind() == OutputComparison.Kind.DIFFERENT,
-                List.of(t.left().rowCount(), t.right().rowCount()));
-          });
+              thresholdTrials, probe(last));
           if (found != null) {
             return difference(found.loaded(), last[0], facts);
           }
+        }
+      }
+      if (mutationTrials > 0 && System.nanoTime() < deadline && facts.statements().size() == 2) {
+        // A predicate one query has and the other lacks: a row that fails only it, one edit from rows that pass.
+        List<ThresholdSearch.Seed> seeds = new ArrayList<>(nonEmpty);
+        seeds.addAll(witnessSeeds);
+        Trial[] last = new Trial[1];
+        ThresholdSearch.Outcome found = MutationSearch.search(seeds, domains,
+            MutationSearch.differingColumns(facts.statements().get(0), facts.statements().get(1)),
+            MutationSearch.namedColumns(facts.statements()), seed, mutationTrials, probe(last));
+        if (found != null) {
+          return difference(found.loaded(), last[0], facts);
         }
       }
       if (i < total) {
@@ -427,6 +432,33 @@ public final class EquivalenceChecker implements AutoCloseable {
       }
       return result(EquivalenceResult.Verdict.EQUIVALENT, false, null, null, "same results on all " + compared
           + " instance(s) where both ran" + (useData ? " (including the database itself)" : ""), facts);
+    }
+
+    /**
+     * Loads a searched instance and runs both queries on it, keeping the last trial in {@code last[0]}; null once
+     * the time budget is spent. Rows the engine refused are left out, and so then are rows whose foreign keys
+     * pointed at them.
+     */
+    private ThresholdSearch.Probe probe(Trial[] last) {
+      return candidate -> {
+        if (System.nanoTime() >= deadline) {
+          return null;
+        }
+        Database loaded = ws.load(candidate);
+        if (loaded.rowCount() < candidate.rowCount()) {
+          Database honoured = loaded.withForeignKeysHonoured();
+          if (honoured.rowCount() < loaded.rowCount()) {
+            loaded = ws.load(honoured);
+          }
+        }
+        Trial t = trial(loaded);
+        if (t == null) {
+          return null;
+        }
+        last[0] = t;
+        return new ThresholdSearch.Outcome(loaded, t.outcome().kind() == OutputComparison.Kind.DIFFERENT,
+            List.of(t.left().rowCount(), t.right().rowCount()));
+      };
     }
 
     /**
@@ -772,6 +804,7 @@ public final class EquivalenceChecker implements AutoCloseable {
     private int maxComparedRows = 100_000;
     private int maxMinimizeTests = 400;
     private int thresholdTrials = THRESHOLD_TRIALS;
+    private int mutationTrials = MUTATION_TRIALS;
 
     private Builder() {}
 
@@ -872,6 +905,16 @@ public final class EquivalenceChecker implements AutoCloseable {
      */
     Builder thresholdTrials(int n) {
       this.thresholdTrials = n;
+      return this;
+    }
+
+    /**
+     * Instances the mutation search ({@link MutationSearch}: one cell of an instance with rows edited, or a row
+     * copied with one cell changed) tries per check at most, on top of the others; 0 turns it off.
+     * Package-private: for tests that show what it adds.
+     */
+    Builder mutationTrials(int n) {
+      this.mutationTrials = n;
       return this;
     }
 

@@ -22,7 +22,7 @@ import java.util.TreeMap;
  * checker's time budget, a safety net, stopped before their instance count: the counts depend on the machine's
  * load only through those; median_cpu_ms is the median of the checking thread's CPU time per check, which DuckDB's
  * queries, run on that thread, are part of: what a check costs, much less sensitive to the load than its wall
- * time). {@code ONLY_QUERY=tpcds/q7} runs one query's pairs; {@code EVERY_NTH_PAIR=10} every tenth pair of the
+ * time). {@code ONLY_QUERY=tpcds/q7,tpcds/q9} runs those queries' pairs; {@code EVERY_NTH_PAIR=10} every tenth pair of the
  * part (a quick sample for profiling, not for the figures); {@code PAIR_SLICE=1/2} the pairs whose index in their
  * benchmark's part is 1 modulo 2 (two processes run the two halves side by side); {@code CHECK_TIMES=1} prints each
  * check's wall and CPU milliseconds ({@code check <benchmark> <id> <ms> <cpu ms>}), so that the halves' medians
@@ -163,7 +163,8 @@ public final class EquivalenceBenchmark {
     int every = Integer.parseInt(System.getenv().getOrDefault("EVERY_NTH_PAIR", "1"));
     List<EquivalenceCorpus.Pair> out = new ArrayList<>();
     for (EquivalenceCorpus.Pair p : corpus) {
-      if ((part.equals("all") || part.equals("held-out") == p.heldOut()) && (only == null || p.query().equals(only))) {
+      if ((part.equals("all") || part.equals("held-out") == p.heldOut()) && (only == null
+          || List.of(only.split(",")).contains(p.query()))) {
         out.add(p);
       }
     }

@@ -1,0 +1,373 @@
+package dev.lakerewrite.core.equivalence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lakerewrite.core.sql.Trees;
+import java.math.BigInteger;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Instances one edit away from an instance on which the queries return rows: a cell set to another value, or a
+ * row copied with one cell changed — the mutation operators of search-based test data generation for SQL (EvoSQL:
+ * Castelein, Aniche, Soltani, Panichella, Zaidman, ICSE 2018), applied without a fitness function, in a fixed
+ * order. A predicate one query has and the other lacks (a dropped conjunct, a join condition left out of an
+ * {@code ON}) is told apart by a row that passes everything but that predicate; the instance generators build
+ * rows that pass every filter or none, so such a row appears only by chance. Starting from rows that reach the
+ * output, one edit of a column the predicate reads makes it.
+ *
+ * <p>The columns are tried in order of evidence: first those read by the expressions that occur in one query and
+ * not in the other (comparisons, {@code BETWEEN}, {@code IN}, functions, compared with table qualifiers and
+ * aliases removed), then every other column either query names. New values come from the column's own pool (one
+ * that satisfies the queries' predicates on it and one that does not), from the other rows of the instance, NULL
+ * where the column allows it, and for a foreign-key column only the referenced values present. Every edited
+ * instance honours the schema: a copied row gets a fresh key where its edited cell is not part of every key, rows
+ * whose foreign keys lose their target are dropped, and the engine refuses what breaks the rest.
+ *
+ * <p>Effort: at most {@code maxTrials} instances per check ({@value #MAX_SEEDS} starting instances, {@value
+ * #MAX_ROWS} rows of each table per column); every trial loads one instance and runs both queries on it, so the
+ * cost is {@code O(maxTrials)} query pairs on instances of the starting instances' size.
+ */
+final class MutationSearch {
+  /** Starting instances at most. */
+  static final int MAX_SEEDS = 2;
+  /** Rows of one table whose cell in a column is edited, at most. */
+  static final int MAX_ROWS = 3;
+  /** Node classes whose text is compared between the two queries. */
+  private static final Set<String> COMPARED = Set.of("COMPARISON", "BETWEEN", "OPERATOR", "FUNCTION", "CASE");
+
+  private MutationSearch() {}
+
+  /**
+   * The lower-case names of the columns read by an expression that one query has more often than the other:
+   * where a dropped, negated or changed predicate lives. Empty when the two queries hold the same expressions.
+   */
+  static Set<String> differingColumns(JsonNode left, JsonNode right) {
+    Map<String, Integer> counts = new HashMap<>();
+    Map<String, JsonNode> byText = new HashMap<>();
+    count(left, 1, counts, byText);
+    count(right, -1, counts, byText);
+    Set<String> out = new LinkedHashSet<>();
+    for (Map.Entry<String, Integer> e : counts.entrySet()) {
+      if (e.getValue() != 0) {
+        for (List<String> ref : Trees.columnRefs(byText.get(e.getKey()))) {
+          if (!ref.isEmpty()) {
+            out.add(ref.get(ref.size() - 1).toLowerCase(Locale.ROOT));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void count(JsonNode tree, int sign, Map<String, Integer> counts, Map<String, JsonNode> byText) {
+    Trees.visit(tree, n -> {
+      if (COMPARED.contains(n.path("class").asText(""))) {
+        String text = unqualified(n).toString();
+        counts.merge(text, sign, Integer::sum);
+        byText.putIfAbsent(text, n);
+      }
+    });
+  }
+
+  /** A copy of an expression without locations, aliases and table qualifiers: the same predicate compares equal. */
+  private static JsonNode unqualified(JsonNode e) {
+    JsonNode copy = e.deepCopy();
+    Trees.visit(copy, n -> {
+      if (n instanceof ObjectNode o) {
+        o.remove("query_location");
+        o.remove("alias");
+        if ("COLUMN_REF".equals(o.path("class").asText("")) && o.path("column_names").size() > 1) {
+          String last = Trees.columnName(o);
+          o.putArray("column_names").add(last);
+        }
+      }
+    });
+    return copy;
+  }
+
+  /**
+   * The lower-case names of every column the statements name (through any alias): the columns edited after the
+   * differing ones.
+   */
+  static Set<String> namedColumns(List<JsonNode> statements) {
+    Set<String> out = new LinkedHashSet<>();
+    for (JsonNode s : statements) {
+      for (List<String> ref : Trees.columnRefs(s)) {
+        if (!ref.isEmpty()) {
+          out.add(ref.get(ref.size() - 1).toLowerCase(Locale.ROOT));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Runs edited copies of the seeds until the queries differ on one (its outcome is returned) or the trials run
+   * out (null).
+   *
+   * @param first lower-case column names edited first ({@link #differingColumns})
+   * @param then lower-case column names edited afterwards ({@link #namedColumns})
+   */
+  static ThresholdSearch.@Nullable Outcome search(List<ThresholdSearch.Seed> seeds, Domains domains,
+      Set<String> first, Set<String> then, long randomSeed, int maxTrials, ThresholdSearch.Probe probe)
+      throws SQLException {
+    if (maxTrials <= 0 || seeds.isEmpty()) {
+      return null;
+    }
+    Random random = new Random(randomSeed);
+    List<Database> candidates = new ArrayList<>();
+    List<ThresholdSearch.Seed> starts = seeds.subList(0, Math.min(seeds.size(), MAX_SEEDS));
+    for (Set<String> columns : List.of(first, rest(then, first))) {
+      // Seeds alternate, and each cell's first edit comes before any cell's second.
+      List<List<List<Database>>> perSeed = new ArrayList<>();
+      for (ThresholdSearch.Seed seed : starts) {
+        perSeed.add(edits(seed.instance(), columns, columns != first, domains, random));
+      }
+      for (int depth = 0; ; depth++) {
+        boolean any = false;
+        for (List<List<Database>> cells : perSeed) {
+          for (List<Database> edits : cells) {
+            if (depth < edits.size()) {
+              candidates.add(edits.get(depth));
+              any = true;
+            }
+          }
+        }
+        if (!any) {
+          break;
+        }
+      }
+    }
+    Set<Map<String, List<List<String>>>> seen = new HashSet<>();
+    for (ThresholdSearch.Seed s : starts) {
+      seen.add(content(s.instance()));
+    }
+    int trials = 0;
+    for (Database candidate : candidates) {
+      if (trials >= maxTrials) {
+        break;
+      }
+      Database valid = candidate.withForeignKeysHonoured();
+      if (!seen.add(content(valid))) {
+        continue;
+      }
+      trials++;
+      ThresholdSearch.Outcome o = probe.run(valid);
+      if (o != null && o.different()) {
+        return o;
+      }
+    }
+    return null;
+  }
+
+  private static Set<String> rest(Set<String> all, Set<String> first) {
+    Set<String> out = new LinkedHashSet<>(all);
+    out.removeAll(first);
+    return out;
+  }
+
+  private static Database renamed(Database db, String name) {
+    Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+    for (Schema.Table t : db.tables()) {
+      rows.put(t.name().toLowerCase(Locale.ROOT), db.rows(t));
+    }
+    return new Database(name, db.tables(), rows);
+  }
+
+  private static Map<String, List<List<String>>> content(Database db) {
+    Map<String, List<List<String>>> out = new LinkedHashMap<>();
+    for (Schema.Table t : db.tables()) {
+      out.put(t.name(), db.rows(t));
+    }
+    return out;
+  }
+
+  /**
+   * Per edited cell (in a random order), its edited instances in the order they are tried; with {@code copies}
+   * also rows copied unchanged but for a fresh key (duplicates: DISTINCT, UNION against UNION ALL).
+   */
+  private static List<List<Database>> edits(Database db, Set<String> columns, boolean copies, Domains domains,
+      Random random) {
+    List<List<Database>> out = new ArrayList<>();
+    for (Schema.Table t : db.tables()) {
+      List<List<String>> rows = db.rows(t);
+      if (rows.isEmpty()) {
+        continue;
+      }
+      boolean duplicates = copies;
+      for (int c = 0; c < t.columns().size(); c++) {
+        Schema.Column column = t.columns().get(c);
+        if (!columns.contains(column.name().toLowerCase(Locale.ROOT))) {
+          continue;
+        }
+        List<Integer> picked = new ArrayList<>();
+        for (int r = 0; r < rows.size(); r++) {
+          picked.add(r);
+        }
+        java.util.Collections.shuffle(picked, random);
+        List<Integer> chosen = picked.subList(0, Math.min(MAX_ROWS, picked.size()));
+        if (duplicates) {
+          for (int r : chosen) {
+            Database copy = copied(db, t, r, -1, null);
+            if (copy != null) {
+              out.add(List.of(renamed(copy, db.name() + ", row " + (r + 1) + " of " + t.name() + " copied")));
+            }
+          }
+          duplicates = false;
+        }
+        for (int r : chosen) {
+          List<Database> cell = new ArrayList<>();
+          for (String value : alternatives(db, t, r, c, domains, random)) {
+            String edit = t.name() + "." + column.name() + " of row " + (r + 1) + " set to "
+                + (value == null ? "NULL" : "'" + value + "'");
+            cell.add(renamed(db.withCell(t, r, c, value), db.name() + ", " + edit));
+            Database copy = copied(db, t, r, c, value);
+            if (copy != null) {
+              cell.add(renamed(copy, db.name() + ", a copy of " + edit));
+            }
+          }
+          if (!cell.isEmpty()) {
+            out.add(cell);
+          }
+        }
+      }
+    }
+    java.util.Collections.shuffle(out, random);
+    return out;
+  }
+
+  /**
+   * Values a cell may take instead of its own: for a foreign-key column the referenced values present; otherwise
+   * one pool value that satisfies the queries' predicates on the column and one that does not, another row's
+   * value, NULL first where allowed (at most three).
+   */
+  private static List<@Nullable String> alternatives(Database db, Schema.Table t, int row, int column,
+      Domains domains, Random random) {
+    Schema.Column col = t.columns().get(column);
+    String current = db.rows(t).get(row).get(column);
+    Set<String> values = new LinkedHashSet<>();
+    List<String> referenced = referencedValues(db, t, col.name());
+    if (referenced != null) {
+      values.addAll(referenced);
+    } else {
+      QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), col.name());
+      List<String> satisfying = domains.satisfying(key);
+      List<String> others = new ArrayList<>(domains.values(key));
+      others.removeAll(satisfying);
+      pickOther(satisfying, current, random, values);
+      pickOther(others, current, random, values);
+      List<String> inColumn = new ArrayList<>();
+      for (List<String> r : db.rows(t)) {
+        if (r.get(column) != null) {
+          inColumn.add(r.get(column));
+        }
+      }
+      pickOther(inColumn, current, random, values);
+    }
+    values.remove(current);
+    List<@Nullable String> out = new ArrayList<>();
+    if (col.nullable() && current != null && !t.inKey(col.name())) {
+      out.add(null); // first: what COUNT(col), NOT IN and comparisons treat unlike any value
+    }
+    out.addAll(values);
+    return out.subList(0, Math.min(out.size(), 3));
+  }
+
+  private static void pickOther(List<String> pool, @Nullable String current, Random random, Set<String> into) {
+    List<String> candidates = new ArrayList<>(pool);
+    candidates.remove(current);
+    candidates.removeAll(into);
+    if (!candidates.isEmpty()) {
+      into.add(candidates.get(random.nextInt(candidates.size())));
+    }
+  }
+
+  /** The values present in the referenced column when the column is a one-column foreign key; else null. */
+  private static @Nullable List<String> referencedValues(Database db, Schema.Table t, String column) {
+    for (Schema.ForeignKey fk : t.foreignKeys()) {
+      if (fk.columns().size() == 1 && fk.columns().get(0).equalsIgnoreCase(column)) {
+        for (Schema.Table parent : db.tables()) {
+          if (parent.name().equalsIgnoreCase(fk.referencedTable())) {
+            int pc = parent.columnIndex(fk.referencedColumns().get(0));
+            List<String> out = new ArrayList<>();
+            for (List<String> r : db.rows(parent)) {
+              if (pc >= 0 && r.get(pc) != null) {
+                out.add(r.get(pc));
+              }
+            }
+            return out;
+          }
+        }
+        return List.of();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The instance with row {@code row} of {@code t} copied and the copy's cell {@code column} (none: -1) set to
+   * {@code value}; the copy's keys that the edit does not make distinct take a fresh integer. Null when no key can
+   * be made fresh.
+   */
+  private static @Nullable Database copied(Database db, Schema.Table t, int row, int column,
+      @Nullable String value) {
+    List<String> copy = new ArrayList<>(db.rows(t).get(row));
+    String edited = column < 0 ? "" : t.columns().get(column).name();
+    if (column >= 0) {
+      copy.set(column, value);
+    }
+    for (List<String> key : t.keys()) {
+      if (column >= 0 && value != null && key.stream().anyMatch(k -> k.equalsIgnoreCase(edited))) {
+        continue; // the edited cell makes this key's value new, unless another row already holds it: refused
+      }
+      int fresh = -1;
+      // An integer key column, preferably one that references nothing (a fresh value there leaves no dangling key).
+      for (int pass = 0; pass < 2 && fresh < 0; pass++) {
+        for (int i = key.size() - 1; i >= 0 && fresh < 0; i--) {
+          int idx = t.columnIndex(key.get(i));
+          String name = key.get(i);
+          boolean references = t.foreignKeys().stream().anyMatch(fk -> fk.columns().stream()
+              .anyMatch(x -> x.equalsIgnoreCase(name)));
+          if (idx >= 0 && (pass == 1 || !references)
+              && ValueType.of(t.columns().get(idx).valueType()).family() == ValueType.Family.INTEGER) {
+            fresh = idx;
+          }
+        }
+      }
+      if (fresh < 0) {
+        return null;
+      }
+      BigInteger max = BigInteger.ZERO;
+      for (List<String> r : db.rows(t)) {
+        try {
+          if (r.get(fresh) != null) {
+            max = max.max(new BigInteger(r.get(fresh)));
+          }
+        } catch (NumberFormatException e) {
+          return null;
+        }
+      }
+      copy.set(fresh, max.add(BigInteger.ONE).toString());
+    }
+    Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+    for (Schema.Table x : db.tables()) {
+      List<List<String>> r = new ArrayList<>(db.rows(x));
+      if (x == t) {
+        r.add(copy);
+      }
+      rows.put(x.name().toLowerCase(Locale.ROOT), r);
+    }
+    return new Database(db.name(), db.tables(), rows);
+  }
+}

@@ -1,0 +1,83 @@
+package dev.lakerewrite.core.equivalence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict;
+import dev.lakerewrite.core.sql.SqlParser;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The mutation search ({@link MutationSearch}) edits one cell of an instance on which the queries return rows, or
+ * copies a row with one cell changed: a join condition left out of a LEFT JOIN's {@code ON} (TPC-DS q72's
+ * returns matched by order number alone) needs a second return of the same order for another item, which no
+ * generated instance holds, and a dropped filter on a dimension needs a row that passes every other filter.
+ */
+class MutationSearchTest {
+  static final String SCHEMA = """
+      CREATE TABLE household (hd_sk INTEGER PRIMARY KEY, hd_potential VARCHAR NOT NULL,
+        hd_vehicles INTEGER NOT NULL);
+      CREATE TABLE store (s_sk INTEGER PRIMARY KEY, s_county VARCHAR NOT NULL);
+      CREATE TABLE sale (ss_ticket INTEGER NOT NULL, ss_item INTEGER NOT NULL, ss_store INTEGER NOT NULL,
+        ss_hd INTEGER NOT NULL, PRIMARY KEY (ss_ticket, ss_item));
+      """;
+
+  /** One ticket of three sales that reaches the output: the instance the search starts from. */
+  static final String ROWS = """
+      INSERT INTO household VALUES (1, '>10000', 2);
+      INSERT INTO store VALUES (1, 'Williamson County');
+      INSERT INTO sale VALUES (7, 1, 1, 1), (7, 2, 1, 1), (7, 3, 1, 1);
+      """;
+
+  /** TPC-DS q34's shape: tickets of 3 or 4 sales in stores of two counties, for one kind of household. */
+  static final String TICKETS = "SELECT ss_ticket, cnt FROM (SELECT ss_ticket, count(*) AS cnt FROM sale, store, "
+      + "household WHERE ss_store = s_sk AND ss_hd = hd_sk AND s_county IN ('Williamson County', 'Ziebach County') "
+      + "AND hd_potential = '>10000' AND hd_vehicles > 0 GROUP BY ss_ticket) AS dn WHERE cnt BETWEEN 3 AND 4";
+
+  @Test
+  void aDroppedConditionIsFoundByEditingOneCellOfRowsThatReachTheOutput() throws Exception {
+    String[] mutants = {
+      TICKETS.replace("s_county IN ('Williamson County', 'Ziebach County') AND ", ""),
+      TICKETS.replace("AND hd_vehicles > 0 ", ""),
+    };
+    // Only the given rows and the first generated instance (every table empty), no witnesses: the rows that reach
+    // the output are the given ones, and what separates the mutants is the search from them.
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA + ROWS).maxInstances(1)
+             .witnesses(false).build();
+         EquivalenceChecker without = EquivalenceChecker.builder().schema(SCHEMA + ROWS).maxInstances(1)
+             .witnesses(false).mutationTrials(0).build()) {
+      EquivalenceResult same = checker.check(TICKETS, "SELECT * FROM (" + TICKETS + ") AS same");
+      assertThat(same.verdict()).as(same.summary()).isEqualTo(Verdict.EQUIVALENT);
+      assertThat(same.evidence().checks()).as(same.summary()).anyMatch(c -> c.instance().contains(" set to "));
+      for (String right : mutants) {
+        EquivalenceResult r = checker.check(TICKETS, right);
+        assertThat(r.verdict()).as("%s: %s", right, r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+        EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), TICKETS, right);
+        EquivalenceResult missed = without.check(TICKETS, right);
+        assertThat(missed.verdict()).as("%s without the search: %s", right, missed.summary())
+            .isEqualTo(Verdict.EQUIVALENT);
+      }
+    }
+  }
+
+  @Test
+  void theColumnsOfExpressionsOnlyOneQueryHasAreEditedFirst() throws Exception {
+    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+      SqlParser parser = SqlParser.on(duck);
+      var left = parser.parse("SELECT a.x FROM t AS a JOIN u ON a.k = u.k WHERE a.y > 3 AND u.z = 'q'")
+          .statement(0);
+      var renamed = parser.parse("SELECT b.x FROM t AS b JOIN u ON u.k = b.k WHERE b.y > 3 AND u.z = 'q'")
+          .statement(0);
+      var dropped = parser.parse("SELECT a.x FROM t AS a JOIN u ON a.k = u.k WHERE a.y > 3").statement(0);
+      var loosened = parser.parse("SELECT a.x FROM t AS a JOIN u ON a.k = u.k WHERE a.y >= 3 AND u.z = 'q'")
+          .statement(0);
+      assertThat(MutationSearch.differingColumns(left, dropped)).containsExactly("z");
+      assertThat(MutationSearch.differingColumns(left, loosened)).containsExactly("y");
+      // Aliases and table qualifiers are no difference.
+      assertThat(MutationSearch.differingColumns(left, renamed)).isEmpty();
+    }
+  }
+}
