@@ -290,8 +290,11 @@ public final class EquivalenceChecker implements AutoCloseable {
       bind(leftSql, leftTree, true, facts);
       bind(rightSql, rightTree, false, facts);
 
-      String leftForm = leftTree == null || rightTree == null ? null : Normalizer.normalForm(leftTree);
-      if (leftForm != null && leftForm.equals(Normalizer.normalForm(rightTree))) {
+      // Conjuncts the schema makes TRUE (c IS NOT NULL on a NOT NULL column) are left out of both normal forms.
+      String leftForm = leftTree == null || rightTree == null ? null
+          : Normalizer.normalForm(NotNullPredicates.withoutRedundant(leftTree, schema));
+      if (leftForm != null && leftForm.equals(Normalizer.normalForm(
+          NotNullPredicates.withoutRedundant(rightTree, schema)))) {
         return result(EquivalenceResult.Verdict.EQUIVALENT, true, null, null,
             "the two queries have the same normal form (aliases renamed, commutative parts sorted)", facts);
       }
@@ -390,7 +393,7 @@ public final class EquivalenceChecker implements AutoCloseable {
         List<ThresholdSearch.Seed> seeds = new ArrayList<>(nonEmpty);
         seeds.addAll(witnessSeeds);
         Trial[] last = new Trial[1];
-        ThresholdSearch.Outcome found = MutationSearch.search(seeds, domains,
+        ThresholdSearch.Outcome found = MutationSearch.search(seeds, domains, facts.columnComparisons(),
             MutationSearch.differingColumns(facts.statements().get(0), facts.statements().get(1)),
             MutationSearch.namedColumns(facts.statements()), seed, mutationTrials, probe(last));
         if (found != null) {

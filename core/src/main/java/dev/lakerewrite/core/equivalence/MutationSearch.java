@@ -31,18 +31,23 @@ import org.jspecify.annotations.Nullable;
  * aliases removed), then every other column either query names. New values come from the column's own pool (one
  * that satisfies the queries' predicates on it and one that does not), from the other rows of the instance, NULL
  * where the column allows it, and for a foreign-key column only the referenced values present. Every edited
- * instance honours the schema: a copied row gets a fresh key where its edited cell is not part of every key, rows
+ * instance honours the schema: a copied row gets a fresh key where its edited cell is not part of every key (and
+ * the rows the queries join to that key are copied to join the copy: an entity twice, with its facts), rows
  * whose foreign keys lose their target are dropped, and the engine refuses what breaks the rest.
  *
  * <p>Effort: at most {@code maxTrials} instances per check ({@value #MAX_SEEDS} starting instances, {@value
- * #MAX_ROWS} rows of each table per column); every trial loads one instance and runs both queries on it, so the
- * cost is {@code O(maxTrials)} query pairs on instances of the starting instances' size.
+ * #MAX_ROWS} rows of each table per differing column, one per other column); every trial loads one instance and
+ * runs both queries on it, so the cost is {@code O(maxTrials)} query pairs on instances of the starting instances'
+ * size.
  */
 final class MutationSearch {
   /** Starting instances at most. */
   static final int MAX_SEEDS = 2;
-  /** Rows of one table whose cell in a column is edited, at most. */
+  /** Rows of one table whose cell in a differing column is edited, at most (one in the other columns). */
   static final int MAX_ROWS = 3;
+  /** New values per cell at most; of a differing column's cell ({@link #differingColumns}). */
+  static final int MAX_VALUES = 3;
+  static final int MAX_THOROUGH_VALUES = 6;
   /** Node classes whose text is compared between the two queries. */
   private static final Set<String> COMPARED = Set.of("COMPARISON", "BETWEEN", "OPERATOR", "FUNCTION", "CASE");
 
@@ -60,11 +65,7 @@ final class MutationSearch {
     Set<String> out = new LinkedHashSet<>();
     for (Map.Entry<String, Integer> e : counts.entrySet()) {
       if (e.getValue() != 0) {
-        for (List<String> ref : Trees.columnRefs(byText.get(e.getKey()))) {
-          if (!ref.isEmpty()) {
-            out.add(ref.get(ref.size() - 1).toLowerCase(Locale.ROOT));
-          }
-        }
+        out.addAll(namedColumns(List.of(byText.get(e.getKey()))));
       }
     }
     return out;
@@ -97,17 +98,17 @@ final class MutationSearch {
   }
 
   /**
-   * The lower-case names of every column the statements name (through any alias): the columns edited after the
-   * differing ones.
+   * The lower-case names of every column the statements or expressions name (through any alias, in subqueries
+   * too): the columns edited after the differing ones.
    */
   static Set<String> namedColumns(List<JsonNode> statements) {
     Set<String> out = new LinkedHashSet<>();
     for (JsonNode s : statements) {
-      for (List<String> ref : Trees.columnRefs(s)) {
-        if (!ref.isEmpty()) {
-          out.add(ref.get(ref.size() - 1).toLowerCase(Locale.ROOT));
+      Trees.visit(s, n -> {
+        if ("COLUMN_REF".equals(n.path("class").asText(""))) {
+          out.add(Trees.columnName(n).toLowerCase(Locale.ROOT));
         }
-      }
+      });
     }
     return out;
   }
@@ -116,11 +117,12 @@ final class MutationSearch {
    * Runs edited copies of the seeds until the queries differ on one (its outcome is returned) or the trials run
    * out (null).
    *
+   * @param joins the queries' comparisons of two columns: a copied row's fresh key takes its partners along
    * @param first lower-case column names edited first ({@link #differingColumns})
    * @param then lower-case column names edited afterwards ({@link #namedColumns})
    */
   static ThresholdSearch.@Nullable Outcome search(List<ThresholdSearch.Seed> seeds, Domains domains,
-      Set<String> first, Set<String> then, long randomSeed, int maxTrials, ThresholdSearch.Probe probe)
+      List<QueryFacts.ColumnComparison> joins, Set<String> first, Set<String> then, long randomSeed, int maxTrials, ThresholdSearch.Probe probe)
       throws SQLException {
     if (maxTrials <= 0 || seeds.isEmpty()) {
       return null;
@@ -132,7 +134,7 @@ final class MutationSearch {
       // Seeds alternate, and each cell's first edit comes before any cell's second.
       List<List<List<Database>>> perSeed = new ArrayList<>();
       for (ThresholdSearch.Seed seed : starts) {
-        perSeed.add(edits(seed.instance(), columns, columns != first, domains, random));
+        perSeed.add(edits(seed.instance(), columns, columns != first, first.isEmpty(), domains, joins, random));
       }
       for (int depth = 0; ; depth++) {
         boolean any = false;
@@ -195,10 +197,12 @@ final class MutationSearch {
 
   /**
    * Per edited cell (in a random order), its edited instances in the order they are tried; with {@code copies}
-   * also rows copied unchanged but for a fresh key (duplicates: DISTINCT, UNION against UNION ALL).
+   * also rows copied unchanged but for a fresh key (duplicates: DISTINCT, UNION against UNION ALL); with {@code
+   * copiesFirst} a cell's copied row before its edited one.
    */
-  private static List<List<Database>> edits(Database db, Set<String> columns, boolean copies, Domains domains,
-      Random random) {
+  private static List<List<Database>> edits(Database db, Set<String> columns, boolean copies, boolean copiesFirst,
+      Domains domains, List<QueryFacts.ColumnComparison> joins, Random random) {
+    boolean thorough = !copies; // the differing columns: few, and each value there may sit on a boundary
     List<List<Database>> out = new ArrayList<>();
     for (Schema.Table t : db.tables()) {
       List<List<String>> rows = db.rows(t);
@@ -211,15 +215,21 @@ final class MutationSearch {
         if (!columns.contains(column.name().toLowerCase(Locale.ROOT))) {
           continue;
         }
+        QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), column.name());
+        if (!thorough && joins.stream().anyMatch(j -> j.operator().equals("=")
+            && (j.left().equals(key) || j.right().equals(key)))) {
+          continue; // a join column both queries compare: another value only loses the row's partners in both
+        }
         List<Integer> picked = new ArrayList<>();
         for (int r = 0; r < rows.size(); r++) {
           picked.add(r);
         }
         java.util.Collections.shuffle(picked, random);
-        List<Integer> chosen = picked.subList(0, Math.min(MAX_ROWS, picked.size()));
+        // Differing columns: a few rows each; the other columns: one row each, so that the trials reach them all.
+        List<Integer> chosen = picked.subList(0, Math.min(thorough ? MAX_ROWS : 1, picked.size()));
         if (duplicates) {
           for (int r : chosen) {
-            Database copy = copied(db, t, r, -1, null);
+            Database copy = copied(db, t, r, -1, null, joins);
             if (copy != null) {
               out.add(List.of(renamed(copy, db.name() + ", row " + (r + 1) + " of " + t.name() + " copied")));
             }
@@ -228,13 +238,22 @@ final class MutationSearch {
         }
         for (int r : chosen) {
           List<Database> cell = new ArrayList<>();
-          for (String value : alternatives(db, t, r, c, domains, random)) {
+          for (String value : alternatives(db, t, r, c, domains, thorough, random)) {
             String edit = t.name() + "." + column.name() + " of row " + (r + 1) + " set to "
                 + (value == null ? "NULL" : "'" + value + "'");
-            cell.add(renamed(db.withCell(t, r, c, value), db.name() + ", " + edit));
-            Database copy = copied(db, t, r, c, value);
+            Database set = renamed(db.withCell(t, r, c, value), db.name() + ", " + edit);
+            Database copy = copied(db, t, r, c, value, joins);
             if (copy != null) {
-              cell.add(renamed(copy, db.name() + ", a copy of " + edit));
+              copy = renamed(copy, db.name() + ", a copy of " + edit);
+            }
+            // Queries that differ in no expression differ in structure (DISTINCT, UNION, a join's kind): a copied
+            // row, which changes how many rows meet, comes before an edited one there.
+            List<Database> order = copiesFirst ? java.util.Arrays.asList(copy, set)
+                : java.util.Arrays.asList(set, copy);
+            for (Database edited : order) {
+              if (edited != null) {
+                cell.add(edited);
+              }
             }
           }
           if (!cell.isEmpty()) {
@@ -253,15 +272,25 @@ final class MutationSearch {
    * value, NULL first where allowed (at most three).
    */
   private static List<@Nullable String> alternatives(Database db, Schema.Table t, int row, int column,
-      Domains domains, Random random) {
+      Domains domains, boolean thorough, Random random) {
     Schema.Column col = t.columns().get(column);
     String current = db.rows(t).get(row).get(column);
     Set<String> values = new LinkedHashSet<>();
     List<String> referenced = referencedValues(db, t, col.name());
+    QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), col.name());
     if (referenced != null) {
       values.addAll(referenced);
     } else {
-      QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), col.name());
+      if (thorough) {
+        // The constants the queries compare the column with: a boundary made strict or moved by one is told
+        // apart exactly there.
+        for (Domains.Atom atom : domains.atoms()) {
+          if (atom != null && atom.column().equals(key) && atom.relation() == QueryFacts.Relation.COMPARE
+              && !atom.value().equals(current)) {
+            values.add(atom.value());
+          }
+        }
+      }
       List<String> satisfying = domains.satisfying(key);
       List<String> others = new ArrayList<>(domains.values(key));
       others.removeAll(satisfying);
@@ -281,7 +310,8 @@ final class MutationSearch {
       out.add(null); // first: what COUNT(col), NOT IN and comparisons treat unlike any value
     }
     out.addAll(values);
-    return out.subList(0, Math.min(out.size(), 3));
+    int cap = thorough ? MAX_THOROUGH_VALUES : MAX_VALUES;
+    return out.subList(0, Math.min(out.size(), cap));
   }
 
   private static void pickOther(List<String> pool, @Nullable String current, Random random, Set<String> into) {
@@ -317,12 +347,62 @@ final class MutationSearch {
 
   /**
    * The instance with row {@code row} of {@code t} copied and the copy's cell {@code column} (none: -1) set to
-   * {@code value}; the copy's keys that the edit does not make distinct take a fresh integer. Null when no key can
-   * be made fresh.
+   * {@code value}; the copy's keys that the edit does not make distinct take a fresh integer, and the rows of
+   * other tables that the queries join to a key given a fresh value ({@code joins}: their equalities) are copied
+   * to join the copy instead (one level): an entity copied with its facts, a group or an output row twice. Null
+   * when no key can be made fresh.
    */
   private static @Nullable Database copied(Database db, Schema.Table t, int row, int column,
-      @Nullable String value) {
-    List<String> copy = new ArrayList<>(db.rows(t).get(row));
+      @Nullable String value, List<QueryFacts.ColumnComparison> joins) {
+    Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+    for (Schema.Table x : db.tables()) {
+      rows.put(x.name().toLowerCase(Locale.ROOT), new ArrayList<>(db.rows(x)));
+    }
+    List<String> original = db.rows(t).get(row);
+    List<String> copy = withFreshKeys(t, original, column, value, rows.get(t.name().toLowerCase(Locale.ROOT)));
+    if (copy == null) {
+      return null;
+    }
+    rows.get(t.name().toLowerCase(Locale.ROOT)).add(copy);
+    for (int f = 0; f < copy.size(); f++) {
+      if (f == column || java.util.Objects.equals(copy.get(f), original.get(f)) || original.get(f) == null) {
+        continue; // only keys made fresh carry the copy's partners with them
+      }
+      QueryFacts.ColumnKey fresh = QueryFacts.ColumnKey.of(t.name(), t.columns().get(f).name());
+      for (QueryFacts.ColumnComparison j : joins) {
+        QueryFacts.ColumnKey other = !j.operator().equals("=") ? null : j.left().equals(fresh) ? j.right()
+            : j.right().equals(fresh) ? j.left() : null;
+        if (other == null || other.table().equals(fresh.table())) {
+          continue;
+        }
+        Schema.Table u = db.tables().stream().filter(x -> x.name().equalsIgnoreCase(other.table())).findFirst()
+            .orElse(null);
+        int x = u == null ? -1 : u.columnIndex(other.column());
+        if (x < 0) {
+          continue;
+        }
+        List<List<String>> partners = rows.get(u.name().toLowerCase(Locale.ROOT));
+        for (List<String> p : List.copyOf(partners)) {
+          if (original.get(f).equals(p.get(x))) {
+            List<String> moved = withFreshKeys(u, p, x, copy.get(f), partners);
+            if (moved != null) {
+              partners.add(moved);
+            }
+          }
+        }
+      }
+    }
+    return new Database(db.name(), db.tables(), rows);
+  }
+
+  /**
+   * A copy of {@code row} with cell {@code column} (none: -1) set to {@code value} and, for each key of {@code t}
+   * the edit does not make distinct, a fresh integer (above {@code present}'s) in one of its columns; null when a
+   * key has no integer column.
+   */
+  private static @Nullable List<String> withFreshKeys(Schema.Table t, List<String> row, int column,
+      @Nullable String value, List<List<String>> present) {
+    List<String> copy = new ArrayList<>(row);
     String edited = column < 0 ? "" : t.columns().get(column).name();
     if (column >= 0) {
       copy.set(column, value);
@@ -349,7 +429,7 @@ final class MutationSearch {
         return null;
       }
       BigInteger max = BigInteger.ZERO;
-      for (List<String> r : db.rows(t)) {
+      for (List<String> r : present) {
         try {
           if (r.get(fresh) != null) {
             max = max.max(new BigInteger(r.get(fresh)));
@@ -360,14 +440,7 @@ final class MutationSearch {
       }
       copy.set(fresh, max.add(BigInteger.ONE).toString());
     }
-    Map<String, List<List<String>>> rows = new LinkedHashMap<>();
-    for (Schema.Table x : db.tables()) {
-      List<List<String>> r = new ArrayList<>(db.rows(x));
-      if (x == t) {
-        r.add(copy);
-      }
-      rows.put(x.name().toLowerCase(Locale.ROOT), r);
-    }
-    return new Database(db.name(), db.tables(), rows);
+    return copy;
   }
+
 }

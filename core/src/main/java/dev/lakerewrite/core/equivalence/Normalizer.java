@@ -243,12 +243,59 @@ final class Normalizer {
       for (JsonNode m : node.path("modifiers")) {
         expressionsIn(m, aliases, ctes);
       }
+      if (oneRowAggregate(node) && node.path("modifiers") instanceof ArrayNode mods) {
+        // An aggregate without GROUP BY returns at most one row: DISTINCT changes nothing (TPC-DS q97).
+        for (int i = mods.size() - 1; i >= 0; i--) {
+          if ("DISTINCT_MODIFIER".equals(mods.get(i).path("type").asText(""))
+              && mods.get(i).path("distinct_on_targets").isEmpty()) {
+            mods.remove(i);
+          }
+        }
+      }
       if (outermost) {
         dropUnusedOutputAliases(node);
       }
     } finally {
       aliases.pop();
     }
+  }
+
+  /**
+   * Whether the block aggregates without grouping (no GROUP BY, no grouping sets but the empty one) and so returns
+   * at most one row: an aggregate function in its select list outside windows and subqueries.
+   */
+  private static boolean oneRowAggregate(JsonNode node) {
+    if (!node.path("group_expressions").isEmpty()) {
+      return false;
+    }
+    for (JsonNode set : node.path("group_sets")) {
+      if (!set.isEmpty()) {
+        return false;
+      }
+    }
+    for (JsonNode item : node.path("select_list")) {
+      if (aggregateOutsideWindows(item)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean aggregateOutsideWindows(JsonNode e) {
+    String cls = e.path("class").asText("");
+    if (cls.equals("WINDOW") || cls.equals("SUBQUERY")) {
+      return false;
+    }
+    if (cls.equals("FUNCTION") && dev.lakerewrite.core.sql.SqlAnalyzer.isAggregate(
+        e.path("function_name").asText(""))) {
+      return true;
+    }
+    for (JsonNode child : e) {
+      if (child.isContainerNode() && aggregateOutsideWindows(child)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean hasStar(JsonNode n) {
@@ -738,7 +785,7 @@ final class Normalizer {
     return o;
   }
 
-  private static ObjectNode trueConstant() {
+  static ObjectNode trueConstant() {
     ObjectNode t = JSON.createObjectNode();
     t.put("class", "CONSTANT");
     t.put("type", "VALUE_CONSTANT");

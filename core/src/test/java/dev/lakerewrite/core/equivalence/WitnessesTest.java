@@ -105,8 +105,10 @@ class WitnessesTest {
   @Test
   void witnessesSeparateMutantsTheOtherInstancesMiss() throws Exception {
     java.util.List<Integer> missedWithout = new java.util.ArrayList<>();
-    try (EquivalenceChecker with = EquivalenceChecker.builder().schema(SCHEMA).build();
-         EquivalenceChecker without = EquivalenceChecker.builder().schema(SCHEMA).witnesses(false).build()) {
+    // The mutation search (which also starts from witnesses) is off in both: what is measured is the witnesses.
+    try (EquivalenceChecker with = EquivalenceChecker.builder().schema(SCHEMA).mutationTrials(0).build();
+         EquivalenceChecker without = EquivalenceChecker.builder().schema(SCHEMA).witnesses(false).mutationTrials(0)
+             .build()) {
       for (int i = 0; i < MUTANTS.length; i++) {
         String left = MUTANTS[i][0];
         String right = MUTANTS[i][1];

@@ -1,0 +1,61 @@
+package dev.lakerewrite.core.equivalence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Differences the syntactic pass proves irrelevant before any instance runs (the verdict is EQUIVALENT and proved),
+ * and their look-alikes it must not: a conjunct {@code c IS NOT NULL} on a NOT NULL column of an inner-joined table
+ * is TRUE on every row (TPC-DS q51's {@code ss_item_sk IS NOT NULL}), unlike one on a nullable column or on the NULL
+ * side of an outer join; DISTINCT on an aggregate without GROUP BY (one row, TPC-DS q97) changes nothing, unlike
+ * DISTINCT on a window over every row.
+ */
+class NormalFormProofsTest {
+  static final String SCHEMA = """
+      CREATE TABLE item (i_sk INTEGER PRIMARY KEY, i_name VARCHAR NOT NULL, i_color VARCHAR);
+      CREATE TABLE sale (s_item INTEGER NOT NULL, s_ticket INTEGER NOT NULL, s_paid INTEGER NOT NULL,
+        PRIMARY KEY (s_item, s_ticket));
+      """;
+
+  @Test
+  void aConjunctTheSchemaMakesTrueIsProvedRedundant() {
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
+      EquivalenceResult keyColumn = checker.check(
+          "SELECT s_item, sum(s_paid) FROM sale, item WHERE s_item = i_sk AND s_item IS NOT NULL GROUP BY s_item",
+          "SELECT s_item, sum(s_paid) FROM sale, item WHERE s_item = i_sk GROUP BY s_item");
+      assertThat(keyColumn.verdict()).as(keyColumn.summary()).isEqualTo(Verdict.EQUIVALENT);
+      assertThat(keyColumn.proved()).as(keyColumn.summary()).isTrue();
+
+      EquivalenceResult qualified = checker.check(
+          "SELECT i.i_name FROM item AS i WHERE i.i_name IS NOT NULL AND i.i_sk > 3",
+          "SELECT i.i_name FROM item AS i WHERE i.i_sk > 3");
+      assertThat(qualified.proved()).as(qualified.summary()).isTrue();
+
+      EquivalenceResult nullable = checker.check("SELECT i_name FROM item WHERE i_color IS NOT NULL AND i_sk > 3",
+          "SELECT i_name FROM item WHERE i_sk > 3");
+      assertThat(nullable.verdict()).as(nullable.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+
+      EquivalenceResult outer = checker.check(
+          "SELECT i_name, s_ticket FROM item LEFT JOIN sale ON s_item = i_sk WHERE s_ticket IS NOT NULL",
+          "SELECT i_name, s_ticket FROM item LEFT JOIN sale ON s_item = i_sk");
+      assertThat(outer.verdict()).as(outer.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+    }
+  }
+
+  @Test
+  void distinctOnOneAggregatedRowIsProvedRedundant() {
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
+      EquivalenceResult oneRow = checker.check(
+          "SELECT DISTINCT sum(s_paid) AS paid, count(*) AS n FROM sale FULL JOIN item ON s_item = i_sk",
+          "SELECT sum(s_paid) AS paid, count(*) AS n FROM sale FULL JOIN item ON s_item = i_sk");
+      assertThat(oneRow.verdict()).as(oneRow.summary()).isEqualTo(Verdict.EQUIVALENT);
+      assertThat(oneRow.proved()).as(oneRow.summary()).isTrue();
+
+      EquivalenceResult window = checker.check("SELECT DISTINCT sum(s_paid) OVER () AS paid FROM sale",
+          "SELECT sum(s_paid) OVER () AS paid FROM sale");
+      assertThat(window.verdict()).as(window.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+    }
+  }
+}
