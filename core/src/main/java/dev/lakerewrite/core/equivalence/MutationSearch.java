@@ -28,9 +28,14 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The columns are tried in order of evidence: first those read by the expressions that occur in one query and
  * not in the other (comparisons, {@code BETWEEN}, {@code IN}, functions, compared with table qualifiers and
- * aliases removed), then every other column either query names. New values come from the column's own pool (one
- * that satisfies the queries' predicates on it and one that does not), from the other rows of the instance, NULL
- * where the column allows it, and for a foreign-key column only the referenced values present. Every edited
+ * aliases removed), on a few rows each and with the constants the queries compare them with first (a boundary made
+ * strict or moved by one); then every other column either query names, on one row each, except the columns of
+ * join equalities both queries hold (another value there only loses the row's partners in both). New values come
+ * from the column's own pool (one that satisfies the queries' predicates on it and one that does not), from the
+ * other rows of the instance, NULL first where the column allows it, and for a foreign-key column only the
+ * referenced values present. Where the queries differ in no expression (DISTINCT, UNION, a join's kind), a cell's
+ * copied row comes before its edited one; beside the other columns' edits, rows are also copied unchanged but for
+ * a fresh key (duplicates). Every edited
  * instance honours the schema: a copied row gets a fresh key where its edited cell is not part of every key (and
  * the rows the queries join to that key are copied to join the copy: an entity twice, with its facts), rows
  * whose foreign keys lose their target are dropped, and the engine refuses what breaks the rest.
