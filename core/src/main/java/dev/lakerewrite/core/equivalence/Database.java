@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -81,6 +82,23 @@ final class Database {
       out.put(table.name().toLowerCase(Locale.ROOT), kept);
     }
     return new Database(newName, tables, out);
+  }
+
+  /** The same rows under another name. */
+  Database named(String newName) {
+    return new Database(newName, tables, rows);
+  }
+
+  /**
+   * The rows of every table (only of those named in {@code read}, lower-case, when it is not null; the others as no
+   * rows), in table order: equal for instances on which any query reading only those tables answers the same.
+   */
+  List<List<List<String>>> content(@Nullable Set<String> read) {
+    List<List<List<String>>> out = new ArrayList<>();
+    for (Schema.Table t : tables) {
+      out.add(read == null || read.contains(t.name().toLowerCase(Locale.ROOT)) ? rows(t) : List.of());
+    }
+    return out;
   }
 
   /** This database with one cell changed. */

@@ -353,7 +353,7 @@ public final class EquivalenceChecker implements AutoCloseable {
         }
         Database db = i == 0 && scriptRows != null ? scriptRows : generator.generate(generated++);
         Database loaded = ws.load(db);
-        if (!tried.add(content(loaded, read))) {
+        if (!tried.add(loaded.content(read))) {
           // The same rows in every table as an instance already tried: both queries would answer the same again.
           repeated++;
           continue;
@@ -373,12 +373,13 @@ public final class EquivalenceChecker implements AutoCloseable {
           }
         }
       }
+      // The searches below start from the instances where a query returned rows, then from the first witnesses.
+      List<ThresholdSearch.Seed> seeds = new ArrayList<>(nonEmpty);
+      seeds.addAll(witnessSeeds);
       if (thresholdTrials > 0 && System.nanoTime() < deadline && tables.size() > 0) {
         // Comparisons over aggregates: cells of aggregated columns moved to where a group crosses a threshold.
         Map<String, Set<Integer>> measures = ThresholdSearch.measures(facts.statements(), tables);
         if (!measures.isEmpty()) {
-          List<ThresholdSearch.Seed> seeds = new ArrayList<>(nonEmpty);
-          seeds.addAll(witnessSeeds);
           Trial[] last = new Trial[1];
           ThresholdSearch.Outcome found = ThresholdSearch.search(seeds, measures,
               ThresholdSearch.grouped(facts.statements()), ThresholdSearch.needsPairs(facts.statements()),
@@ -390,8 +391,6 @@ public final class EquivalenceChecker implements AutoCloseable {
       }
       if (mutationTrials > 0 && System.nanoTime() < deadline && facts.statements().size() == 2) {
         // A predicate one query has and the other lacks: a row that fails only it, one edit from rows that pass.
-        List<ThresholdSearch.Seed> seeds = new ArrayList<>(nonEmpty);
-        seeds.addAll(witnessSeeds);
         Trial[] last = new Trial[1];
         ThresholdSearch.Outcome found = MutationSearch.search(seeds, domains, facts.columnComparisons(),
             MutationSearch.differingColumns(facts.statements().get(0), facts.statements().get(1)),
@@ -462,18 +461,6 @@ public final class EquivalenceChecker implements AutoCloseable {
         return new ThresholdSearch.Outcome(loaded, t.outcome().kind() == OutputComparison.Kind.DIFFERENT,
             List.of(t.left().rowCount(), t.right().rowCount()));
       };
-    }
-
-    /**
-     * The rows of every table the queries read (all tables when {@code read} is null), in table order: equal for
-     * instances on which both queries answer the same.
-     */
-    private static List<List<List<String>>> content(Database db, @Nullable Set<String> read) {
-      List<List<List<String>>> out = new ArrayList<>();
-      for (Schema.Table t : db.tables()) {
-        out.add(read == null || read.contains(t.name().toLowerCase(java.util.Locale.ROOT)) ? db.rows(t) : List.of());
-      }
-      return out;
     }
 
     /**

@@ -127,8 +127,8 @@ final class MutationSearch {
    * @param then lower-case column names edited afterwards ({@link #namedColumns})
    */
   static ThresholdSearch.@Nullable Outcome search(List<ThresholdSearch.Seed> seeds, Domains domains,
-      List<QueryFacts.ColumnComparison> joins, Set<String> first, Set<String> then, long randomSeed, int maxTrials, ThresholdSearch.Probe probe)
-      throws SQLException {
+      List<QueryFacts.ColumnComparison> joins, Set<String> first, Set<String> then, long randomSeed, int maxTrials,
+      ThresholdSearch.Probe probe) throws SQLException {
     if (maxTrials <= 0 || seeds.isEmpty()) {
       return null;
     }
@@ -156,9 +156,9 @@ final class MutationSearch {
         }
       }
     }
-    Set<Map<String, List<List<String>>>> seen = new HashSet<>();
+    Set<List<List<List<String>>>> seen = new HashSet<>();
     for (ThresholdSearch.Seed s : starts) {
-      seen.add(content(s.instance()));
+      seen.add(s.instance().content(null));
     }
     int trials = 0;
     for (Database candidate : candidates) {
@@ -166,7 +166,7 @@ final class MutationSearch {
         break;
       }
       Database valid = candidate.withForeignKeysHonoured();
-      if (!seen.add(content(valid))) {
+      if (!seen.add(valid.content(null))) {
         continue;
       }
       trials++;
@@ -181,22 +181,6 @@ final class MutationSearch {
   private static Set<String> rest(Set<String> all, Set<String> first) {
     Set<String> out = new LinkedHashSet<>(all);
     out.removeAll(first);
-    return out;
-  }
-
-  private static Database renamed(Database db, String name) {
-    Map<String, List<List<String>>> rows = new LinkedHashMap<>();
-    for (Schema.Table t : db.tables()) {
-      rows.put(t.name().toLowerCase(Locale.ROOT), db.rows(t));
-    }
-    return new Database(name, db.tables(), rows);
-  }
-
-  private static Map<String, List<List<String>>> content(Database db) {
-    Map<String, List<List<String>>> out = new LinkedHashMap<>();
-    for (Schema.Table t : db.tables()) {
-      out.put(t.name(), db.rows(t));
-    }
     return out;
   }
 
@@ -221,8 +205,7 @@ final class MutationSearch {
           continue;
         }
         QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), column.name());
-        if (!thorough && joins.stream().anyMatch(j -> j.operator().equals("=")
-            && (j.left().equals(key) || j.right().equals(key)))) {
+        if (!thorough && joins.stream().anyMatch(j -> partner(j, key) != null)) {
           continue; // a join column both queries compare: another value only loses the row's partners in both
         }
         List<Integer> picked = new ArrayList<>();
@@ -236,7 +219,7 @@ final class MutationSearch {
           for (int r : chosen) {
             Database copy = copied(db, t, r, -1, null, joins);
             if (copy != null) {
-              out.add(List.of(renamed(copy, db.name() + ", row " + (r + 1) + " of " + t.name() + " copied")));
+              out.add(List.of(copy.named(db.name() + ", row " + (r + 1) + " of " + t.name() + " copied")));
             }
           }
           duplicates = false;
@@ -246,10 +229,10 @@ final class MutationSearch {
           for (String value : alternatives(db, t, r, c, domains, thorough, random)) {
             String edit = t.name() + "." + column.name() + " of row " + (r + 1) + " set to "
                 + (value == null ? "NULL" : "'" + value + "'");
-            Database set = renamed(db.withCell(t, r, c, value), db.name() + ", " + edit);
+            Database set = db.withCell(t, r, c, value).named(db.name() + ", " + edit);
             Database copy = copied(db, t, r, c, value, joins);
             if (copy != null) {
-              copy = renamed(copy, db.name() + ", a copy of " + edit);
+              copy = copy.named(db.name() + ", a copy of " + edit);
             }
             // Queries that differ in no expression differ in structure (DISTINCT, UNION, a join's kind): a copied
             // row, which changes how many rows meet, comes before an edited one there.
@@ -272,9 +255,10 @@ final class MutationSearch {
   }
 
   /**
-   * Values a cell may take instead of its own: for a foreign-key column the referenced values present; otherwise
-   * one pool value that satisfies the queries' predicates on the column and one that does not, another row's
-   * value, NULL first where allowed (at most three).
+   * Values a cell may take instead of its own, NULL first where the column allows it: for a foreign-key column the
+   * referenced values present; otherwise ({@code thorough}: first the constants the queries compare the column
+   * with) one pool value that satisfies the queries' predicates on it and one that does not, and another row's
+   * value; at most {@value #MAX_VALUES}, {@value #MAX_THOROUGH_VALUES} when thorough.
    */
   private static List<@Nullable String> alternatives(Database db, Schema.Table t, int row, int column,
       Domains domains, boolean thorough, Random random) {
@@ -375,8 +359,7 @@ final class MutationSearch {
       }
       QueryFacts.ColumnKey fresh = QueryFacts.ColumnKey.of(t.name(), t.columns().get(f).name());
       for (QueryFacts.ColumnComparison j : joins) {
-        QueryFacts.ColumnKey other = !j.operator().equals("=") ? null : j.left().equals(fresh) ? j.right()
-            : j.right().equals(fresh) ? j.left() : null;
+        QueryFacts.ColumnKey other = partner(j, fresh);
         if (other == null || other.table().equals(fresh.table())) {
           continue;
         }
@@ -398,6 +381,14 @@ final class MutationSearch {
       }
     }
     return new Database(db.name(), db.tables(), rows);
+  }
+
+  /** The column an equality compares {@code column} with; null when it is not an equality on that column. */
+  private static QueryFacts.@Nullable ColumnKey partner(QueryFacts.ColumnComparison j, QueryFacts.ColumnKey column) {
+    if (!j.operator().equals("=")) {
+      return null;
+    }
+    return j.left().equals(column) ? j.right() : j.right().equals(column) ? j.left() : null;
   }
 
   /**

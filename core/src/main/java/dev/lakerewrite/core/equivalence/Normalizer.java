@@ -262,7 +262,7 @@ final class Normalizer {
 
   /**
    * Whether the block aggregates without grouping (no GROUP BY, no grouping sets but the empty one) and so returns
-   * at most one row: an aggregate function in its select list outside windows and subqueries.
+   * at most one row: an aggregate function in its select list outside subqueries (not a window function).
    */
   private static boolean oneRowAggregate(JsonNode node) {
     if (!node.path("group_expressions").isEmpty()) {
@@ -274,24 +274,7 @@ final class Normalizer {
       }
     }
     for (JsonNode item : node.path("select_list")) {
-      if (aggregateOutsideWindows(item)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean aggregateOutsideWindows(JsonNode e) {
-    String cls = e.path("class").asText("");
-    if (cls.equals("WINDOW") || cls.equals("SUBQUERY")) {
-      return false;
-    }
-    if (cls.equals("FUNCTION") && dev.lakerewrite.core.sql.SqlAnalyzer.isAggregate(
-        e.path("function_name").asText(""))) {
-      return true;
-    }
-    for (JsonNode child : e) {
-      if (child.isContainerNode() && aggregateOutsideWindows(child)) {
+      if (Trees.hasAggregate(item)) {
         return true;
       }
     }

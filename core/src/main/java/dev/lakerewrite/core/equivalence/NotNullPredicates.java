@@ -102,11 +102,11 @@ final class NotNullPredicates {
     if (!"COLUMN_REF".equals(ref.path("class").asText(""))) {
       return false;
     }
-    List<String> names = Trees.columnRefs(ref).isEmpty() ? List.of() : Trees.columnRefs(ref).get(0);
+    JsonNode names = ref.path("column_names");
     String column = Trees.columnName(ref);
     Schema.Column found = null;
     if (names.size() == 2) {
-      Schema.Table t = tables.get(names.get(0).toLowerCase(Locale.ROOT));
+      Schema.Table t = tables.get(names.get(0).asText("").toLowerCase(Locale.ROOT));
       found = t == null ? null : t.column(column).orElse(null);
     } else if (names.size() == 1) {
       for (Schema.Table t : tables.values()) {
