@@ -12,8 +12,10 @@ import java.util.TreeMap;
  * and held-out parts): per kind of change, how many pairs and how they were judged; the survivors of the fit part
  * (mutants called equivalent) by id — a held-out part's survivors are only counted, so that it stays unlooked-at
  * (set {@code SHOW_HELD_OUT_SURVIVORS} to list them too); any equivalent pair called NOT_EQUIVALENT, by id; then
- * check times. Run with {@code bin/bench eval-wikidbs EquivalenceBenchmark [all|fit|held-out] [tpch|tpcds|both]}
- * (defaults: all, both). One {@code summary:} line per benchmark, then the last line, over everything run:
+ * check times. Run with {@code bin/bench eval-wikidbs EquivalenceBenchmark [all|fit|held-out] [tpch|tpcds|both|gen-tpch|gen-tpcds]}
+ * (defaults: all, both; a comma list runs several). {@code gen-tpch} and {@code gen-tpcds} are
+ * {@link EquivalenceCorpus#generated generated queries} over the benchmark's tables ({@code GEN_SEED}, default 1;
+ * {@code GEN_COUNT} queries, default 60). One {@code summary:} line per benchmark, then the last line, over everything run:
  * {@code summary: pairs=N rewrites=R proved=P mutants=M rejected=K rejected_rate=X false_not_equivalent=F
  * median_ms=Y p90_ms=Z max_ms=W out_of_time=T median_cpu_ms=C mutants_proved_equivalent=E} (rejected counts only
  * counterexamples that re-run; mutants_proved_equivalent counts pairs made as mutants that the checker proved
@@ -36,16 +38,23 @@ public final class EquivalenceBenchmark {
   public static void main(String[] args) throws Exception {
     String part = args.length > 0 ? args[0] : "all";
     String which = args.length > 1 ? args[1] : "both";
-    if (!List.of("all", "fit", "held-out").contains(part) || !List.of("tpch", "tpcds", "both").contains(which)) {
-      throw new IllegalArgumentException("usage: EquivalenceBenchmark [all|fit|held-out] [tpch|tpcds|both], was "
-          + String.join(" ", args));
+    List<String> sources = List.of(which.equals("both") ? new String[] {"tpch", "tpcds"} : which.split(","));
+    if (!List.of("all", "fit", "held-out").contains(part)
+        || !List.of("tpch", "tpcds", "gen-tpch", "gen-tpcds").containsAll(sources)) {
+      throw new IllegalArgumentException("usage: EquivalenceBenchmark [all|fit|held-out] "
+          + "[tpch|tpcds|both|gen-tpch|gen-tpcds, or a comma list], was " + String.join(" ", args));
     }
+    long seed = Long.parseLong(System.getenv().getOrDefault("GEN_SEED", "1"));
+    int count = Integer.parseInt(System.getenv().getOrDefault("GEN_COUNT", "60"));
     Map<String, List<EquivalenceCorpus.Pair>> byBenchmark = new LinkedHashMap<>();
-    if (!which.equals("tpcds")) {
-      byBenchmark.put("tpch", select(EquivalenceCorpus.tpch(), part));
-    }
-    if (!which.equals("tpch")) {
-      byBenchmark.put("tpcds", select(EquivalenceCorpus.tpcds(), part));
+    for (String source : sources) {
+      List<EquivalenceCorpus.Pair> corpus = switch (source) {
+        case "tpch" -> EquivalenceCorpus.tpch();
+        case "tpcds" -> EquivalenceCorpus.tpcds();
+        case "gen-tpch" -> EquivalenceCorpus.generated(TpcBenchmark.TPCH, seed, count);
+        default -> EquivalenceCorpus.generated(TpcBenchmark.TPCDS, seed, count);
+      };
+      byBenchmark.put(source.startsWith("gen-") ? source + "-s" + seed : source, select(corpus, part));
     }
     List<EquivalenceCorpus.Pair> pairs = new ArrayList<>();
     byBenchmark.values().forEach(pairs::addAll);
@@ -134,6 +143,10 @@ public final class EquivalenceBenchmark {
     }
     for (CorpusRun.Outcome o : total.unconfirmed) {
       System.out.println("unconfirmed counterexample " + o.pair().id());
+      if (System.getenv("SHOW_SURVIVORS") != null && (!o.pair().heldOut() || showHeldOut)) {
+        System.out.println("  " + o.summary().replace("\n", "\n  "));
+        System.out.println("  right: " + o.pair().right().replaceAll("\\s+", " "));
+      }
     }
     System.out.printf(Locale.ROOT, "time: %d checks, wall %.1f s, CPU %.1f s (this thread), mean %.0f ms%n",
         allTimes.size(), wall / 1e9, cpu / 1e9,

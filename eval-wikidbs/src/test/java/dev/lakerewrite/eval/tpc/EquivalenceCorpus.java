@@ -8,6 +8,8 @@ import dev.lakerewrite.core.optimize.RecipeRewrites;
 import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
+import dev.lakerewrite.eval.perturb.QueryGenerator;
+import dev.lakerewrite.eval.perturb.SourceQuery;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -129,6 +131,30 @@ final class EquivalenceCorpus {
   static List<Pair> tpcds() throws SQLException {
     return pairs("tpcds", TpcdsData.tables(), TpcQueries.tpcdsNames(), name -> TpcQueries.tpcds(name,
         Engine.DUCKDB), TPCDS_PAIRS);
+  }
+
+  /**
+   * Pairs of queries no one wrote: {@code count} queries drawn by the disorganizer's {@link QueryGenerator} (every
+   * {@link dev.lakerewrite.eval.perturb.SqlShape}: scalar, IN, EXISTS and correlated subqueries, derived tables,
+   * CTEs, set operations, self-joins) over the benchmark's tables at scale factor 0.01, with their rewrites and
+   * mutants made as for the standard queries (at most {@value #TPCDS_PAIRS} per query and schema). They are
+   * development data beside the standard queries' fit part, and a fresh seed gives data nobody has looked at: the
+   * standard queries hold few shapes, and a checker fitted to their survivors meets new shapes in the held-out part.
+   * Ids are {@code gen-<benchmark>-s<seed>/g001}; the split is by the same CRC32 rule as the standard queries.
+   */
+  static List<Pair> generated(TpcBenchmark benchmark, long seed, int count) throws SQLException {
+    java.nio.file.Path database;
+    try {
+      database = benchmark.cachedDuckDb(0.01);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    String name = "gen-" + (benchmark == TpcBenchmark.TPCH ? "tpch" : "tpcds") + "-s" + seed;
+    Map<String, String> texts = new java.util.LinkedHashMap<>();
+    for (SourceQuery q : QueryGenerator.builder().seed(seed).count(count).build().generate(database, "g")) {
+      texts.put(q.id(), q.sql());
+    }
+    return pairs(name, benchmark.tableSpecs(), List.copyOf(texts.keySet()), texts::get, TPCDS_PAIRS);
   }
 
   /** Pairs per query and schema at most in the TPC-DS part. */
