@@ -24,7 +24,9 @@ import java.util.TreeMap;
  * checker's time budget, a safety net, stopped before their instance count: the counts depend on the machine's
  * load only through those; median_cpu_ms is the median of the checking thread's CPU time per check, which DuckDB's
  * queries, run on that thread, are part of: what a check costs, much less sensitive to the load than its wall
- * time). {@code ONLY_QUERY=tpcds/q7,tpcds/q9} runs those queries' pairs; {@code EVERY_NTH_PAIR=10} every tenth pair of the
+ * time). {@code ONLY_QUERY=tpcds/q7,tpcds/q9} runs those queries' pairs, {@code ONLY_KIND=DISTINCT added,predicate
+ * dropped} the pairs of those kinds; {@code TPCDS_PAIRS=all} (or a number) keeps that many TPC-DS pairs per query
+ * and schema instead of the corpus's sample (the fit queries' other pairs are further development data); {@code EVERY_NTH_PAIR=10} every tenth pair of the
  * part (a quick sample for profiling, not for the figures); {@code PAIR_SLICE=1/2} the pairs whose index in their
  * benchmark's part is 1 modulo 2 (two processes run the two halves side by side); {@code CHECK_TIMES=1} prints each
  * check's wall and CPU milliseconds ({@code check <benchmark> <id> <ms> <cpu ms>}), so that the halves' medians
@@ -50,7 +52,9 @@ public final class EquivalenceBenchmark {
     for (String source : sources) {
       List<EquivalenceCorpus.Pair> corpus = switch (source) {
         case "tpch" -> EquivalenceCorpus.tpch();
-        case "tpcds" -> EquivalenceCorpus.tpcds();
+        case "tpcds" -> EquivalenceCorpus.tpcds(System.getenv().getOrDefault("TPCDS_PAIRS", "").equals("all")
+            ? Integer.MAX_VALUE : Integer.parseInt(System.getenv().getOrDefault("TPCDS_PAIRS",
+            String.valueOf(EquivalenceCorpus.TPCDS_PAIRS))));
         case "gen-tpch" -> EquivalenceCorpus.generated(TpcBenchmark.TPCH, seed, count);
         default -> EquivalenceCorpus.generated(TpcBenchmark.TPCDS, seed, count);
       };
@@ -173,11 +177,13 @@ public final class EquivalenceBenchmark {
 
   private static List<EquivalenceCorpus.Pair> select(List<EquivalenceCorpus.Pair> corpus, String part) {
     String only = System.getenv("ONLY_QUERY");
+    String kinds = System.getenv("ONLY_KIND");
     int every = Integer.parseInt(System.getenv().getOrDefault("EVERY_NTH_PAIR", "1"));
     List<EquivalenceCorpus.Pair> out = new ArrayList<>();
     for (EquivalenceCorpus.Pair p : corpus) {
       if ((part.equals("all") || part.equals("held-out") == p.heldOut()) && (only == null
-          || List.of(only.split(",")).contains(p.query()))) {
+          || List.of(only.split(",")).contains(p.query())) && (kinds == null
+          || List.of(kinds.split(",")).stream().anyMatch(k -> p.kind().equals(k)))) {
         out.add(p);
       }
     }

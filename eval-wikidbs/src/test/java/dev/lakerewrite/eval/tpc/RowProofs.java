@@ -59,6 +59,12 @@ final class RowProofs {
     return !analyze(statement.path("node"), Scope.ROOT).keys.isEmpty();
   }
 
+  /** Whether the query node at {@code pointer} (a set operation, a SELECT block) never returns two equal rows. */
+  boolean distinctAt(JsonNode statement, String pointer) {
+    memo.clear();
+    return !analyze(statement.at(pointer), scopeOf(statement, pointer)).keys.isEmpty();
+  }
+
   /**
    * Whether the SELECT block enclosing the node at {@code pointer} (or that node itself) returns no row in both
    * statements, on any database that honours the schema: a change at that pointer then changes nothing.
@@ -86,9 +92,17 @@ final class RowProofs {
 
   // ---- relations --------------------------------------------------------------------------------------
 
-  /** An analysed relation: output column names (lower case), keys (sets of output positions), NOT NULL outputs. */
-  private record Rel(List<String> columns, List<Set<Integer>> keys, Set<Integer> notNull, boolean known) {
+  /**
+   * An analysed relation: output column names (lower case), keys (sets of output positions), NOT NULL outputs, and
+   * the outputs that are one literal in every row (their text).
+   */
+  private record Rel(List<String> columns, List<Set<Integer>> keys, Set<Integer> notNull, boolean known,
+      Map<Integer, String> constants) {
     static final Rel UNKNOWN = new Rel(List.of(), List.of(), Set.of(), false);
+
+    Rel(List<String> columns, List<Set<Integer>> keys, Set<Integer> notNull, boolean known) {
+      this(columns, keys, notNull, known, Map.of());
+    }
 
     /** The position of a column name, or -1 when absent or ambiguous. */
     int index(String name) {
@@ -112,7 +126,7 @@ final class RowProofs {
       for (int i = 0; i < aliases.size() && i < names.size(); i++) {
         names.set(i, aliases.get(i).asText().toLowerCase(Locale.ROOT));
       }
-      return new Rel(names, keys, notNull, known);
+      return new Rel(names, keys, notNull, known, constants);
     }
   }
 
@@ -177,7 +191,7 @@ final class RowProofs {
         }
         List<Set<Integer>> keys = new ArrayList<>(r.keys);
         keys.add(all);
-        r = new Rel(r.columns, keys, r.notNull, true);
+        r = new Rel(r.columns, keys, r.notNull, true, r.constants);
       }
     } finally {
       inProgress.remove(node);
@@ -195,29 +209,71 @@ final class RowProofs {
     return false;
   }
 
+  /**
+   * A set operation: without ALL its rows are distinct. A UNION ALL is distinct too when every branch is and one
+   * output holds a different literal in each branch (TPC-DS q77's {@code 'store channel'}, {@code 'catalog
+   * channel'}): two rows of one branch differ on that branch's key, two of different branches on the literal. An
+   * output of a UNION is NOT NULL when it is in every branch (of INTERSECT and EXCEPT: in the first).
+   */
   private Rel setOperation(JsonNode node, Scope scope) {
     List<JsonNode> kids = Trees.setOperands(node);
-    Rel first = analyze(kids.get(0), scope);
+    List<Rel> branches = new ArrayList<>();
+    for (JsonNode kid : kids) {
+      branches.add(analyze(kid, scope));
+    }
+    Rel first = branches.get(0);
     if (!first.known) {
       return Rel.UNKNOWN;
     }
     String op = node.path("setop_type").asText();
     boolean all = node.path("setop_all").asBoolean(false);
-    if (!all && Set.of("UNION", "INTERSECT", "EXCEPT").contains(op)) {
-      Set<Integer> every = new HashSet<>();
-      for (int i = 0; i < first.columns.size(); i++) {
-        every.add(i);
+    Set<Integer> notNull = new HashSet<>(first.notNull);
+    if (op.equals("UNION")) {
+      for (Rel b : branches) {
+        notNull.retainAll(b.known ? b.notNull : Set.of());
       }
-      return new Rel(first.columns, List.of(every), Set.of(), true);
     }
-    return new Rel(first.columns, List.of(), Set.of(), true);
+    Set<Integer> every = new HashSet<>();
+    for (int i = 0; i < first.columns.size(); i++) {
+      every.add(i);
+    }
+    if (!all && Set.of("UNION", "INTERSECT", "EXCEPT").contains(op)) {
+      return new Rel(first.columns, List.of(every), notNull, true);
+    }
+    if (op.equals("UNION") && branches.stream().allMatch(b -> b.known && !b.keys.isEmpty())) {
+      for (int p : every) {
+        Set<String> literals = new HashSet<>();
+        for (Rel b : branches) {
+          literals.add(b.constants.get(p));
+        }
+        if (!literals.contains(null) && literals.size() == branches.size()) {
+          Set<Integer> key = new HashSet<>(Set.of(p));
+          branches.forEach(b -> key.addAll(b.keys.get(0)));
+          return new Rel(first.columns, List.of(key), notNull, true);
+        }
+      }
+    }
+    return new Rel(first.columns, List.of(), notNull, true);
   }
 
   /** One FROM item of a block. */
   private record Item(String reference, Rel rel) {}
 
   /** A block's FROM items (inner joins only) and the equalities of its inner join conditions, or null. */
+  /**
+   * An equality of an outer join's ON condition between a column of the preserved side ({@code determining}: the
+   * references of its items) and one of the NULL-extended side: the preserved side's row determines the other
+   * side's column (a row matches, with the column equal, or does not, and the column is NULL). When such equalities
+   * cover a key of the NULL-extended side, a preserved row joins one row at most.
+   */
+  private record Directed(JsonNode equality, Set<String> determining, Set<String> determined) {}
+
   private @Nullable List<Item> fromItems(JsonNode from, Scope scope, List<JsonNode> conditions) {
+    return fromItems(from, scope, conditions, new ArrayList<>());
+  }
+
+  private @Nullable List<Item> fromItems(JsonNode from, Scope scope, List<JsonNode> conditions,
+      List<Directed> directed) {
     List<Item> out = new ArrayList<>();
     if (from == null || from.isMissingNode() || from.isNull() || "EMPTY".equals(from.path("type").asText())) {
       return out;
@@ -233,10 +289,20 @@ final class RowProofs {
         // An outer join keeps the keys of both sides (a row is one left row with one right row, or with NULLs,
         // once), but the NULL-extended side's columns may be NULL and its ON condition is not a dependency.
         List<JsonNode> on = type.equals("INNER") ? conditions : new ArrayList<>();
-        List<Item> left = fromItems(from.path("left"), scope, on);
-        List<Item> right = fromItems(from.path("right"), scope, on);
+        List<Item> left = fromItems(from.path("left"), scope, on, directed);
+        List<Item> right = fromItems(from.path("right"), scope, on, directed);
         if (left == null || right == null) {
           return null;
+        }
+        if (type.equals("LEFT") || type.equals("RIGHT")) {
+          Set<String> leftRefs = new HashSet<>();
+          left.forEach(i -> leftRefs.add(i.reference));
+          Set<String> rightRefs = new HashSet<>();
+          right.forEach(i -> rightRefs.add(i.reference));
+          for (JsonNode c : Trees.conjuncts(from.path("condition").isObject() ? from.path("condition") : null)) {
+            directed.add(type.equals("LEFT") ? new Directed(c, leftRefs, rightRefs)
+                : new Directed(c, rightRefs, leftRefs));
+          }
         }
         out.addAll(type.equals("RIGHT") || type.equals("OUTER") ? nullable(left) : left);
         out.addAll(type.equals("LEFT") || type.equals("OUTER") ? nullable(right) : right);
@@ -338,6 +404,46 @@ final class RowProofs {
       }
     }
 
+    /**
+     * Adds the outer joins' equalities: every attribute of the preserved side's items determines the NULL-extended
+     * side's column (a preserved row fixes its match, if any).
+     */
+    void directed(List<Directed> equalities) {
+      for (Directed d : equalities) {
+        JsonNode c = d.equality();
+        if (!"COMPARE_EQUAL".equals(c.path("type").asText()) || !"COMPARISON".equals(c.path("class").asText())) {
+          continue;
+        }
+        String a = attribute(c.path("left"));
+        String b = attribute(c.path("right"));
+        if (a == null || b == null) {
+          continue;
+        }
+        if (in(b, d.determining()) && in(a, d.determined())) {
+          String t = a;
+          a = b;
+          b = t;
+        }
+        if (in(a, d.determining()) && in(b, d.determined())) {
+          Set<String> preserved = new HashSet<>();
+          for (int i = 0; i < items.size(); i++) {
+            if (d.determining().contains(items.get(i).reference)) {
+              for (int k = 0; k < items.get(i).rel.columns.size(); k++) {
+                preserved.add(i + "." + k);
+              }
+            }
+          }
+          lhs.add(preserved);
+          rhs.add(Set.of(b));
+        }
+      }
+    }
+
+    private boolean in(String attribute, Set<String> references) {
+      return references.contains(items.get(Integer.parseInt(attribute.substring(0, attribute.indexOf('.'))))
+          .reference);
+    }
+
     /** The attribute a column reference names, or null (not a column, unknown, ambiguous, an outer column). */
     @Nullable String attribute(JsonNode e) {
       if (!"COLUMN_REF".equals(e.path("class").asText())) {
@@ -424,7 +530,8 @@ final class RowProofs {
   private Rel select(JsonNode node, Scope scope) {
     List<JsonNode> conditions = new ArrayList<>(Trees.conjuncts(node.path("where_clause").isObject()
         ? node.path("where_clause") : null));
-    List<Item> items = fromItems(node.path("from_table"), scope, conditions);
+    List<Directed> directed = new ArrayList<>();
+    List<Item> items = fromItems(node.path("from_table"), scope, conditions, directed);
     if (items == null) {
       return Rel.UNKNOWN;
     }
@@ -434,10 +541,12 @@ final class RowProofs {
       }
     }
     Block block = new Block(items, conditions);
+    block.directed(directed);
     // Outputs: names, and the attribute each plain column output is.
     List<String> names = new ArrayList<>();
     List<String> attributes = new ArrayList<>();
     List<String> texts = new ArrayList<>();
+    Map<Integer, String> constants = new HashMap<>();
     for (JsonNode e : node.path("select_list")) {
       String alias = e.path("alias").asText("").toLowerCase(Locale.ROOT);
       if ("STAR".equals(e.path("class").asText())) {
@@ -463,6 +572,12 @@ final class RowProofs {
         continue;
       }
       String attribute = block.attribute(e);
+      if (attribute == null) {
+        attribute = injectiveOf(e, block);
+      }
+      if (constant(e) && !"NULL".equals(trees.expression(e).toUpperCase(Locale.ROOT))) {
+        constants.put(names.size(), trees.expression(withoutAlias(e)));
+      }
       attributes.add(attribute);
       texts.add(trees.expression(e));
       names.add(!alias.isEmpty() ? alias : "COLUMN_REF".equals(e.path("class").asText())
@@ -491,7 +606,38 @@ final class RowProofs {
         }
       }
     }
-    return new Rel(names, keys, notNull, true);
+    for (int i : constants.keySet()) {
+      notNull.add(i);
+    }
+    return new Rel(names, keys, notNull, true, constants);
+  }
+
+  private static JsonNode withoutAlias(JsonNode e) {
+    JsonNode copy = e.deepCopy();
+    ((com.fasterxml.jackson.databind.node.ObjectNode) copy).put("alias", "");
+    return copy;
+  }
+
+  /**
+   * The attribute a literal prefix or suffix concatenated to a NOT NULL column stands for ({@code 'store' ||
+   * s_store_id}, {@code concat('store', s_store_id)}: one value for each value of the column), or null.
+   */
+  private static @Nullable String injectiveOf(JsonNode e, Block block) {
+    if (!"FUNCTION".equals(e.path("class").asText())
+        || !Set.of("||", "concat").contains(e.path("function_name").asText().toLowerCase(Locale.ROOT))) {
+      return null;
+    }
+    List<JsonNode> args = SqlAnalyzer.arguments(e);
+    if (args.size() != 2) {
+      return null;
+    }
+    for (int i = 0; i < 2; i++) {
+      String a = block.attribute(args.get(i));
+      if (a != null && constant(args.get(1 - i)) && block.notNull(a)) {
+        return a;
+      }
+    }
+    return null;
   }
 
   /** Output positions of a smallest-found subset of the output attributes that still determines a FROM row. */

@@ -57,6 +57,17 @@ class RowProofsTest {
   }
 
   @Test
+  void aUnionAllOfDistinctBranchesWithOneLiteralEachIsDistinct() {
+    // ROLLUP (channel, id) over a UNION ALL whose branches say 'store channel', 'catalog channel', 'web channel';
+    // each branch is a CTE grouped by the id, LEFT JOINed on it to another grouped CTE (one match at most).
+    assertThat(distinct("q77", false)).isTrue();
+    // The same with the id written concat('store', s_store_id): one id for each store id (NOT NULL).
+    assertThat(distinct("q80", false)).isTrue();
+    // On the nullable schema the catalog branch's id (cs_call_center_sk) may be NULL, like a rolled-up row's.
+    assertThat(distinct("q77", true)).isFalse();
+  }
+
+  @Test
   void resultsThatCanHoldEqualRowsAreNotProvedDistinct() {
     // Grouped by i_item_id, which is not output (and not the item's key): two items may share the rest.
     assertThat(distinct("q12", false)).isFalse();
