@@ -44,7 +44,10 @@ final class ValueType {
     String t = type.strip().toUpperCase(Locale.ROOT);
     Matcher d = DECIMAL.matcher(t);
     if (d.matches()) {
-      return new ValueType(type, Family.DECIMAL, Integer.parseInt(d.group(2)), null, null);
+      // DECIMAL(p, s) holds numbers whose integer part has at most p - s digits: |v| < 10^(p - s).
+      int scale = Integer.parseInt(d.group(2));
+      BigInteger bound = BigInteger.TEN.pow(Math.max(0, Integer.parseInt(d.group(1)) - scale));
+      return new ValueType(type, Family.DECIMAL, scale, bound.negate(), bound);
     }
     switch (t) {
       case "TINYINT", "INT1" -> {
@@ -121,7 +124,8 @@ final class ValueType {
 
   /**
    * A number as this numeric type writes it (a decimal at its scale), or null when the type cannot hold it
-   * exactly (an integer type and a fraction, more digits after the point than the decimal's scale).
+   * exactly (an integer type and a fraction, more digits after the point than the decimal's scale, more before it
+   * than its precision leaves).
    */
   @Nullable String number(BigDecimal value) {
     BigDecimal v = value.stripTrailingZeros();
@@ -134,7 +138,10 @@ final class ValueType {
         return i.compareTo(min) < 0 || i.compareTo(max) > 0 ? null : i.toString();
       }
       case DECIMAL -> {
-        return v.scale() > scale ? null : v.setScale(scale, java.math.RoundingMode.UNNECESSARY).toPlainString();
+        if (v.scale() > scale || max != null && v.abs().compareTo(new BigDecimal(max)) >= 0) {
+          return null;
+        }
+        return v.setScale(scale, java.math.RoundingMode.UNNECESSARY).toPlainString();
       }
       case FLOAT -> {
         return v.scale() > 6 ? null : Double.toString(v.doubleValue());

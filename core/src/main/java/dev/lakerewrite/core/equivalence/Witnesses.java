@@ -1532,7 +1532,8 @@ final class Witnesses {
             .append(e.sql()).append(", false) FROM (SELECT ");
         for (int i = 0; i < e.leaves().size(); i++) {
           String v = rows.get(r).get(i);
-          sql.append(i == 0 ? "" : ", ").append("CAST(").append(v == null ? "NULL" : dev.lakerewrite.sql.Sql.literal(v))
+          // TRY_CAST: a value the type cannot hold makes its own row fail (NULL, not holding), not the batch.
+          sql.append(i == 0 ? "" : ", ").append("TRY_CAST(").append(v == null ? "NULL" : dev.lakerewrite.sql.Sql.literal(v))
               .append(" AS ").append(m.type(e.leaves().get(i)).type()).append(") AS __w").append(i);
         }
         sql.append(") AS __t) AS ok");
