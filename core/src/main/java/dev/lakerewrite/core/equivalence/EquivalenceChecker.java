@@ -346,6 +346,8 @@ public final class EquivalenceChecker implements AutoCloseable {
       int total = counted;
       List<ThresholdSearch.Seed> nonEmpty = new ArrayList<>();
       List<ThresholdSearch.Seed> witnessSeeds = new ArrayList<>();
+      List<ResultTable> emptyAnswers = null;
+      ThresholdSearch.Seed informativeWitness = null;
       for (; System.nanoTime() < deadline; i++) {
         total = counted + (plan[0] != null || i >= counted ? planned.get().onTop() : 0);
         if (i >= total) {
@@ -362,13 +364,23 @@ public final class EquivalenceChecker implements AutoCloseable {
         if (t != null && t.outcome().kind() == OutputComparison.Kind.DIFFERENT) {
           return difference(loaded, t, facts);
         }
+        if (t != null && loaded.rowCount() == 0 && emptyAnswers == null) {
+          emptyAnswers = List.of(t.left(), t.right());
+        }
         if (t != null) {
           ThresholdSearch.Seed seed = new ThresholdSearch.Seed(loaded, List.of(t.left().rowCount(),
               t.right().rowCount()));
-          if (t.left().rowCount() + t.right().rowCount() > 0 && nonEmpty.size() < ThresholdSearch.MAX_SEEDS) {
+          // A seed is an instance whose answers say something: rows, and not the answers every query gives on
+          // an empty database (an aggregate without GROUP BY answers one row of zeros and NULLs there).
+          boolean informative = t.left().rowCount() + t.right().rowCount() > 0
+              && !List.of(t.left(), t.right()).equals(emptyAnswers);
+          boolean witness = loaded.name().contains("a witness of"); // "generated #12 (targeted: a witness of ..."
+          if (informative && witness && informativeWitness == null) {
+            informativeWitness = seed;
+          }
+          if (informative && nonEmpty.size() < ThresholdSearch.MAX_SEEDS) {
             nonEmpty.add(seed);
-          } else if (loaded.name().contains("a witness of") // "generated #12 (targeted: a witness of ...)"
-              && witnessSeeds.size() < ThresholdSearch.MAX_SEEDS) {
+          } else if (witness && witnessSeeds.size() < ThresholdSearch.MAX_SEEDS) {
             witnessSeeds.add(seed);
           }
         }
@@ -392,7 +404,16 @@ public final class EquivalenceChecker implements AutoCloseable {
       if (mutationTrials > 0 && System.nanoTime() < deadline && facts.statements().size() == 2) {
         // A predicate one query has and the other lacks: a row that fails only it, one edit from rows that pass.
         Trial[] last = new Trial[1];
-        ThresholdSearch.Outcome found = MutationSearch.search(seeds, domains, facts.columnComparisons(),
+        // One edit from the first informative instance, and from the first informative witness: a row per table
+        // occurrence, each block's filters met (TPC-DS q88's eight counts, one per time window), where a generic
+        // instance's one row per table meets one block's filters at most.
+        List<ThresholdSearch.Seed> starts = new ArrayList<>(seeds);
+        if (informativeWitness != null && !starts.subList(0, Math.min(starts.size(), MutationSearch.MAX_SEEDS))
+            .contains(informativeWitness)) {
+          starts.remove(informativeWitness);
+          starts.add(Math.min(1, starts.size()), informativeWitness);
+        }
+        ThresholdSearch.Outcome found = MutationSearch.search(starts, domains, facts.columnComparisons(),
             MutationSearch.differingColumns(facts.statements().get(0), facts.statements().get(1)),
             MutationSearch.namedColumns(facts.statements()), seed, mutationTrials, probe(last));
         if (found != null) {

@@ -64,8 +64,10 @@ class WitnessesTest {
         + "AND d_year = (SELECT d_year FROM dates WHERE d_moy = 12) AND i_category = 'Books' GROUP BY i_brand";
     try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
       EquivalenceResult r = checker.check(query, "SELECT * FROM (" + query + ") AS same");
+      // The witnesses themselves, not the mutation search's edits of them (which may well give d_moy = 12 twice).
       List<InstanceCheck> witnesses = r.evidence().checks().stream()
-          .filter(c -> c.instance().contains("witness")).toList();
+          .filter(c -> c.instance().contains("witness") && !c.instance().contains(" set to ")
+              && !c.instance().contains(" copied")).toList();
       assertThat(witnesses).as(r.summary()).hasSizeGreaterThan(5);
       assertThat(witnesses).as(() -> witnesses.stream().filter(c -> c.detail().contains("More than one row"))
           .map(InstanceCheck::instance).toList().toString()).noneMatch(c -> c.detail().contains("More than one row"));

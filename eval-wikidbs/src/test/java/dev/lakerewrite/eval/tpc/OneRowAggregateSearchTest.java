@@ -1,0 +1,36 @@
+package dev.lakerewrite.eval.tpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lakerewrite.core.Engine;
+import dev.lakerewrite.core.equivalence.Counterexample;
+import dev.lakerewrite.core.equivalence.EquivalenceChecker;
+import dev.lakerewrite.core.equivalence.EquivalenceResult;
+import dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict;
+import org.junit.jupiter.api.Test;
+
+/**
+ * TPC-DS q88 (eight counts of one four-table join, one per half hour, cross-joined) answers one row on every
+ * instance, the empty one included. A boundary made strict in one block ({@code t_minute >= 30} to {@code > 30})
+ * changes the count only where that block's rows meet every other filter of the block and the minute is exactly
+ * 30: the generic instances' one row per table meets one block's filters at most, and every instance answers one
+ * row, so "returned rows" says nothing. The mutation search starts from an instance whose answers differ from the
+ * empty database's and from the first such witness (a row per table occurrence), whose block rows it edits one by
+ * one. On the schema with every column NOT NULL; the DDL alone, no data.
+ */
+class OneRowAggregateSearchTest {
+
+  @Test
+  void aBoundaryMadeStrictInOneOfEightCountBlocksIsFound() throws Exception {
+    String left = TpcQueries.tpcds("q88", Engine.DUCKDB);
+    String right = left.replaceFirst("time_dim\\.t_minute >= 30", "time_dim.t_minute > 30");
+    assertThat(right).isNotEqualTo(left);
+    String schema = EquivalenceCorpus.tpcdsSchema(false);
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(schema).build()) {
+      EquivalenceResult r = checker.check(left, right);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      Counterexample ce = r.counterexample().orElseThrow();
+      assertThat(CorpusRun.differs(ce, left, right)).as(ce.toString()).isTrue();
+    }
+  }
+}
