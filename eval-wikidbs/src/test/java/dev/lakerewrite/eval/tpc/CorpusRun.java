@@ -15,7 +15,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -179,18 +178,9 @@ final class CorpusRun implements AutoCloseable {
   }
 
   private static Map<String, Integer> multiset(Statement st, String sql) throws SQLException {
-    Map<String, Integer> rows = new LinkedHashMap<>();
-    try (ResultSet rs = st.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 1; i <= n; i++) {
-          sb.append(rs.getString(i)).append('|');
-        }
-        rows.merge(sb.toString(), 1, Integer::sum);
-      }
-    }
-    return new HashMap<>(rows);
+    Map<String, Integer> rows = new HashMap<>();
+    sequence(st, sql).forEach(row -> rows.merge(row, 1, Integer::sum));
+    return rows;
   }
 
   /** Figures over outcomes: per kind and in total. */
