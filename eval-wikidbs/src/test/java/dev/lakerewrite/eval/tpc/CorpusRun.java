@@ -1,11 +1,11 @@
 package dev.lakerewrite.eval.tpc;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.lakerewrite.core.equivalence.Counterexample;
 import dev.lakerewrite.core.equivalence.EquivalenceChecker;
 import dev.lakerewrite.core.equivalence.EquivalenceInputException;
 import dev.lakerewrite.core.equivalence.EquivalenceResult;
 import dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
 import java.sql.Connection;

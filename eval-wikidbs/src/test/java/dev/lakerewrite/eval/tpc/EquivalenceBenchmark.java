@@ -48,13 +48,13 @@ public final class EquivalenceBenchmark {
     }
     long seed = Long.parseLong(System.getenv().getOrDefault("GEN_SEED", "1"));
     int count = Integer.parseInt(System.getenv().getOrDefault("GEN_COUNT", "60"));
+    String tpcdsPairs = System.getenv().getOrDefault("TPCDS_PAIRS", String.valueOf(EquivalenceCorpus.TPCDS_PAIRS));
     Map<String, List<EquivalenceCorpus.Pair>> byBenchmark = new LinkedHashMap<>();
     for (String source : sources) {
       List<EquivalenceCorpus.Pair> corpus = switch (source) {
         case "tpch" -> EquivalenceCorpus.tpch();
-        case "tpcds" -> EquivalenceCorpus.tpcds(System.getenv().getOrDefault("TPCDS_PAIRS", "").equals("all")
-            ? Integer.MAX_VALUE : Integer.parseInt(System.getenv().getOrDefault("TPCDS_PAIRS",
-            String.valueOf(EquivalenceCorpus.TPCDS_PAIRS))));
+        case "tpcds" -> EquivalenceCorpus.tpcds(tpcdsPairs.equals("all") ? Integer.MAX_VALUE
+            : Integer.parseInt(tpcdsPairs));
         case "gen-tpch" -> EquivalenceCorpus.generated(TpcBenchmark.TPCH, seed, count);
         default -> EquivalenceCorpus.generated(TpcBenchmark.TPCDS, seed, count);
       };
@@ -183,7 +183,7 @@ public final class EquivalenceBenchmark {
     for (EquivalenceCorpus.Pair p : corpus) {
       if ((part.equals("all") || part.equals("held-out") == p.heldOut()) && (only == null
           || List.of(only.split(",")).contains(p.query())) && (kinds == null
-          || List.of(kinds.split(",")).stream().anyMatch(k -> p.kind().equals(k)))) {
+          || List.of(kinds.split(",")).contains(p.kind()))) {
         out.add(p);
       }
     }

@@ -153,7 +153,7 @@ final class EquivalenceCorpus {
   static List<Pair> generated(TpcBenchmark benchmark, long seed, int count) throws SQLException {
     java.nio.file.Path database;
     try {
-      database = benchmark.cachedDuckDb(0.01);
+      database = benchmark.cachedDuckDb(dev.lakerewrite.eval.perturb.Corpora.TPC_SCALE);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -560,7 +560,7 @@ final class EquivalenceCorpus {
       if (capturedBy(in.path("child"), node.path("from_table"))) {
         return null;
       }
-      String y = trees.expression(withoutAlias(node.path("select_list").get(0)));
+      String y = trees.expression(RowProofs.withoutAlias(node.path("select_list").get(0)));
       String x = trees.expression(in.path("child"));
       ObjectNode sub = (ObjectNode) node.deepCopy();
       String where = sub.path("where_clause").isObject() && !sub.path("where_clause").isEmpty()
@@ -594,12 +594,6 @@ final class EquivalenceCorpus {
         }
       });
       return captured[0];
-    }
-
-    private static JsonNode withoutAlias(JsonNode e) {
-      ObjectNode copy = (ObjectNode) e.deepCopy();
-      copy.put("alias", "");
-      return copy;
     }
 
     private static String columnOf(JsonNode e) {

@@ -259,7 +259,6 @@ final class RowProofs {
   /** One FROM item of a block. */
   private record Item(String reference, Rel rel) {}
 
-  /** A block's FROM items (inner joins only) and the equalities of its inner join conditions, or null. */
   /**
    * An equality of an outer join's ON condition between a column of the preserved side ({@code determining}: the
    * references of its items) and one of the NULL-extended side: the preserved side's row determines the other
@@ -268,6 +267,7 @@ final class RowProofs {
    */
   private record Directed(JsonNode equality, Set<String> determining, Set<String> determined) {}
 
+  /** A block's FROM items (inner joins only) and the equalities of its inner join conditions, or null. */
   private @Nullable List<Item> fromItems(JsonNode from, Scope scope, List<JsonNode> conditions) {
     return fromItems(from, scope, conditions, new ArrayList<>());
   }
@@ -575,8 +575,9 @@ final class RowProofs {
       if (attribute == null) {
         attribute = injectiveOf(e, block);
       }
-      if (constant(e) && !"NULL".equals(trees.expression(e).toUpperCase(Locale.ROOT))) {
-        constants.put(names.size(), trees.expression(withoutAlias(e)));
+      String literal = constant(e) ? trees.expression(withoutAlias(e)) : null;
+      if (literal != null && !"NULL".equalsIgnoreCase(literal)) {
+        constants.put(names.size(), literal);
       }
       attributes.add(attribute);
       texts.add(trees.expression(e));
@@ -612,7 +613,8 @@ final class RowProofs {
     return new Rel(names, keys, notNull, true, constants);
   }
 
-  private static JsonNode withoutAlias(JsonNode e) {
+  /** A copy of an expression without its alias (its text then is the expression alone). */
+  static JsonNode withoutAlias(JsonNode e) {
     JsonNode copy = e.deepCopy();
     ((com.fasterxml.jackson.databind.node.ObjectNode) copy).put("alias", "");
     return copy;
