@@ -348,6 +348,7 @@ public final class EquivalenceChecker implements AutoCloseable {
       List<ThresholdSearch.Seed> witnessSeeds = new ArrayList<>();
       List<ResultTable> emptyAnswers = null;
       ThresholdSearch.Seed informativeWitness = null;
+      ThresholdSearch.Seed ownWitness = null;
       for (; System.nanoTime() < deadline; i++) {
         total = counted + (plan[0] != null || i >= counted ? planned.get().onTop() : 0);
         if (i >= total) {
@@ -378,6 +379,9 @@ public final class EquivalenceChecker implements AutoCloseable {
           if (informative && witness && informativeWitness == null) {
             informativeWitness = seed;
           }
+          if (informative && ownWitness == null && loaded.name().contains(Witnesses.OWN)) {
+            ownWitness = seed;
+          }
           if (informative && nonEmpty.size() < ThresholdSearch.MAX_SEEDS) {
             nonEmpty.add(seed);
           } else if (witness && witnessSeeds.size() < ThresholdSearch.MAX_SEEDS) {
@@ -407,14 +411,20 @@ public final class EquivalenceChecker implements AutoCloseable {
         // One edit from the first informative instance, and from the first informative witness: a row per table
         // occurrence, each block's filters met (TPC-DS q88's eight counts, one per time window), where a generic
         // instance's one row per table meets one block's filters at most.
+        // And from the first witness only one query has: the rows of a disjunct a mutant changed, the rest as the
+        // other query would have them (q88's dropped `hd_dep_count = 0`: one edit from its witness).
         List<ThresholdSearch.Seed> starts = new ArrayList<>(seeds);
-        if (informativeWitness != null && !starts.subList(0, Math.min(starts.size(), MutationSearch.MAX_SEEDS))
-            .contains(informativeWitness)) {
-          starts.remove(informativeWitness);
-          starts.add(Math.min(1, starts.size()), informativeWitness);
+        for (ThresholdSearch.Seed s : java.util.Arrays.asList(informativeWitness, ownWitness)) {
+          if (s != null && !starts.subList(0, Math.min(starts.size(), MutationSearch.MAX_SEEDS)).contains(s)) {
+            starts.remove(s);
+            starts.add(Math.min(1, starts.size()), s);
+          }
         }
+        JsonNode left = facts.statements().get(0);
+        JsonNode right = facts.statements().get(1);
         ThresholdSearch.Outcome found = MutationSearch.search(starts, domains, facts.columnComparisons(),
-            MutationSearch.differingColumns(facts.statements().get(0), facts.statements().get(1)),
+            MutationSearch.differingColumns(left, right),
+            MutationSearch.differingValues(left, right, facts.constants(), domains.atoms(), facts::typeOf),
             MutationSearch.namedColumns(facts.statements()), seed, mutationTrials, probe(last));
         if (found != null) {
           return difference(found.loaded(), last[0], facts);

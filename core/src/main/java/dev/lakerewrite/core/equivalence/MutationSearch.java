@@ -47,7 +47,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class MutationSearch {
   /** Starting instances at most. */
-  static final int MAX_SEEDS = 2;
+  static final int MAX_SEEDS = 3;
   /**
    * Rows of one table whose cell in a differing column is edited, at most (one in the other columns): a witness
    * holds a row per occurrence of a table (TPC-DS q88 reads time_dim in eight blocks), and only the row of the block
@@ -91,6 +91,40 @@ final class MutationSearch {
     });
   }
 
+  /**
+   * Per column, the constants it is compared with inside the expressions one query has more often than the other
+   * ({@link #differingColumns}), each with its neighbours: the values that flip exactly the predicate a mutant
+   * dropped, negated or moved ({@code hd_dep_count = 0} dropped from one disjunct of eight: 0 is told apart by -1
+   * or 1, where the other constants, 2 and 4, satisfy a sibling disjunct in both queries).
+   *
+   * @param atoms the evaluated constants, in the order of {@code constants} (null where not evaluated)
+   */
+  static Map<QueryFacts.ColumnKey, Set<String>> differingValues(JsonNode left, JsonNode right,
+      List<QueryFacts.Constant> constants, List<Domains.@Nullable Atom> atoms,
+      java.util.function.Function<QueryFacts.ColumnKey, java.util.Optional<ValueType>> types) {
+    Map<String, Integer> counts = new HashMap<>();
+    count(left, 1, counts, new HashMap<>());
+    count(right, -1, counts, new HashMap<>());
+    Set<JsonNode> inside = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (JsonNode tree : List.of(left, right)) {
+      Trees.visit(tree, n -> {
+        if (COMPARED.contains(n.path("class").asText("")) && counts.getOrDefault(unqualified(n).toString(), 0) != 0) {
+          Trees.visit(n, inside::add);
+        }
+      });
+    }
+    Map<QueryFacts.ColumnKey, Set<String>> out = new LinkedHashMap<>();
+    for (int i = 0; i < constants.size() && i < atoms.size(); i++) {
+      Domains.Atom atom = atoms.get(i);
+      if (atom != null && inside.contains(constants.get(i).expression())) {
+        Set<String> values = out.computeIfAbsent(atom.column(), k -> new LinkedHashSet<>());
+        values.add(atom.value());
+        types.apply(atom.column()).ifPresent(t -> values.addAll(t.neighbours(atom.value())));
+      }
+    }
+    return out;
+  }
+
   /** A copy of an expression without locations, aliases and table qualifiers: the same predicate compares equal. */
   private static JsonNode unqualified(JsonNode e) {
     JsonNode copy = e.deepCopy();
@@ -132,8 +166,8 @@ final class MutationSearch {
    * @param then lower-case column names edited afterwards ({@link #namedColumns})
    */
   static ThresholdSearch.@Nullable Outcome search(List<ThresholdSearch.Seed> seeds, Domains domains,
-      List<QueryFacts.ColumnComparison> joins, Set<String> first, Set<String> then, long randomSeed, int maxTrials,
-      ThresholdSearch.Probe probe) throws SQLException {
+      List<QueryFacts.ColumnComparison> joins, Set<String> first, Map<QueryFacts.ColumnKey, Set<String>> firstValues,
+      Set<String> then, long randomSeed, int maxTrials, ThresholdSearch.Probe probe) throws SQLException {
     if (maxTrials <= 0 || seeds.isEmpty()) {
       return null;
     }
@@ -144,7 +178,8 @@ final class MutationSearch {
       // Seeds alternate, and each cell's first edit comes before any cell's second.
       List<List<List<Database>>> perSeed = new ArrayList<>();
       for (ThresholdSearch.Seed seed : starts) {
-        perSeed.add(edits(seed.instance(), columns, columns != first, first.isEmpty(), domains, joins, random));
+        perSeed.add(edits(seed.instance(), columns, columns != first, first.isEmpty(), domains, firstValues, joins,
+            random));
       }
       for (int depth = 0; ; depth++) {
         boolean any = false;
@@ -195,7 +230,8 @@ final class MutationSearch {
    * copiesFirst} a cell's copied row before its edited one.
    */
   private static List<List<Database>> edits(Database db, Set<String> columns, boolean copies, boolean copiesFirst,
-      Domains domains, List<QueryFacts.ColumnComparison> joins, Random random) {
+      Domains domains, Map<QueryFacts.ColumnKey, Set<String>> firstValues, List<QueryFacts.ColumnComparison> joins,
+      Random random) {
     boolean thorough = !copies; // the differing columns: few, and each value there may sit on a boundary
     List<List<Database>> out = new ArrayList<>();
     for (Schema.Table t : db.tables()) {
@@ -231,7 +267,8 @@ final class MutationSearch {
         }
         for (int r : chosen) {
           List<Database> cell = new ArrayList<>();
-          for (String value : alternatives(db, t, r, c, domains, thorough, random)) {
+          for (String value : alternatives(db, t, r, c, domains, thorough ? firstValues : Map.of(), thorough,
+              random)) {
             String edit = t.name() + "." + column.name() + " of row " + (r + 1) + " set to "
                 + (value == null ? "NULL" : "'" + value + "'");
             Database set = db.withCell(t, r, c, value).named(db.name() + ", " + edit);
@@ -266,7 +303,7 @@ final class MutationSearch {
    * value; at most {@value #MAX_VALUES}, {@value #MAX_THOROUGH_VALUES} when thorough.
    */
   private static List<@Nullable String> alternatives(Database db, Schema.Table t, int row, int column,
-      Domains domains, boolean thorough, Random random) {
+      Domains domains, Map<QueryFacts.ColumnKey, Set<String>> firstValues, boolean thorough, Random random) {
     Schema.Column col = t.columns().get(column);
     String current = db.rows(t).get(row).get(column);
     Set<String> values = new LinkedHashSet<>();
@@ -276,8 +313,9 @@ final class MutationSearch {
       values.addAll(referenced);
     } else {
       if (thorough) {
-        // The constants the queries compare the column with: a boundary made strict or moved by one is told
-        // apart exactly there.
+        // The constants of the differing expressions and their neighbours, then every constant the queries compare
+        // the column with: a boundary made strict or moved by one is told apart exactly there.
+        values.addAll(firstValues.getOrDefault(key, Set.of()));
         for (Domains.Atom atom : domains.atoms()) {
           if (atom != null && atom.column().equals(key) && atom.relation() == QueryFacts.Relation.COMPARE
               && !atom.value().equals(current)) {

@@ -91,6 +91,7 @@ final class Witnesses {
     Witnesses w = new Witnesses(tables, schema, parser, domains, base, duckdb);
     List<Witness> first = new ArrayList<>();
     List<List<Witness>> rest = new ArrayList<>();
+    List<Integer> queryOf = new ArrayList<>(); // per entry of first and rest: the statement's number
     int q = 0;
     for (JsonNode statement : statements) {
       q++;
@@ -121,10 +122,18 @@ final class Witnesses {
         }
       }
       first.add(mine.get(0));
+      queryOf.add(q);
       List<Witness> all = new ArrayList<>(mine.subList(1, Math.min(5, mine.size())));
       all.addAll(disjunctWitnesses);
       all.addAll(interleaved(disjunctRest, Integer.MAX_VALUE));
-      rest.add(all.subList(0, Math.min(all.size(), MAX_VARIANTS)));
+      rest.add(all);
+    }
+    markOwn(first, rest, queryOf);
+    for (int i = 0; i < rest.size(); i++) {
+      // A query's own variants first (stable): the witnesses both queries have tell nothing apart.
+      List<Witness> sorted = new ArrayList<>(rest.get(i));
+      sorted.sort(java.util.Comparator.comparing(x -> !x.description().contains(OWN)));
+      rest.set(i, sorted.subList(0, Math.min(sorted.size(), MAX_VARIANTS)));
     }
     List<Witness> out = new ArrayList<>(first);
     int[] next = new int[rest.size()];
@@ -140,6 +149,35 @@ final class Witnesses {
     }
     return out;
   }
+
+  /**
+   * Marks, in place, the witnesses whose rows no witness of another statement has: rows one query's predicates
+   * arrange and the other's do not (the disjunct a mutant changed, made to hold with everything else as the other
+   * query would have it), the instances one edit away from telling them apart. Their descriptions say so ({@link
+   * #OWN}).
+   */
+  private static void markOwn(List<Witness> first, List<List<Witness>> rest, List<Integer> queryOf) {
+    Map<Map<String, List<List<String>>>, Set<Integer>> holders = new HashMap<>();
+    for (int i = 0; i < first.size(); i++) {
+      int query = queryOf.get(i);
+      holders.computeIfAbsent(first.get(i).rows(), k -> new HashSet<>()).add(query);
+      rest.get(i).forEach(w -> holders.computeIfAbsent(w.rows(), k -> new HashSet<>()).add(query));
+    }
+    if (new HashSet<>(queryOf).size() < 2) {
+      return; // one statement with witnesses: nothing to tell apart
+    }
+    java.util.function.UnaryOperator<Witness> mark = w -> holders.get(w.rows()).size() > 1 ? w
+        : new Witness(w.description().endsWith(")")
+            ? w.description().substring(0, w.description().length() - 1) + "; " + OWN + ")"
+            : w.description() + " (" + OWN + ")", w.rows());
+    for (int i = 0; i < first.size(); i++) {
+      first.set(i, mark.apply(first.get(i)));
+      rest.set(i, new ArrayList<>(rest.get(i).stream().map(mark).toList()));
+    }
+  }
+
+  /** In a witness's description: no witness of the other query has its rows ({@link #markOwn}). */
+  static final String OWN = "no witness of the other query has these rows";
 
   /** The model of one query with these choices of disjuncts (the first elsewhere); null when it cannot be read. */
   private @Nullable Model model(JsonNode statement, Map<JsonNode, Integer> choices) {
@@ -1172,6 +1210,11 @@ final class Witnesses {
     /** Per occurrence, how many live occurrences of its table come before it. */
     final int[] rank;
     boolean spread;
+    /**
+     * Unconstrained non-key classes take a value that meets none of the queries' constant predicates on their
+     * columns where there is one (the base rows' value otherwise).
+     */
+    boolean outside;
     /** Added to every occurrence's rank when spreading (a copy of the witness: 1). */
     int shift;
     /** The classes a constant constraint speaks of (the model's, fixed once it is built), read once. */
@@ -1316,6 +1359,25 @@ final class Witnesses {
       return out;
     }
 
+    /** Of the queries' constant predicates on the class's columns, the fraction the value meets (0 without any). */
+    double metFraction(int root, String value, ValueType type) {
+      Set<QueryFacts.ColumnKey> columns = new HashSet<>();
+      for (int v : members.get(root)) {
+        int[] x = m.vars.get(v);
+        Schema.Table t = m.occTable.get(x[0]);
+        columns.add(QueryFacts.ColumnKey.of(t.name(), t.columns().get(x[1]).name()));
+      }
+      int atoms = 0;
+      int met = 0;
+      for (Domains.Atom a : domains.atoms()) {
+        if (a != null && columns.contains(a.column())) {
+          atoms++;
+          met += TargetedInstances.satisfies(a, value, type) ? 1 : 0;
+        }
+      }
+      return atoms == 0 ? 0 : (double) met / atoms;
+    }
+
     ValueType typeOf(int root) {
       return m.type(members.get(root).get(0));
     }
@@ -1383,6 +1445,9 @@ final class Witnesses {
           }
           if (cons.isEmpty() && c.equals(old)) {
             score -= 0.5;
+          }
+          if (outside && cons.isEmpty() && !key) {
+            score -= 0.5 * metFraction(root, c, type);
           }
           if (key && usedBy(usedKeys, root, c)) {
             score -= 0.25;
@@ -1724,6 +1789,7 @@ final class Witnesses {
    */
   private List<Witness> variants(Model m, String which, boolean full) {
     List<Witness> out = new ArrayList<>();
+    int keysFrom = fresh;
     Solution w = new Solution(m);
     w.solve(null, Map.of());
     Map<String, List<List<String>>> witness = new LinkedHashMap<>();
@@ -1732,6 +1798,19 @@ final class Witnesses {
     }
     out.add(finish("a witness of " + which + " (a row per table occurrence meeting its joins and constants)",
         witness));
+    // The same witness under the same keys, its free columns outside the constants other predicates put on them:
+    // rows the other query (or another disjunct) rejects where this one does not look.
+    int keysTo = fresh;
+    fresh = keysFrom;
+    Solution outside = new Solution(m);
+    outside.outside = true;
+    outside.solve(null, Map.of());
+    fresh = keysTo;
+    Map<String, List<List<String>>> outsideRows = new LinkedHashMap<>();
+    if (outside.rows(outsideRows, Set.of()) && !outsideRows.equals(witness)) {
+      out.add(finish("a witness of " + which + " whose free columns miss every constant a predicate compares them "
+          + "with", outsideRows));
+    }
     if (!full) {
       List<Witness> bounds = boundaries(m, w, witness, which, new ArrayList<>());
       out.addAll(bounds.subList(0, Math.min(bounds.size(), 3)));
