@@ -131,6 +131,7 @@ final class MutationSearch {
     Trees.visit(copy, n -> {
       if (n instanceof ObjectNode o) {
         o.remove("query_location");
+        o.remove("query_location_length"); // the same predicate written with other spacing or qualifiers
         o.remove("alias");
         if ("COLUMN_REF".equals(o.path("class").asText("")) && o.path("column_names").size() > 1) {
           String last = Trees.columnName(o);
@@ -179,7 +180,7 @@ final class MutationSearch {
       List<List<List<Database>>> perSeed = new ArrayList<>();
       for (ThresholdSearch.Seed seed : starts) {
         perSeed.add(edits(seed.instance(), columns, columns != first, first.isEmpty(), domains, firstValues, joins,
-            random));
+            then, random));
       }
       for (int depth = 0; ; depth++) {
         boolean any = false;
@@ -231,7 +232,7 @@ final class MutationSearch {
    */
   private static List<List<Database>> edits(Database db, Set<String> columns, boolean copies, boolean copiesFirst,
       Domains domains, Map<QueryFacts.ColumnKey, Set<String>> firstValues, List<QueryFacts.ColumnComparison> joins,
-      Random random) {
+      Set<String> read, Random random) {
     boolean thorough = !copies; // the differing columns: few, and each value there may sit on a boundary
     List<List<Database>> out = new ArrayList<>();
     for (Schema.Table t : db.tables()) {
@@ -258,7 +259,7 @@ final class MutationSearch {
         List<Integer> chosen = picked.subList(0, Math.min(thorough ? MAX_ROWS : 1, picked.size()));
         if (duplicates) {
           for (int r : chosen) {
-            Database copy = copied(db, t, r, -1, null, joins);
+            Database copy = copied(db, t, r, -1, null, joins, read);
             if (copy != null) {
               out.add(List.of(copy.named(db.name() + ", row " + (r + 1) + " of " + t.name() + " copied")));
             }
@@ -272,7 +273,7 @@ final class MutationSearch {
             String edit = t.name() + "." + column.name() + " of row " + (r + 1) + " set to "
                 + (value == null ? "NULL" : "'" + value + "'");
             Database set = db.withCell(t, r, c, value).named(db.name() + ", " + edit);
-            Database copy = copied(db, t, r, c, value, joins);
+            Database copy = copied(db, t, r, c, value, joins, read);
             if (copy != null) {
               copy = copy.named(db.name() + ", a copy of " + edit);
             }
@@ -385,13 +386,13 @@ final class MutationSearch {
    * when no key can be made fresh.
    */
   private static @Nullable Database copied(Database db, Schema.Table t, int row, int column,
-      @Nullable String value, List<QueryFacts.ColumnComparison> joins) {
+      @Nullable String value, List<QueryFacts.ColumnComparison> joins, Set<String> read) {
     Map<String, List<List<String>>> rows = new LinkedHashMap<>();
     for (Schema.Table x : db.tables()) {
       rows.put(x.name().toLowerCase(Locale.ROOT), new ArrayList<>(db.rows(x)));
     }
     List<String> original = db.rows(t).get(row);
-    List<String> copy = withFreshKeys(t, original, column, value, rows.get(t.name().toLowerCase(Locale.ROOT)));
+    List<String> copy = withFreshKeys(t, original, column, value, rows, db.tables(), read, true);
     if (copy == null) {
       return null;
     }
@@ -401,11 +402,15 @@ final class MutationSearch {
         continue; // only keys made fresh carry the copy's partners with them
       }
       QueryFacts.ColumnKey fresh = QueryFacts.ColumnKey.of(t.name(), t.columns().get(f).name());
+      // Each partner column once: the comparisons come in both orientations and from both queries.
+      Set<QueryFacts.ColumnKey> others = new LinkedHashSet<>();
       for (QueryFacts.ColumnComparison j : joins) {
         QueryFacts.ColumnKey other = partner(j, fresh);
-        if (other == null || other.table().equals(fresh.table())) {
-          continue;
+        if (other != null && !other.table().equals(fresh.table())) {
+          others.add(other);
         }
+      }
+      for (QueryFacts.ColumnKey other : others) {
         Schema.Table u = db.tables().stream().filter(x -> x.name().equalsIgnoreCase(other.table())).findFirst()
             .orElse(null);
         int x = u == null ? -1 : u.columnIndex(other.column());
@@ -415,7 +420,7 @@ final class MutationSearch {
         List<List<String>> partners = rows.get(u.name().toLowerCase(Locale.ROOT));
         for (List<String> p : List.copyOf(partners)) {
           if (original.get(f).equals(p.get(x))) {
-            List<String> moved = withFreshKeys(u, p, x, copy.get(f), partners);
+            List<String> moved = withFreshKeys(u, p, x, copy.get(f), rows, db.tables(), read, true);
             if (moved != null) {
               partners.add(moved);
             }
@@ -436,11 +441,19 @@ final class MutationSearch {
 
   /**
    * A copy of {@code row} with cell {@code column} (none: -1) set to {@code value} and, for each key of {@code t}
-   * the edit does not make distinct, a fresh integer (above {@code present}'s) in one of its columns; null when a
-   * key has no integer column.
+   * the edit does not make distinct, a new value in one of its columns; null when no key column can take one. The
+   * column is one the queries do not read where the key has one ({@code read}: lower-case names), so that the copy
+   * stays in the groups and output rows of the original (a sale copied to a second customer keeps its ticket
+   * number and takes another item): an integer column takes a fresh integer, a column referencing a one-column
+   * integer key a copy of the referenced row under a fresh key (added to {@code rows}, with {@code parents}). Else
+   * an integer key column, preferably one that references nothing, takes a fresh integer.
+   *
+   * @param rows every table's rows (lower-case name), the copy not yet among them
    */
   private static @Nullable List<String> withFreshKeys(Schema.Table t, List<String> row, int column,
-      @Nullable String value, List<List<String>> present) {
+      @Nullable String value, Map<String, List<List<String>>> rows, List<Schema.Table> tables, Set<String> read,
+      boolean parents) {
+    List<List<String>> present = rows.get(t.name().toLowerCase(Locale.ROOT));
     List<String> copy = new ArrayList<>(row);
     String edited = column < 0 ? "" : t.columns().get(column).name();
     if (column >= 0) {
@@ -450,36 +463,101 @@ final class MutationSearch {
       if (column >= 0 && value != null && key.stream().anyMatch(k -> k.equalsIgnoreCase(edited))) {
         continue; // the edited cell makes this key's value new, unless another row already holds it: refused
       }
+      if (unreadKeyColumn(t, key, copy, rows, tables, read, parents)) {
+        continue;
+      }
       int fresh = -1;
       // An integer key column, preferably one that references nothing (a fresh value there leaves no dangling key).
       for (int pass = 0; pass < 2 && fresh < 0; pass++) {
         for (int i = key.size() - 1; i >= 0 && fresh < 0; i--) {
           int idx = t.columnIndex(key.get(i));
-          String name = key.get(i);
-          boolean references = t.foreignKeys().stream().anyMatch(fk -> fk.columns().stream()
-              .anyMatch(x -> x.equalsIgnoreCase(name)));
-          if (idx >= 0 && (pass == 1 || !references)
+          if (idx >= 0 && (pass == 1 || references(t, key.get(i)) == null)
               && ValueType.of(t.columns().get(idx).valueType()).family() == ValueType.Family.INTEGER) {
             fresh = idx;
           }
         }
       }
-      if (fresh < 0) {
+      String next = fresh < 0 ? null : freshInteger(present, fresh);
+      if (next == null) {
         return null;
       }
-      BigInteger max = BigInteger.ZERO;
-      for (List<String> r : present) {
-        try {
-          if (r.get(fresh) != null) {
-            max = max.max(new BigInteger(r.get(fresh)));
-          }
-        } catch (NumberFormatException e) {
-          return null;
-        }
-      }
-      copy.set(fresh, max.add(BigInteger.ONE).toString());
+      copy.set(fresh, next);
     }
     return copy;
+  }
+
+  /**
+   * Gives {@code copy} a new value in a key column the queries do not read, if the key has one that can take it;
+   * whether it did.
+   */
+  private static boolean unreadKeyColumn(Schema.Table t, List<String> key, List<String> copy,
+      Map<String, List<List<String>>> rows, List<Schema.Table> tables, Set<String> read, boolean parents) {
+    List<List<String>> present = rows.get(t.name().toLowerCase(Locale.ROOT));
+    for (int pass = 0; pass < 2; pass++) { // columns that reference nothing first
+      for (String name : key) {
+        int idx = t.columnIndex(name);
+        if (idx < 0 || read.contains(name.toLowerCase(Locale.ROOT))
+            || ValueType.of(t.columns().get(idx).valueType()).family() != ValueType.Family.INTEGER) {
+          continue;
+        }
+        Schema.ForeignKey fk = references(t, name);
+        if (pass == 0 && fk == null) {
+          String next = freshInteger(present, idx);
+          if (next != null) {
+            copy.set(idx, next);
+            return true;
+          }
+        } else if (pass == 1 && fk != null && parents && fk.columns().size() == 1) {
+          Schema.Table parent = tables.stream().filter(x -> x.name().equalsIgnoreCase(fk.referencedTable()))
+              .findFirst().orElse(null);
+          int pc = parent == null ? -1 : parent.columnIndex(fk.referencedColumns().get(0));
+          if (pc < 0 || !parent.keys().contains(List.of(parent.columns().get(pc).name()))) {
+            continue;
+          }
+          List<List<String>> parentRows = rows.get(parent.name().toLowerCase(Locale.ROOT));
+          List<String> referenced = parentRows.stream().filter(r -> java.util.Objects.equals(r.get(pc),
+              copy.get(idx))).findFirst().orElse(null);
+          if (referenced == null) {
+            continue;
+          }
+          // The referenced row again under a fresh key: one level, its own keys made fresh where it can.
+          List<String> parentCopy = new ArrayList<>(referenced);
+          String next = freshInteger(parentRows, pc);
+          if (next == null) {
+            continue;
+          }
+          parentCopy.set(pc, next);
+          List<String> complete = withFreshKeys(parent, parentCopy, pc, next, rows, tables, read, false);
+          if (complete == null) {
+            continue;
+          }
+          parentRows.add(complete);
+          copy.set(idx, next);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static Schema.@Nullable ForeignKey references(Schema.Table t, String column) {
+    return t.foreignKeys().stream().filter(fk -> fk.columns().stream().anyMatch(x -> x.equalsIgnoreCase(column)))
+        .findFirst().orElse(null);
+  }
+
+  /** One more than the largest integer in column {@code column} of these rows; null when a value is no integer. */
+  private static @Nullable String freshInteger(List<List<String>> rows, int column) {
+    BigInteger max = BigInteger.ZERO;
+    for (List<String> r : rows) {
+      try {
+        if (r.get(column) != null) {
+          max = max.max(new BigInteger(r.get(column)));
+        }
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    return max.add(BigInteger.ONE).toString();
   }
 
 }

@@ -33,4 +33,46 @@ class OneRowAggregateSearchTest {
       assertThat(CorpusRun.differs(ce, left, right)).as(ce.toString()).isTrue();
     }
   }
+
+  /**
+   * {@code hd_dep_count = 0} dropped from the third disjunct of the eighth block only: a household with another
+   * dependant count and few vehicles now counts there. The other constants on the column (2 and 4) satisfy a
+   * sibling disjunct in both queries; the search edits the column to the dropped constant's neighbours, starting
+   * from a witness of the eighth block's third disjunct, which only the left query has.
+   */
+  @Test
+  void aConjunctDroppedFromOneDisjunctOfTheEighthBlockIsFound() throws Exception {
+    String left = TpcQueries.tpcds("q88", Engine.DUCKDB);
+    int last = left.lastIndexOf("household_demographics.hd_dep_count = 0 AND");
+    assertThat(last).isPositive();
+    String right = left.substring(0, last) + left.substring(last + "household_demographics.hd_dep_count = 0 AND"
+        .length());
+    String schema = EquivalenceCorpus.tpcdsSchema(false);
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(schema).build()) {
+      EquivalenceResult r = checker.check(left, right);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      Counterexample ce = r.counterexample().orElseThrow();
+      assertThat(CorpusRun.differs(ce, left, right)).as(ce.toString()).isTrue();
+    }
+  }
+
+  /**
+   * TPC-DS q73 with DISTINCT added: its groups are (ticket, customer) and its output the customer's names, the
+   * ticket and the count, so two customers of one name on one ticket give a duplicate row. The search copies a
+   * customer under a fresh key with its sales, each sale once and under a new item rather than a new ticket (the
+   * queries read the ticket, not the item), so the copy joins the same ticket.
+   */
+  @Test
+  void distinctAddedOverGroupsWhoseKeyIsNotAllOutputIsFound() throws Exception {
+    String left = TpcQueries.tpcds("q73", Engine.DUCKDB);
+    String right = left.replaceFirst("(?i)^\\s*SELECT", "SELECT DISTINCT");
+    assertThat(right).isNotEqualTo(left);
+    String schema = EquivalenceCorpus.tpcdsSchema(false);
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(schema).build()) {
+      EquivalenceResult r = checker.check(left, right);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      Counterexample ce = r.counterexample().orElseThrow();
+      assertThat(CorpusRun.differs(ce, left, right)).as(ce.toString()).isTrue();
+    }
+  }
 }
