@@ -1211,8 +1211,9 @@ final class Witnesses {
     final int[] rank;
     boolean spread;
     /**
-     * Unconstrained non-key classes take a value that meets none of the queries' constant predicates on their
-     * columns where there is one (the base rows' value otherwise).
+     * Unconstrained non-key classes, and the columns the model has no variable for (read in a disjunct not chosen,
+     * or only by the other query), take the value that meets the fewest of the queries' constant predicates on
+     * them (the base rows' value where none is compared).
      */
     boolean outside;
     /** Added to every occurrence's rank when spreading (a copy of the witness: 1). */
@@ -1367,6 +1368,32 @@ final class Witnesses {
         Schema.Table t = m.occTable.get(x[0]);
         columns.add(QueryFacts.ColumnKey.of(t.name(), t.columns().get(x[1]).name()));
       }
+      return metFraction(columns, value, type);
+    }
+
+    /**
+     * For a column the model has no variable for (read only in another disjunct, or by the other query): the pool
+     * value that meets the fewest of the queries' constant predicates on it, the current one where it meets no
+     * more than any.
+     */
+    String outsideValue(Schema.Table t, int column, String current) {
+      Set<QueryFacts.ColumnKey> key = Set.of(QueryFacts.ColumnKey.of(t.name(), t.columns().get(column).name()));
+      ValueType type = ValueType.of(t.columns().get(column).valueType());
+      String best = current;
+      double least = metFraction(key, current, type);
+      LinkedHashSet<String> pool = new LinkedHashSet<>(domains.values(key.iterator().next()));
+      pool.addAll(type.defaults());
+      for (String v : pool) {
+        double met = metFraction(key, v, type);
+        if (met < least) {
+          least = met;
+          best = v;
+        }
+      }
+      return best;
+    }
+
+    private double metFraction(Set<QueryFacts.ColumnKey> columns, String value, ValueType type) {
       int atoms = 0;
       int met = 0;
       for (Domains.Atom a : domains.atoms()) {
@@ -1678,6 +1705,8 @@ final class Witnesses {
             }
           } else if (spread && row.get(c) != null) {
             row.set(c, spread(ValueType.of(t.columns().get(c).valueType()), row.get(c), rank[o] + shift));
+          } else if (outside && row.get(c) != null) {
+            row.set(c, outsideValue(t, c, row.get(c)));
           }
         }
         List<List<String>> rows = into.computeIfAbsent(key(t), k -> new ArrayList<>());
@@ -1785,7 +1814,7 @@ final class Witnesses {
 
   /**
    * The witness of a model and its variants ({@code full}: all kinds; else the witness and its boundaries), at
-   * most {@value #MAX_VARIANTS}.
+   * most {@value #MAX_VARIANTS}, and the witness with its free columns outside the queries' constants.
    */
   private List<Witness> variants(Model m, String which, boolean full) {
     List<Witness> out = new ArrayList<>();
@@ -1799,7 +1828,8 @@ final class Witnesses {
     out.add(finish("a witness of " + which + " (a row per table occurrence meeting its joins and constants)",
         witness));
     // The same witness under the same keys, its free columns outside the constants other predicates put on them:
-    // rows the other query (or another disjunct) rejects where this one does not look.
+    // rows the other query (or another disjunct) rejects where this one does not look. Last, so that the other
+    // variants keep their places; where no witness of the other query has its rows it is lifted first (build).
     int keysTo = fresh;
     fresh = keysFrom;
     Solution outside = new Solution(m);
@@ -1807,13 +1837,15 @@ final class Witnesses {
     outside.solve(null, Map.of());
     fresh = keysTo;
     Map<String, List<List<String>>> outsideRows = new LinkedHashMap<>();
+    List<Witness> last = new ArrayList<>();
     if (outside.rows(outsideRows, Set.of()) && !outsideRows.equals(witness)) {
-      out.add(finish("a witness of " + which + " whose free columns miss every constant a predicate compares them "
+      last.add(finish("a witness of " + which + " whose free columns miss every constant a predicate compares them "
           + "with", outsideRows));
     }
     if (!full) {
       List<Witness> bounds = boundaries(m, w, witness, which, new ArrayList<>());
       out.addAll(bounds.subList(0, Math.min(bounds.size(), 3)));
+      out.addAll(last);
       return out;
     }
     Solution spread = new Solution(m);
@@ -1858,7 +1890,9 @@ final class Witnesses {
     // keeps some of each.
     out.addAll(boundaries);
     out.addAll(interleaved(List.of(nulls, alone), Math.max(0, MAX_VARIANTS - out.size())));
-    return out.subList(0, Math.min(out.size(), MAX_VARIANTS));
+    List<Witness> capped = new ArrayList<>(out.subList(0, Math.min(out.size(), MAX_VARIANTS)));
+    capped.addAll(last);
+    return capped;
   }
 
   /**
