@@ -291,12 +291,11 @@ public final class EquivalenceChecker implements AutoCloseable {
       bind(rightSql, rightTree, false, facts);
 
       // Conjuncts the schema makes TRUE (c IS NOT NULL on a NOT NULL column) are left out of both normal forms.
-      String leftForm = leftTree == null || rightTree == null ? null
-          : Normalizer.normalForm(NotNullPredicates.withoutRedundant(leftTree, schema));
-      if (leftForm != null && leftForm.equals(Normalizer.normalForm(
-          NotNullPredicates.withoutRedundant(rightTree, schema)))) {
+      String leftForm = leftTree == null || rightTree == null ? null : normalForm(leftTree);
+      if (leftForm != null && leftForm.equals(normalForm(rightTree))) {
         return result(EquivalenceResult.Verdict.EQUIVALENT, true, null, null,
-            "the two queries have the same normal form (aliases renamed, commutative parts sorted)", facts);
+            "the two queries have the same normal form (aliases renamed, commutative parts sorted, outer joins "
+            + "the WHERE null-rejects made inner)", facts);
       }
 
       leftQuery = ws.prepare(leftShape.runnable(), maxComparedRows);
@@ -307,6 +306,15 @@ public final class EquivalenceChecker implements AutoCloseable {
         leftQuery.close();
         rightQuery.close();
       }
+    }
+
+    /**
+     * The statement's normal form after the steps that need the schema: outer joins a WHERE conjunct null-rejects
+     * made inner ({@link OuterJoins}), then {@code c IS NOT NULL} conjuncts on NOT NULL columns left out ({@link
+     * NotNullPredicates}).
+     */
+    private @Nullable String normalForm(JsonNode tree) {
+      return Normalizer.normalForm(NotNullPredicates.withoutRedundant(OuterJoins.simplified(tree, schema), schema));
     }
 
     /**

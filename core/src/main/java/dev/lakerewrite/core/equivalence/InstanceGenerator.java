@@ -132,7 +132,7 @@ final class InstanceGenerator {
   /** Instance {@code index}: the same for the same seed, schema and queries. */
   Database generate(int index) {
     if (index < fixed.size()) {
-      return generated(index, profile(index));
+      return generated(index, index, profile(index));
     }
     List<Database> targeted = targeted();
     if (index < fixed.size() + targeted.size()) {
@@ -140,11 +140,16 @@ final class InstanceGenerator {
       return new Database("generated #" + (index + 1) + " (" + t.name() + ")", tables,
           rowsOf(t));
     }
-    return generated(index, profile(index - targeted.size()));
+    return generated(index, index - targeted.size(), profile(index - targeted.size()));
   }
 
-  private Database generated(int index, Profile p) {
-    Random random = new Random(seed * 1_000_003L + index);
+  /**
+   * Instance {@code index} drawn with profile {@code p}; its rows depend on {@code ordinal}, its place among the
+   * fixed and random instances, so that a change in the number of targeted instances before them leaves the random
+   * ones as they were.
+   */
+  private Database generated(int index, int ordinal, Profile p) {
+    Random random = new Random(seed * 1_000_003L + ordinal);
     Map<String, List<List<String>>> rows = new LinkedHashMap<>();
     for (Schema.Table t : tables) {
       int n = p.exact() ? p.rows().getOrDefault(key(t), p.maxRows()) : random.nextInt(p.maxRows() + 1);
