@@ -268,24 +268,16 @@ final class OuterJoins {
               compare("COMPARE_LESSTHANOREQUALTO", input, upper)));
         }
         case "CONJUNCTION" -> {
-          List<Value> values = new ArrayList<>();
-          for (JsonNode k : kids) {
-            Value v = of(k);
-            if (v == null) {
-              return null;
-            }
-            values.add(v);
+          List<Value> values = each(kids);
+          if (values == null) {
+            return null;
           }
           return type.equals("CONJUNCTION_AND") ? and(values) : type.equals("CONJUNCTION_OR") ? or(values) : ANY;
         }
         case "OPERATOR" -> {
-          List<Value> values = new ArrayList<>();
-          for (JsonNode k : kids) {
-            Value v = of(k);
-            if (v == null) {
-              return null;
-            }
-            values.add(v);
+          List<Value> values = each(kids);
+          if (values == null) {
+            return null;
           }
           if (values.isEmpty()) {
             return ANY;
@@ -305,13 +297,9 @@ final class OuterJoins {
         }
         case "FUNCTION" -> {
           String name = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
-          List<Value> values = new ArrayList<>();
-          for (JsonNode a : QueryFacts.arguments(e)) {
-            Value v = of(a);
-            if (v == null) {
-              return null;
-            }
-            values.add(v);
+          List<Value> values = each(QueryFacts.arguments(e));
+          if (values == null) {
+            return null;
           }
           if (name.equals("coalesce") || name.equals("ifnull")) {
             return coalesce(values);
@@ -330,6 +318,19 @@ final class OuterJoins {
           return placeable[0] ? ANY : null;
         }
       }
+    }
+
+    /** The values of these expressions; null when one's cannot be told. */
+    private @Nullable List<Value> each(List<JsonNode> expressions) {
+      List<Value> out = new ArrayList<>();
+      for (JsonNode x : expressions) {
+        Value v = of(x);
+        if (v == null) {
+          return null;
+        }
+        out.add(v);
+      }
+      return out;
     }
 
     /**

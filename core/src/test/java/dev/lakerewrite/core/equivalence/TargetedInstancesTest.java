@@ -99,12 +99,10 @@ class TargetedInstancesTest {
     Schema schema = DuckDbCatalog.load(SCHEMA).schema();
     String query = PAIRS[2][0];
     try (java.sql.Connection scratch = DuckDbWorkspace.scratch()) {
-      dev.lakerewrite.core.sql.SqlParser parser = dev.lakerewrite.core.sql.SqlParser.on(scratch);
-      QueryFacts facts = new QueryFacts(schema, parser);
-      facts.add(parser.parse(query).statement(0));
-      facts.add(parser.parse(PAIRS[2][1]).statement(0));
-      List<Schema.Table> tables = schema.closure(facts.tables());
-      Domains domains = Domains.build(facts, tables, scratch, java.util.Map.of());
+      Setup setup = Setup.of(schema, scratch, query, PAIRS[2][1]);
+      QueryFacts facts = setup.facts();
+      List<Schema.Table> tables = setup.tables();
+      Domains domains = setup.domains();
       List<Database> without = TargetedInstances.plan(tables, domains, facts, scratch, false).instances();
       TargetedInstances.Plan with = TargetedInstances.plan(tables, domains, facts, scratch, true);
       assertThat(without).hasSize(TargetedInstances.CAP);
@@ -399,18 +397,28 @@ class TargetedInstancesTest {
     return separating(ddl, left, right, kind, true);
   }
 
+  /** Two queries' facts on a schema, the tables they read (with those their foreign keys reach) and the pools. */
+  record Setup(QueryFacts facts, List<Schema.Table> tables, Domains domains) {
+    static Setup of(Schema schema, java.sql.Connection scratch, String left, String right) throws Exception {
+      dev.lakerewrite.core.sql.SqlParser parser = dev.lakerewrite.core.sql.SqlParser.on(scratch);
+      QueryFacts facts = new QueryFacts(schema, parser);
+      facts.add(parser.parse(left).statement(0));
+      facts.add(parser.parse(right).statement(0));
+      List<Schema.Table> tables = schema.closure(facts.tables());
+      return new Setup(facts, tables, Domains.build(facts, tables, scratch, java.util.Map.of()));
+    }
+  }
+
   /** As above; {@code engine}: whether base rows are searched by the engine for rows passing the row filters. */
   private static boolean separating(String ddl, String left, String right, String kind, boolean engine)
       throws Exception {
     Schema schema = DuckDbCatalog.load(ddl).schema();
     try (DuckDbWorkspace ws = DuckDbWorkspace.create(schema);
          java.sql.Connection scratch = DuckDbWorkspace.scratch()) {
-      dev.lakerewrite.core.sql.SqlParser parser = dev.lakerewrite.core.sql.SqlParser.on(scratch);
-      QueryFacts facts = new QueryFacts(schema, parser);
-      facts.add(parser.parse(left).statement(0));
-      facts.add(parser.parse(right).statement(0));
-      List<Schema.Table> tables = schema.closure(facts.tables());
-      Domains domains = Domains.build(facts, tables, scratch, java.util.Map.of());
+      Setup setup = Setup.of(schema, scratch, left, right);
+      QueryFacts facts = setup.facts();
+      List<Schema.Table> tables = setup.tables();
+      Domains domains = setup.domains();
       int ofKind = 0;
       boolean differs = false;
       List<String> names = new ArrayList<>();

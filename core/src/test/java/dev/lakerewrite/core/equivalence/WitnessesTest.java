@@ -142,13 +142,10 @@ class WitnessesTest {
     String right = left.replace("s_state = 'LA' AND sa_qty BETWEEN 50 AND 250", "s_state = 'LA'");
     Schema schema = DuckDbCatalog.load(SCHEMA).schema();
     try (java.sql.Connection scratch = DuckDbWorkspace.scratch()) {
-      dev.lakerewrite.core.sql.SqlParser parser = dev.lakerewrite.core.sql.SqlParser.on(scratch);
-      QueryFacts facts = new QueryFacts(schema, parser);
-      facts.add(parser.parse(left).statement(0));
-      facts.add(parser.parse(right).statement(0));
-      List<Schema.Table> tables = schema.closure(facts.tables());
-      Domains domains = Domains.build(facts, tables, scratch, java.util.Map.of());
-      List<Database> instances = TargetedInstances.plan(tables, domains, facts, scratch, true).instances();
+      TargetedInstancesTest.Setup setup = TargetedInstancesTest.Setup.of(schema, scratch, left, right);
+      List<Schema.Table> tables = setup.tables();
+      List<Database> instances = TargetedInstances.plan(tables, setup.domains(), setup.facts(), scratch, true)
+          .instances();
       Database own = instances.stream().filter(d -> d.name().contains("a witness of query 2 where disjunct 3 of OR "
           + "#1 holds whose free columns miss every constant") && d.name().contains(Witnesses.OWN)).findFirst()
           .orElseThrow(() -> new AssertionError(instances.stream().map(Database::name).toList()));
