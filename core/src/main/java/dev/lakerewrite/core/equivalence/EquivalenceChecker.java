@@ -428,11 +428,11 @@ public final class EquivalenceChecker implements AutoCloseable {
             starts.add(Math.min(1, starts.size()), s);
           }
         }
-        JsonNode left = facts.statements().get(0);
-        JsonNode right = facts.statements().get(1);
+        List<JsonNode> differing = MutationSearch.differingExpressions(facts.statements().get(0),
+            facts.statements().get(1));
         ThresholdSearch.Outcome found = MutationSearch.search(starts, domains, facts.columnComparisons(),
-            MutationSearch.differingColumns(left, right),
-            MutationSearch.differingValues(left, right, facts.constants(), domains.atoms(), facts::typeOf),
+            MutationSearch.namedColumns(differing),
+            MutationSearch.differingValues(differing, facts.constants(), domains.atoms(), facts::typeOf),
             MutationSearch.namedColumns(facts.statements()), seed, mutationTrials, probe(last));
         if (found != null) {
           return difference(found.loaded(), last[0], facts);

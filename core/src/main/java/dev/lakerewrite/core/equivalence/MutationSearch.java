@@ -68,51 +68,51 @@ final class MutationSearch {
    * where a dropped, negated or changed predicate lives. Empty when the two queries hold the same expressions.
    */
   static Set<String> differingColumns(JsonNode left, JsonNode right) {
+    return namedColumns(differingExpressions(left, right));
+  }
+
+  /**
+   * The expressions (comparisons, BETWEEN, operators, functions, CASE; in both trees, in the order visited) whose
+   * text, without locations, aliases and qualifiers, one query has more often than the other.
+   */
+  static List<JsonNode> differingExpressions(JsonNode left, JsonNode right) {
+    List<JsonNode> nodes = new ArrayList<>();
+    List<String> texts = new ArrayList<>();
     Map<String, Integer> counts = new HashMap<>();
-    Map<String, JsonNode> byText = new HashMap<>();
-    count(left, 1, counts, byText);
-    count(right, -1, counts, byText);
-    Set<String> out = new LinkedHashSet<>();
-    for (Map.Entry<String, Integer> e : counts.entrySet()) {
-      if (e.getValue() != 0) {
-        out.addAll(namedColumns(List.of(byText.get(e.getKey()))));
+    List<JsonNode> trees = List.of(left, right);
+    for (int q = 0; q < trees.size(); q++) {
+      int sign = q == 0 ? 1 : -1;
+      Trees.visit(trees.get(q), n -> {
+        if (COMPARED.contains(n.path("class").asText(""))) {
+          String text = unqualified(n).toString();
+          nodes.add(n);
+          texts.add(text);
+          counts.merge(text, sign, Integer::sum);
+        }
+      });
+    }
+    List<JsonNode> out = new ArrayList<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      if (counts.get(texts.get(i)) != 0) {
+        out.add(nodes.get(i));
       }
     }
     return out;
   }
 
-  private static void count(JsonNode tree, int sign, Map<String, Integer> counts, Map<String, JsonNode> byText) {
-    Trees.visit(tree, n -> {
-      if (COMPARED.contains(n.path("class").asText(""))) {
-        String text = unqualified(n).toString();
-        counts.merge(text, sign, Integer::sum);
-        byText.putIfAbsent(text, n);
-      }
-    });
-  }
-
   /**
-   * Per column, the constants it is compared with inside the expressions one query has more often than the other
-   * ({@link #differingColumns}), each with its neighbours: the values that flip exactly the predicate a mutant
-   * dropped, negated or moved ({@code hd_dep_count = 0} dropped from one disjunct of eight: 0 is told apart by -1
-   * or 1, where the other constants, 2 and 4, satisfy a sibling disjunct in both queries).
+   * Per column, the constants it is compared with inside the {@linkplain #differingExpressions differing
+   * expressions}, each with its neighbours: the values that flip exactly the predicate a mutant dropped, negated or
+   * moved ({@code hd_dep_count = 0} dropped from one disjunct of eight: 0 is told apart by -1 or 1, where the other
+   * constants, 2 and 4, satisfy a sibling disjunct in both queries).
    *
    * @param atoms the evaluated constants, in the order of {@code constants} (null where not evaluated)
    */
-  static Map<QueryFacts.ColumnKey, Set<String>> differingValues(JsonNode left, JsonNode right,
+  static Map<QueryFacts.ColumnKey, Set<String>> differingValues(List<JsonNode> differing,
       List<QueryFacts.Constant> constants, List<Domains.@Nullable Atom> atoms,
       java.util.function.Function<QueryFacts.ColumnKey, java.util.Optional<ValueType>> types) {
-    Map<String, Integer> counts = new HashMap<>();
-    count(left, 1, counts, new HashMap<>());
-    count(right, -1, counts, new HashMap<>());
     Set<JsonNode> inside = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    for (JsonNode tree : List.of(left, right)) {
-      Trees.visit(tree, n -> {
-        if (COMPARED.contains(n.path("class").asText("")) && counts.getOrDefault(unqualified(n).toString(), 0) != 0) {
-          Trees.visit(n, inside::add);
-        }
-      });
-    }
+    differing.forEach(n -> Trees.visit(n, inside::add));
     Map<QueryFacts.ColumnKey, Set<String>> out = new LinkedHashMap<>();
     for (int i = 0; i < constants.size() && i < atoms.size(); i++) {
       Domains.Atom atom = atoms.get(i);
@@ -411,8 +411,7 @@ final class MutationSearch {
         }
       }
       for (QueryFacts.ColumnKey other : others) {
-        Schema.Table u = db.tables().stream().filter(x -> x.name().equalsIgnoreCase(other.table())).findFirst()
-            .orElse(null);
+        Schema.Table u = table(db.tables(), other.table());
         int x = u == null ? -1 : u.columnIndex(other.column());
         if (x < 0) {
           continue;
@@ -508,8 +507,7 @@ final class MutationSearch {
             return true;
           }
         } else if (pass == 1 && fk != null && parents && fk.columns().size() == 1) {
-          Schema.Table parent = tables.stream().filter(x -> x.name().equalsIgnoreCase(fk.referencedTable()))
-              .findFirst().orElse(null);
+          Schema.Table parent = table(tables, fk.referencedTable());
           int pc = parent == null ? -1 : parent.columnIndex(fk.referencedColumns().get(0));
           if (pc < 0 || !parent.keys().contains(List.of(parent.columns().get(pc).name()))) {
             continue;
@@ -538,6 +536,10 @@ final class MutationSearch {
       }
     }
     return false;
+  }
+
+  private static Schema.@Nullable Table table(List<Schema.Table> tables, String name) {
+    return tables.stream().filter(x -> x.name().equalsIgnoreCase(name)).findFirst().orElse(null);
   }
 
   private static Schema.@Nullable ForeignKey references(Schema.Table t, String column) {

@@ -1829,18 +1829,20 @@ final class Witnesses {
         witness));
     // The same witness under the same keys, its free columns outside the constants other predicates put on them:
     // rows the other query (or another disjunct) rejects where this one does not look. Last, so that the other
-    // variants keep their places; where no witness of the other query has its rows it is lifted first (build).
+    // variants keep their places; where no witness of the other query has its rows it is lifted first (build). It
+    // is solved, written and finished from the witness's fresh-key counter, so that only free columns differ.
     int keysTo = fresh;
     fresh = keysFrom;
     Solution outside = new Solution(m);
     outside.outside = true;
     outside.solve(null, Map.of());
-    fresh = keysTo;
     Map<String, List<List<String>>> outsideRows = new LinkedHashMap<>();
+    Witness outsideWitness = outside.rows(outsideRows, Set.of()) ? finish("a witness of " + which
+        + " whose free columns miss every constant a predicate compares them with", outsideRows) : null;
+    fresh = keysTo;
     List<Witness> last = new ArrayList<>();
-    if (outside.rows(outsideRows, Set.of()) && !outsideRows.equals(witness)) {
-      last.add(finish("a witness of " + which + " whose free columns miss every constant a predicate compares them "
-          + "with", outsideRows));
+    if (outsideWitness != null && !outsideWitness.rows().equals(out.get(0).rows())) {
+      last.add(outsideWitness);
     }
     if (!full) {
       List<Witness> bounds = boundaries(m, w, witness, which, new ArrayList<>());
