@@ -412,6 +412,29 @@ public final class EquivalenceChecker implements AutoCloseable {
             return difference(found.loaded(), last[0], facts);
           }
         }
+        // A rank compared with a constant: the seeds copied past the threshold, each copy its own ranked group.
+        java.util.SortedSet<Integer> ranks = Replicas.rankThresholds(facts.statements());
+        if (!ranks.isEmpty() && System.nanoTime() < deadline) {
+          Set<QueryFacts.ColumnKey> constrained = new java.util.HashSet<>();
+          domains.atoms().forEach(a -> {
+            if (a != null) {
+              constrained.add(a.column());
+            }
+          });
+          // The first witness first: a row in every branch of a UNION, where the instances' rows meet one or none.
+          List<ThresholdSearch.Seed> starts = new ArrayList<>(seeds);
+          if (informativeWitness != null) {
+            starts.remove(informativeWitness);
+            starts.add(0, informativeWitness);
+          }
+          Trial[] last = new Trial[1];
+          ThresholdSearch.Outcome found = Replicas.search(starts, ranks, measures,
+              Replicas.variedColumns(facts.statements(), tables, constrained), facts.columnComparisons(),
+              thresholdTrials, probe(last));
+          if (found != null) {
+            return difference(found.loaded(), last[0], facts);
+          }
+        }
       }
       if (mutationTrials > 0 && System.nanoTime() < deadline && facts.statements().size() == 2) {
         // A predicate one query has and the other lacks: a row that fails only it, one edit from rows that pass.

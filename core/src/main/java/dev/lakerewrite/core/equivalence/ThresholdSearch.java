@@ -8,6 +8,7 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -73,29 +74,8 @@ final class ThresholdSearch {
    * {@code <>} or {@code BETWEEN}).
    */
   static Map<String, Set<Integer>> measures(List<JsonNode> statements, List<Schema.Table> tables) {
-    List<JsonNode> items = new ArrayList<>();
-    for (JsonNode s : statements) {
-      Trees.visit(s, n -> {
-        if ("SELECT_NODE".equals(n.path("type").asText("")) && n.path("select_list").isArray()) {
-          n.path("select_list").forEach(items::add);
-        }
-      });
-    }
-    // Outputs derived from aggregates or windows, by name, through any number of CTEs and derived tables.
-    Set<String> derived = new HashSet<>();
-    boolean changed = true;
-    for (int round = 0; changed && round < 8; round++) {
-      changed = false;
-      for (JsonNode item : items) {
-        String alias = item.path("alias").asText("");
-        String name = (!alias.isEmpty() ? alias : "COLUMN_REF".equals(item.path("class").asText(""))
-            ? Trees.columnName(item) : "").toLowerCase(Locale.ROOT);
-        if (!name.isEmpty() && !derived.contains(name) && derivedFrom(item, derived)) {
-          derived.add(name);
-          changed = true;
-        }
-      }
-    }
+    List<JsonNode> items = selectItems(statements);
+    Set<String> derived = derivedOutputs(items, ThresholdSearch::derivedFrom);
     boolean compared = false;
     Set<String> aggregated = new LinkedHashSet<>();
     for (JsonNode s : statements) {
@@ -126,6 +106,31 @@ final class ThresholdSearch {
     if (!compared) {
       return out;
     }
+    // An aggregated output of a derived table or a UNION branch (sum(sales_cnt) over ss_quantity -
+    // coalesce(sr_return_quantity, 0) AS sales_cnt: TPC-DS q75) stands for the columns its expression reads.
+    Map<String, Set<String>> reads = new HashMap<>();
+    for (JsonNode item : items) {
+      String alias = item.path("alias").asText("").toLowerCase(Locale.ROOT);
+      if (!alias.isEmpty()) {
+        for (List<String> ref : Trees.columnRefs(item)) {
+          if (!ref.isEmpty()) {
+            reads.computeIfAbsent(alias, k -> new LinkedHashSet<>()).add(ref.get(ref.size() - 1)
+                .toLowerCase(Locale.ROOT));
+          }
+        }
+      }
+    }
+    for (List<String> frontier = new ArrayList<>(aggregated); !frontier.isEmpty(); ) {
+      List<String> next = new ArrayList<>();
+      for (String name : frontier) {
+        for (String read : reads.getOrDefault(name, Set.of())) {
+          if (aggregated.add(read)) {
+            next.add(read);
+          }
+        }
+      }
+      frontier = next;
+    }
     for (Schema.Table t : tables) {
       for (int c = 0; c < t.columns().size(); c++) {
         Schema.Column col = t.columns().get(c);
@@ -136,6 +141,42 @@ final class ThresholdSearch {
       }
     }
     return out;
+  }
+
+  /**
+   * The lower-case names of the outputs {@code from} says are derived (given the names found so far), through any
+   * number of CTEs and derived tables: {@link #derivedFrom} for aggregates and windows.
+   */
+  static Set<String> derivedOutputs(List<JsonNode> items,
+      java.util.function.BiPredicate<JsonNode, Set<String>> from) {
+    Set<String> derived = new HashSet<>();
+    boolean changed = true;
+    for (int round = 0; changed && round < 8; round++) {
+      changed = false;
+      for (JsonNode item : items) {
+        String alias = item.path("alias").asText("");
+        String name = (!alias.isEmpty() ? alias : "COLUMN_REF".equals(item.path("class").asText(""))
+            ? Trees.columnName(item) : "").toLowerCase(Locale.ROOT);
+        if (!name.isEmpty() && !derived.contains(name) && from.test(item, derived)) {
+          derived.add(name);
+          changed = true;
+        }
+      }
+    }
+    return derived;
+  }
+
+  /** The select-list items of every SELECT in the statements. */
+  static List<JsonNode> selectItems(List<JsonNode> statements) {
+    List<JsonNode> items = new ArrayList<>();
+    for (JsonNode s : statements) {
+      Trees.visit(s, n -> {
+        if ("SELECT_NODE".equals(n.path("type").asText("")) && n.path("select_list").isArray()) {
+          n.path("select_list").forEach(items::add);
+        }
+      });
+    }
+    return items;
   }
 
   /** Whether an expression calls an aggregate (count too), holds a window, or names a derived output. */
@@ -232,7 +273,7 @@ final class ThresholdSearch {
             }
             cells++;
             Cell cell = new Cell(seed, t, r, c, ValueType.of(t.columns().get(c).valueType()),
-                limit(t.columns().get(c).type()));
+                limit(t.columns().get(c).type()), measures);
             int[] used = {0};
             Outcome found = cell.search(v, maxTrials - trials, used, probe);
             trials += used[0];
@@ -261,47 +302,9 @@ final class ThresholdSearch {
     private static final double[] FACTORS = {0.1, 0.01, 0.001, 10, 100, -1, 0.5, 2};
 
     @Nullable Database at(BigDecimal f) {
-      List<List<String>> rows = new ArrayList<>();
-      boolean changed = false;
-      for (List<String> row : seed.instance().rows(table)) {
-        List<String> r = new ArrayList<>(row);
-        for (int c : columns) {
-          String v = r.get(c);
-          if (v == null) {
-            continue;
-          }
-          String moved;
-          try {
-            ValueType type = ValueType.of(table.columns().get(c).valueType());
-            BigDecimal x = new BigDecimal(v.strip()).multiply(f);
-            BigDecimal lim = limit(table.columns().get(c).type());
-            int scale = scale(type, table.columns().get(c).type());
-            x = x.setScale(scale, RoundingMode.HALF_UP);
-            if (lim != null && x.abs().compareTo(lim) >= 0) {
-              return null;
-            }
-            moved = type.number(x);
-          } catch (NumberFormatException | ArithmeticException e) {
-            moved = null;
-          }
-          if (moved == null) {
-            return null;
-          }
-          changed |= !moved.equals(v);
-          r.set(c, moved);
-        }
-        rows.add(r);
-      }
-      if (!changed) {
-        return null;
-      }
-      Map<String, List<List<String>>> all = new LinkedHashMap<>();
-      for (Schema.Table t : seed.instance().tables()) {
-        all.put(t.name().toLowerCase(Locale.ROOT), t == table ? rows : seed.instance().rows(t));
-      }
-      return new Database(seed.instance().name() + ", every " + table.name().toLowerCase(Locale.ROOT)
-          + " measure times " + f.stripTrailingZeros().toPlainString() + " (totals across a comparison, their "
-          + "ratios kept)", seed.instance().tables(), all);
+      return scaled(seed.instance(), Map.of(table.name().toLowerCase(Locale.ROOT), columns), f,
+          ", every " + table.name().toLowerCase(Locale.ROOT) + " measure times " + f.stripTrailingZeros()
+          .toPlainString() + " (totals across a comparison, their ratios kept)");
     }
 
     @Nullable Outcome search(int[] used, Probe probe) throws SQLException {
@@ -353,6 +356,50 @@ final class ThresholdSearch {
       }
       return null;
     }
+  }
+
+  /**
+   * The instance with every cell of the given columns (per lower-case table name) multiplied by {@code f}, rounded
+   * to the column's scale; null when a product leaves its column's range or nothing changed.
+   */
+  private static @Nullable Database scaled(Database db, Map<String, Set<Integer>> columnsByTable, BigDecimal f,
+      String what) {
+    Map<String, List<List<String>>> all = new LinkedHashMap<>();
+    boolean changed = false;
+    for (Schema.Table table : db.tables()) {
+      Set<Integer> columns = columnsByTable.getOrDefault(table.name().toLowerCase(Locale.ROOT), Set.of());
+      List<List<String>> rows = new ArrayList<>();
+      for (List<String> row : db.rows(table)) {
+        List<String> r = new ArrayList<>(row);
+        for (int c : columns) {
+          String v = r.get(c);
+          if (v == null) {
+            continue;
+          }
+          String moved;
+          try {
+            ValueType type = ValueType.of(table.columns().get(c).valueType());
+            BigDecimal lim = limit(table.columns().get(c).type());
+            BigDecimal x = new BigDecimal(v.strip()).multiply(f)
+                .setScale(scale(type, table.columns().get(c).type()), RoundingMode.HALF_UP);
+            if (lim != null && x.abs().compareTo(lim) >= 0) {
+              return null;
+            }
+            moved = type.number(x);
+          } catch (NumberFormatException | ArithmeticException e) {
+            moved = null;
+          }
+          if (moved == null) {
+            return null;
+          }
+          changed |= !moved.equals(v);
+          r.set(c, moved);
+        }
+        rows.add(r);
+      }
+      all.put(table.name().toLowerCase(Locale.ROOT), rows);
+    }
+    return changed ? new Database(db.name() + what, db.tables(), all) : null;
   }
 
   /** Aggregates that are NULL (or say nothing) over a group of one row: they need groups of two. */
@@ -535,14 +582,23 @@ final class ThresholdSearch {
         : null;
   }
 
-  /** One cell of a seed (table, row, column) and its type. */
-  private record Cell(Seed seed, Schema.Table table, int row, int column, ValueType type, @Nullable BigDecimal limit) {
+  /**
+   * One cell of a seed (table, row, column) and its type; {@code measures}, every measure column, for the finer grid
+   * ({@link #refined}).
+   */
+  private record Cell(Seed seed, Schema.Table table, int row, int column, ValueType type, @Nullable BigDecimal limit,
+      Map<String, Set<Integer>> measures) {
 
     /** The seed with this cell at {@code v}. */
     Database with(String v) {
+      return with(seed.instance(), v);
+    }
+
+    /** An instance with the seed's tables and this cell at {@code v}. */
+    Database with(Database base, String v) {
       Map<String, List<List<String>>> rows = new LinkedHashMap<>();
-      for (Schema.Table t : seed.instance().tables()) {
-        List<List<String>> r = new ArrayList<>(seed.instance().rows(t));
+      for (Schema.Table t : base.tables()) {
+        List<List<String>> r = new ArrayList<>(base.rows(t));
         if (t == table) {
           List<String> changed = new ArrayList<>(r.get(row));
           changed.set(column, v);
@@ -550,7 +606,7 @@ final class ThresholdSearch {
         }
         rows.put(t.name().toLowerCase(Locale.ROOT), r);
       }
-      return new Database(seed.instance().name() + ", " + table.name().toLowerCase(Locale.ROOT) + "."
+      return new Database(base.name() + ", " + table.name().toLowerCase(Locale.ROOT) + "."
           + table.columns().get(column).name() + " of row " + (row + 1) + " at " + v + " (a threshold of a "
           + "comparison over aggregates)", seed.instance().tables(), rows);
     }
@@ -657,9 +713,64 @@ final class ThresholdSearch {
             to = new BigDecimal(mid);
           }
         }
+        if (to.subtract(from).abs().compareTo(unit) <= 0) {
+          return refined(from, to, unit, allowed, used, probe);
+        }
         return null; // this cell's threshold is tried: the next cell
       }
       return null;
     }
+
+    /**
+     * The threshold between two neighbouring values of the cell, on a ten times finer grid: every measure of the
+     * seed times ten (ratios between sums kept) and the cell bisected between ten times each neighbour. A ratio's
+     * boundary that no value of the cell meets exactly on the seed's totals ({@code curr / prev < 0.9} with {@code
+     * prev} = 3: 2/3 and 3/3 either side) is met on the finer one (27/30). At most {@value #REFINE_TRIALS}
+     * instances.
+     */
+    private @Nullable Outcome refined(BigDecimal from, BigDecimal to, BigDecimal unit, int allowed, int[] used,
+        Probe probe) throws SQLException {
+      BigDecimal factor = BigDecimal.TEN;
+      Database finer = scaled(seed.instance(), measures, factor, ", every measure times ten (a finer grid)");
+      String start = finer == null ? null : fit(from.multiply(factor), unit);
+      if (start == null || used[0] >= allowed) {
+        return null;
+      }
+      int budget = used[0] + REFINE_TRIALS;
+      used[0]++;
+      Outcome base = probe.run(with(finer, start));
+      if (base == null || base.different()) {
+        return base;
+      }
+      BigDecimal lo = new BigDecimal(start);
+      BigDecimal hi = to.multiply(factor);
+      while (used[0] < Math.min(allowed, budget)) {
+        BigDecimal units = hi.subtract(lo).divideToIntegralValue(unit);
+        if (units.abs().compareTo(BigDecimal.ONE) <= 0) {
+          break;
+        }
+        String mid = fit(lo.add(units.divide(BigDecimal.valueOf(2), 0, RoundingMode.DOWN).multiply(unit)), unit);
+        if (mid == null) {
+          break;
+        }
+        used[0]++;
+        Outcome m = probe.run(with(finer, mid));
+        if (m == null) {
+          break;
+        }
+        if (m.different()) {
+          return m;
+        }
+        if (m.signature().equals(base.signature())) {
+          lo = new BigDecimal(mid);
+        } else {
+          hi = new BigDecimal(mid);
+        }
+      }
+      return null;
+    }
   }
+
+  /** Instances the finer grid of one cell's threshold tries at most. */
+  static final int REFINE_TRIALS = 10;
 }

@@ -99,4 +99,65 @@ class ThresholdSearchTest {
       EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), ratios, moved);
     }
   }
+
+  static final String QUANTITIES = """
+      CREATE TABLE store (s_sk INTEGER PRIMARY KEY, s_name VARCHAR NOT NULL, s_year INTEGER NOT NULL);
+      CREATE TABLE cust (c_sk INTEGER PRIMARY KEY, c_name VARCHAR NOT NULL);
+      CREATE TABLE sale (sa_ticket INTEGER NOT NULL, sa_item INTEGER NOT NULL,
+        sa_cust INTEGER NOT NULL REFERENCES cust (c_sk), sa_store INTEGER NOT NULL REFERENCES store (s_sk),
+        sa_qty INTEGER NOT NULL, sa_returned INTEGER, sa_paid DECIMAL(7,2) NOT NULL,
+        PRIMARY KEY (sa_ticket, sa_item));
+      """;
+
+  /**
+   * q75's shape: an item's quantity this year against last year's, below 90 %, through a derived table's output
+   * that the CTE sums. On totals of a few units no quantity puts the ratio at exactly 0.9; ten times every quantity
+   * (the ratios kept) and the moved cell bisected again does.
+   */
+  static final String DECLINE = "WITH yearly AS (SELECT yr, item, sum(cnt) AS sales_cnt FROM (SELECT s_year AS yr, "
+      + "sa_item AS item, sa_qty AS cnt FROM sale, store WHERE sa_store = s_sk) AS "
+      + "lines GROUP BY yr, item) SELECT curr.item, curr.sales_cnt, prev.sales_cnt FROM yearly AS curr, yearly AS "
+      + "prev WHERE curr.item = prev.item AND curr.yr = 2002 AND prev.yr = 2001 AND CAST(curr.sales_cnt AS "
+      + "DECIMAL(17,2)) / CAST(prev.sales_cnt AS DECIMAL(17,2)) < 0.9";
+
+  @Test
+  void aRatioBoundaryBetweenTwoNeighbouringValuesIsMetOnATenTimesFinerGrid() throws Exception {
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(QUANTITIES).build()) {
+      for (String right : List.of(DECLINE.replace("< 0.9", "<= 0.9"), DECLINE.replace("< 0.9", "< 1.0"))) {
+        EquivalenceResult r = checker.check(DECLINE, right);
+        assertThat(r.verdict()).as("%s: %s", right, r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+        EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), DECLINE, right);
+      }
+    }
+  }
+
+  /**
+   * q67's shape: groups ranked within a partition, the first forty kept. A boundary moved by one differs
+   * only where a partition holds more than forty ranked groups: the instance with rows copied 41 times under
+   * shifted keys, each copy its own group (a customer's name numbered per copy) with its own total.
+   */
+  static final String TOP_CUSTOMERS = "SELECT * FROM (SELECT s_name, c_name, total, rank() OVER (PARTITION BY s_name "
+      + "ORDER BY total DESC) AS rk FROM (SELECT s_name, c_name, sum(sa_paid) AS total FROM sale, cust, store WHERE "
+      + "sa_cust = c_sk AND sa_store = s_sk GROUP BY s_name, c_name) AS totals) AS ranked WHERE rk <= 40";
+
+  @Test
+  void aRankThresholdIsCrossedByCopiesOfTheRowsUnderShiftedKeys() throws Exception {
+    List<String[]> pairs = List.of(
+        new String[] {TOP_CUSTOMERS, TOP_CUSTOMERS.replace("rk <= 40", "rk <= 41")},
+        new String[] {TOP_CUSTOMERS, TOP_CUSTOMERS.replace("rk <= 40", "rk < 40")});
+    List<String> missedWithout = new ArrayList<>();
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(QUANTITIES).build();
+         EquivalenceChecker without = EquivalenceChecker.builder().schema(QUANTITIES).thresholdTrials(0).build()) {
+      for (String[] pair : pairs) {
+        EquivalenceResult r = checker.check(pair[0], pair[1]);
+        assertThat(r.verdict()).as("%s: %s", pair[1], r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+        EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), pair[0], pair[1]);
+        assertThat(r.summary()).contains("copies under shifted keys");
+        if (without.check(pair[0], pair[1]).verdict() == Verdict.EQUIVALENT) {
+          missedWithout.add(pair[1]);
+        }
+      }
+    }
+    assertThat(missedWithout).as("mutants only copies past the threshold separate").hasSize(pairs.size());
+  }
 }
