@@ -175,6 +175,10 @@ final class MutationSearch {
     Random random = new Random(randomSeed);
     List<Database> candidates = new ArrayList<>();
     List<ThresholdSearch.Seed> starts = seeds.subList(0, Math.min(seeds.size(), MAX_SEEDS));
+    // First, a row in a table the starting instance leaves empty (an anti-join's side): the partner of rows present.
+    for (ThresholdSearch.Seed seed : starts) {
+      candidates.addAll(partners(seed.instance(), first, domains, joins));
+    }
     for (Set<String> columns : List.of(first, rest(then, first))) {
       // Seeds alternate, and each cell's first edit comes before any cell's second.
       List<List<List<Database>>> perSeed = new ArrayList<>();
@@ -217,6 +221,92 @@ final class MutationSearch {
       }
     }
     return null;
+  }
+
+  /**
+   * Instances with one row added to a table that has none and holds a differing column ({@code first}): the
+   * partner, by the queries' join equalities, of the first row of each joined table present, and copies of it
+   * whose one differing column takes another value. The other columns take NULL where they may, else a value of
+   * their pool that passes the queries' predicates, a referenced value present for a foreign key, a fresh integer
+   * for a key. The side of an anti-join ({@code LEFT JOIN web_returns ON wr_order_number = ws_order_number AND
+   * wr_item_sk = ws_item_sk WHERE wr_order_number IS NULL}, TPC-DS q78) is empty in a witness; a mutant that
+   * drops or negates one of its join conditions differs on a return that matches the sale in all but that column.
+   */
+  static List<Database> partners(Database db, Set<String> first, Domains domains,
+      List<QueryFacts.ColumnComparison> joins) {
+    List<Database> out = new ArrayList<>();
+    for (Schema.Table t : db.tables()) {
+      if (!db.rows(t).isEmpty()) {
+        continue;
+      }
+      List<Integer> differing = new ArrayList<>();
+      for (int c = 0; c < t.columns().size(); c++) {
+        if (first.contains(t.columns().get(c).name().toLowerCase(Locale.ROOT))) {
+          differing.add(c);
+        }
+      }
+      if (differing.isEmpty()) {
+        continue;
+      }
+      List<String> row = new ArrayList<>();
+      List<@Nullable String> others = new ArrayList<>(); // per column, another value its partner table holds
+      boolean joined = false;
+      for (int c = 0; c < t.columns().size(); c++) {
+        Schema.Column col = t.columns().get(c);
+        QueryFacts.ColumnKey key = QueryFacts.ColumnKey.of(t.name(), col.name());
+        String value = null;
+        String other = null;
+        for (QueryFacts.ColumnComparison j : joins) {
+          QueryFacts.ColumnKey partner = partner(j, key);
+          Schema.Table u = partner == null ? null : table(db.tables(), partner.table());
+          int x = u == null || u == t ? -1 : u.columnIndex(partner.column());
+          if (x < 0 || db.rows(u).isEmpty() || db.rows(u).get(0).get(x) == null) {
+            continue;
+          }
+          value = db.rows(u).get(0).get(x);
+          other = freshInteger(db.rows(u), x);
+          joined = true;
+          break;
+        }
+        if (value == null) {
+          List<String> referenced = referencedValues(db, t, col.name());
+          if (referenced != null) {
+            value = col.nullable() || referenced.isEmpty() ? null : referenced.get(0);
+          } else if (t.inKey(col.name()) && ValueType.of(col.valueType()).family() == ValueType.Family.INTEGER) {
+            value = "1";
+          } else if (!col.nullable()) {
+            List<String> pool = domains.satisfying(key).isEmpty() ? domains.values(key) : domains.satisfying(key);
+            value = pool.isEmpty() ? null : pool.get(0);
+          }
+          if (value == null && !col.nullable()) {
+            row = null;
+            break;
+          }
+        }
+        row.add(value);
+        others.add(other);
+      }
+      if (row == null || !joined) {
+        continue;
+      }
+      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+      for (Schema.Table x : db.tables()) {
+        rows.put(x.name().toLowerCase(Locale.ROOT), db.rows(x));
+      }
+      rows.put(t.name().toLowerCase(Locale.ROOT), List.of(row));
+      out.add(new Database(db.name() + ", a row of " + t.name() + " joined to the rows present", db.tables(), rows));
+      for (int c : differing) {
+        if (others.get(c) == null) {
+          continue;
+        }
+        List<String> moved = new ArrayList<>(row);
+        moved.set(c, others.get(c));
+        rows.put(t.name().toLowerCase(Locale.ROOT), List.of(moved));
+        out.add(new Database(db.name() + ", a row of " + t.name() + " joined to the rows present but in "
+            + t.columns().get(c).name(), db.tables(), rows));
+      }
+    }
+    return out;
   }
 
   private static Set<String> rest(Set<String> all, Set<String> first) {

@@ -92,6 +92,41 @@ class MutationSearchTest {
     }
   }
 
+  /**
+   * TPC-DS q78's shape: sales without a return (an anti-join on order and item). The rows given hold a sale and no
+   * return; a mutant that drops or negates one condition of the join differs on a return that matches the sale in
+   * all columns or in all but one — a row added to the empty table, joined to the sale.
+   */
+  @Test
+  void anEmptyAntiJoinSideGetsARowJoinedToTheRowsPresent() throws Exception {
+    String schema = """
+        CREATE TABLE sale (ws_item INTEGER NOT NULL, ws_order INTEGER NOT NULL, ws_qty INTEGER NOT NULL,
+          PRIMARY KEY (ws_item, ws_order));
+        CREATE TABLE ret (wr_item INTEGER NOT NULL, wr_order INTEGER NOT NULL, wr_reason VARCHAR,
+          PRIMARY KEY (wr_item, wr_order));
+        INSERT INTO sale VALUES (3, 7, 10);
+        """;
+    String left = "SELECT ws_item, sum(ws_qty) AS qty FROM sale LEFT JOIN ret ON wr_order = ws_order AND ws_item = "
+        + "wr_item WHERE wr_order IS NULL GROUP BY ws_item";
+    String[] mutants = {
+      left.replace("wr_order = ws_order AND ", ""),
+      left.replace(" AND ws_item = wr_item", ""),
+      left.replace("AND ws_item = wr_item", "AND NOT (ws_item = wr_item)"),
+    };
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(schema).maxInstances(1)
+             .witnesses(false).build();
+         EquivalenceChecker without = EquivalenceChecker.builder().schema(schema).maxInstances(1)
+             .witnesses(false).mutationTrials(0).build()) {
+      for (String right : mutants) {
+        EquivalenceResult r = checker.check(left, right);
+        assertThat(r.verdict()).as("%s: %s", right, r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+        assertThat(r.summary()).contains("a row of ret joined to the rows present");
+        EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
+        assertThat(without.check(left, right).verdict()).as(right).isEqualTo(Verdict.EQUIVALENT);
+      }
+    }
+  }
+
   @Test
   void theColumnsOfExpressionsOnlyOneQueryHasAreEditedFirst() throws Exception {
     try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
