@@ -357,6 +357,7 @@ public final class EquivalenceChecker implements AutoCloseable {
       List<ResultTable> emptyAnswers = null;
       ThresholdSearch.Seed informativeWitness = null;
       ThresholdSearch.Seed ownWitness = null;
+      List<Database> informativeWitnesses = new ArrayList<>();
       for (; System.nanoTime() < deadline; i++) {
         total = counted + (plan[0] != null || i >= counted ? planned.get().onTop() : 0);
         if (i >= total) {
@@ -386,6 +387,9 @@ public final class EquivalenceChecker implements AutoCloseable {
           boolean witness = loaded.name().contains("a witness of"); // "generated #12 (targeted: a witness of ..."
           if (informative && witness && informativeWitness == null) {
             informativeWitness = seed;
+          }
+          if (informative && witness && informativeWitnesses.size() < Replicas.MAX_SIDE_BY_SIDE + 1) {
+            informativeWitnesses.add(loaded);
           }
           if (informative && ownWitness == null && loaded.name().contains(Witnesses.OWN)) {
             ownWitness = seed;
@@ -433,6 +437,19 @@ public final class EquivalenceChecker implements AutoCloseable {
               thresholdTrials, probe(last));
           if (found != null) {
             return difference(found.loaded(), last[0], facts);
+          }
+        }
+      }
+      if (mutationTrials > 0 && informativeWitnesses.size() > 1) {
+        // The first witness beside each other one: groups of two disjuncts in one instance (DISTINCT over them).
+        Trial[] last = new Trial[1];
+        ThresholdSearch.Probe probe = probe(last);
+        for (Database other : informativeWitnesses.subList(1, informativeWitnesses.size())) {
+          Database both = System.nanoTime() < deadline ? Replicas.sideBySide(informativeWitnesses.get(0), other,
+              facts.columnComparisons()) : null;
+          ThresholdSearch.Outcome o = both == null ? null : probe.run(both);
+          if (o != null && o.different()) {
+            return difference(o.loaded(), last[0], facts);
           }
         }
       }

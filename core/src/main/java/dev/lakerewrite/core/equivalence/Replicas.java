@@ -42,6 +42,8 @@ final class Replicas {
   static final int MAX_COPIES = 256;
   /** Starting instances at most. */
   static final int MAX_SEEDS = 2;
+  /** Witnesses put beside the first one per check at most ({@link #sideBySide}). */
+  static final int MAX_SIDE_BY_SIDE = 6;
 
   private static final Set<String> RANKS = Set.of("WINDOW_RANK", "WINDOW_RANK_DENSE", "WINDOW_ROW_NUMBER");
 
@@ -204,21 +206,9 @@ final class Replicas {
   static @Nullable Database replicated(Database db, int copies, QueryFacts.@Nullable ColumnKey varied, Raise raise,
       Map<String, Set<Integer>> measures, List<QueryFacts.ColumnComparison> joins) {
     Set<QueryFacts.ColumnKey> shifted = shiftedColumns(db.tables(), joins);
-    BigInteger span = BigInteger.ONE;
-    for (Schema.Table t : db.tables()) {
-      for (int c = 0; c < t.columns().size(); c++) {
-        if (!shifted.contains(QueryFacts.ColumnKey.of(t.name(), t.columns().get(c).name()))) {
-          continue;
-        }
-        for (List<String> row : db.rows(t)) {
-          BigInteger v = integer(row.get(c));
-          if (v != null) {
-            span = span.max(v.abs().add(BigInteger.ONE));
-          } else if (row.get(c) != null) {
-            return null; // a key that is no integer cannot be shifted
-          }
-        }
-      }
+    BigInteger span = span(db, shifted);
+    if (span == null) {
+      return null;
     }
     Map<String, List<List<String>>> rows = new LinkedHashMap<>();
     for (Schema.Table t : db.tables()) {
@@ -271,6 +261,66 @@ final class Replicas {
         : ", " + varied.table() + "." + varied.column() + " numbered per copy") + ", measures of "
         + String.join(", ", raise.tables()) + " raised per copy" + (raise.alternating() ? " in alternating "
         + "directions" : "") + " (more ranked groups than a rank threshold)", db.tables(), rows);
+  }
+
+  /**
+   * One more than the largest magnitude in the shifted columns; null when one holds a value that is no integer.
+   */
+  private static @Nullable BigInteger span(Database db, Set<QueryFacts.ColumnKey> shifted) {
+    BigInteger span = BigInteger.ONE;
+    for (Schema.Table t : db.tables()) {
+      for (int c = 0; c < t.columns().size(); c++) {
+        if (!shifted.contains(QueryFacts.ColumnKey.of(t.name(), t.columns().get(c).name()))) {
+          continue;
+        }
+        for (List<String> row : db.rows(t)) {
+          BigInteger v = integer(row.get(c));
+          if (v != null) {
+            span = span.max(v.abs().add(BigInteger.ONE));
+          } else if (row.get(c) != null) {
+            return null; // a key that is no integer cannot be shifted
+          }
+        }
+      }
+    }
+    return span;
+  }
+
+  /**
+   * Two instances in one: the rows of {@code a} and those of {@code b} with their keys shifted past {@code a}'s
+   * (as a copy's are), so that each keeps its own joins while their values meet in the same groups and output
+   * rows. Two witnesses, each of one disjunct of an OR (TPC-DS q91's married and widowed customers of one call
+   * center), give a query two groups that differ only in the columns the disjuncts constrain: what DISTINCT added
+   * over them changes. Null when a shifted column holds a value that is no integer or leaves its type's range.
+   */
+  static @Nullable Database sideBySide(Database a, Database b, List<QueryFacts.ColumnComparison> joins) {
+    Set<QueryFacts.ColumnKey> shifted = shiftedColumns(a.tables(), joins);
+    BigInteger spanA = span(a, shifted);
+    BigInteger spanB = span(b, shifted);
+    if (spanA == null || spanB == null) {
+      return null;
+    }
+    BigInteger offset = spanA.max(spanB).shiftLeft(1);
+    Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+    for (Schema.Table t : a.tables()) {
+      List<List<String>> out = new ArrayList<>(a.rows(t));
+      for (List<String> row : b.rows(t)) {
+        List<String> r = new ArrayList<>(row);
+        for (int c = 0; c < r.size(); c++) {
+          Schema.Column col = t.columns().get(c);
+          if (r.get(c) != null && shifted.contains(QueryFacts.ColumnKey.of(t.name(), col.name()))) {
+            BigInteger moved = integer(r.get(c)).add(offset);
+            if (moved.bitLength() >= (col.valueType().toUpperCase(Locale.ROOT).contains("BIGINT") ? 63 : 31)) {
+              return null;
+            }
+            r.set(c, moved.toString());
+          }
+        }
+        out.add(r);
+      }
+      rows.put(t.name().toLowerCase(Locale.ROOT), out);
+    }
+    return new Database(a.name() + " beside " + b.name() + " (its keys shifted)", a.tables(), rows);
   }
 
   /**
