@@ -969,7 +969,8 @@ public final class EquivalenceChecker implements AutoCloseable {
 
     /**
      * Instances the threshold search ({@link ThresholdSearch}: a cell of an aggregated column moved to where a
-     * comparison over aggregates flips) tries per check at most, on top of the others; 0 turns it off.
+     * comparison over aggregates flips) tries per check at most, on top of the others; 0 turns it off, and with it
+     * the replicas past a rank threshold ({@link Replicas}, at most {@value Replicas#MAX_TRIALS} more).
      * Package-private: for tests that show what it adds.
      */
     Builder thresholdTrials(int n) {
@@ -978,8 +979,10 @@ public final class EquivalenceChecker implements AutoCloseable {
     }
 
     /**
-     * Instances the mutation search ({@link MutationSearch}: one cell of an instance with rows edited, or a row
-     * copied with one cell changed) tries per check at most, on top of the others; 0 turns it off.
+     * Instances the mutation search ({@link MutationSearch}: one cell of an instance with rows edited, a row
+     * copied with one cell changed, a row added to an empty table) tries per check at most, on top of the others; 0
+     * turns it off, and with it the witnesses put side by side ({@link Replicas#sideBySide}, at most {@value
+     * Replicas#MAX_SIDE_BY_SIDE}).
      * Package-private: for tests that show what it adds.
      */
     Builder mutationTrials(int n) {

@@ -38,7 +38,9 @@ import org.jspecify.annotations.Nullable;
  * a fresh key (duplicates). Every edited
  * instance honours the schema: a copied row gets a fresh key where its edited cell is not part of every key (and
  * the rows the queries join to that key are copied to join the copy: an entity twice, with its facts), rows
- * whose foreign keys lose their target are dropped, and the engine refuses what breaks the rest.
+ * whose foreign keys lose their target are dropped, and the engine refuses what breaks the rest. Before the edits,
+ * a table the starting instance leaves empty (an anti-join's side) gets a row joined to the rows present, and
+ * copies of it that miss the join in one differing column ({@link #partners}).
  *
  * <p>Effort: at most {@code maxTrials} instances per check ({@value #MAX_SEEDS} starting instances, {@value
  * #MAX_ROWS} rows of each table per differing column, one per other column); every trial loads one instance and

@@ -231,11 +231,11 @@ final class Replicas {
             ValueType type = ValueType.of(col.valueType());
             int position = raised.indexOf(c);
             if (shifted.contains(QueryFacts.ColumnKey.of(t.name(), col.name()))) {
-              BigInteger moved = integer(v).add(offset);
-              if (moved.bitLength() >= (col.valueType().toUpperCase(Locale.ROOT).contains("BIGINT") ? 63 : 31)) {
+              String moved = shift(v, offset, col);
+              if (moved == null) {
                 return null;
               }
-              r.set(c, moved.toString());
+              r.set(c, moved);
             } else if (c == variedColumn && j > 0) {
               r.set(c, v + String.format(Locale.ROOT, "~%03d", j));
             } else if (position >= 0 && type.numeric()) {
@@ -309,11 +309,11 @@ final class Replicas {
         for (int c = 0; c < r.size(); c++) {
           Schema.Column col = t.columns().get(c);
           if (r.get(c) != null && shifted.contains(QueryFacts.ColumnKey.of(t.name(), col.name()))) {
-            BigInteger moved = integer(r.get(c)).add(offset);
-            if (moved.bitLength() >= (col.valueType().toUpperCase(Locale.ROOT).contains("BIGINT") ? 63 : 31)) {
+            String moved = shift(r.get(c), offset, col);
+            if (moved == null) {
               return null;
             }
-            r.set(c, moved.toString());
+            r.set(c, moved);
           }
         }
         out.add(r);
@@ -359,6 +359,13 @@ final class Replicas {
       }
     }
     return out;
+  }
+
+  /** An integer cell plus {@code offset}; null when the sum leaves the column's type (INTEGER, BIGINT). */
+  private static @Nullable String shift(String v, BigInteger offset, Schema.Column col) {
+    BigInteger moved = integer(v).add(offset);
+    return moved.bitLength() >= (col.valueType().toUpperCase(Locale.ROOT).contains("BIGINT") ? 63 : 31) ? null
+        : moved.toString();
   }
 
   private static @Nullable BigInteger integer(@Nullable String v) {

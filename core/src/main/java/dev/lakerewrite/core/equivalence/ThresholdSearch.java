@@ -690,31 +690,12 @@ final class ThresholdSearch {
             from = x;
           }
         }
-        BigDecimal to = at;
-        while (used[0] < allowed) {
-          BigDecimal units = to.subtract(from).divideToIntegralValue(unit);
-          if (units.abs().compareTo(BigDecimal.ONE) <= 0) {
-            break;
-          }
-          String mid = fit(from.add(units.divide(BigDecimal.valueOf(2), 0, RoundingMode.DOWN).multiply(unit)), unit);
-          if (mid == null) {
-            break;
-          }
-          Outcome m = tryAt(mid, used, probe);
-          if (m == null) {
-            break;
-          }
-          if (m.different()) {
-            return m;
-          }
-          if (m.signature().equals(seed.signature())) {
-            from = new BigDecimal(mid);
-          } else {
-            to = new BigDecimal(mid);
-          }
+        Bracket b = bisect(seed.instance(), seed.signature(), from, at, unit, allowed, used, probe);
+        if (b.found() != null) {
+          return b.found();
         }
-        if (to.subtract(from).abs().compareTo(unit) <= 0) {
-          return refined(from, to, unit, allowed, used, probe);
+        if (b.to().subtract(b.from()).abs().compareTo(unit) <= 0) {
+          return refined(b.from(), b.to(), unit, allowed, used, probe);
         }
         return null; // this cell's threshold is tried: the next cell
       }
@@ -742,34 +723,46 @@ final class ThresholdSearch {
       if (base == null || base.different()) {
         return base;
       }
-      BigDecimal lo = new BigDecimal(start);
-      BigDecimal hi = to.multiply(factor);
-      while (used[0] < Math.min(allowed, budget)) {
-        BigDecimal units = hi.subtract(lo).divideToIntegralValue(unit);
+      return bisect(finer, base.signature(), new BigDecimal(start), to.multiply(factor), unit,
+          Math.min(allowed, budget), used, probe).found();
+    }
+
+    /**
+     * Bisects this cell of {@code base} between {@code from}, where the queries' row counts are {@code same}, and
+     * {@code to}, where they are not, in units of the column's type, while fewer than {@code limit} instances are
+     * used: the instance on which the queries differ, if one does, and the last two values either side.
+     */
+    private Bracket bisect(Database base, List<Integer> same, BigDecimal from, BigDecimal to, BigDecimal unit,
+        int limit, int[] used, Probe probe) throws SQLException {
+      while (used[0] < limit) {
+        BigDecimal units = to.subtract(from).divideToIntegralValue(unit);
         if (units.abs().compareTo(BigDecimal.ONE) <= 0) {
           break;
         }
-        String mid = fit(lo.add(units.divide(BigDecimal.valueOf(2), 0, RoundingMode.DOWN).multiply(unit)), unit);
+        String mid = fit(from.add(units.divide(BigDecimal.valueOf(2), 0, RoundingMode.DOWN).multiply(unit)), unit);
         if (mid == null) {
           break;
         }
         used[0]++;
-        Outcome m = probe.run(with(finer, mid));
+        Outcome m = probe.run(with(base, mid));
         if (m == null) {
           break;
         }
         if (m.different()) {
-          return m;
+          return new Bracket(m, from, to);
         }
-        if (m.signature().equals(base.signature())) {
-          lo = new BigDecimal(mid);
+        if (m.signature().equals(same)) {
+          from = new BigDecimal(mid);
         } else {
-          hi = new BigDecimal(mid);
+          to = new BigDecimal(mid);
         }
       }
-      return null;
+      return new Bracket(null, from, to);
     }
   }
+
+  /** Where a bisection ended: the instance on which the queries differed (null if none), and its two sides. */
+  private record Bracket(@Nullable Outcome found, BigDecimal from, BigDecimal to) {}
 
   /** Instances the finer grid of one cell's threshold tries at most. */
   static final int REFINE_TRIALS = 10;
