@@ -355,9 +355,9 @@ public final class EquivalenceChecker implements AutoCloseable {
       List<ThresholdSearch.Seed> nonEmpty = new ArrayList<>();
       List<ThresholdSearch.Seed> witnessSeeds = new ArrayList<>();
       List<ResultTable> emptyAnswers = null;
-      ThresholdSearch.Seed informativeWitness = null;
+      // The witnesses on which the queries return rows, the first few in the order tried.
+      List<ThresholdSearch.Seed> informativeWitnesses = new ArrayList<>();
       ThresholdSearch.Seed ownWitness = null;
-      List<Database> informativeWitnesses = new ArrayList<>();
       for (; System.nanoTime() < deadline; i++) {
         total = counted + (plan[0] != null || i >= counted ? planned.get().onTop() : 0);
         if (i >= total) {
@@ -385,11 +385,8 @@ public final class EquivalenceChecker implements AutoCloseable {
           boolean informative = t.left().rowCount() + t.right().rowCount() > 0
               && !List.of(t.left(), t.right()).equals(emptyAnswers);
           boolean witness = loaded.name().contains("a witness of"); // "generated #12 (targeted: a witness of ..."
-          if (informative && witness && informativeWitness == null) {
-            informativeWitness = seed;
-          }
           if (informative && witness && informativeWitnesses.size() < Replicas.MAX_SIDE_BY_SIDE + 1) {
-            informativeWitnesses.add(loaded);
+            informativeWitnesses.add(seed);
           }
           if (informative && ownWitness == null && loaded.name().contains(Witnesses.OWN)) {
             ownWitness = seed;
@@ -404,6 +401,7 @@ public final class EquivalenceChecker implements AutoCloseable {
       // The searches below start from the instances where a query returned rows, then from the first witnesses.
       List<ThresholdSearch.Seed> seeds = new ArrayList<>(nonEmpty);
       seeds.addAll(witnessSeeds);
+      ThresholdSearch.Seed informativeWitness = informativeWitnesses.isEmpty() ? null : informativeWitnesses.get(0);
       if (thresholdTrials > 0 && System.nanoTime() < deadline && tables.size() > 0) {
         // Comparisons over aggregates: cells of aggregated columns moved to where a group crosses a threshold.
         Map<String, Set<Integer>> measures = ThresholdSearch.measures(facts.statements(), tables);
@@ -444,9 +442,9 @@ public final class EquivalenceChecker implements AutoCloseable {
         // The first witness beside each other one: groups of two disjuncts in one instance (DISTINCT over them).
         Trial[] last = new Trial[1];
         ThresholdSearch.Probe probe = probe(last);
-        for (Database other : informativeWitnesses.subList(1, informativeWitnesses.size())) {
-          Database both = System.nanoTime() < deadline ? Replicas.sideBySide(informativeWitnesses.get(0), other,
-              facts.columnComparisons()) : null;
+        for (ThresholdSearch.Seed other : informativeWitnesses.subList(1, informativeWitnesses.size())) {
+          Database both = System.nanoTime() < deadline ? Replicas.sideBySide(informativeWitness.instance(),
+              other.instance(), facts.columnComparisons()) : null;
           ThresholdSearch.Outcome o = both == null ? null : probe.run(both);
           if (o != null && o.different()) {
             return difference(o.loaded(), last[0], facts);

@@ -159,8 +159,13 @@ final class Replicas {
     columns.addAll(varied);
     int trials = 0;
     Set<List<List<List<String>>>> seen = new HashSet<>();
+    Set<QueryFacts.ColumnKey> shifted = shiftedColumns(seeds.get(0).instance().tables(), joins);
     for (ThresholdSearch.Seed seed : seeds.subList(0, Math.min(MAX_SEEDS, seeds.size()))) {
       Database db = seed.instance();
+      BigInteger span = span(db, shifted);
+      if (span == null) {
+        continue;
+      }
       // Tables whose measures the seed holds: raising another one changes nothing.
       List<String> measured = new ArrayList<>();
       for (Schema.Table t : db.tables()) {
@@ -182,7 +187,7 @@ final class Replicas {
               return null;
             }
             Database copies = replicated(db, raise.alternating() ? 2 * n + 1 : n + 1, column, raise, measures,
-                joins);
+                shifted, span);
             if (copies == null || !seen.add(copies.content(null))) {
               continue;
             }
@@ -199,17 +204,12 @@ final class Replicas {
   }
 
   /**
-   * {@code copies} copies of the instance (the original first): keys shifted per copy, {@code varied} (a text
-   * column; null: none) suffixed with the copy's number, measures raised as {@code raise} says. Null when nothing
-   * can be shifted or a value leaves its column's range.
+   * {@code copies} copies of the instance (the original first): the {@code shifted} columns of copy {@code j}
+   * shifted by {@code 2 j span}, {@code varied} (a text column; null: none) suffixed with the copy's number,
+   * measures raised as {@code raise} says. Null when a value leaves its column's range.
    */
   static @Nullable Database replicated(Database db, int copies, QueryFacts.@Nullable ColumnKey varied, Raise raise,
-      Map<String, Set<Integer>> measures, List<QueryFacts.ColumnComparison> joins) {
-    Set<QueryFacts.ColumnKey> shifted = shiftedColumns(db.tables(), joins);
-    BigInteger span = span(db, shifted);
-    if (span == null) {
-      return null;
-    }
+      Map<String, Set<Integer>> measures, Set<QueryFacts.ColumnKey> shifted, BigInteger span) {
     Map<String, List<List<String>>> rows = new LinkedHashMap<>();
     for (Schema.Table t : db.tables()) {
       String name = t.name().toLowerCase(Locale.ROOT);
@@ -219,24 +219,19 @@ final class Replicas {
       int variedColumn = varied != null && varied.table().equalsIgnoreCase(t.name()) ? t.columnIndex(varied.column())
           : -1;
       for (int j = 0; j < copies; j++) {
-        BigInteger offset = span.shiftLeft(1).multiply(BigInteger.valueOf(j));
         for (List<String> row : db.rows(t)) {
-          List<String> r = new ArrayList<>(row);
+          List<String> r = shiftedRow(t, row, shifted, span.shiftLeft(1).multiply(BigInteger.valueOf(j)));
+          if (r == null) {
+            return null;
+          }
           for (int c = 0; c < r.size(); c++) {
-            Schema.Column col = t.columns().get(c);
             String v = r.get(c);
-            if (v == null) {
+            if (v == null || shifted.contains(QueryFacts.ColumnKey.of(t.name(), t.columns().get(c).name()))) {
               continue;
             }
-            ValueType type = ValueType.of(col.valueType());
+            ValueType type = ValueType.of(t.columns().get(c).valueType());
             int position = raised.indexOf(c);
-            if (shifted.contains(QueryFacts.ColumnKey.of(t.name(), col.name()))) {
-              String moved = shift(v, offset, col);
-              if (moved == null) {
-                return null;
-              }
-              r.set(c, moved);
-            } else if (c == variedColumn && j > 0) {
+            if (c == variedColumn && j > 0) {
               r.set(c, v + String.format(Locale.ROOT, "~%03d", j));
             } else if (position >= 0 && type.numeric()) {
               int by = raise.alternating() && position % 2 == 1 ? copies - 1 - j : j;
@@ -261,6 +256,27 @@ final class Replicas {
         : ", " + varied.table() + "." + varied.column() + " numbered per copy") + ", measures of "
         + String.join(", ", raise.tables()) + " raised per copy" + (raise.alternating() ? " in alternating "
         + "directions" : "") + " (more ranked groups than a rank threshold)", db.tables(), rows);
+  }
+
+  /**
+   * A copy of {@code row} whose {@code shifted} columns hold their value plus {@code offset}; null when a sum leaves
+   * its column's type (INTEGER, BIGINT).
+   */
+  private static @Nullable List<String> shiftedRow(Schema.Table t, List<String> row,
+      Set<QueryFacts.ColumnKey> shifted, BigInteger offset) {
+    List<String> r = new ArrayList<>(row);
+    for (int c = 0; c < r.size(); c++) {
+      Schema.Column col = t.columns().get(c);
+      if (r.get(c) != null && offset.signum() != 0 && shifted.contains(QueryFacts.ColumnKey.of(t.name(),
+          col.name()))) {
+        BigInteger moved = integer(r.get(c)).add(offset);
+        if (moved.bitLength() >= (col.valueType().toUpperCase(Locale.ROOT).contains("BIGINT") ? 63 : 31)) {
+          return null;
+        }
+        r.set(c, moved.toString());
+      }
+    }
+    return r;
   }
 
   /**
@@ -305,16 +321,9 @@ final class Replicas {
     for (Schema.Table t : a.tables()) {
       List<List<String>> out = new ArrayList<>(a.rows(t));
       for (List<String> row : b.rows(t)) {
-        List<String> r = new ArrayList<>(row);
-        for (int c = 0; c < r.size(); c++) {
-          Schema.Column col = t.columns().get(c);
-          if (r.get(c) != null && shifted.contains(QueryFacts.ColumnKey.of(t.name(), col.name()))) {
-            String moved = shift(r.get(c), offset, col);
-            if (moved == null) {
-              return null;
-            }
-            r.set(c, moved);
-          }
+        List<String> r = shiftedRow(t, row, shifted, offset);
+        if (r == null) {
+          return null;
         }
         out.add(r);
       }
@@ -359,13 +368,6 @@ final class Replicas {
       }
     }
     return out;
-  }
-
-  /** An integer cell plus {@code offset}; null when the sum leaves the column's type (INTEGER, BIGINT). */
-  private static @Nullable String shift(String v, BigInteger offset, Schema.Column col) {
-    BigInteger moved = integer(v).add(offset);
-    return moved.bitLength() >= (col.valueType().toUpperCase(Locale.ROOT).contains("BIGINT") ? 63 : 31) ? null
-        : moved.toString();
   }
 
   private static @Nullable BigInteger integer(@Nullable String v) {

@@ -608,7 +608,7 @@ final class ThresholdSearch {
       }
       return new Database(base.name() + ", " + table.name().toLowerCase(Locale.ROOT) + "."
           + table.columns().get(column).name() + " of row " + (row + 1) + " at " + v + " (a threshold of a "
-          + "comparison over aggregates)", seed.instance().tables(), rows);
+          + "comparison over aggregates)", base.tables(), rows);
     }
 
     /** The value as the type writes it, rounded to a multiple of {@code unit}; null outside the type. */
