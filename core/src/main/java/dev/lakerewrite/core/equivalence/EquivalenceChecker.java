@@ -414,6 +414,21 @@ public final class EquivalenceChecker implements AutoCloseable {
             return difference(found.loaded(), last[0], facts);
           }
         }
+        // A value computed from a row's cells against a bound: a row put exactly on it, and one unit either side.
+        List<Boundaries.Comparison> bounds = Boundaries.of(facts.statements(), tables, parser);
+        if (!bounds.isEmpty() && System.nanoTime() < deadline) {
+          List<ThresholdSearch.Seed> starts = new ArrayList<>(seeds);
+          if (informativeWitness != null) {
+            starts.remove(informativeWitness);
+            starts.add(0, informativeWitness);
+          }
+          Trial[] last = new Trial[1];
+          ThresholdSearch.Outcome found = Boundaries.search(starts, bounds, this::number, thresholdTrials,
+              probe(last));
+          if (found != null) {
+            return difference(found.loaded(), last[0], facts);
+          }
+        }
         // A rank compared with a constant: the seeds copied past the threshold, each copy its own ranked group.
         java.util.SortedSet<Integer> ranks = Replicas.rankThresholds(facts.statements());
         if (!ranks.isEmpty() && System.nanoTime() < deadline) {
@@ -511,6 +526,20 @@ public final class EquivalenceChecker implements AutoCloseable {
       }
       return result(EquivalenceResult.Verdict.EQUIVALENT, false, null, null, "same results on all " + compared
           + " instance(s) where both ran" + (useData ? " (including the database itself)" : ""), facts);
+    }
+
+    /** The number a query of constants returns (null when it fails, returns NULL or no number). */
+    private java.math.@Nullable BigDecimal number(String sql) {
+      Workspace.Result r = ws.run(sql, limits());
+      if (!r.isSuccess() || r.table().rowCount() != 1 || r.table().get(0, 0) == null) {
+        return null;
+      }
+      try {
+        double d = Double.parseDouble(String.valueOf(r.table().get(0, 0)));
+        return Double.isFinite(d) ? java.math.BigDecimal.valueOf(d) : null;
+      } catch (NumberFormatException e) {
+        return null;
+      }
     }
 
     /**

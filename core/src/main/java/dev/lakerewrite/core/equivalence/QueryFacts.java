@@ -353,6 +353,8 @@ final class QueryFacts {
     final @Nullable Scope parent;
     final Map<String, Source> sources = new LinkedHashMap<>();
     final Map<String, ColumnKey> selectAliases = new HashMap<>();
+    /** The columns the SELECT groups by (lower-case names), when it groups by plain columns only: each one row. */
+    Set<String> groupedBy = Set.of();
 
     Scope(@Nullable Scope parent) {
       this.parent = parent;
@@ -432,6 +434,7 @@ final class QueryFacts {
   private List<Output> select(JsonNode node, @Nullable Scope outer, Map<String, List<Output>> ctes) {
     Scope scope = new Scope(outer);
     from(node.path("from_table"), scope, ctes);
+    scope.groupedBy = groupedColumns(node);
     List<Output> outputs = new ArrayList<>();
     for (JsonNode item : node.path("select_list")) {
       String cls = item.path("class").asText("");
@@ -877,6 +880,14 @@ final class QueryFacts {
       constant(w.key(), other, w.relation(), operator);
       return;
     }
+    if (w.relation() == Relation.FUNCTION && operator.equals("=")) {
+      // substr(s_zip, 1, 2) = substr(ca_zip, 1, 2): equal cells meet it, as they meet a join.
+      Wrapped o = wrapped(other, scope);
+      if (o != null && o.relation() == Relation.FUNCTION && wrapper(side).equals(wrapper(other))) {
+        union(w.key(), o.key());
+      }
+      return;
+    }
     if (w.relation() != Relation.COMPARE) {
       return;
     }
@@ -892,6 +903,26 @@ final class QueryFacts {
       columnComparisons.add(new ColumnComparison(w.key(), operator, o.key()));
     }
     union(w.key(), keyOf(other, scope));
+  }
+
+  /** An expression with its column references blanked and positions dropped: the function around the column. */
+  static JsonNode wrapper(JsonNode e) {
+    JsonNode copy = e.deepCopy();
+    Trees.visit(copy, n -> {
+      if (n.isObject()) {
+        List<String> positions = new ArrayList<>();
+        n.fieldNames().forEachRemaining(f -> {
+          if (f.startsWith("query_location") || f.equals("alias")) {
+            positions.add(f);
+          }
+        });
+        ((com.fasterxml.jackson.databind.node.ObjectNode) n).remove(positions);
+        if ("COLUMN_REF".equals(n.path("class").asText())) {
+          ((com.fasterxml.jackson.databind.node.ObjectNode) n).remove("column_names");
+        }
+      }
+    });
+    return copy;
   }
 
   /** The base tables a count counts: of the scope for {@code count(*)} / {@code count(col)}, null otherwise. */
@@ -919,6 +950,10 @@ final class QueryFacts {
     if (counted == null && "COLUMN_REF".equals(side.path("class").asText())) {
       counted = countedColumn(side, scope);
     }
+    if (counted == null && "SUBQUERY".equals(side.path("class").asText())
+        && "SCALAR".equals(side.path("subquery_type").asText())) {
+      counted = subqueryCount(side.path("subquery").path("node"));
+    }
     if (counted == null) {
       return;
     }
@@ -933,7 +968,31 @@ final class QueryFacts {
   }
 
   /** Counts larger than this get no group of their size. */
-  static final int COUNT_CAP = 40;
+  static final int COUNT_CAP = 500;
+
+  /**
+   * The base tables a scalar subquery counts, when it is {@code SELECT count(*) FROM ...} without grouping ({@code
+   * (SELECT count(*) FROM store_sales WHERE ss_quantity BETWEEN 1 AND 20) > 74129}); null otherwise.
+   */
+  private static @Nullable Set<String> subqueryCount(JsonNode node) {
+    if (!"SELECT_NODE".equals(node.path("type").asText()) || node.path("select_list").size() != 1
+        || node.path("group_expressions").size() > 0) {
+      return null;
+    }
+    JsonNode item = node.path("select_list").get(0);
+    String fn = item.path("function_name").asText("").toLowerCase(Locale.ROOT);
+    if (!"FUNCTION".equals(item.path("class").asText()) || !(fn.equals("count_star") || fn.equals("count"))
+        || item.path("distinct").asBoolean(false)) {
+      return null;
+    }
+    Set<String> tables = new LinkedHashSet<>();
+    for (JsonNode from : Trees.fromItems(node.path("from_table"))) {
+      if ("BASE_TABLE".equals(from.path("type").asText()) && from.has("table_name")) {
+        tables.add(from.path("table_name").asText().toLowerCase(Locale.ROOT));
+      }
+    }
+    return tables.isEmpty() ? null : tables;
+  }
 
   /** The tables a column counts, when it names a count output of a relation in scope (null otherwise). */
   private @Nullable Set<String> countedColumn(JsonNode ref, Scope scope) {
@@ -1162,7 +1221,7 @@ final class QueryFacts {
       }
       case "WINDOW" -> {
         String fn = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
-        if (TIE_DEPENDENT.contains(fn)) {
+        if (TIE_DEPENDENT.contains(fn) && !uniqueOrder(e, scope)) {
           nondeterministic.add(fn + "() depends on how ties in its window's order are broken");
         }
       }
@@ -1198,6 +1257,45 @@ final class QueryFacts {
         }
       }
     });
+  }
+
+  /**
+   * The lower-case names of the columns a SELECT groups by, when it groups by plain columns in one grouping set
+   * (empty otherwise): its rows are then one per combination of them.
+   */
+  private static Set<String> groupedColumns(JsonNode select) {
+    JsonNode groups = select.path("group_expressions");
+    if (groups.size() == 0 || select.path("grouping_sets").size() > 1) {
+      return Set.of();
+    }
+    Set<String> out = new LinkedHashSet<>();
+    for (JsonNode g : groups) {
+      if (!"COLUMN_REF".equals(g.path("class").asText())) {
+        return Set.of();
+      }
+      out.add(last(g.path("column_names")).toLowerCase(Locale.ROOT));
+    }
+    return out;
+  }
+
+  /**
+   * Whether a window's partition and order keys name every column its SELECT groups by: the rows it orders are one
+   * per group, so its order has no ties (a lag() over months of a brand grouped by brand and month).
+   */
+  private static boolean uniqueOrder(JsonNode window, Scope scope) {
+    if (scope.groupedBy.isEmpty()) {
+      return false;
+    }
+    Set<String> keys = new java.util.HashSet<>();
+    List<JsonNode> exprs = new ArrayList<>();
+    window.path("partitions").forEach(exprs::add);
+    window.path("orders").forEach(o -> exprs.add(o.path("expression")));
+    for (JsonNode k : exprs) {
+      if ("COLUMN_REF".equals(k.path("class").asText())) {
+        keys.add(last(k.path("column_names")).toLowerCase(Locale.ROOT));
+      }
+    }
+    return keys.containsAll(scope.groupedBy);
   }
 
   private static String last(JsonNode names) {

@@ -836,6 +836,9 @@ final class Witnesses {
         }
         return;
       }
+      if (l == null && op.equals("=") && sameFunction(left, right, scope)) {
+        return;
+      }
       if (l == null && QueryFacts.isConstant(right) && "FUNCTION".equals(left.path("class").asText())) {
         String fn = left.path("function_name").asText("").toLowerCase(Locale.ROOT);
         List<JsonNode> args = QueryFacts.arguments(left);
@@ -874,6 +877,33 @@ final class Witnesses {
         }
       }
       return true;
+    }
+
+    /**
+     * {@code f(a) = f(b)}, one function of one column on both sides with the same constants ({@code substr(s_zip, 1,
+     * 2) = substr(ca_zip, 1, 2)}): equal values of {@code a} and {@code b} meet it, so they take one value, as a
+     * join's columns do; false when the two sides are not such a pair.
+     */
+    private boolean sameFunction(JsonNode left, JsonNode right, Scope scope) {
+      if (!"FUNCTION".equals(left.path("class").asText()) || !QueryFacts.wrapper(left).equals(
+          QueryFacts.wrapper(right))) {
+        return false;
+      }
+      JsonNode a = only(QueryFacts.arguments(left));
+      JsonNode b = only(QueryFacts.arguments(right));
+      Out l = a == null ? null : valueOf(a, scope);
+      Out r = b == null ? null : valueOf(b, scope);
+      if (l == null || r == null) {
+        return false;
+      }
+      unionOuts(l, r);
+      return true;
+    }
+
+    /** The one argument that is not a constant, or null. */
+    private static @Nullable JsonNode only(List<JsonNode> args) {
+      List<JsonNode> columns = args.stream().filter(x -> !QueryFacts.isConstant(x)).toList();
+      return columns.size() == 1 ? columns.get(0) : null;
     }
 
     /** Reads the pending comparisons of derived values over placeholders (those whose every leaf resolves). */
