@@ -206,7 +206,8 @@ final class TargetedInstances {
     // themselves exactly as they did before witnesses existed; the witnesses (their leading ones right after the
     // base instances, then two variants at the end of each round) count against a CAP of their own.
     List<List<Database>> kinds = List.of(ors(), boundaries(), columnBoundaries(), nulls(), joins(), repeated(),
-        thresholds(), differences(), counts(), secondGroups(), evenVariants, oddVariants);
+        thresholds(), differences(), counts(), witnessCounts(witnesses.subList(0, leading)), secondGroups(),
+        evenVariants, oddVariants);
     int witnessKinds = 2;
     List<Database> out = new ArrayList<>();
     Set<Map<String, List<List<String>>>> seen = new HashSet<>();
@@ -473,6 +474,49 @@ final class TargetedInstances {
         }
         out.add(instance("a group of " + n + " rows of " + key(t) + " (a count compared with " + c.constant()
             + ")", rows));
+      }
+    }
+    return out;
+  }
+
+  /** Rows a witness grown to a count's threshold may hold at most. */
+  private static final int MAX_COUNTED_ROWS = 2_000;
+
+  /**
+   * {@link #counts()} on each query's first witness: every row of a counted table (one the count's scope reads) with
+   * copies that differ only in a key column no join or filter uses, {@code k - 1}, {@code k} and {@code k + 1} rows
+   * per row, the witness's other rows as they are. A count reached only where every other condition holds too (q8's
+   * zip codes of more than ten preferred customers, intersected with a list and joined to stores by a prefix) needs
+   * the witness's rows, not the base instance's.
+   */
+  private List<Database> witnessCounts(List<Database> leadingWitnesses) {
+    List<Database> out = new ArrayList<>();
+    for (Database w : leadingWitnesses) {
+      for (QueryFacts.CountThreshold c : facts.countThresholds()) {
+        for (String name : c.tables()) {
+          Schema.Table t = table(name);
+          List<List<String>> counted = t == null ? List.of() : w.rows(t);
+          if (counted.isEmpty() || t.keys().isEmpty() || !freshened(t, counted.get(0)).keepsJoins()) {
+            continue;
+          }
+          for (int n = Math.max(3, c.constant() - 1); n <= c.constant() + 1; n++) {
+            if (w.rowCount() + (long) counted.size() * (n - 1) > MAX_COUNTED_ROWS) {
+              break;
+            }
+            Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+            for (Schema.Table other : tables) {
+              rows.put(key(other), new ArrayList<>(w.rows(other)));
+            }
+            for (List<String> row : counted) {
+              for (int i = 1; i < n; i++) {
+                rows.get(key(t)).add(freshened(t, row).row());
+              }
+            }
+            out.add(instance(w.name() + ", each " + key(t) + " row " + n + " times (a count compared with "
+                + c.constant() + ")", rows));
+          }
+          break;
+        }
       }
     }
     return out;

@@ -443,6 +443,9 @@ final class Witnesses {
         String alias = item.path("alias").asText("");
         String name = !alias.isEmpty() ? alias : cls.equals("COLUMN_REF") ? Trees.columnName(item) : "";
         Out o = valueOf(item, scope);
+        if (o == null) {
+          o = keptBy(item, scope);
+        }
         if (o == null && QueryFacts.isConstant(item) && "CONSTANT".equals(item.path("class").asText())) {
           o = new Out(name, List.of(new Alt(-1, item, mine)));
         }
@@ -904,6 +907,46 @@ final class Witnesses {
     private static @Nullable JsonNode only(List<JsonNode> args) {
       List<JsonNode> columns = args.stream().filter(x -> !QueryFacts.isConstant(x)).toList();
       return columns.size() == 1 ? columns.get(0) : null;
+    }
+
+    /**
+     * An output {@code f(x)} of a function that leaves some values as they are ({@code upper}, {@code trim}, {@code
+     * substr(x, 1, n)}, {@code left(x, n)}: TPC-DS q8's {@code substr(ca_zip, 1, 5) AS ca_zip}): x's values, held to
+     * those f keeps, so that what the outer query asks of the output is asked of x; null for any other expression.
+     */
+    private @Nullable Out keptBy(JsonNode e, Scope scope) {
+      if (!"FUNCTION".equals(e.path("class").asText(""))) {
+        return null;
+      }
+      String fn = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
+      List<JsonNode> args = QueryFacts.arguments(e);
+      boolean prefix = (fn.equals("substr") || fn.equals("substring")) && args.size() == 3
+          && QueryFacts.isConstant(args.get(1)) && constantText(args.get(1)).strip().equals("1")
+          && QueryFacts.isConstant(args.get(2)) || fn.equals("left") && args.size() == 2
+          && QueryFacts.isConstant(args.get(1));
+      if (args.isEmpty() || !prefix && !(FIXED_POINT_FUNCTIONS.contains(fn) && args.size() == 1)
+          || !"COLUMN_REF".equals(args.get(0).path("class").asText(""))) {
+        return null;
+      }
+      Out o = valueOf(args.get(0), scope);
+      com.fasterxml.jackson.databind.node.ObjectNode copy = e.deepCopy();
+      if (o == null || !replaceColumn(copy, args.get(0))) {
+        return null;
+      }
+      String text;
+      try {
+        copy.put("alias", "");
+        text = parser.renderExpression(copy) + " = " + parser.renderExpression(placeholderTemplate());
+      } catch (RuntimeException ex) {
+        return null;
+      }
+      JsonNode yes = parser.parse("SELECT true").statement(0).path("node").path("select_list").get(0);
+      for (Alt a : o.alts()) {
+        if (a.var() >= 0) {
+          constraints.add(new Constraint(a.var(), QueryFacts.Relation.FUNCTION, "=", List.of(yes), text));
+        }
+      }
+      return new Out(o.name(), o.alts());
     }
 
     /** Reads the pending comparisons of derived values over placeholders (those whose every leaf resolves). */

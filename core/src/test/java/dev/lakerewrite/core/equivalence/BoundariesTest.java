@@ -22,6 +22,7 @@ class BoundariesTest {
         PRIMARY KEY (sa_ticket, sa_item));
       CREATE TABLE shop (s_sk INTEGER PRIMARY KEY, s_name VARCHAR NOT NULL, s_zip VARCHAR NOT NULL);
       CREATE TABLE address (a_sk INTEGER PRIMARY KEY, a_zip VARCHAR NOT NULL);
+      CREATE TABLE cust (c_sk INTEGER PRIMARY KEY, c_addr INTEGER NOT NULL, c_pref VARCHAR NOT NULL);
       """;
 
   /** TPC-DS q34/q73's shape: dependants per vehicle above a ratio, and minutes past midnight from a clock. */
@@ -98,6 +99,31 @@ class BoundariesTest {
       EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
       EquivalenceResult same = checker.check(left, "SELECT * FROM (" + left + ") AS same");
       assertThat(same.evidence().checks()).as(same.summary()).anyMatch(c -> c.originalRows() > 0);
+    }
+  }
+
+  /**
+   * TPC-DS q8's shape: zip codes of a list that more than three preferred customers live at (a prefix of the zip as
+   * a derived table's output, intersected), joined to shops by the zips' first two characters. Only a witness whose
+   * customers are copied to the count's size returns a row.
+   */
+  static final String ZIPS = "SELECT s_name FROM shop, (SELECT zip FROM (SELECT substr(a_zip, 1, 5) AS zip FROM address "
+      + "WHERE substr(a_zip, 1, 5) IN ('24128', '76232') INTERSECT SELECT zip FROM (SELECT substr(a_zip, 1, 5) AS zip, "
+      + "count(*) AS cnt FROM address, cust WHERE a_sk = c_addr AND c_pref = 'Y' GROUP BY zip HAVING count(*) > 3) a1) "
+      + "a2) v1 WHERE substr(s_zip, 1, 2) = substr(v1.zip, 1, 2)";
+
+  @Test
+  void aWitnessGrownToACountsThresholdReachesAPrefixJoin() throws Exception {
+    String[] mutants = {ZIPS.replace(" AND c_pref = 'Y'", ""), ZIPS.replace("count(*) > 3", "count(*) >= 3")};
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
+      EquivalenceResult same = checker.check(ZIPS, "SELECT * FROM (" + ZIPS + ") AS same");
+      assertThat(same.evidence().checks()).as(same.summary())
+          .anyMatch(c -> c.instance().contains("(a count compared with 3)") && c.originalRows() > 0);
+      for (String right : mutants) {
+        EquivalenceResult r = checker.check(ZIPS, right);
+        assertThat(r.verdict()).as("%s: %s", right, r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+        EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), ZIPS, right);
+      }
     }
   }
 }
