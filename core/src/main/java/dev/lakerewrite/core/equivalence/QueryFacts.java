@@ -1200,6 +1200,18 @@ final class QueryFacts {
         if (ORDER_DEPENDENT.contains(fn) && e.path("order_bys").path("orders").isEmpty()) {
           nondeterministic.add(fn + "() without ORDER BY depends on the order rows arrive in");
         }
+        if (fn.equals("nullif") && args.size() == 2 && isConstant(args.get(1))) {
+          // nullif(sum(x), 0): a group whose value is the constant reads as NULL; over one row, sum(x) is x.
+          JsonNode value = args.get(0);
+          if ("FUNCTION".equals(value.path("class").asText()) && Set.of("sum", "min", "max", "avg").contains(
+              value.path("function_name").asText("").toLowerCase(Locale.ROOT)) && arguments(value).size() == 1) {
+            value = arguments(value).get(0);
+          }
+          Wrapped w = wrapped(value, scope);
+          if (w != null && w.relation() == Relation.COMPARE) {
+            constant(w.key(), args.get(1), Relation.COMPARE, "=");
+          }
+        }
         if (fn.equals("-") && args.size() == 2 && isConstant(args.get(0)) != isConstant(args.get(1))) {
           // c - x and x - c are 0 at x = c.
           int column = isConstant(args.get(0)) ? 1 : 0;
@@ -1279,13 +1291,11 @@ final class QueryFacts {
   }
 
   /**
-   * Whether a window's partition and order keys name every column its SELECT groups by: the rows it orders are one
-   * per group, so its order has no ties (a lag() over months of a brand grouped by brand and month).
+   * Whether a window orders rows without ties: its partition and order keys name every column its SELECT groups by
+   * (the rows are one per group: a lag() over months of a brand grouped by brand and month), or, over base tables
+   * only (each read once), a key of every table (ntile over a price and the item's primary key).
    */
-  private static boolean uniqueOrder(JsonNode window, Scope scope) {
-    if (scope.groupedBy.isEmpty()) {
-      return false;
-    }
+  private boolean uniqueOrder(JsonNode window, Scope scope) {
     Set<String> keys = new java.util.HashSet<>();
     List<JsonNode> exprs = new ArrayList<>();
     window.path("partitions").forEach(exprs::add);
@@ -1295,7 +1305,18 @@ final class QueryFacts {
         keys.add(last(k.path("column_names")).toLowerCase(Locale.ROOT));
       }
     }
-    return keys.containsAll(scope.groupedBy);
+    if (!scope.groupedBy.isEmpty()) {
+      return keys.containsAll(scope.groupedBy);
+    }
+    Set<String> seen = new java.util.HashSet<>();
+    for (Source s : scope.sources.values()) {
+      Optional<Schema.Table> t = s.table() == null ? Optional.empty() : schema.table(s.table());
+      if (t.isEmpty() || !seen.add(t.get().name().toLowerCase(Locale.ROOT)) || t.get().keys().stream().noneMatch(
+          k -> !k.isEmpty() && k.stream().allMatch(c -> keys.contains(c.toLowerCase(Locale.ROOT))))) {
+        return false;
+      }
+    }
+    return !seen.isEmpty();
   }
 
   private static String last(JsonNode names) {

@@ -85,6 +85,22 @@ class BoundariesTest {
           + "sa_month) AS prev FROM sale", "SELECT sa_brand, lag(sa_paid) OVER (PARTITION BY sa_brand ORDER BY "
           + "sa_month DESC) AS prev FROM sale");
       assertThat(ties.nondeterministic()).as(ties.summary()).isTrue();
+      // Ordered by a price and then the table's primary key: no ties either.
+      String quartiles = "SELECT sa_ticket, ntile(4) OVER (ORDER BY sa_paid, sa_ticket, sa_item) AS q FROM sale";
+      EquivalenceResult keyed = checker.check(quartiles, quartiles.replace("ntile(4)", "ntile(3)"));
+      assertThat(keyed.nondeterministic()).as(keyed.summary()).isFalse();
+      assertThat(keyed.verdict()).as(keyed.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+    }
+  }
+
+  @Test
+  void nullifsConstantIsAValueInstancesTake() throws Exception {
+    String left = "SELECT sa_brand, sum(sa_paid) / nullif(sum(sa_qty), 0) AS price FROM sale GROUP BY sa_brand";
+    String right = "SELECT sa_brand, sum(sa_paid) / sum(sa_qty) AS price FROM sale GROUP BY sa_brand";
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
+      EquivalenceResult r = checker.check(left, right);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
     }
   }
 
