@@ -483,10 +483,22 @@ public final class EquivalenceChecker implements AutoCloseable {
         }
         List<JsonNode> differing = MutationSearch.differingExpressions(facts.statements().get(0),
             facts.statements().get(1));
+        Set<String> differingColumns = MutationSearch.namedColumns(differing);
+        Map<QueryFacts.ColumnKey, Set<String>> differingValues = MutationSearch.differingValues(differing,
+            facts.constants(), domains.atoms(), facts::typeOf);
         ThresholdSearch.Outcome found = MutationSearch.search(starts, domains, facts.columnComparisons(),
-            MutationSearch.namedColumns(differing),
-            MutationSearch.differingValues(differing, facts.constants(), domains.atoms(), facts::typeOf),
-            MutationSearch.namedColumns(facts.statements()), seed, mutationTrials, probe(last));
+            differingColumns, differingValues, MutationSearch.namedColumns(facts.statements()), seed, mutationTrials,
+            probe(last));
+        // Then the other witnesses on which the queries return rows, the differing columns only: a witness of the
+        // disjunct that holds the changed predicate (the second of two ORs) is one edit from telling them apart.
+        List<ThresholdSearch.Seed> others = new ArrayList<>(informativeWitnesses);
+        others.removeAll(starts.subList(0, Math.min(starts.size(), MutationSearch.MAX_SEEDS)));
+        for (int from = 0; found == null && from < others.size() && System.nanoTime() < deadline;
+             from += MutationSearch.MAX_SEEDS) {
+          found = MutationSearch.search(others.subList(from, Math.min(others.size(), from + MutationSearch.MAX_SEEDS)),
+              domains, facts.columnComparisons(), differingColumns, differingValues, Set.of(), seed,
+              MutationSearch.MAX_SEEDS * Math.max(1, differingColumns.size()), probe(last));
+        }
         if (found != null) {
           return difference(found.loaded(), last[0], facts);
         }

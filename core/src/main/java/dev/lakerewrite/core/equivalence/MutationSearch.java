@@ -115,10 +115,23 @@ final class MutationSearch {
       java.util.function.Function<QueryFacts.ColumnKey, java.util.Optional<ValueType>> types) {
     Set<JsonNode> inside = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     differing.forEach(n -> Trees.visit(n, inside::add));
+    // A constant only one of the differing expressions writes (300 in BETWEEN 150 AND 300 against BETWEEN 150 AND
+    // 299) is where they part; its values come before those of constants both write.
+    Map<String, Integer> written = new HashMap<>();
+    for (JsonNode n : inside) {
+      if ("CONSTANT".equals(n.path("class").asText(""))) {
+        written.merge(unqualified(n).toString(), 1, Integer::sum);
+      }
+    }
     Map<QueryFacts.ColumnKey, Set<String>> out = new LinkedHashMap<>();
-    for (int i = 0; i < constants.size() && i < atoms.size(); i++) {
-      Domains.Atom atom = atoms.get(i);
-      if (atom != null && inside.contains(constants.get(i).expression())) {
+    for (int pass = 0; pass < 2; pass++) {
+      for (int i = 0; i < constants.size() && i < atoms.size(); i++) {
+        Domains.Atom atom = atoms.get(i);
+        JsonNode constant = constants.get(i).expression();
+        if (atom == null || !inside.contains(constant)
+            || (written.getOrDefault(unqualified(constant).toString(), 0) == 1) != (pass == 0)) {
+          continue;
+        }
         Set<String> values = out.computeIfAbsent(atom.column(), k -> new LinkedHashSet<>());
         values.add(atom.value());
         types.apply(atom.column()).ifPresent(t -> values.addAll(t.neighbours(atom.value())));

@@ -147,4 +147,33 @@ class MutationSearchTest {
       assertThat(MutationSearch.differingColumns(left, respelled)).isEmpty();
     }
   }
+
+  static final String DEMOGRAPHICS = """
+      CREATE TABLE demo (cd_sk INTEGER PRIMARY KEY, cd_marital VARCHAR NOT NULL, cd_education VARCHAR NOT NULL);
+      CREATE TABLE addr (ca_sk INTEGER PRIMARY KEY, ca_state VARCHAR NOT NULL);
+      CREATE TABLE sold (ss_ticket INTEGER NOT NULL, ss_item INTEGER NOT NULL, ss_cd INTEGER NOT NULL,
+        ss_addr INTEGER NOT NULL, ss_qty INTEGER NOT NULL, ss_price DECIMAL(7,2) NOT NULL,
+        ss_profit DECIMAL(7,2) NOT NULL, PRIMARY KEY (ss_ticket, ss_item));
+      """;
+
+  /**
+   * TPC-DS q13/q48's shape: two ORs of three-way conditions under one average. A bound moved in the second disjunct
+   * of the second OR tells the queries apart only on a row that meets that disjunct and sits at the bound the two
+   * queries do not share: the search also starts from the witness of that disjunct, and tries the constant only one
+   * query writes (300, not the 150 both write) first.
+   */
+  static final String TWO_ORS = "SELECT avg(ss_qty) FROM sold, demo, addr WHERE ss_cd = cd_sk AND ss_addr = ca_sk "
+      + "AND ((cd_marital = 'M' AND cd_education = 'College' AND ss_price BETWEEN 100.00 AND 150.00) OR (cd_marital = "
+      + "'S' AND cd_education = 'Primary' AND ss_price BETWEEN 50.00 AND 100.00)) AND ((ca_state IN ('TX', 'OH') AND "
+      + "ss_profit BETWEEN 100 AND 200) OR (ca_state IN ('OR', 'NM') AND ss_profit BETWEEN 150 AND 300))";
+
+  @Test
+  void aBoundMovedInTheSecondDisjunctOfTheSecondOrIsFoundFromItsWitness() throws Exception {
+    String right = TWO_ORS.replace("BETWEEN 150 AND 300", "BETWEEN 150 AND 299");
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(DEMOGRAPHICS).build()) {
+      EquivalenceResult r = checker.check(TWO_ORS, right);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), TWO_ORS, right);
+    }
+  }
 }
