@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Rows put exactly on the boundary of a comparison whose side computes a value from cells of one row: {@code
  * hd_dep_count / hd_vehicle_count > 1.2}, {@code t_hour * 60 + t_minute >= 600}, {@code CASE WHEN v > 0 THEN d / v
- * END > 1.2}. Values chosen column by column (each cell on both sides of a literal) rarely make such a value equal its
+ * END > 1.2}, {@code round(l_discount * 100) = 5}. Values chosen column by column (each cell on both sides of a literal) rarely make such a value equal its
  * bound, yet only a row exactly on it tells {@code >} from {@code >=}, and only rows next to it tell a bound moved by
  * one. For each such comparison ({@code E op K}, K a constant or computed from the same row) and each row of a
  * starting instance, the engine evaluates {@code E - K} with one numeric cell x moved; a secant step from two
@@ -54,7 +54,7 @@ final class Boundaries {
   record Comparison(Schema.Table table, String difference, List<Integer> columns, List<Integer> reads) {}
 
   /**
-   * The comparisons ({@code <}, {@code <=}, {@code >}, {@code >=}, {@code <>}, {@code BETWEEN}'s two bounds) of the
+   * The comparisons ({@code =}, {@code <}, {@code <=}, {@code >}, {@code >=}, {@code <>}, {@code BETWEEN}'s two bounds) of the
    * statements where one side computes a value from columns of one table with arithmetic, a CASE or a numeric function
    * and the other side is constant or reads only that table; at most {@value #MAX_COMPARISONS}, distinct.
    */
@@ -65,7 +65,7 @@ final class Boundaries {
         String cls = n.path("class").asText("");
         String type = n.path("type").asText("");
         List<JsonNode[]> sides = new ArrayList<>();
-        if (cls.equals("COMPARISON") && !type.equals("COMPARE_EQUAL") && !type.equals("COMPARE_NOT_DISTINCT_FROM")
+        if (cls.equals("COMPARISON") && !type.equals("COMPARE_NOT_DISTINCT_FROM")
             && !type.equals("COMPARE_DISTINCT_FROM")) {
           sides.add(new JsonNode[] {n.path("left"), n.path("right")});
         } else if (cls.equals("BETWEEN")) {

@@ -37,6 +37,7 @@ class BoundariesTest {
       {RATIO, RATIO.replace("> 1.2", "> 1.25")},
       {MINUTES, MINUTES.replace(">= 600", "> 600")},
       {MINUTES, MINUTES.replace(">= 600", ">= 601")},
+      {"SELECT count(*) FROM sale WHERE round(sa_paid * 10) = 55", "SELECT count(*) FROM sale WHERE round(sa_paid * 10) = 56"},
     };
     List<String> missedWithout = new ArrayList<>();
     try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build();
