@@ -20,17 +20,18 @@ import org.jspecify.annotations.Nullable;
 /**
  * Rows put exactly on the boundary of a comparison whose side computes a value from cells of one row: {@code
  * hd_dep_count / hd_vehicle_count > 1.2}, {@code t_hour * 60 + t_minute >= 600}, {@code CASE WHEN v > 0 THEN d / v
- * END > 1.2}, {@code round(l_discount * 100) = 5}. Values chosen column by column (each cell on both sides of a literal) rarely make such a value equal its
- * bound, yet only a row exactly on it tells {@code >} from {@code >=}, and only rows next to it tell a bound moved by
- * one. For each such comparison ({@code E op K}, K a constant or computed from the same row) and each row of a
- * starting instance, the engine evaluates {@code E - K} with one numeric cell x moved; a secant step from two
- * evaluations gives the x where it is zero (exact for the linear dependence of sums, products and numerators),
- * rounded to the column's unit and kept only where the engine finds {@code E - K} zero there. Where no single cell
- * lands on the bound (a denominator of 7 against 1.2), the row's other cells of the comparison are first set to 10 and
- * 100 (whose divisors hold most decimal fractions). Each solution is tried as an instance, then one unit either side.
+ * END > 1.2}, {@code round(l_discount * 100) = 5}. Values chosen column by column (each cell on both sides of a
+ * literal) rarely make such a value equal its bound, yet only a row exactly on it tells {@code >} from {@code >=}, and
+ * only rows next to it tell a bound moved by one. For each such comparison ({@code E op K}, K a constant or computed
+ * from the same row) and each row of a starting instance, the engine evaluates {@code E - K} with one numeric cell x
+ * moved; a secant step from two evaluations gives the x where it is zero (exact for the linear dependence of sums,
+ * products and numerators), rounded to the column's unit and kept only where the engine finds {@code E - K} zero
+ * there. Where no single cell lands on the bound (a denominator of 7 against 1.2), the row's other cells of the
+ * comparison are first set to 10 and 100 (whose divisors hold most decimal fractions). Each solution is tried as an
+ * instance, then one unit either side.
  *
- * <p>Cost: per comparison and row at most {@code 2 + 2 · cells} evaluations of one constant expression per variant of
- * the other cells, and at most {@code maxTrials} instances run through both queries per check.
+ * <p>Cost: per comparison and row at most three evaluations of one constant expression per cell and variant of the
+ * other cells, and at most {@code maxTrials} instances run through both queries per check.
  */
 final class Boundaries {
   /** Comparisons solved per check at most. */
@@ -54,9 +55,10 @@ final class Boundaries {
   record Comparison(Schema.Table table, String difference, List<Integer> columns, List<Integer> reads) {}
 
   /**
-   * The comparisons ({@code =}, {@code <}, {@code <=}, {@code >}, {@code >=}, {@code <>}, {@code BETWEEN}'s two bounds) of the
-   * statements where one side computes a value from columns of one table with arithmetic, a CASE or a numeric function
-   * and the other side is constant or reads only that table; at most {@value #MAX_COMPARISONS}, distinct.
+   * The comparisons ({@code =}, {@code <}, {@code <=}, {@code >}, {@code >=}, {@code <>}, {@code BETWEEN}'s two
+   * bounds) of the statements where one side computes a value from columns of one table with arithmetic, a CASE or
+   * a numeric function and the other side is constant or reads only that table; at most {@value #MAX_COMPARISONS},
+   * distinct.
    */
   static List<Comparison> of(List<JsonNode> statements, List<Schema.Table> tables, SqlParser parser) {
     Map<String, Comparison> out = new LinkedHashMap<>();
@@ -291,15 +293,10 @@ final class Boundaries {
     return sql.append(") AS boundary_row").toString();
   }
 
-  /** The smallest step of a numeric column: 1 for integers, 10^-s for DECIMAL(p, s), 0.01 otherwise. */
+  /** The smallest step of a numeric column: 1 for integers, 10^-s for DECIMAL(p, s), 10^-6 for floats. */
   private static BigDecimal unit(Comparison c, int x) {
-    ValueType type = ValueType.of(c.table().columns().get(x).valueType());
-    if (type.family() == ValueType.Family.INTEGER) {
-      return BigDecimal.ONE;
-    }
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)(?:DECIMAL|NUMERIC)\\s*\\(\\s*\\d+\\s*,\\s*(\\d+)\\s*\\)")
-        .matcher(c.table().columns().get(x).type().strip());
-    return m.matches() ? BigDecimal.ONE.movePointLeft(Integer.parseInt(m.group(1))) : new BigDecimal("0.01");
+    Schema.Column column = c.table().columns().get(x);
+    return BigDecimal.ONE.movePointLeft(ThresholdSearch.scale(ValueType.of(column.valueType()), column.type()));
   }
 
   private static @Nullable String number(Comparison c, int x, BigDecimal v) {

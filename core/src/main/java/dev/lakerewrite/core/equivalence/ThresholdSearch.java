@@ -567,7 +567,7 @@ final class ThresholdSearch {
   }
 
   /** Digits after the point a numeric column holds: 0 for integers, s of DECIMAL(p, s), 6 for floats. */
-  private static int scale(ValueType type, String declared) {
+  static int scale(ValueType type, String declared) {
     if (type.family() == ValueType.Family.INTEGER) {
       return 0;
     }

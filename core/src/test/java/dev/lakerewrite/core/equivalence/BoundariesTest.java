@@ -37,7 +37,8 @@ class BoundariesTest {
       {RATIO, RATIO.replace("> 1.2", "> 1.25")},
       {MINUTES, MINUTES.replace(">= 600", "> 600")},
       {MINUTES, MINUTES.replace(">= 600", ">= 601")},
-      {"SELECT count(*) FROM sale WHERE round(sa_paid * 10) = 55", "SELECT count(*) FROM sale WHERE round(sa_paid * 10) = 56"},
+      {"SELECT count(*) FROM sale WHERE round(sa_paid * 10) = 55",
+       "SELECT count(*) FROM sale WHERE round(sa_paid * 10) = 56"},
     };
     List<String> missedWithout = new ArrayList<>();
     try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build();
@@ -124,10 +125,10 @@ class BoundariesTest {
    * a derived table's output, intersected), joined to shops by the zips' first two characters. Only a witness whose
    * customers are copied to the count's size returns a row.
    */
-  static final String ZIPS = "SELECT s_name FROM shop, (SELECT zip FROM (SELECT substr(a_zip, 1, 5) AS zip FROM address "
-      + "WHERE substr(a_zip, 1, 5) IN ('24128', '76232') INTERSECT SELECT zip FROM (SELECT substr(a_zip, 1, 5) AS zip, "
-      + "count(*) AS cnt FROM address, cust WHERE a_sk = c_addr AND c_pref = 'Y' GROUP BY zip HAVING count(*) > 3) a1) "
-      + "a2) v1 WHERE substr(s_zip, 1, 2) = substr(v1.zip, 1, 2)";
+  static final String ZIPS = "SELECT s_name FROM shop, (SELECT zip FROM (SELECT substr(a_zip, 1, 5) AS zip "
+      + "FROM address WHERE substr(a_zip, 1, 5) IN ('24128', '76232') INTERSECT SELECT zip FROM (SELECT "
+      + "substr(a_zip, 1, 5) AS zip, count(*) AS cnt FROM address, cust WHERE a_sk = c_addr AND c_pref = 'Y' GROUP BY "
+      + "zip HAVING count(*) > 3) a1) a2) v1 WHERE substr(s_zip, 1, 2) = substr(v1.zip, 1, 2)";
 
   @Test
   void aWitnessGrownToACountsThresholdReachesAPrefixJoin() throws Exception {
