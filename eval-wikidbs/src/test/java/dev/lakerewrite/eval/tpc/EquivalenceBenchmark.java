@@ -12,8 +12,9 @@ import java.util.TreeMap;
  * and held-out parts): per kind of change, how many pairs and how they were judged; the survivors of the fit part
  * (mutants called equivalent) by id — a held-out part's survivors are only counted, so that it stays unlooked-at
  * (set {@code SHOW_HELD_OUT_SURVIVORS} to list them too); any equivalent pair called NOT_EQUIVALENT, by id; then
- * check times. Run with {@code bin/bench eval-wikidbs EquivalenceBenchmark [all|fit|held-out] [tpch|tpcds|both|gen-tpch|gen-tpcds]}
- * (defaults: all, both; a comma list runs several). {@code gen-tpch} and {@code gen-tpcds} are
+ * check times. Run with {@code bin/bench eval-wikidbs EquivalenceBenchmark [all|fit|held-out]
+ * [tpch|tpcds|both|gen-tpch|gen-tpcds|battery]} (defaults: all, both; a comma list runs several). {@code battery} is
+ * the {@linkplain EquivalenceCorpus#battery development battery}. {@code gen-tpch} and {@code gen-tpcds} are
  * {@link EquivalenceCorpus#generated generated queries} over the benchmark's tables ({@code GEN_SEED}, default 1;
  * {@code GEN_COUNT} queries, default 60). One {@code summary:} line per benchmark, then the last line, over everything run:
  * {@code summary: pairs=N rewrites=R proved=P mutants=M rejected=K rejected_rate=X false_not_equivalent=F
@@ -42,9 +43,9 @@ public final class EquivalenceBenchmark {
     String which = args.length > 1 ? args[1] : "both";
     List<String> sources = List.of(which.equals("both") ? new String[] {"tpch", "tpcds"} : which.split(","));
     if (!List.of("all", "fit", "held-out").contains(part)
-        || !List.of("tpch", "tpcds", "gen-tpch", "gen-tpcds").containsAll(sources)) {
+        || !List.of("tpch", "tpcds", "gen-tpch", "gen-tpcds", "battery").containsAll(sources)) {
       throw new IllegalArgumentException("usage: EquivalenceBenchmark [all|fit|held-out] "
-          + "[tpch|tpcds|both|gen-tpch|gen-tpcds, or a comma list], was " + String.join(" ", args));
+          + "[tpch|tpcds|both|gen-tpch|gen-tpcds|battery, or a comma list], was " + String.join(" ", args));
     }
     long seed = Long.parseLong(System.getenv().getOrDefault("GEN_SEED", "1"));
     int count = Integer.parseInt(System.getenv().getOrDefault("GEN_COUNT", "60"));
@@ -56,6 +57,7 @@ public final class EquivalenceBenchmark {
         case "tpcds" -> EquivalenceCorpus.tpcds(tpcdsPairs.equals("all") ? Integer.MAX_VALUE
             : Integer.parseInt(tpcdsPairs));
         case "gen-tpch" -> EquivalenceCorpus.generated(TpcBenchmark.TPCH, seed, count);
+        case "battery" -> EquivalenceCorpus.battery();
         default -> EquivalenceCorpus.generated(TpcBenchmark.TPCDS, seed, count);
       };
       byBenchmark.put(source.startsWith("gen-") ? source + "-s" + seed : source, select(corpus, part));

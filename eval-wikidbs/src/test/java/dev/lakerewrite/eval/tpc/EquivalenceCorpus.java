@@ -165,6 +165,43 @@ final class EquivalenceCorpus {
     return pairs(name, benchmark.tableSpecs(), List.copyOf(texts.keySet()), texts::get, TPCDS_PAIRS);
   }
 
+  /**
+   * The development battery ({@code equivalence-battery.tsv} beside this class): own queries over the TPC-DS and
+   * TPC-H schemas in common analytic shapes, each with one change, labelled with what the change does on that schema
+   * (strict or nullable). Ids are {@code battery/<name>/<schema>}; all of it is development data (never held out).
+   */
+  static List<Pair> battery() {
+    List<Pair> out = new ArrayList<>();
+    try (var in = EquivalenceCorpus.class.getResourceAsStream("equivalence-battery.tsv")) {
+      if (in == null) {
+        throw new IllegalStateException("equivalence-battery.tsv is not on the class path");
+      }
+      for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+        if (line.isBlank() || line.startsWith("#")) {
+          continue;
+        }
+        String[] f = line.split("\t");
+        if (f.length != 5 || !Set.of("same", "different").contains(f[2])) {
+          throw new IllegalStateException("equivalence-battery.tsv: expected name, schema, same|different, left, "
+              + "right separated by tabs, was: " + line);
+        }
+        boolean nullable = f[1].endsWith("-nullable");
+        String ddl = switch (f[1].replace("-nullable", "")) {
+          case "tpcds" -> tpcdsSchema(nullable);
+          case "tpch" -> tpchSchema(nullable);
+          default -> throw new IllegalStateException("equivalence-battery.tsv: unknown schema " + f[1]);
+        };
+        boolean same = f[2].equals("same");
+        out.add(new Pair("battery/" + f[0] + "/" + f[1], "battery/" + f[0], f[1], ddl,
+            same ? "battery (equivalent)" : "battery", same ? Expected.EQUIVALENT : Expected.NOT_EQUIVALENT, f[3],
+            f[4], false));
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return out;
+  }
+
   /** Pairs per query and schema at most in the TPC-DS part. */
   static final int TPCDS_PAIRS = 6;
 
