@@ -44,9 +44,7 @@ class BoundariesTest {
     try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build();
          EquivalenceChecker without = EquivalenceChecker.builder().schema(SCHEMA).thresholdTrials(0).build()) {
       for (String[] p : pairs) {
-        EquivalenceResult r = checker.check(p[0], p[1]);
-        assertThat(r.verdict()).as("%s: %s", p[1], r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
-        EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), p[0], p[1]);
+        assertSeparated(checker, p[0], p[1]);
         if (without.check(p[0], p[1]).verdict() == Verdict.EQUIVALENT) {
           missedWithout.add(p[1]);
         }
@@ -65,10 +63,8 @@ class BoundariesTest {
         + "ELSE 'few' END AS bucket";
     String right = left.replace("> 300", ">= 300");
     try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
-      EquivalenceResult r = checker.check(left, right);
-      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      EquivalenceResult r = assertSeparated(checker, left, right);
       assertThat(r.counterexample().orElseThrow().rowCount()).isGreaterThanOrEqualTo(300);
-      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
     }
   }
 
@@ -78,10 +74,8 @@ class BoundariesTest {
         + "sa_brand ORDER BY sa_month) AS prev FROM sale GROUP BY sa_brand, sa_month) t WHERE s > prev";
     String right = left.replace("s > prev", "s >= prev");
     try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
-      EquivalenceResult r = checker.check(left, right);
+      EquivalenceResult r = assertSeparated(checker, left, right);
       assertThat(r.nondeterministic()).as(r.summary()).isFalse();
-      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
-      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
       // Ordered by the month alone over rows not grouped by it, ties remain: not a difference.
       EquivalenceResult ties = checker.check("SELECT sa_brand, lag(sa_paid) OVER (PARTITION BY sa_brand ORDER BY "
           + "sa_month) AS prev FROM sale", "SELECT sa_brand, lag(sa_paid) OVER (PARTITION BY sa_brand ORDER BY "
@@ -100,9 +94,7 @@ class BoundariesTest {
     String left = "SELECT sa_brand, sum(sa_paid) / nullif(sum(sa_qty), 0) AS price FROM sale GROUP BY sa_brand";
     String right = "SELECT sa_brand, sum(sa_paid) / sum(sa_qty) AS price FROM sale GROUP BY sa_brand";
     try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
-      EquivalenceResult r = checker.check(left, right);
-      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
-      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
+      assertSeparated(checker, left, right);
     }
   }
 
@@ -112,9 +104,7 @@ class BoundariesTest {
         + "AND substr(a_zip, 1, 5) IN ('24128', '76232')";
     String right = left.replace("'76232'", "'76233'");
     try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
-      EquivalenceResult r = checker.check(left, right);
-      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
-      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
+      assertSeparated(checker, left, right);
       EquivalenceResult same = checker.check(left, "SELECT * FROM (" + left + ") AS same");
       assertThat(same.evidence().checks()).as(same.summary()).anyMatch(c -> c.originalRows() > 0);
     }
@@ -138,10 +128,16 @@ class BoundariesTest {
       assertThat(same.evidence().checks()).as(same.summary())
           .anyMatch(c -> c.instance().contains("(a count compared with 3)") && c.originalRows() > 0);
       for (String right : mutants) {
-        EquivalenceResult r = checker.check(ZIPS, right);
-        assertThat(r.verdict()).as("%s: %s", right, r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
-        EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), ZIPS, right);
+        assertSeparated(checker, ZIPS, right);
       }
     }
+  }
+
+  /** Checks the pair, asserts NOT_EQUIVALENT and that the counterexample really separates the two queries. */
+  static EquivalenceResult assertSeparated(EquivalenceChecker checker, String left, String right) throws Exception {
+    EquivalenceResult r = checker.check(left, right);
+    assertThat(r.verdict()).as("%s: %s", right, r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+    EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
+    return r;
   }
 }
