@@ -489,7 +489,8 @@ public final class EquivalenceChecker implements AutoCloseable {
         ThresholdSearch.Outcome found = MutationSearch.search(starts, domains, facts.columnComparisons(),
             differingColumns, differingValues, MutationSearch.namedColumns(facts.statements()), seed, mutationTrials,
             probe(last));
-        // Then the other witnesses on which the queries return rows, the differing columns only: a witness of the
+        // Then the other witnesses on which the queries return rows, the first two edits of the differing columns
+        // only (NULL, where the column may hold it, and the constant only one query writes): a witness of the
         // disjunct that holds the changed predicate (the second of two ORs) is one edit from telling them apart.
         List<ThresholdSearch.Seed> others = new ArrayList<>(informativeWitnesses);
         others.removeAll(starts.subList(0, Math.min(starts.size(), MutationSearch.MAX_SEEDS)));
@@ -497,7 +498,7 @@ public final class EquivalenceChecker implements AutoCloseable {
              from += MutationSearch.MAX_SEEDS) {
           found = MutationSearch.search(others.subList(from, Math.min(others.size(), from + MutationSearch.MAX_SEEDS)),
               domains, facts.columnComparisons(), differingColumns, differingValues, Set.of(), seed,
-              MutationSearch.MAX_SEEDS * Math.max(1, differingColumns.size()), probe(last));
+              2 * MutationSearch.MAX_SEEDS * Math.max(1, differingColumns.size()), probe(last));
         }
         if (found != null) {
           return difference(found.loaded(), last[0], facts);
