@@ -1,7 +1,6 @@
 package dev.lakerewrite.core.equivalence;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
 import java.math.BigDecimal;
@@ -133,13 +132,7 @@ final class Boundaries {
   }
 
   private static String unqualified(JsonNode expression, SqlParser parser) {
-    JsonNode copy = expression.deepCopy();
-    Trees.visit(copy, n -> {
-      if ("COLUMN_REF".equals(n.path("class").asText("")) && n.path("column_names").size() > 1) {
-        Trees.setColumn((ObjectNode) n, null, Trees.columnName(n));
-      }
-    });
-    return parser.renderExpression(copy);
+    return parser.renderExpression(MutationSearch.unqualified(expression));
   }
 
   /**
@@ -303,16 +296,15 @@ final class Boundaries {
     return ValueType.of(c.table().columns().get(x).valueType()).number(v);
   }
 
-  /** The instance with one row of a table replaced. */
+  /** The instance with one row of a table replaced (its changed cells set). */
   private static Database with(Database base, Schema.Table table, int row, List<String> values, String what) {
-    Map<String, List<List<String>>> rows = new LinkedHashMap<>();
-    for (Schema.Table t : base.tables()) {
-      List<List<String>> r = new ArrayList<>(base.rows(t));
-      if (t.name().equalsIgnoreCase(table.name())) {
-        r.set(row, values);
+    Database out = base;
+    List<String> before = base.rows(table).get(row);
+    for (int c = 0; c < values.size(); c++) {
+      if (!java.util.Objects.equals(before.get(c), values.get(c))) {
+        out = out.withCell(table, row, c, values.get(c));
       }
-      rows.put(t.name().toLowerCase(Locale.ROOT), r);
     }
-    return new Database(base.name() + what, base.tables(), rows);
+    return out.named(base.name() + what);
   }
 }

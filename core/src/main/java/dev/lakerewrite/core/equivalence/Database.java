@@ -106,7 +106,7 @@ final class Database {
     Map<String, List<List<String>>> out = new LinkedHashMap<>();
     for (Schema.Table t : tables) {
       List<List<String>> r = new ArrayList<>(rows(t));
-      if (t == table) {
+      if (t.name().equalsIgnoreCase(table.name())) {
         List<String> changed = new ArrayList<>(r.get(row));
         changed.set(column, value);
         r.set(row, changed);

@@ -414,16 +414,18 @@ public final class EquivalenceChecker implements AutoCloseable {
             return difference(found.loaded(), last[0], facts);
           }
         }
+        // The seeds with the first informative witness first: a row in every branch of a UNION, where the
+        // instances' rows meet one or none.
+        List<ThresholdSearch.Seed> witnessFirst = new ArrayList<>(seeds);
+        if (informativeWitness != null) {
+          witnessFirst.remove(informativeWitness);
+          witnessFirst.add(0, informativeWitness);
+        }
         // A value computed from a row's cells against a bound: a row put exactly on it, and one unit either side.
         List<Boundaries.Comparison> bounds = Boundaries.of(facts.statements(), tables, parser);
         if (!bounds.isEmpty() && System.nanoTime() < deadline) {
-          List<ThresholdSearch.Seed> starts = new ArrayList<>(seeds);
-          if (informativeWitness != null) {
-            starts.remove(informativeWitness);
-            starts.add(0, informativeWitness);
-          }
           Trial[] last = new Trial[1];
-          ThresholdSearch.Outcome found = Boundaries.search(starts, bounds, this::number, thresholdTrials,
+          ThresholdSearch.Outcome found = Boundaries.search(witnessFirst, bounds, this::number, thresholdTrials,
               probe(last));
           if (found != null) {
             return difference(found.loaded(), last[0], facts);
@@ -438,14 +440,8 @@ public final class EquivalenceChecker implements AutoCloseable {
               constrained.add(a.column());
             }
           });
-          // The first witness first: a row in every branch of a UNION, where the instances' rows meet one or none.
-          List<ThresholdSearch.Seed> starts = new ArrayList<>(seeds);
-          if (informativeWitness != null) {
-            starts.remove(informativeWitness);
-            starts.add(0, informativeWitness);
-          }
           Trial[] last = new Trial[1];
-          ThresholdSearch.Outcome found = Replicas.search(starts, ranks, measures,
+          ThresholdSearch.Outcome found = Replicas.search(witnessFirst, ranks, measures,
               Replicas.variedColumns(facts.statements(), tables, constrained), facts.columnComparisons(),
               thresholdTrials, probe(last));
           if (found != null) {

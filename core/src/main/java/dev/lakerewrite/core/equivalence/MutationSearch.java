@@ -141,7 +141,7 @@ final class MutationSearch {
   }
 
   /** A copy of an expression without locations, aliases and table qualifiers: the same predicate compares equal. */
-  private static JsonNode unqualified(JsonNode e) {
+  static JsonNode unqualified(JsonNode e) {
     JsonNode copy = e.deepCopy();
     Trees.visit(copy, n -> {
       if (n instanceof ObjectNode o) {

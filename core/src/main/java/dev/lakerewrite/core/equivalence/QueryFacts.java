@@ -907,29 +907,25 @@ final class QueryFacts {
 
   /** An expression with its column references blanked and positions dropped: the function around the column. */
   static JsonNode wrapper(JsonNode e) {
-    JsonNode copy = e.deepCopy();
+    JsonNode copy = MutationSearch.unqualified(e);
     Trees.visit(copy, n -> {
-      if (n.isObject()) {
-        List<String> positions = new ArrayList<>();
-        n.fieldNames().forEachRemaining(f -> {
-          if (f.startsWith("query_location") || f.equals("alias")) {
-            positions.add(f);
-          }
-        });
-        ((com.fasterxml.jackson.databind.node.ObjectNode) n).remove(positions);
-        if ("COLUMN_REF".equals(n.path("class").asText())) {
-          ((com.fasterxml.jackson.databind.node.ObjectNode) n).remove("column_names");
-        }
+      if ("COLUMN_REF".equals(n.path("class").asText())) {
+        ((com.fasterxml.jackson.databind.node.ObjectNode) n).remove("column_names");
       }
     });
     return copy;
   }
 
+  /** Whether an expression is {@code count(*)} or {@code count(col)} (not {@code count(DISTINCT col)}). */
+  private static boolean isCount(JsonNode e) {
+    String fn = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
+    return "FUNCTION".equals(e.path("class").asText()) && (fn.equals("count_star") || fn.equals("count"))
+        && !e.path("distinct").asBoolean(false);
+  }
+
   /** The base tables a count counts: of the scope for {@code count(*)} / {@code count(col)}, null otherwise. */
   private @Nullable Set<String> counted(JsonNode e, Scope scope) {
-    String fn = e.path("function_name").asText("").toLowerCase(Locale.ROOT);
-    if (!"FUNCTION".equals(e.path("class").asText()) || !(fn.equals("count_star") || fn.equals("count"))
-        || e.path("distinct").asBoolean(false)) {
+    if (!isCount(e)) {
       return null;
     }
     Set<String> out = new LinkedHashSet<>();
@@ -979,10 +975,7 @@ final class QueryFacts {
         || node.path("group_expressions").size() > 0) {
       return null;
     }
-    JsonNode item = node.path("select_list").get(0);
-    String fn = item.path("function_name").asText("").toLowerCase(Locale.ROOT);
-    if (!"FUNCTION".equals(item.path("class").asText()) || !(fn.equals("count_star") || fn.equals("count"))
-        || item.path("distinct").asBoolean(false)) {
+    if (!isCount(node.path("select_list").get(0))) {
       return null;
     }
     Set<String> tables = new LinkedHashSet<>();

@@ -872,14 +872,18 @@ final class Witnesses {
         return false;
       }
       unionOuts(l, o);
+      keptAsTheyAre(l, fn + "(__w0) = __w0");
+      return true;
+    }
+
+    /** Holds the values of {@code o}'s variables to those where {@code fixedPoint} ({@code f(__w0) = __w0}) holds. */
+    private void keptAsTheyAre(Out o, String fixedPoint) {
       JsonNode yes = parser.parse("SELECT true").statement(0).path("node").path("select_list").get(0);
-      for (Alt a : l.alts()) {
+      for (Alt a : o.alts()) {
         if (a.var() >= 0) {
-          constraints.add(new Constraint(a.var(), QueryFacts.Relation.FUNCTION, "=", List.of(yes),
-              fn + "(__w0) = __w0"));
+          constraints.add(new Constraint(a.var(), QueryFacts.Relation.FUNCTION, "=", List.of(yes), fixedPoint));
         }
       }
-      return true;
     }
 
     /**
@@ -940,12 +944,7 @@ final class Witnesses {
       } catch (RuntimeException ex) {
         return null;
       }
-      JsonNode yes = parser.parse("SELECT true").statement(0).path("node").path("select_list").get(0);
-      for (Alt a : o.alts()) {
-        if (a.var() >= 0) {
-          constraints.add(new Constraint(a.var(), QueryFacts.Relation.FUNCTION, "=", List.of(yes), text));
-        }
-      }
+      keptAsTheyAre(o, text);
       return new Out(o.name(), o.alts());
     }
 
