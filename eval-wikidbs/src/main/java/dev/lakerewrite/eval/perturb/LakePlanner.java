@@ -128,6 +128,8 @@ final class LakePlanner {
         String role = VERTICAL_ROLES.get(r.nextInt(VERTICAL_ROLES.size()));
         String partB = lakeTableName(namer.part(lakeName, role));
         Namer.Columns bCols = namer.columns(partB, t.columnNames());
+        // Part B keeps the names its columns got in the whole table: its key's second name must not take one.
+        partBColumns.forEach(c -> bCols.reserve(names.get(c)));
         String keyA = t.key().isPresent() ? names.get(k) : cols.fixed(List.of("rec", "id"));
         String keyB = t.key().isPresent() ? bCols.name(k) : bCols.fixed(List.of("record", "ref"));
         if (keyB.equalsIgnoreCase(keyA)) {

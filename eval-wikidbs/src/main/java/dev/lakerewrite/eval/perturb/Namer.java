@@ -109,6 +109,11 @@ final class Namer {
       return unique(name, used);
     }
 
+    /** Registers a name this table already holds (given by another namer) so later names avoid it. */
+    void reserve(String name) {
+      used.add(name.toLowerCase(Locale.ROOT));
+    }
+
     /** A name given outright (a key column's second name, a lookup's columns), made unique here. */
     String fixed(List<String> words) {
       List<String> w = new ArrayList<>(words);

@@ -141,6 +141,34 @@ class LakePerturberTest {
         r -> assertThat(r).startsWith("empty result"));
   }
 
+  @Test
+  void aSplitTablesSecondKeyNeverTakesTheNameOfAColumnBesideIt() throws Exception {
+    // TPC-H's habit: every column starts with the table's initial and shares a stem, so a key and a date in the
+    // split-off part may both be abbreviated to the same word (o_orderkey and o_orderdate both became "ord").
+    Path db = dir.resolve("stems.duckdb");
+    try (var c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + db); var st = c.createStatement()) {
+      st.execute("CREATE TABLE orders AS SELECT i AS o_orderkey, DATE '2020-01-01' + CAST(i AS INTEGER) AS "
+          + "o_orderdate, 'P' || (i % 5) AS o_orderpriority, i * 1.5 AS o_ordertotal, 'S' || (i % 3) AS "
+          + "o_orderstatus, 'clerk ' || (i % 7) AS o_orderclerk FROM range(1, 41) t(i)");
+    }
+    List<SourceQuery> query = List.of(SourceQuery.of("all", "SELECT * FROM orders WHERE o_orderkey < 30"));
+    int split = 0;
+    for (int seed = 1; seed <= 20; seed++) {
+      PerturbedLake lake = LakePerturber.builder().seed(seed).verticalSplitRate(1.0).horizontalSplitRate(0)
+          .encodingRate(0).noiseTableRate(0).cacheDirectory(dir.resolve("cache")).build()
+          .perturb(db, query, dir.resolve("stems-" + seed));
+      for (LakePlan.TablePlan t : lake.plan().tables()) {
+        split += t.parts().size() > 1 ? 1 : 0;
+        for (LakePlan.Part part : t.parts()) {
+          assertThat(new HashSet<>(part.columns().values().stream().map(n -> n.toLowerCase(java.util.Locale.ROOT))
+              .toList())).as("seed %d, %s: %s", seed, part.table(), part.columns()).hasSize(part.columns().size());
+        }
+      }
+      assertThat(lake.dropped()).as("seed %d", seed).isEmpty();
+    }
+    assertThat(split).isEqualTo(20);
+  }
+
   private static Map<String, String> contents(Path folder) throws IOException {
     Map<String, String> out = new TreeMap<>();
     try (Stream<Path> files = Files.list(folder)) {
