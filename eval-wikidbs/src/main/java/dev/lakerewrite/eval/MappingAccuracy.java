@@ -1,12 +1,14 @@
 package dev.lakerewrite.eval;
 
 import dev.lakerewrite.core.RewriteResult;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The schema matcher's column-mapping accuracy against a pair's {@link GoldMapping}.
@@ -50,10 +52,33 @@ public final class MappingAccuracy {
    *
    * @param goldColumns assumed columns in the gold mapping
    * @param right those mapped right
+   * @param misses the others: what was chosen for each, and where it is (assumed column order of the gold mapping)
    */
-  public record Score(int goldColumns, int right) {
+  public record Score(int goldColumns, int right, List<Miss> misses) {
+    public Score {
+      misses = List.copyOf(misses);
+      if (right + misses.size() != goldColumns) {
+        throw new IllegalArgumentException("right (" + right + ") and misses (" + misses.size()
+            + ") must add up to the gold columns (" + goldColumns + ")");
+      }
+    }
+
     public double accuracy() {
       return goldColumns == 0 ? 1.0 : (double) right / goldColumns;
+    }
+  }
+
+  /**
+   * An assumed column mapped wrong.
+   *
+   * @param assumed the assumed {@code table.column}
+   * @param chosen the lake {@code table.column}s the rewrite read for it (empty: it reported none)
+   * @param gold where it is
+   */
+  public record Miss(String assumed, Set<String> chosen, List<String> gold) {
+    public Miss {
+      chosen = Set.copyOf(chosen);
+      gold = List.copyOf(gold);
     }
   }
 
@@ -63,14 +88,17 @@ public final class MappingAccuracy {
       return Optional.empty();
     }
     int right = 0;
+    List<Miss> misses = new ArrayList<>();
     for (Map.Entry<String, GoldMapping.ColumnGold> e : gold.columns().entrySet()) {
       Set<String> picked = lookup(chosen, e.getKey());
       Set<String> allowed = lower(e.getValue().lake());
       if (!picked.isEmpty() && allowed.containsAll(picked)) {
         right++;
+      } else {
+        misses.add(new Miss(e.getKey(), new TreeSet<>(picked), e.getValue().lake()));
       }
     }
-    return Optional.of(new Score(gold.columns().size(), right));
+    return Optional.of(new Score(gold.columns().size(), right, misses));
   }
 
   /**

@@ -208,6 +208,18 @@ public final class SummaryJson {
         }
       });
     });
+    o.mapping().ifPresent(m -> {
+      ObjectNode mn = n.putObject("mapping");
+      mn.put("gold_columns", m.goldColumns());
+      mn.put("right", m.right());
+      ArrayNode misses = mn.putArray("misses");
+      m.misses().forEach(miss -> {
+        ObjectNode x = misses.addObject();
+        x.put("assumed", miss.assumed());
+        strings(x.putArray("chosen"), miss.chosen().stream().sorted().toList());
+        strings(x.putArray("gold"), miss.gold());
+      });
+    });
     n.put("sql", o.sql());
     o.prediction().ifPresentOrElse(p -> n.set("prediction", table(p, o.predictionTruncated())),
         () -> n.putNull("prediction"));

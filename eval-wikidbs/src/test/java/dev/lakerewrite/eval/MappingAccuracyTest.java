@@ -23,6 +23,10 @@ class MappingAccuracyTest {
         "ORDERS.O_CLERK", Set.of("ord_a.clerk"))).orElseThrow();           // case does not matter: right
     assertThat(s.goldColumns()).isEqualTo(3);
     assertThat(s.right()).isEqualTo(2);
+    assertThat(s.misses()).containsExactly(new MappingAccuracy.Miss("orders.o_orderstatus",
+        Set.of("ord_a.clerk", "ord_a.stat_cd"), List.of("ord_a.stat_cd", "status_lkp.label")));
+    assertThat(MappingAccuracy.score(GOLD, Map.of()).orElseThrow().misses()).hasSize(3)
+        .allSatisfy(m -> assertThat(m.chosen()).isEmpty());
     assertThat(MappingAccuracy.score(GOLD, Map.of()).orElseThrow().accuracy()).isZero();
     assertThat(MappingAccuracy.score(GoldMapping.empty(), Map.of())).isEmpty();
   }
