@@ -453,6 +453,8 @@ public final class Cleaners {
   private static final Pattern YMD_SEPARATED = Pattern.compile("(\\d{4})[/.](\\d{1,2})[/.](\\d{1,2})");
   private static final Pattern NUMERIC_DATE = Pattern.compile("(\\d{1,2})([./-])(\\d{1,2})\\2(\\d{4})");
   private static final Pattern YEAR_ONLY = Pattern.compile("[+]?(\\d{4})");
+  /** {@code 19950305}: the compact ISO form, common where a lake keeps dates as integers (years 1000 to 2999 only). */
+  private static final Pattern COMPACT_YMD = Pattern.compile("([12]\\d{3})(\\d{2})(\\d{2})");
   private static final Pattern YEAR_MONTH = Pattern.compile("(\\d{4})-(\\d{1,2})");
   private static final Pattern DAY_MONTH_YEAR =
       Pattern.compile("(\\d{1,2})(?:st|nd|rd|th)?\\.?[\\s-]+([A-Za-z]{3,9})\\.?[\\s,-]+(\\d{4})");
@@ -484,8 +486,8 @@ public final class Cleaners {
   /**
    * Date normalisation to ISO 8601 text. Reads ISO dates and timestamps, Wikidata timestamps
    * ('+1995-11-22T00:00:00Z'; month or day 00 mean reduced precision), 'YYYY/MM/DD', 'DD.MM.YYYY',
-   * 'DD/MM/YYYY' and 'MM/DD/YYYY' (by the fields' ranges, else by {@code order}), English month names ('22
-   * November 1995', 'Nov 22, 1995', '22-Nov-1995', 'November 1995') and bare years. Returns 'YYYY-MM-DD', or
+   * 'DD/MM/YYYY' and 'MM/DD/YYYY' (by the fields' ranges, else by {@code order}), compact 'YYYYMMDD' (years 1000 to
+   * 2999), English month names ('22 November 1995', 'Nov 22, 1995', '22-Nov-1995', 'November 1995') and bare years. Returns 'YYYY-MM-DD', or
    * 'YYYY-MM' / 'YYYY' for reduced precision, with a leading '-' for years BCE; NULL when the text is not a
    * date or names an impossible one (31 February).
    */
@@ -523,6 +525,9 @@ public final class Cleaners {
     }
     if ((m = YEAR_ONLY.matcher(s)).matches()) {
       return iso(false, Integer.parseInt(m.group(1)), 0, 0);
+    }
+    if ((m = COMPACT_YMD.matcher(s)).matches()) {
+      return fullDate(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
     }
     if ((m = DAY_MONTH_YEAR.matcher(s)).matches()) {
       Integer month = month(m.group(2));

@@ -121,8 +121,9 @@ class CleanersTest {
     assertThat(Cleaners.isoDate("22-Nov-1995")).isEqualTo("1995-11-22");
     assertThat(Cleaners.isoDate("November 1995")).isEqualTo("1995-11");
     assertThat(Cleaners.isoDate("1995")).isEqualTo("1995");
+    assertThat(Cleaners.isoDate("19951122")).isEqualTo("1995-11-22");
     assertThat(Cleaners.isoDate(" +1995-11-22t00:00:00z ")).isEqualTo("1995-11-22");
-    for (String bad : List.of("31.02.2020", "2020-13-01", "Toy Story", "13789", "1/2/3", "", "Smarch 3, 2001")) {
+    for (String bad : List.of("31.02.2020", "2020-13-01", "Toy Story", "13789", "19951322", "19950230", "39951122", "1/2/3", "", "Smarch 3, 2001")) {
       assertThat(Cleaners.isoDate(bad)).as(bad).isNull();
     }
     assertThat(Cleaners.isoDate(null)).isNull();

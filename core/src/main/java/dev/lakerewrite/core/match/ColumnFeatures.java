@@ -90,17 +90,20 @@ public final class ColumnFeatures {
     // A prefix naming the column's table (l_ in l_commitdate) is no part of what the column holds: the names are
     // also compared lexically without it, and the better comparison counts. Embeddings keep the whole name (without
     // its prefix, custkey is as close to NATIONKEY as to CUST).
+    // The lake's side may carry such a prefix too (cstActb among cstName, cstPhone): compared without it as well.
     String bare = ColumnPrefixes.withoutTablePrefix(columnName, assumedTable);
+    String lakeBare = lake.bareColumnName(lakeTable, lakeColumn);
     f[0] = lake.nameSimilarity(columnName, lakeColumn);
-    f[1] = NameSignals.tokenAlignment(columnName, lakeColumn);
-    f[2] = NameSignals.wholeAbbreviation(columnName, lakeColumn);
-    f[3] = NameSignals.jaroWinkler(columnName, lakeColumn);
-    f[4] = NameSignals.exact(columnName, lakeColumn);
-    if (!bare.equals(columnName)) {
-      f[1] = Math.max(f[1], NameSignals.tokenAlignment(bare, lakeColumn));
-      f[2] = Math.max(f[2], NameSignals.wholeAbbreviation(bare, lakeColumn));
-      f[3] = Math.max(f[3], NameSignals.jaroWinkler(bare, lakeColumn));
-      f[4] = Math.max(f[4], NameSignals.exact(bare, lakeColumn));
+    if (!lakeBare.equals(lakeColumn)) {
+      f[0] = Math.max(f[0], lake.nameSimilarity(columnName, lakeBare));
+    }
+    for (String a : bare.equals(columnName) ? List.of(columnName) : List.of(columnName, bare)) {
+      for (String l : lakeBare.equals(lakeColumn) ? List.of(lakeColumn) : List.of(lakeColumn, lakeBare)) {
+        f[1] = Math.max(f[1], NameSignals.tokenAlignment(a, l));
+        f[2] = Math.max(f[2], NameSignals.wholeAbbreviation(a, l));
+        f[3] = Math.max(f[3], NameSignals.jaroWinkler(a, l));
+        f[4] = Math.max(f[4], NameSignals.exact(a, l));
+      }
     }
 
     CatalogTable table = lake.table(lakeTable);
@@ -187,6 +190,11 @@ public final class ColumnFeatures {
    */
   public static double lexicalMatch(String assumed, String lake) {
     return Math.max(NameSignals.tokenAlignment(assumed, lake), NameSignals.wholeAbbreviation(assumed, lake));
+  }
+
+  /** Whether a column's name promises a date or a point in time ({@code o_orderdate}, {@code founded}, {@code birth}). */
+  public static boolean promisesDate(String columnName) {
+    return hint(Set.copyOf(NameSignals.tokens(columnName)), DATE_WORDS) > 0;
   }
 
   /**

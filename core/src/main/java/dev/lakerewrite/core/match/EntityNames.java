@@ -2,6 +2,7 @@ package dev.lakerewrite.core.match;
 
 import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.TableProfile;
+import dev.lakerewrite.core.sql.ColumnPrefixes;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.List;
@@ -15,12 +16,15 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EntityNames {
 
+  /** Distinct over non-null values at which a column counts as unique: a key, or the names of its rows. */
+  public static final double UNIQUE = 0.9;
+
   private EntityNames() {}
 
   /** A table's entity-name column: the first unique, mostly non-null text column, else its first column. */
   public static @Nullable String entityColumn(TableProfile profile) {
     for (ColumnProfile c : profile.columns()) {
-      if (c.typeFamily() == TypeFamily.STRING && c.uniqueness() >= 0.9 && c.nullFraction() < 0.2) {
+      if (c.typeFamily() == TypeFamily.STRING && c.uniqueness() >= UNIQUE && c.nullFraction() < 0.2) {
         return c.column();
       }
     }
@@ -53,6 +57,34 @@ public final class EntityNames {
       if (c.equals(n) || c.equals(n + " name") || c.equals(n + " title")) {
         return true;
       }
+    }
+    return false;
+  }
+
+  /**
+   * Whether an assumed column is its table's own key: {@code id} or {@code key}, or the table's noun (or an
+   * abbreviation of it) followed by {@code key}, {@code id} or {@code sk}: {@code n_nationkey} in {@code nation},
+   * {@code s_suppkey} in {@code supplier}, {@code country_id} in {@code countries}. Not when another table of the
+   * query is named so: {@code ps_partkey} in {@code partsupp} is the key of {@code part}.
+   *
+   * @param column the assumed column
+   * @param assumedTable its assumed table
+   * @param otherTables the query's other assumed tables
+   */
+  public static boolean isOwnKey(String column, String assumedTable, java.util.Collection<String> otherTables) {
+    String bare = String.join("", Names.normalize(ColumnPrefixes.withoutTablePrefix(column, assumedTable)).split(" "));
+    String table = singular(String.join("", Names.normalize(assumedTable).split(" ")));
+    for (String suffix : List.of("key", "id", "sk")) {
+      if (!bare.endsWith(suffix)) {
+        continue;
+      }
+      String head = singular(bare.substring(0, bare.length() - suffix.length()));
+      if (head.isEmpty()) {
+        return true;
+      }
+      boolean another = otherTables.stream().anyMatch(t -> !t.equalsIgnoreCase(assumedTable)
+          && singular(String.join("", Names.normalize(t).split(" "))).equals(head));
+      return !another && NameSignals.tokenMatch(head, table) >= 0.8;
     }
     return false;
   }

@@ -19,6 +19,15 @@ public interface MatchLake {
   /** Similarity in [0, 1] of two names (normalised, embedded). */
   double nameSimilarity(String a, String b);
 
+  /**
+   * A lake column's name without the word every column of its table starts with ({@code actb} for {@code cstActb}
+   * among {@code cstName}, {@code cstPhone}, ...; see {@code ColumnPrefixes.sharedLeadingWord}): what the column
+   * holds, for comparing names. The name itself when the table's columns share no leading word.
+   */
+  default String bareColumnName(String table, String column) {
+    return LakeColumnPrefixes.bare(table(table), column);
+  }
+
   /** Whether some row of {@code table} has exactly {@code value} in {@code column} (compared as text). */
   boolean valueExists(String table, String column, String value);
 

@@ -1003,6 +1003,14 @@ final class OfflineRewriterAgent implements RewriterAgent {
       if (col.isEmpty()) {
         return qualified;
       }
+      if (wantsYear || !numericUse && dev.lakerewrite.core.match.ColumnFeatures.promisesDate(assumedColumn)) {
+        Optional<String> date = PlanningContext.compactDateRead(state.lake().profile(lakeTable).column(column),
+            qualified, col.get().type(), cleaned != null && cleaned.cleanedColumns().containsKey(column),
+            wantsYear); // 19950305: a date the lake kept as an integer
+        if (date.isPresent()) {
+          return date.get();
+        }
+      }
       if (numericUse && col.get().type().equals("VARCHAR")
           && (cleaned == null || !cleaned.cleanedColumns().containsKey(column))) {
         // The query sums it, computes with it or compares it with numbers, so it is a number on the assumed

@@ -257,6 +257,8 @@ final class PlanningContext {
     return switch (c.get().typeFamily()) {
       // The rewrite reads a number from a date as its year ("year"(clean_date(...))): birth_year < 1950.
       case DATETIME -> expected == TypeFamily.NUMERIC && yearLike(assumedColumn);
+      // Integers of the form 19950305 are dates the lake kept as numbers; the rewrite reads them with clean_date.
+      case NUMERIC -> expected == TypeFamily.DATETIME && holdsCompactDates(c);
       // Text serves when its frequent values read as what the query compares it with (a clerk's 'Clerk#000000951'
       // has digits but is neither a date nor a number).
       case STRING -> readsAs(c.get().sampleValues(), expected);
@@ -281,6 +283,54 @@ final class PlanningContext {
   private static final java.util.regex.Pattern NUMBER_WITH_UNIT = java.util.regex.Pattern.compile(
       "[+-]?\\d{1,3}(?:[,.' ]\\d{3})*(?:[.,]\\d+)?\\s*(?:%|[\\p{L}][\\p{L}.]{0,5})"
           + "|[$€£¥]\\s?[+-]?\\d{1,3}(?:[,.' ]\\d{3})*(?:[.,]\\d+)?|[+-]?\\d+(?:[.,]\\d+)?\\s*(?:%|[\\p{L}][\\p{L}.]{0,5})");
+
+  /**
+   * Whether an integer column holds dates in the compact form {@code 19950305} (a habit of warehouses and CSV
+   * exports): nine in ten of its frequent values, three or more, are eight digits naming a real day of the years 1000
+   * to 2999. Such a column serves a comparison with dates, read as {@code clean_date(CAST(x AS VARCHAR))}.
+   */
+  static boolean holdsCompactDates(Optional<ColumnProfile> column) {
+    if (column.isEmpty() || column.get().typeFamily() != TypeFamily.NUMERIC) {
+      return false;
+    }
+    List<String> values = column.get().sampleValues().stream().filter(v -> v != null && !v.isBlank())
+        .map(String::strip).toList();
+    long dates = values.stream().filter(v -> v.length() == 8 && Cleaners.isoDate(v) != null).count();
+    return values.size() >= 3 && dates >= 0.9 * values.size();
+  }
+
+  /**
+   * How the rewrite reads a column of compact dates ({@link #holdsCompactDates}) for an assumed column that is a
+   * date: as a date, or as its year when a year is asked for; empty for any other column. The digits are read from
+   * the integer as the lake typed it, from text as it is (clean_date cleans it), and from a cleaning CTE's output
+   * through a number (the CTE may have typed them: 19960421.0).
+   *
+   * @param column the lake column's profile
+   * @param qualified the column reference
+   * @param type the column's declared type in the lake
+   * @param cleanedByCte whether the reference reads a cleaning CTE's output
+   * @param wantsYear whether the assumed column asks for a year
+   */
+  static Optional<String> compactDateRead(Optional<ColumnProfile> column, String qualified, String type,
+      boolean cleanedByCte, boolean wantsYear) {
+    if (!holdsCompactDates(column)) {
+      return Optional.empty();
+    }
+    String digits = cleanedByCte ? "CAST(CAST(TRY_CAST(" + qualified + " AS DOUBLE) AS BIGINT) AS VARCHAR)"
+        : type.equals("VARCHAR") ? qualified : "CAST(" + qualified + " AS VARCHAR)";
+    String date = "clean_date(" + digits + ")";
+    return Optional.of(wantsYear ? "year(" + date + ")" : date);
+  }
+
+  /**
+   * The family a column answers for the query: its profile's, except that integers of compact dates answer as dates
+   * ({@link #holdsCompactDates}).
+   */
+  TypeFamily answeringFamily(String table, String column) {
+    Optional<ColumnProfile> profile = lake.profile(table).column(column);
+    return holdsCompactDates(profile) ? TypeFamily.DATETIME
+        : profile.map(ColumnProfile::typeFamily).orElse(TypeFamily.STRING);
+  }
 
   /**
    * Whether at least half of a text column's frequent values read as numbers (for NUMERIC; units and separators

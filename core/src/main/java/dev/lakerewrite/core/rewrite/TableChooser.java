@@ -8,6 +8,7 @@ import dev.lakerewrite.core.match.AssumedSchema;
 import dev.lakerewrite.core.match.ColumnAssignment;
 import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.ColumnModel;
+import dev.lakerewrite.core.match.EntityNames;
 import dev.lakerewrite.core.match.TableFeatures;
 import dev.lakerewrite.core.match.TableModel;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
@@ -193,6 +194,13 @@ final class TableChooser extends PlannerPart {
     int counted = 0;
     for (String c : columns) {
       if (isKey(assumedName, c)) {
+        // A table's own key (n_nationkey in nation) is unique in the table that holds its rows; in a table that
+        // only refers to them (customers' nation keys) it repeats. Evidence for the table, not a column to map.
+        if (EntityNames.isOwnKey(c, assumedName, context.schema().tables().keySet())) {
+          ColumnTarget key = strongest(columnTargets(assumedName, c, table, entityPrior, Set.of()));
+          counted++;
+          sum += key != null && key.score() > 0 && unique(table, key.lakeColumn()) ? key.score() : 0;
+        }
         continue;
       }
       List<ColumnTarget> targets = columnTargets(assumedName, c, table, entityPrior, Set.of());
@@ -264,15 +272,17 @@ final class TableChooser extends PlannerPart {
       if (excluded.contains(col.name())) {
         continue;
       }
-      if (learned && !ColumnFeatures.abbreviates(column, col.name())
-          && !ColumnFeatures.abbreviates(bare, col.name())) {
+      String lakeBare = lake.bareColumnName(table, col.name()); // cstActb's cst names the table, as l_ does
+      if (learned && !ColumnFeatures.abbreviates(column, col.name()) && !ColumnFeatures.abbreviates(bare, col.name())
+          && !ColumnFeatures.abbreviates(bare, lakeBare)) {
         continue;
       }
       double sim = learned ? probability(assumedTable, column, table, col.name())
-          : lake.nameSimilarity(column, col.name());
+          : Math.max(lake.nameSimilarity(column, col.name()),
+              lakeBare.equals(col.name()) ? 0 : lake.nameSimilarity(column, lakeBare));
       String why = String.format(learned ? "matcher probability %.2f" : "name similarity %.2f", sim);
       if (expected != null && !learned) {
-        TypeFamily actual = family(table, col.name());
+        TypeFamily actual = context.answeringFamily(table, col.name());
         if (actual == expected) {
           sim += TYPE_FIT;
         } else if (actual == TypeFamily.STRING || actual == TypeFamily.BOOLEAN) {
@@ -349,7 +359,8 @@ final class TableChooser extends PlannerPart {
     // exactly so (p_retailprice and RETAILPRICE) is the column meant; the matcher's other guesses stand aside.
     String bare = dev.lakerewrite.retrieval.Names.normalize(ColumnPrefixes.withoutTablePrefix(column, assumedTable));
     if (byName.stream().anyMatch(t -> t.score() > 0 && (valueEvidence(assumedTable, column, table, t.lakeColumn()) > 0
-        || dev.lakerewrite.retrieval.Names.normalize(t.lakeColumn()).equals(bare)))) {
+        || dev.lakerewrite.retrieval.Names.normalize(t.lakeColumn()).equals(bare)
+        || dev.lakerewrite.retrieval.Names.normalize(lake.bareColumnName(table, t.lakeColumn())).equals(bare)))) {
       return byName;
     }
     // Scored only now: most columns stop above, and the matcher's features cost lake queries.
@@ -362,10 +373,16 @@ final class TableChooser extends PlannerPart {
       ColumnTarget l = learnedByColumn.get(t.lakeColumn());
       // Only a shorter name that abbreviates the whole one: "given name" and "short name" share a word with "name",
       // "area" one with "phone_area_code", and each is another column.
-      out.add(l != null && l.score() > t.score() && letters(t.lakeColumn()) < assumedLetters
-          && ColumnFeatures.abbreviatesWhole(bare, t.lakeColumn()) ? l : t);
+      String lakeBare = lake.bareColumnName(table, t.lakeColumn());
+      out.add(l != null && l.score() > t.score() && letters(lakeBare) < assumedLetters
+          && ColumnFeatures.abbreviatesWhole(bare, lakeBare) ? l : t);
     }
     return out;
+  }
+
+  /** Whether a lake column's values are unique, as a key's are (the threshold {@link EntityNames} reads names by). */
+  private boolean unique(String table, String column) {
+    return lake.profile(table).column(column).map(p -> p.uniqueness() >= EntityNames.UNIQUE).orElse(false);
   }
 
   private static int letters(String name) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.match.AssumedSchema;
+import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.AssumedSchema.Use;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
@@ -352,6 +353,15 @@ final class ViewRewrite {
     }
     boolean numericUse = use != null && (use.uses(Use.SUMMED) || use.uses(Use.ARITHMETIC)
         || use.uses(Use.COMPARED_NUMBER));
+    if (wantsYear || use != null && use.uses(Use.COMPARED_DATE) || ColumnFeatures.promisesDate(assumedColumn)
+        && !numericUse) {
+      Evidence.CleanedTable cte = plan.cleaned().get(lakeTable);
+      Optional<String> date = PlanningContext.compactDateRead(state.lake().profile(lakeTable).column(column),
+          qualified, col.get().type(), cte != null && cte.cleanedColumns().containsKey(column), wantsYear);
+      if (date.isPresent()) {
+        return date.get(); // 19950305: a date the lake kept as an integer
+      }
+    }
     if (numericUse && col.get().type().equals("VARCHAR")) {
       boolean date = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily() == TypeFamily.DATETIME)
           .orElse(false);

@@ -293,6 +293,67 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aColumnComparedWithDatesMayBeIntegersOfCompactDates() {
+      FakeLakeTools items = new FakeLakeTools()
+          .table("line_items", "ship_key BIGINT, shipped BIGINT, flag VARCHAR",
+              "1|19950301|O", "2|19950401|F", "3|19950517|F", "4|19951231|O")
+          .similar("shipdate", "ship key", 0.9).similar("shipdate", "shipped", 0.6)
+          .similar("lineitem", "line items", 0.9);
+      Parts p = new Parts(items, "SELECT flag FROM lineitem WHERE shipdate < DATE '1995-03-15'",
+          items.padWith("line_items"));
+
+      TableChoice c = p.chooser.rankTables("lineitem", List.of("flag", "shipdate"), new ArrayList<>()).get(0);
+
+      // 19950301 is a date kept as an integer; the key's 1, 2, 3 are not.
+      assertThat(c.columns().get("shipdate").lakeColumn()).isEqualTo("shipped");
+      assertThat(p.context.canServe("shipdate", "line_items", "shipped")).isTrue();
+      assertThat(p.context.canServe("shipdate", "line_items", "ship_key")).isFalse();
+    }
+
+    @Test
+    void aPrefixEveryColumnOfALakeTableSharesIsNoPartOfWhatTheColumnsAreCalled() {
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("t_customers", "cstCust BIGINT, cstName VARCHAR, cstActb DOUBLE, cstPhone VARCHAR",
+              "1|Customer#1|711.56|25-989-741-2988", "2|Customer#2|121.65|23-768-687-3665")
+          .similar("customer", "t customers", 0.8).similar("c_acctbal", "actb", 0.7)
+          .similar("c_acctbal", "cst cust", 0.3);
+      Parts p = new Parts(lake, "SELECT c_name, c_acctbal FROM customer ORDER BY c_acctbal DESC",
+          lake.padWith("t_customers"));
+
+      TableChoice c = p.chooser.rankTables("customer", List.of("c_name", "c_acctbal"), new ArrayList<>()).get(0);
+
+      // cst says "of customers" in every column: the names compared are actb and cust, not cstActb and cstCust.
+      assertThat(c.columns().get("c_acctbal").lakeColumn()).isEqualTo("cstActb");
+      assertThat(c.columns().get("c_name").lakeColumn()).isEqualTo("cstName");
+    }
+
+    @Test
+    void aTableWhoseOwnKeyRepeatsOnlyRefersToTheRowsTheQueryMeans() {
+      // Customers carry a nation key, a name and a comment too; only the countries' key is unique.
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("cstm", "custkey BIGINT, name VARCHAR, nationkey BIGINT, comment VARCHAR",
+              "1|Customer#1|7|pending", "2|Customer#2|7|quick", "3|Customer#3|9|bold", "4|Customer#4|9|final")
+          .table("country_current", "NATI BIGINT, NAME VARCHAR, REMARK VARCHAR",
+              "7|GERMANY|fluffily", "9|FRANCE|carefully", "11|KENYA|slyly")
+          .similar("nation", "cstm", 0.4).similar("nation", "country current", 0.4)
+          .similar("n_nationkey", "nati", 0.7).similar("n_comment", "remark", 0.6).similar("n_comment", "comment", 0.9);
+      Parts p = new Parts(lake, "SELECT n_name, n_comment, count(*) AS customers FROM nation JOIN customer "
+          + "ON c_nationkey = n_nationkey GROUP BY n_name, n_comment", lake.padWith("cstm", "country_current"));
+
+      TableChoice c = p.chooser.rankTables("nation", List.of("n_name", "n_comment", "n_nationkey"),
+          new ArrayList<>()).get(0);
+
+      assertThat(c.lake()).isEqualTo("country_current");
+      assertThat(dev.lakerewrite.core.match.EntityNames.isOwnKey("n_nationkey", "nation", List.of("customer")))
+          .isTrue();
+      assertThat(dev.lakerewrite.core.match.EntityNames.isOwnKey("c_nationkey", "customer", List.of("nation")))
+          .isFalse();
+      assertThat(dev.lakerewrite.core.match.EntityNames.isOwnKey("s_suppkey", "supplier", List.of())).isTrue();
+      assertThat(dev.lakerewrite.core.match.EntityNames.isOwnKey("ps_partkey", "partsupp", List.of("part")))
+          .isFalse();
+    }
+
+    @Test
     void aColumnComparedWithNumbersMayBeTextThatSpellsNumbersButNotTextWithout() {
       FakeLakeTools orders = new FakeLakeTools()
           .table("orders", "status VARCHAR, quantity_text VARCHAR, placed DATE", "O|28.0 units|1995-03-01",

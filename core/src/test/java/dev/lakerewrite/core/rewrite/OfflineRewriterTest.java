@@ -228,6 +228,29 @@ class OfflineRewriterTest {
   }
 
   @Test
+  void readsDatesTheLakeKeptAsCompactIntegersAndColumnsBehindTheirTablesPrefix(@TempDir Path tmp)
+      throws Exception {
+    // A warehouse habit: dates as integers (19950305) and every column prefixed with its table (ordTotl). The
+    // query's orderdate is ordDay, not the ordPrty beside it, and compares with dates only once read as one.
+    StringBuilder orders = new StringBuilder("ordKey,ordCust,ordDay,ordTotl,ordPrty\n");
+    for (int i = 1; i <= 40; i++) {
+      orders.append(i).append(',').append(100 + i % 7).append(',')
+          .append(String.format(java.util.Locale.ROOT, "1995%02d%02d", 1 + i % 12, 1 + i % 28)).append(',')
+          .append(1000 + 25 * i).append(',').append(i % 5 + 1).append('\n');
+    }
+    try (DataLake lake = csvLake(tmp, Map.of("t_orders.csv", orders.toString()))) {
+      RewriteResult r = Rewriter.rewrite("SELECT o_orderkey, o_orderdate, o_totalprice FROM orders "
+          + "WHERE o_orderdate >= DATE '1995-11-01' AND o_totalprice > 1500 ORDER BY o_orderkey", lake);
+      assertThat(r.sql()).contains("ordDay").contains("ordTotl").doesNotContain("ordPrty");
+      ResultTable t = r.result().orElseThrow();
+      // Months 11 and 12 are i % 12 = 10, 11: i = 22, 23, 34, 35 (totals 1550, 1575, 1850, 1875).
+      assertThat(t.columnValues(0).stream().map(v -> number(v)).toList()).as(r.sql()).containsExactly(22.0, 23.0,
+          34.0, 35.0);
+      assertThat(String.valueOf(t.get(0, 1))).as(r.sql()).startsWith("1995-11-23");
+    }
+  }
+
+  @Test
   void readsACurrencyCodeAsTheCurrencyTheLakeSpellsOut(@TempDir Path tmp) throws Exception {
     // The thesis's motivating example: the analyst writes 'USD', the lake says 'US Dollar'.
     try (DataLake lake = csvLake(tmp, Map.of("country_profiles.csv", "country_name,currency\n"

@@ -42,6 +42,24 @@ class ColumnPrefixesTest {
   }
 
   @Test
+  void aWordEveryColumnOfALakeTableStartsWithIsItsPrefixAndComesOffForComparingNames() {
+    // camelCase, snake and upper case; the split-off part's key may carry another prefix (liRecordRef).
+    assertThat(ColumnPrefixes.sharedLeadingWord(List.of("cstCust", "cstName", "cstActb", "cstPhone")))
+        .hasValue("cst");
+    assertThat(ColumnPrefixes.sharedLeadingWord(List.of("liRecordRef", "lntPrtky", "lntTax", "lntShipdate")))
+        .hasValue("lnt");
+    assertThat(ColumnPrefixes.sharedLeadingWord(List.of("ORD_ID", "ORD_DT", "ORD_TOT_PRC"))).hasValue("ord");
+    assertThat(ColumnPrefixes.withoutLeadingWord("cstActb", "cst")).isEqualTo("actb");
+    assertThat(ColumnPrefixes.withoutLeadingWord("ORD_TOT_PRC", "ord")).isEqualTo("tot prc");
+    // Not a prefix: columns that merely start alike, two columns, or a word that would leave nothing.
+    assertThat(ColumnPrefixes.sharedLeadingWord(List.of("country", "capital", "population", "name"))).isEmpty();
+    assertThat(ColumnPrefixes.sharedLeadingWord(List.of("birth_date", "birth_place", "name", "death_date")))
+        .isEmpty();
+    assertThat(ColumnPrefixes.sharedLeadingWord(List.of("cstName", "cstPhone"))).isEmpty();
+    assertThat(ColumnPrefixes.withoutLeadingWord("cst", "cst")).isEqualTo("cst");
+  }
+
+  @Test
   void aPrefixThatFitsTwoTablesAlikeOrAQueryWithOnePrefixPlacesNothing() {
     assertThat(ColumnPrefixes.owners(List.of("ws_net_paid", "web_name"), List.of("web_sales", "web_site")))
         .isEmpty();
