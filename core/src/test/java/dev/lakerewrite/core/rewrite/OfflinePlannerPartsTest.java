@@ -278,36 +278,37 @@ class OfflinePlannerPartsTest {
 
     @Test
     void aColumnComparedWithDatesIsNeverReadFromANumberColumnHoweverAlikeTheNames() {
-      FakeLakeTools items = new FakeLakeTools()
-          .table("line_items", "ship_key BIGINT, ship_day DATE, flag VARCHAR",
-              "1|1995-03-01|O", "2|1995-04-01|F")
-          .similar("shipdate", "ship key", 0.9).similar("shipdate", "ship day", 0.6)
-          .similar("lineitem", "line items", 0.9);
-      Parts p = new Parts(items, "SELECT flag FROM lineitem WHERE shipdate < DATE '1995-03-15'",
-          items.padWith("line_items"));
-
-      TableChoice c = p.chooser.rankTables("lineitem", List.of("flag", "shipdate"), new ArrayList<>()).get(0);
-
       // DuckDB's binder rejects a BIGINT compared with a DATE: the closer name cannot be the answer.
-      assertThat(c.columns().get("shipdate").lakeColumn()).isEqualTo("ship_day");
+      assertThat(shipdateColumn("ship_day DATE", "1995-03-01", "1995-04-01").lakeColumn()).isEqualTo("ship_day");
     }
 
     @Test
     void aColumnComparedWithDatesMayBeIntegersOfCompactDates() {
+      // 19950301 is a date kept as an integer; the key's 1, 2, 3 are not.
+      ColumnTarget shipdate = shipdateColumn("shipped BIGINT", "19950301", "19950401", "19950517", "19951231");
+      assertThat(shipdate.lakeColumn()).isEqualTo("shipped");
+    }
+
+    /**
+     * The column chosen for shipdate, compared with a date, in a table of a key whose name is closer to it than the
+     * other column's, that other column (declared and filled with {@code values}) and a flag.
+     */
+    private ColumnTarget shipdateColumn(String other, String... values) {
+      String name = other.split(" ")[0];
+      String[] rows = new String[values.length];
+      for (int i = 0; i < values.length; i++) {
+        rows[i] = (i + 1) + "|" + values[i] + "|" + (i % 2 == 0 ? "O" : "F");
+      }
       FakeLakeTools items = new FakeLakeTools()
-          .table("line_items", "ship_key BIGINT, shipped BIGINT, flag VARCHAR",
-              "1|19950301|O", "2|19950401|F", "3|19950517|F", "4|19951231|O")
-          .similar("shipdate", "ship key", 0.9).similar("shipdate", "shipped", 0.6)
+          .table("line_items", "ship_key BIGINT, " + other + ", flag VARCHAR", rows)
+          .similar("shipdate", "ship key", 0.9).similar("shipdate", name.replace('_', ' '), 0.6)
           .similar("lineitem", "line items", 0.9);
       Parts p = new Parts(items, "SELECT flag FROM lineitem WHERE shipdate < DATE '1995-03-15'",
           items.padWith("line_items"));
-
-      TableChoice c = p.chooser.rankTables("lineitem", List.of("flag", "shipdate"), new ArrayList<>()).get(0);
-
-      // 19950301 is a date kept as an integer; the key's 1, 2, 3 are not.
-      assertThat(c.columns().get("shipdate").lakeColumn()).isEqualTo("shipped");
-      assertThat(p.context.canServe("shipdate", "line_items", "shipped")).isTrue();
       assertThat(p.context.canServe("shipdate", "line_items", "ship_key")).isFalse();
+      assertThat(p.context.canServe("shipdate", "line_items", name)).isTrue();
+      return p.chooser.rankTables("lineitem", List.of("flag", "shipdate"), new ArrayList<>()).get(0).columns()
+          .get("shipdate");
     }
 
     @Test
