@@ -62,10 +62,11 @@ public final class EntityNames {
   }
 
   /**
-   * Whether an assumed column is its table's own key: {@code id} or {@code key}, or the table's noun (or an
-   * abbreviation of it) followed by {@code key}, {@code id} or {@code sk}: {@code n_nationkey} in {@code nation},
-   * {@code s_suppkey} in {@code supplier}, {@code country_id} in {@code countries}. Not when another table of the
-   * query is named so: {@code ps_partkey} in {@code partsupp} is the key of {@code part}.
+   * Whether an assumed column is its table's own key named after it: the table's noun (or an abbreviation of it)
+   * followed by {@code key}, {@code id} or {@code sk}: {@code n_nationkey} in {@code nation}, {@code s_suppkey} in
+   * {@code supplier}, {@code country_id} in {@code countries}. Not a bare {@code id}, which queries also give to
+   * tables a lake only holds as a column's values, and not when another table of the query is named so:
+   * {@code ps_partkey} in {@code partsupp} is the key of {@code part}.
    *
    * @param column the assumed column
    * @param assumedTable its assumed table
@@ -80,7 +81,8 @@ public final class EntityNames {
       }
       String head = singular(bare.substring(0, bare.length() - suffix.length()));
       if (head.isEmpty()) {
-        return true;
+        // A bare id says nothing about which rows: queries give one to tables a lake holds as a column's values.
+        return false;
       }
       boolean another = otherTables.stream().anyMatch(t -> !t.equalsIgnoreCase(assumedTable)
           && singular(String.join("", Names.normalize(t).split(" "))).equals(head));

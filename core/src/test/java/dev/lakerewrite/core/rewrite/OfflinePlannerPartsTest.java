@@ -350,6 +350,7 @@ class OfflinePlannerPartsTest {
       assertThat(dev.lakerewrite.core.match.EntityNames.isOwnKey("c_nationkey", "customer", List.of("nation")))
           .isFalse();
       assertThat(dev.lakerewrite.core.match.EntityNames.isOwnKey("s_suppkey", "supplier", List.of())).isTrue();
+      assertThat(dev.lakerewrite.core.match.EntityNames.isOwnKey("id", "council_types", List.of())).isFalse();
       assertThat(dev.lakerewrite.core.match.EntityNames.isOwnKey("ps_partkey", "partsupp", List.of("part")))
           .isFalse();
     }
