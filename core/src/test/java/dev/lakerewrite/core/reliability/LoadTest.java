@@ -95,7 +95,14 @@ class LoadTest {
 
   /** One load: ROUNDS rounds; in each, thread t rewrites queries 2t and 2t+1 (shifted by the round). */
   static int load(DataLake lake, LakeRewriter rewriter, List<Outcome> expected) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    // The workers are joined at the end: a pool reports termination a moment before its threads have died, and
+    // the leak check would count them.
+    List<Thread> workers = java.util.Collections.synchronizedList(new ArrayList<>());
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
+      Thread t = new Thread(r, "load-worker");
+      workers.add(t);
+      return t;
+    });
     int done = 0;
     try {
       for (int round = 0; round < ROUNDS; round++) {
@@ -124,6 +131,9 @@ class LoadTest {
     } finally {
       pool.shutdown();
       assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+      for (Thread t : workers) {
+        t.join(TimeUnit.SECONDS.toMillis(10));
+      }
     }
     return done;
   }
