@@ -487,9 +487,9 @@ public final class Cleaners {
    * Date normalisation to ISO 8601 text. Reads ISO dates and timestamps, Wikidata timestamps
    * ('+1995-11-22T00:00:00Z'; month or day 00 mean reduced precision), 'YYYY/MM/DD', 'DD.MM.YYYY',
    * 'DD/MM/YYYY' and 'MM/DD/YYYY' (by the fields' ranges, else by {@code order}), compact 'YYYYMMDD' (years 1000 to
-   * 2999), English month names ('22 November 1995', 'Nov 22, 1995', '22-Nov-1995', 'November 1995') and bare years. Returns 'YYYY-MM-DD', or
-   * 'YYYY-MM' / 'YYYY' for reduced precision, with a leading '-' for years BCE; NULL when the text is not a
-   * date or names an impossible one (31 February).
+   * 2999), English month names ('22 November 1995', 'Nov 22, 1995', '22-Nov-1995', 'November 1995') and bare
+   * years. Returns 'YYYY-MM-DD', or 'YYYY-MM' / 'YYYY' for reduced precision, with a leading '-' for years BCE;
+   * NULL when the text is not a date or names an impossible one (31 February).
    */
   public static @Nullable String isoDate(@Nullable String value, DateOrder order) {
     if (value == null) {

@@ -73,8 +73,8 @@ public final class EntityNames {
    * @param otherTables the query's other assumed tables
    */
   public static boolean isOwnKey(String column, String assumedTable, java.util.Collection<String> otherTables) {
-    String bare = String.join("", Names.normalize(ColumnPrefixes.withoutTablePrefix(column, assumedTable)).split(" "));
-    String table = singular(String.join("", Names.normalize(assumedTable).split(" ")));
+    String bare = joined(ColumnPrefixes.withoutTablePrefix(column, assumedTable));
+    String table = singular(joined(assumedTable));
     for (String suffix : List.of("key", "id", "sk")) {
       if (!bare.endsWith(suffix)) {
         continue;
@@ -85,10 +85,15 @@ public final class EntityNames {
         return false;
       }
       boolean another = otherTables.stream().anyMatch(t -> !t.equalsIgnoreCase(assumedTable)
-          && singular(String.join("", Names.normalize(t).split(" "))).equals(head));
+          && singular(joined(t)).equals(head));
       return !another && NameSignals.tokenMatch(head, table) >= 0.8;
     }
     return false;
+  }
+
+  /** A name's words run together ({@code n_nationkey} → {@code nnationkey}). */
+  private static String joined(String name) {
+    return String.join("", Names.normalize(name).split(" "));
   }
 
   /** An English noun's singular, by its common suffixes ({@code cities} → {@code city}). */

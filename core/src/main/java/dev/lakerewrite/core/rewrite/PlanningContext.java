@@ -214,15 +214,8 @@ final class PlanningContext {
    */
   String withoutTablePrefix(String table) {
     if (tablePrefix == null) {
-      Map<String, Integer> firstWords = new java.util.HashMap<>();
       List<String> names = lake.tableNames();
-      for (String t : names) {
-        String[] words = Names.normalize(t).split(" ");
-        if (words.length > 1) {
-          firstWords.merge(words[0], 1, Integer::sum);
-        }
-      }
-      tablePrefix = firstWords.entrySet().stream()
+      tablePrefix = dev.lakerewrite.core.sql.ColumnPrefixes.leadingWords(names).entrySet().stream()
           .filter(e -> e.getKey().length() <= 4 && e.getValue() >= 3 && 2 * e.getValue() >= names.size())
           .map(Map.Entry::getKey).findFirst().orElse("");
     }

@@ -353,11 +353,11 @@ final class ViewRewrite {
     }
     boolean numericUse = use != null && (use.uses(Use.SUMMED) || use.uses(Use.ARITHMETIC)
         || use.uses(Use.COMPARED_NUMBER));
+    Evidence.CleanedTable cleaned = plan.cleaned().get(lakeTable);
     if (wantsYear || use != null && use.uses(Use.COMPARED_DATE) || ColumnFeatures.promisesDate(assumedColumn)
         && !numericUse) {
-      Evidence.CleanedTable cte = plan.cleaned().get(lakeTable);
       Optional<String> date = PlanningContext.compactDateRead(state.lake().profile(lakeTable).column(column),
-          qualified, col.get().type(), cte != null && cte.cleanedColumns().containsKey(column), wantsYear);
+          qualified, col.get().type(), cleaned != null && cleaned.cleanedColumns().containsKey(column), wantsYear);
       if (date.isPresent()) {
         return date.get(); // 19950305: a date the lake kept as an integer
       }
@@ -374,7 +374,6 @@ final class ViewRewrite {
     if (!col.get().type().equals("VARCHAR")) {
       return wantsYear && declared == TypeFamily.DATETIME ? "year(" + qualified + ")" : qualified;
     }
-    Evidence.CleanedTable cleaned = plan.cleaned().get(lakeTable);
     if (cleaned != null && cleaned.cleanedColumns().containsKey(column)) {
       boolean date = cleaned.dateColumns().contains(column) || state.lake().profile(lakeTable).column(column)
           .map(c -> c.typeFamily() == TypeFamily.DATETIME).orElse(false);
