@@ -157,6 +157,7 @@ public final class AssumedSchema {
     JsonNode node = statementOrNode.has("node") ? statementOrNode.get("node") : statementOrNode;
     Walk w = new Walk();
     w.unqualified.addAll(ColumnPrefixes.unqualifiedColumns(node));
+    w.queryOwners.putAll(ColumnPrefixes.owners(w.unqualified, ColumnPrefixes.baseTables(node)));
     w.queryNode(node, null, new LinkedHashMap<>(), true);
     w.placeAmbiguous();
     Map<String, Table> frozen = new LinkedHashMap<>();
@@ -278,6 +279,11 @@ public final class AssumedSchema {
     boolean star;
     /** Every column name the query writes without a qualifier (for {@link ColumnPrefixes}). */
     final Set<String> unqualified = new LinkedHashSet<>();
+    /**
+     * Which table each prefix names over every table the query reads: {@code p} is part's prefix where the query
+     * reads part and partsupp, also in a block that reads only partsupp (TPC-H Q2's correlated {@code p_partkey}).
+     */
+    final Map<String, String> queryOwners = new LinkedHashMap<>();
     /** References the last {@link #unqualified} call placed by prefix, and all such references. */
     boolean prefixPlaced;
     final Set<JsonNode> placedByPrefix = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
@@ -762,6 +768,13 @@ public final class AssumedSchema {
           // The naming convention places it (l_orderkey in lineitem), here or, when this block's tables follow
           // the convention but none carries this prefix, in an enclosing block (a correlated reference). A CTE
           // beside them whose outputs are all named and lack the column cannot be where it comes from.
+          // A prefix the whole query gives to a table of an enclosing block (not of this one) is a correlated
+          // reference to it, even where this block's tables alone would give the prefix to one of them.
+          String queryOwner = queryOwners.get(prefix.get());
+          if (queryOwner != null && bases.stream().noneMatch(queryOwner::equalsIgnoreCase)
+              && enclosedBy(queryOwner, s.parent)) {
+            continue;
+          }
           Map<String, String> owners = ColumnPrefixes.owners(unqualified, bases);
           String owner = owners.get(prefix.get());
           if (owner != null) {
@@ -796,6 +809,16 @@ public final class AssumedSchema {
     }
 
     /** Lists ambiguous references once per (column, candidates). */
+    /** Whether an enclosing block reads the assumed table. */
+    private static boolean enclosedBy(String table, @Nullable Scope scope) {
+      for (Scope s = scope; s != null; s = s.parent) {
+        if (s.byAlias.values().stream().anyMatch(x -> x.base() && table.equalsIgnoreCase(x.assumed()))) {
+          return true;
+        }
+      }
+      return false;
+    }
+
     /** Whether an enclosing block's base tables include the one a column prefix names. */
     private boolean claimedOutside(String prefix, @Nullable Scope scope) {
       for (Scope s = scope; s != null; s = s.parent) {

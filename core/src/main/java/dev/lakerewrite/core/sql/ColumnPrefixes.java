@@ -120,6 +120,36 @@ public final class ColumnPrefixes {
     return out;
   }
 
+  /**
+   * The tables a query's syntax tree (DuckDB's JSON) reads anywhere, as written, its CTEs' names aside: the tables a
+   * naming convention is read over ({@link #owners}), since a prefix names a table of the schema, not of one block.
+   * O(size of the tree).
+   */
+  public static Set<String> baseTables(JsonNode tree) {
+    Set<String> tables = new LinkedHashSet<>();
+    Set<String> ctes = new LinkedHashSet<>();
+    collectTables(tree, tables, ctes, 0);
+    tables.removeIf(t -> ctes.contains(t.toLowerCase(Locale.ROOT)));
+    return tables;
+  }
+
+  private static void collectTables(JsonNode n, Set<String> tables, Set<String> ctes, int depth) {
+    if (n == null || depth > 400) {
+      return;
+    }
+    if (n.isObject()) {
+      if (n.path("type").asText("").equals("BASE_TABLE") && n.has("table_name")) {
+        tables.add(n.path("table_name").asText());
+      }
+      for (JsonNode entry : n.path("cte_map").path("map")) {
+        ctes.add(entry.path("key").asText("").toLowerCase(Locale.ROOT));
+      }
+      n.forEach(child -> collectTables(child, tables, ctes, depth + 1));
+    } else if (n.isArray()) {
+      n.forEach(child -> collectTables(child, tables, ctes, depth + 1));
+    }
+  }
+
   private static void collect(JsonNode n, Set<String> out, int depth) {
     if (n == null || depth > 400) {
       return;

@@ -249,6 +249,7 @@ public final class SqlAnalyzer {
     Walk walk = new Walk();
     JsonNode root = parsed.statement(0).get("node");
     walk.unqualified.addAll(ColumnPrefixes.unqualifiedColumns(root));
+    walk.queryOwners.putAll(ColumnPrefixes.owners(walk.unqualified, ColumnPrefixes.baseTables(root)));
     walk.queryNode(root, null, true);
     return new QueryAnalysis(sql, walk.tables, freeze(walk.columns), walk.unresolved, walk.outputs,
         walk.predicates, walk.joins, walk.groupBy, walk.orderBy, walk.limit, new ArrayList<>(walk.ctes),
@@ -302,6 +303,8 @@ public final class SqlAnalyzer {
     final List<ColumnReference> unresolved = new ArrayList<>();
     /** Every column name the query writes without a qualifier (for {@link ColumnPrefixes}). */
     final Set<String> unqualified = new LinkedHashSet<>();
+    /** Which table each prefix names over every table the query reads (see {@link #placedByPrefix}). */
+    final Map<String, String> queryOwners = new LinkedHashMap<>();
     final List<OutputColumn> outputs = new ArrayList<>();
     final List<Predicate> predicates = new ArrayList<>();
     final List<JoinCondition> joins = new ArrayList<>();
@@ -735,14 +738,31 @@ public final class SqlAnalyzer {
         if (s.byAlias.values().stream().anyMatch(src -> !src.baseTable())) {
           return Optional.empty();
         }
-        Map<String, String> owners = ColumnPrefixes.owners(unqualified,
-            s.byAlias.values().stream().map(Source::name).distinct().toList());
+        List<String> tables = s.byAlias.values().stream().map(Source::name).distinct().toList();
+        // The query's tables together say which table a prefix names: p is part's beside partsupp, also in a block
+        // over partsupp alone (TPC-H Q2's correlated p_partkey), where this block's tables would give it partsupp.
+        String queryOwner = queryOwners.get(prefix.get());
+        if (queryOwner != null && tables.stream().noneMatch(queryOwner::equalsIgnoreCase)
+            && enclosedBy(queryOwner, s.parent)) {
+          continue;
+        }
+        Map<String, String> owners = ColumnPrefixes.owners(unqualified, tables);
         String owner = owners.get(prefix.get());
         if (owner != null || owners.isEmpty()) {
           return Optional.ofNullable(owner);
         }
       }
       return Optional.empty();
+    }
+
+    /** Whether an enclosing block reads the table (as a base table). */
+    private static boolean enclosedBy(String table, @Nullable Scope scope) {
+      for (Scope s = scope; s != null; s = s.parent) {
+        if (s.byAlias.values().stream().anyMatch(src -> src.baseTable() && table.equalsIgnoreCase(src.name()))) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private boolean isSelectAlias(JsonNode colRef, Scope scope) {

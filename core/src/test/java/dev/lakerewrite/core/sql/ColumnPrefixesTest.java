@@ -111,4 +111,27 @@ class ColumnPrefixesTest {
     assertThat(schema.table("customer").orElseThrow().columns().keySet())
         .containsExactlyInAnyOrder("c_customer_id", "c_customer_sk");
   }
+
+  /** TPC-H Q2: the subquery reads partsupp but not part, whose p_partkey it compares with its own ps_partkey. */
+  private static final String Q2_CORE = """
+      SELECT s_name, p_partkey FROM part, supplier, partsupp
+      WHERE p_partkey = ps_partkey AND s_suppkey = ps_suppkey AND p_size = 15
+        AND ps_supplycost = (SELECT min(ps_supplycost) FROM partsupp, supplier
+                             WHERE p_partkey = ps_partkey AND s_suppkey = ps_suppkey)""";
+
+  @Test
+  void aPrefixTheQueryGivesToAnEnclosingBlocksTableIsACorrelatedReferenceThere() {
+    // Alone, the subquery's tables would give p (partsupp's initial) to partsupp, and p_partkey = ps_partkey would
+    // compare partsupp's key with itself.
+    AssumedSchema schema = AssumedSchema.of(SqlParser.standalone().parse(Q2_CORE).statement(0));
+
+    assertThat(schema.ambiguous()).isEmpty();
+    assertThat(schema.table("part").orElseThrow().columns().keySet())
+        .containsExactlyInAnyOrder("p_partkey", "p_size");
+    assertThat(schema.table("partsupp").orElseThrow().columns().keySet())
+        .containsExactlyInAnyOrder("ps_partkey", "ps_suppkey", "ps_supplycost");
+    QueryAnalysis a = SqlAnalyzer.analyzeStandalone(Q2_CORE);
+    assertThat(a.columnsOf("part")).containsExactlyInAnyOrder("p_partkey", "p_size");
+    assertThat(a.columnsOf("partsupp")).containsExactlyInAnyOrder("ps_partkey", "ps_suppkey", "ps_supplycost");
+  }
 }
