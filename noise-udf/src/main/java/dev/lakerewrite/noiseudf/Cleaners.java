@@ -453,8 +453,11 @@ public final class Cleaners {
   private static final Pattern YMD_SEPARATED = Pattern.compile("(\\d{4})[/.](\\d{1,2})[/.](\\d{1,2})");
   private static final Pattern NUMERIC_DATE = Pattern.compile("(\\d{1,2})([./-])(\\d{1,2})\\2(\\d{4})");
   private static final Pattern YEAR_ONLY = Pattern.compile("[+]?(\\d{4})");
-  /** {@code 19950305}: the compact ISO form, common where a lake keeps dates as integers (years 1000 to 2999 only). */
-  private static final Pattern COMPACT_YMD = Pattern.compile("([12]\\d{3})(\\d{2})(\\d{2})");
+  /**
+   * {@code 19950305}: the compact ISO form, common where a lake keeps dates as integers (years 1000 to 2999 only);
+   * also as a number some step typed as a double ({@code 19950305.0}).
+   */
+  private static final Pattern COMPACT_YMD = Pattern.compile("([12]\\d{3})(\\d{2})(\\d{2})(?:\\.0+)?");
   private static final Pattern YEAR_MONTH = Pattern.compile("(\\d{4})-(\\d{1,2})");
   private static final Pattern DAY_MONTH_YEAR =
       Pattern.compile("(\\d{1,2})(?:st|nd|rd|th)?\\.?[\\s-]+([A-Za-z]{3,9})\\.?[\\s,-]+(\\d{4})");
@@ -598,7 +601,8 @@ public final class Cleaners {
   /**
    * Numeric parsing with signs, group separators and decimal commas: '+13789' → 13789, '1.234,5' → 1234.5,
    * '12 484,59' → 12484.59, '−3' → -3, '1,234,567' → 1234567, "1'000" → 1000, '2.5e3' → 2500, '214,092 units' → 214092,
-   * '$12.50' → 12.5 (a unit word after a space or a currency sign before is dropped; '12a' stays NULL). A lone '.' or
+   * '$12.50' → 12.5, 'USD 1,234.50' → 1234.5 (a unit word after a space, a currency sign before, or a currency code
+   * of two to four letters and a space before is dropped; '12a' stays NULL). A lone '.' or
    * ',' that could group (1–3 digits before, exactly 3 after: '13,789') is read by {@code decimalSeparator}
    * ('.' or ','); without it a ',' groups (13789) and a '.' is the decimal point; any other lone separator is
    * the decimal point ('2854,325' → 2854.325). Group
@@ -621,9 +625,16 @@ public final class Cleaners {
   /** A unit or currency word after the number and a space ({@code 214,092 units}, {@code 12 kg}, {@code 5 EUR}). */
   private static final Pattern UNIT_AFTER = Pattern.compile("(.*\\d)\\s+\\p{L}{1,6}\\.?");
 
-  /** The number without a currency sign before it or a unit word after it; else as it is. */
+  /** A currency code or short unit word before the number and a space ({@code USD 1,234.50}, {@code Rs. 120}). */
+  private static final Pattern CODE_BEFORE = Pattern.compile("\\p{L}{2,4}\\.?\\s+([+\\-\u2212]?[\\d.,].*)");
+
+  /** The number without a currency sign or code before it or a unit word after it; else as it is. */
   static String withoutUnit(String s) {
     Matcher m = CURRENCY_BEFORE.matcher(s);
+    if (m.matches()) {
+      return m.group(1).strip();
+    }
+    m = CODE_BEFORE.matcher(s);
     if (m.matches()) {
       return m.group(1).strip();
     }

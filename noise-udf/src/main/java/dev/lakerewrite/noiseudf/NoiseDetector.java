@@ -241,12 +241,17 @@ public final class NoiseDetector {
         Map.of("repairable", "false")));
   }
 
-  /** Distinct values that differ only by case or diacritics (after formatting repair) within the column. */
+  /**
+   * Distinct values that differ only by case or diacritics (after formatting repair) within the column. One-letter
+   * values count only where the column writes them in one case ('O', 'F', 'P' with a few 'o' and 'f'): elsewhere 'a'
+   * and 'A' may be two codes.
+   */
   private void variantsWithinColumn(ColumnSample s, List<NoiseFinding> out) {
     Map<String, List<ValueCount>> byKey = new LinkedHashMap<>();
+    boolean letterCodesInOneCase = oneCaseForSingleLetters(s);
     for (ValueCount v : s.values()) {
       String key = Cleaners.textKey(v.value());
-      if (key.length() >= 2) {
+      if (key.length() >= 2 || key.length() == 1 && letterCodesInOneCase) {
         byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(v);
       }
     }
@@ -297,6 +302,25 @@ public final class NoiseDetector {
           caseExamples, caseValues + " values are case variants of other values in the column (" + caseRows + " rows)",
           Map.of("scope", "column")));
     }
+  }
+
+  /**
+   * Whether the column's one-letter values have one case: each letter's most frequent spelling is upper case, or
+   * each is lower case, and some letter is also written in the other case by fewer rows.
+   */
+  private static boolean oneCaseForSingleLetters(ColumnSample s) {
+    Map<String, long[]> byLetter = new LinkedHashMap<>(); // key -> {upper rows, lower rows}
+    for (ValueCount v : s.values()) {
+      String text = Cleaners.cleanText(v.value());
+      if (text.length() == 1 && Character.isLetter(text.charAt(0))) {
+        long[] rows = byLetter.computeIfAbsent(Cleaners.textKey(text), k -> new long[2]);
+        rows[Character.isUpperCase(text.charAt(0)) ? 0 : 1] += v.count();
+      }
+    }
+    boolean upper = byLetter.values().stream().allMatch(r -> r[0] > r[1]);
+    boolean lower = byLetter.values().stream().allMatch(r -> r[1] > r[0]);
+    boolean mixed = byLetter.values().stream().anyMatch(r -> r[0] > 0 && r[1] > 0);
+    return (upper || lower) && mixed;
   }
 
   /** All-caps values (five letters or more) in a column that is otherwise mixed case. */
@@ -352,8 +376,11 @@ public final class NoiseDetector {
     for (ValueCount v : s.values()) {
       if (Cleaners.parseBoolean(v.value()) != null) {
         parsed += v.count();
-        spellings.merge(v.value(), v.count(), Long::sum);
-        nonDigit |= !v.value().trim().matches("[01]");
+        // Spellings as formatting repair leaves them: '0', ' 0' and '<b>0</b>' are one spelling with markup noise,
+        // not a zoo (a column of TPC-H's shippriority, all 0, is no boolean).
+        String spelling = Cleaners.cleanText(v.value());
+        spellings.merge(spelling, v.count(), Long::sum);
+        nonDigit |= !spelling.matches("[01]");
       }
     }
     if (parsed == 0 || parsed < typedShare * s.nonNullRows() || spellings.size() < 3 || !nonDigit) {

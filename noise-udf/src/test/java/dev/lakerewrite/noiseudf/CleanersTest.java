@@ -122,6 +122,7 @@ class CleanersTest {
     assertThat(Cleaners.isoDate("November 1995")).isEqualTo("1995-11");
     assertThat(Cleaners.isoDate("1995")).isEqualTo("1995");
     assertThat(Cleaners.isoDate("19951122")).isEqualTo("1995-11-22");
+    assertThat(Cleaners.isoDate("19951122.0")).isEqualTo("1995-11-22"); // a compact date some step typed as a double
     assertThat(Cleaners.isoDate(" +1995-11-22t00:00:00z ")).isEqualTo("1995-11-22");
     for (String bad : List.of("31.02.2020", "2020-13-01", "Toy Story", "13789", "19951322", "19950230", "39951122", "1/2/3", "", "Smarch 3, 2001")) {
       assertThat(Cleaners.isoDate(bad)).as(bad).isNull();
@@ -157,8 +158,12 @@ class CleanersTest {
     assertThat(Cleaners.parseNumber("28.0 kg")).isEqualTo(28.0);
     assertThat(Cleaners.parseNumber("$12.50")).isEqualTo(12.5);
     assertThat(Cleaners.parseNumber("-$3")).isEqualTo(-3.0);
+    assertThat(Cleaners.parseNumber("USD 1,234.50")).isEqualTo(1234.5);
+    assertThat(Cleaners.parseNumber("usd 998.83")).isEqualTo(998.83);
+    assertThat(Cleaners.parseNumber("Rs. 120")).isEqualTo(120.0);
+    assertThat(Cleaners.parseNumber("EUR -12,5")).isEqualTo(-12.5);
     for (String bad : List.of("1,2,3", "12a", "abc", "", "+", "1.234,567.8", "12 34", "1..2", "/m/01z7k4", "NZ-NTL",
-        "12 34 kg", "Brand#12", "units", "1992 Winter Olympics")) {
+        "12 34 kg", "Brand#12", "units", "1992 Winter Olympics", "USD 12 kg", "USD", "Route 66A", "Q 4")) {
       assertThat(Cleaners.parseNumber(bad)).as(bad).isNull();
     }
     assertThat(Cleaners.parseNumber(null)).isNull();

@@ -117,6 +117,9 @@ class NoiseDetectorTest {
     assertThat(kinds(bools)).contains(NoiseKind.BOOLEAN);
     assertThat(detector.detect(sample("flag", "true", "false", "true"))).isEmpty();
     assertThat(detector.detect(sample("n", "0", "1", "1", "0"))).isEmpty();
+    // One digit with markup and whitespace noise is no boolean zoo.
+    assertThat(kinds(detector.detect(sample("priority", "0", "0", "0", " 0", "<b>0</b>", "0\u00AD"))))
+        .doesNotContain(NoiseKind.BOOLEAN);
 
     List<NoiseFinding> dates = detector.detect(sample("d", "+1995-11-22T00:00:00Z", "24.11.1999", "Nov 3, 2001", "+2001-03-04T00:00:00Z", "25/12/2010"));
     NoiseFinding date = dates.stream().filter(f -> f.kind() == NoiseKind.DATE_FORMAT).findFirst().orElseThrow();
@@ -133,6 +136,26 @@ class NoiseDetectorTest {
     NoiseFinding num = numbers.stream().filter(f -> f.kind() == NoiseKind.NUMBER_FORMAT).findFirst().orElseThrow();
     assertThat(num.parameters()).containsEntry("decimal_separator", ",");
     assertThat(detector.detect(new ColumnSample("t", "n", "BIGINT", 3, List.of(new ValueCount("1", 3))))).isEmpty();
+  }
+
+  @Test
+  void oneLetterCodesInAnotherCaseAreCaseVariantsOnlyWhereTheColumnWritesThemInOneCase() {
+    List<String> status = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      status.add("O");
+      status.add("F");
+    }
+    status.add("P");
+    status.addAll(List.of("o", "o", "f"));
+    NoiseFinding casing = detector.detect(sample("orderstatus", status.toArray(String[]::new))).stream()
+        .filter(f -> f.kind() == NoiseKind.CASING).findFirst().orElseThrow();
+    assertThat(casing.affectedRows()).isEqualTo(3);
+    // Grades written both ways as often: two codes, not one in two spellings.
+    assertThat(kinds(detector.detect(sample("grade", "A", "a", "B", "b", "A", "a", "b", "B"))))
+        .doesNotContain(NoiseKind.CASING);
+    // An upper-case majority for one letter and a lower-case one for another: no convention to restore.
+    assertThat(kinds(detector.detect(sample("flag", "A", "A", "a", "b", "b", "B"))))
+        .doesNotContain(NoiseKind.CASING);
   }
 
   @Test
