@@ -97,7 +97,7 @@ final class GraphBuild {
     int distinctNames = (int) java.util.Arrays.stream(columns).map(GraphBuild::embeddingText).distinct().count();
     long t2 = System.nanoTime();
 
-    PairScorer scorer = new PairScorer(config, columns, vectors, tableVectors);
+    PairScorer scorer = new PairScorer(config, columns, vectors, tableVectors, tableNames);
     JoinGraphConfig.CandidateSearch search = config.resolvedSearch(columns.length);
     boolean[] changed = changedTables(tables, search);
     PairSearch pairSearch = new PairSearch(columns, scorer, config, pool, threads, changed);

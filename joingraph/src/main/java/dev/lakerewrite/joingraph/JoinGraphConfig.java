@@ -80,6 +80,7 @@ public final class JoinGraphConfig {
   private final int minSameKeySetValues;
   private final boolean skipBooleanColumns;
   private final boolean tableAwareNames;
+  private final boolean lexicalNames;
   private final double containmentPseudoCount;
   private final int topPairs;
   private final CandidateSearch candidateSearch;
@@ -110,6 +111,7 @@ public final class JoinGraphConfig {
     this.minSameKeySetValues = b.minSameKeySetValues;
     this.skipBooleanColumns = b.skipBooleanColumns;
     this.tableAwareNames = b.tableAwareNames;
+    this.lexicalNames = b.lexicalNames;
     this.containmentPseudoCount = b.containmentPseudoCount;
     this.topPairs = b.topPairs;
     this.candidateSearch = b.candidateSearch;
@@ -152,6 +154,7 @@ public final class JoinGraphConfig {
         .minSameKeySetValues(0)
         .skipBooleanColumns(false)
         .tableAwareNames(false)
+        .lexicalNames(false)
         .containmentPseudoCount(0)
         .build();
   }
@@ -231,6 +234,16 @@ public final class JoinGraphConfig {
    */
   public boolean tableAwareNames() {
     return tableAwareNames;
+  }
+
+  /**
+   * Whether S_schema also reads the names lexically: the better of the cosine and the names' token alignment with
+   * abbreviations or whole-name abbreviation ({@link dev.lakerewrite.retrieval.NameSignals}). Embeddings of an
+   * abbreviated key ({@code ORDR}, {@code NATI}) are far from the names they abbreviate ({@code orderkey},
+   * {@code nationkey}), and numeric keys need a name match to join. Default true; thesis false.
+   */
+  public boolean lexicalNames() {
+    return lexicalNames;
   }
 
   /**
@@ -349,10 +362,10 @@ public final class JoinGraphConfig {
   public String buildSignature() {
     return String.format(Locale.ROOT,
         "measure=%s;omega=%s;minShared=%d;minDistinct=%d;minKey=%s;minInst=%s;minNumName=%s;sameKeys=%d;"
-            + "skipBool=%b;tableNames=%b;pseudo=%s;top=%d;cap=%d;scan=%d",
+            + "skipBool=%b;tableNames=%b;lexical=%b;pseudo=%s;top=%d;cap=%d;scan=%d",
         instanceMeasure, omegaScope, minSharedValues, minDistinctValues, minKeyUniqueness, minInstanceSimilarity,
-        minNumericNameSimilarity, minSameKeySetValues, skipBooleanColumns, tableAwareNames, containmentPseudoCount,
-        topPairs, valueCap, maxScannedValues);
+        minNumericNameSimilarity, minSameKeySetValues, skipBooleanColumns, tableAwareNames, lexicalNames,
+        containmentPseudoCount, topPairs, valueCap, maxScannedValues);
   }
 
   @Override
@@ -394,6 +407,7 @@ public final class JoinGraphConfig {
     private int minSameKeySetValues = 100;
     private boolean skipBooleanColumns = true;
     private boolean tableAwareNames = true;
+    private boolean lexicalNames = true;
     private double containmentPseudoCount = 2;
     private int topPairs = 5;
     private CandidateSearch candidateSearch = CandidateSearch.AUTO;
@@ -426,6 +440,7 @@ public final class JoinGraphConfig {
       minSameKeySetValues = c.minSameKeySetValues;
       skipBooleanColumns = c.skipBooleanColumns;
       tableAwareNames = c.tableAwareNames;
+      lexicalNames = c.lexicalNames;
       containmentPseudoCount = c.containmentPseudoCount;
       topPairs = c.topPairs;
       candidateSearch = c.candidateSearch;
@@ -493,6 +508,11 @@ public final class JoinGraphConfig {
 
     public Builder tableAwareNames(boolean tableAware) {
       this.tableAwareNames = tableAware;
+      return this;
+    }
+
+    public Builder lexicalNames(boolean lexical) {
+      this.lexicalNames = lexical;
       return this;
     }
 

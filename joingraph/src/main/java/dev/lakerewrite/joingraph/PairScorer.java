@@ -1,7 +1,9 @@
 package dev.lakerewrite.joingraph;
 
 import dev.lakerewrite.retrieval.Embedder;
+import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.TypeFamily;
+import java.util.List;
 
 /**
  * S(c_a, c_b) = (S_schema + S_inst) · K (thesis §5.2.1) and the join-evidence test of {@link JoinGraphConfig}.
@@ -14,12 +16,16 @@ final class PairScorer {
   private final float[][] vectors;
   /** Name vector of each table; null when the name has no words. */
   private final float[][] tableVectors;
+  /** Each table's name (for the lexical reading of names). */
+  private final List<String> tableNames;
 
-  PairScorer(JoinGraphConfig config, ColumnSketch[] columns, float[][] vectors, float[][] tableVectors) {
+  PairScorer(JoinGraphConfig config, ColumnSketch[] columns, float[][] vectors, float[][] tableVectors,
+      List<String> tableNames) {
     this.config = config;
     this.columns = columns;
     this.vectors = vectors;
     this.tableVectors = tableVectors;
+    this.tableNames = tableNames;
   }
 
   /** Whether the column can be one side of join evidence at all. */
@@ -36,22 +42,36 @@ final class PairScorer {
 
   /**
    * S_schema: the cosine of the two column-name vectors; with {@link JoinGraphConfig#tableAwareNames()} also the
-   * cosine of the less unique column's name with the more unique column's table name (the referenced table).
+   * cosine of the less unique column's name with the more unique column's table name (the referenced table);
+   * with {@link JoinGraphConfig#lexicalNames()} each comparison also reads the names lexically (the better counts).
    * Negative cosines and names without words count as 0.
    */
   double schemaSimilarity(int a, int b) {
-    double schema = cosine(vectors[a], vectors[b]);
+    ColumnSketch pa = columns[a];
+    ColumnSketch pb = columns[b];
+    double schema = Math.max(cosine(vectors[a], vectors[b]), lexical(pa.name, pb.name));
     if (config.tableAwareNames()) {
-      ColumnSketch pa = columns[a];
-      ColumnSketch pb = columns[b];
       if (pb.uniqueness >= pa.uniqueness) {
-        schema = Math.max(schema, cosine(vectors[a], tableVectors[pb.table]));
+        schema = Math.max(schema, Math.max(cosine(vectors[a], tableVectors[pb.table]),
+            lexical(pa.name, tableNames.get(pb.table))));
       }
       if (pa.uniqueness >= pb.uniqueness) {
-        schema = Math.max(schema, cosine(vectors[b], tableVectors[pa.table]));
+        schema = Math.max(schema, Math.max(cosine(vectors[b], tableVectors[pa.table]),
+            lexical(pb.name, tableNames.get(pa.table))));
       }
     }
     return schema;
+  }
+
+  /**
+   * The names read lexically: the better of their token alignment with abbreviations and the whole-name
+   * abbreviation ({@code ORDR} ~ {@code orderkey}); 0 when lexical names are off.
+   */
+  private double lexical(String x, String y) {
+    if (!config.lexicalNames()) {
+      return 0;
+    }
+    return Math.max(NameSignals.tokenAlignment(x, y), NameSignals.wholeAbbreviation(x, y));
   }
 
   private static double cosine(float[] x, float[] y) {

@@ -72,10 +72,40 @@ class SplitRowIdTest {
     Path file = dir.resolve("lake.duckdb");
     lake(file);
     try (Connection lake = Sandbox.open(file, file.resolveSibling("tmp"))) {
+      // Read lexically, RecId and RecordRef share "rec": embeddings alone do not relate them.
       JoinGraph graph = JoinGraph.builder().connection(lake).embedder(TestEmbedders.miniLm())
-          .config(JoinGraphConfig.builder().minSameKeySetValues(0).build()).build();
+          .config(JoinGraphConfig.builder().minSameKeySetValues(0).lexicalNames(false).build()).build();
       assertThat(graph.edge("raw_lntm", "raw_lntm_attributes").map(e -> e.pairsFrom("raw_lntm").stream()
           .anyMatch(p -> p.columnB().equals("RecordRef")))).isNotEqualTo(java.util.Optional.of(true));
+    }
+  }
+
+  @Test
+  void anAbbreviatedKeyJoinsTheColumnsThatReferenceItWhileACoincidentalRangeStillDoesNot(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("lake.duckdb");
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+      // Orders keyed by ORDR (every fourth number, as TPC-H's order keys), line items referencing them by
+      // orderkey and their supplier by suppkey (SK, its abbreviation), and a quantity whose 1..150 is also a region
+      // table's key range.
+      st.execute("CREATE TABLE t_ord AS SELECT 4 * i + 1 AS \"ordr\", 'c' || i AS \"comment\" FROM range(0, 1500) t(i)");
+      st.execute("CREATE TABLE t_lntm AS SELECT i AS \"recId\", 4 * (i % 1500) + 1 AS \"orderkey\", "
+          + "i % 150 + 1 AS \"suppkey\", (7 * i) % 150 + 1 AS \"qty\" FROM range(0, 6000) t(i)");
+      st.execute("CREATE TABLE t_supp AS SELECT i AS \"sk\", 'Supplier ' || i AS \"nm\" FROM range(1, 151) t(i)");
+      st.execute("CREATE TABLE t_rgn AS SELECT i AS \"regi\", 'Region ' || i AS \"label\" FROM range(1, 151) t(i)");
+    }
+    try (Connection lake = Sandbox.open(file, file.resolveSibling("tmp"))) {
+      JoinGraph lexical = JoinGraph.builder().connection(lake).embedder(TestEmbedders.miniLm()).build();
+      assertThat(lexical.edge("t_lntm", "t_ord").orElseThrow().pairsFrom("t_lntm").get(0).columnA())
+          .isEqualTo("orderkey");
+      assertThat(lexical.edge("t_ord", "t_lntm").orElseThrow().pairsFrom("t_lntm").stream()
+          .noneMatch(p -> p.columnA().equals("recId"))).as("row ids 0..5999 hold the order keys by chance").isTrue();
+      assertThat(lexical.edge("t_lntm", "t_supp").orElseThrow().pairsFrom("t_lntm").get(0).columnA())
+          .isEqualTo("suppkey");
+      assertThat(lexical.edge("t_lntm", "t_rgn")).as("a quantity in a key's range is no join").isEmpty();
+      JoinGraph embeddingsOnly = JoinGraph.builder().connection(lake).embedder(TestEmbedders.miniLm())
+          .config(JoinGraphConfig.builder().lexicalNames(false).build()).build();
+      assertThat(embeddingsOnly.edge("t_lntm", "t_ord")).isEmpty();
     }
   }
 }

@@ -1,6 +1,5 @@
-package dev.lakerewrite.core.match;
+package dev.lakerewrite.retrieval;
 
-import dev.lakerewrite.retrieval.Names;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.text.similarity.JaroWinklerSimilarity;
@@ -10,15 +9,16 @@ import org.apache.commons.text.similarity.JaroWinklerSimilarity;
  * {@code number_of_employees}, {@code CNTR} ~ {@code country}, {@code TPC_S_MN_CTGR} ~ {@code topic's main
  * category}) and string similarity of the whole names. An abbreviation is recognised by its shape alone — a token
  * that starts like a word and keeps its letters in order (a prefix, or a consonant skeleton) — with no dictionary:
- * the matcher must not know how any particular lake was named.
+ * the matcher must not know how any particular lake was named. Used by the schema matcher and by the join graph's
+ * schema similarity (an abbreviated key, {@code ORDR} for {@code orderkey}, is as much a name match as a synonym).
  */
-final class NameSignals {
+public final class NameSignals {
   private static final JaroWinklerSimilarity JARO_WINKLER = new JaroWinklerSimilarity();
 
   private NameSignals() {}
 
   /** Words of a name, normalised ({@link Names#normalize}). */
-  static List<String> tokens(String name) {
+  public static List<String> tokens(String name) {
     List<String> out = new ArrayList<>();
     for (String t : Names.normalize(name).split(" ")) {
       if (!t.isEmpty()) {
@@ -34,7 +34,7 @@ final class NameSignals {
    * abbreviation such as a consonant skeleton, at least two letters, covering at least a third of the word); else 0.
    * Each also on the words' singular forms.
    */
-  static double tokenMatch(String a, String b) {
+  public static double tokenMatch(String a, String b) {
     double m = shapeMatch(a, b);
     String sa = singular(a);
     String sb = singular(b);
@@ -43,7 +43,7 @@ final class NameSignals {
   }
 
   /** A word without a plural ending ({@code countries} → {@code country}, {@code splrs} → {@code splr}). */
-  static String singular(String w) {
+  public static String singular(String w) {
     if (w.length() > 4 && w.endsWith("ies")) {
       return w.substring(0, w.length() - 3) + "y";
     }
@@ -66,7 +66,7 @@ final class NameSignals {
     return 0;
   }
 
-  static boolean subsequence(String s, String t) {
+  public static boolean subsequence(String s, String t) {
     int i = 0;
     for (int j = 0; j < t.length() && i < s.length(); j++) {
       if (s.charAt(i) == t.charAt(j)) {

@@ -4,6 +4,7 @@ import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.match.AssumedSchema.Use;
 import dev.lakerewrite.core.sql.ColumnPrefixes;
+import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -54,6 +55,7 @@ public final class ColumnFeatures {
 
   private static final Set<String> ID_WORDS = Set.of("id", "ids", "code", "codes", "identifier", "key", "isbn",
       "issn", "doi", "uri", "handle", "abbreviation", "symbol", "iso");
+  private static final Set<String> KEY_SUFFIXES = Set.of("sk", "pk", "fk");
   private static final Set<String> NAME_WORDS = Set.of("name", "label", "title", "names");
   private static final Set<String> NUMBER_WORDS = Set.of("population", "area", "count", "number", "amount", "total",
       "size", "height", "length", "width", "weight", "price", "cost", "elevation", "capacity", "rate", "age", "score",
@@ -195,6 +197,20 @@ public final class ColumnFeatures {
   /** Whether a column's name promises a date or a point in time ({@code o_orderdate}, {@code founded}, {@code birth}). */
   public static boolean promisesDate(String columnName) {
     return hint(Set.copyOf(NameSignals.tokens(columnName)), DATE_WORDS) > 0;
+  }
+
+  /**
+   * Whether a column's name promises a key or identifier: an identifier word ({@code id}, {@code key}, {@code code}),
+   * a surrogate, primary or foreign key's {@code sk}, {@code pk}, {@code fk} ({@code ss_sold_date_sk}), or a compound
+   * ending in {@code key} after three letters or more ({@code o_orderkey}). Such a column is never a date.
+   */
+  public static boolean promisesIdentifier(String columnName) {
+    for (String w : NameSignals.tokens(columnName)) {
+      if (ID_WORDS.contains(w) || KEY_SUFFIXES.contains(w) || w.length() >= 6 && w.endsWith("key")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

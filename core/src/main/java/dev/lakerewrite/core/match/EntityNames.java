@@ -3,6 +3,7 @@ package dev.lakerewrite.core.match;
 import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.TableProfile;
 import dev.lakerewrite.core.sql.ColumnPrefixes;
+import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.List;

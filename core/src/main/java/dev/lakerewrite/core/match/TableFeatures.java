@@ -2,6 +2,7 @@ package dev.lakerewrite.core.match;
 
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.ColumnProfile;
+import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.List;
 import java.util.Objects;
