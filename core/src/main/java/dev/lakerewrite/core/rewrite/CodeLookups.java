@@ -3,6 +3,7 @@ package dev.lakerewrite.core.rewrite;
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
+import dev.lakerewrite.noiseudf.Cleaners;
 import dev.lakerewrite.core.sql.QueryAnalysis.Predicate;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
@@ -36,11 +37,17 @@ final class CodeLookups extends PlannerPart {
     super(context);
   }
 
-  /** The distinct values of a column of integers (at most {@value #LOOKUP_CODES} + 1), or none when any is not one. */
+  /**
+   * The distinct codes of a column of integers (at most {@value #LOOKUP_CODES} + 1), or none when any value is not
+   * one. Values are read through the text repair of cleaning ({@code '<b>3</b>'} and {@code ' 3'} are the code 3 in a
+   * noisy copy of the lake), so noise in a few cells does not hide a code column.
+   */
   List<String> codes(ColumnTarget c) {
     return codeValues.computeIfAbsent(c.lakeTable() + "|" + c.lakeColumn(), k -> {
-      List<String> values = lake.distinctValues(c.lakeTable(), c.lakeColumn(), LOOKUP_CODES + 1);
-      return values.stream().allMatch(v -> v.strip().matches("[+-]?\\d+")) ? values : List.of();
+      List<String> values = lake.distinctValues(c.lakeTable(), c.lakeColumn(), 4 * LOOKUP_CODES).stream()
+          .map(Cleaners::cleanText).filter(v -> v != null && !v.isEmpty()).distinct().limit(LOOKUP_CODES + 1L)
+          .toList();
+      return values.stream().allMatch(v -> v.matches("[+-]?\\d+")) ? values : List.of();
     });
   }
 
@@ -48,7 +55,8 @@ final class CodeLookups extends PlannerPart {
    * The lookup table that decodes a code column: a table whose name carries the code column's name ({@code SNCT_BY}
    * → {@code zo_snct_by_typs}, {@code EXAMPLE_OF} → {@code tbl_example_of_dim}; the lake's table prefix aside), with
    * a numeric key column holding every code and a text column of labels (its entity-name column, or its only other
-   * text column). A join-graph edge from the code column comes first. The best-named such table wins. Costs one
+   * text column). A join-graph edge from the code column comes first. The best-named such table wins; a column of
+   * fewer than two codes has none (every code in a key column says nothing then). Costs one
    * value probe per code and candidate key column, over the few tables so named.
    */
   Optional<CodeLookup> named(ColumnTarget c) {
@@ -77,6 +85,10 @@ final class CodeLookups extends PlannerPart {
 
   private Optional<CodeLookup> findNamed(ColumnTarget c) {
     List<String> codes = codes(c);
+    if (codes.size() < 2) {
+      // One value is in any table's keys: a constant column (TPC-H's shippriority, all 0) is no evidence of codes.
+      return Optional.empty();
+    }
     CodeLookup best = null;
     double bestName = 0;
     Set<String> joinedOnCode = new HashSet<>();
@@ -99,7 +111,7 @@ final class CodeLookups extends PlannerPart {
       }
       for (CatalogTable.Column k : lake.table(other).columns()) {
         if (!k.name().equals(label) && family(other, k.name()) == TypeFamily.NUMERIC
-            && codes.stream().allMatch(v -> lake.valueExists(other, k.name(), v.strip()))) {
+            && codes.stream().allMatch(v -> lake.valueExists(other, k.name(), v))) {
           best = new CodeLookup(new Evidence.JoinStep(c.lakeTable(), c.lakeColumn(), other, k.name(), name, 1), label);
           bestName = name;
           break;

@@ -15,6 +15,7 @@ import dev.lakerewrite.core.rewrite.OfflinePlanner.Plan;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
+import dev.lakerewrite.noiseudf.Cleaners;
 import dev.lakerewrite.retrieval.TypeFamily;
 import dev.lakerewrite.sql.Sql;
 import java.util.ArrayList;
@@ -1186,23 +1187,26 @@ final class OfflineRewriterAgent implements RewriterAgent {
         apply(columnRef, r.get(), overrideColumn, againstText);
         String col = overrideColumn != null ? overrideColumn : r.get().target().lakeColumn();
         boolean equality = cls.equals("COMPARISON") && e.path("type").asText("").equals("COMPARE_EQUAL");
-        if (equality && againstText && cleaned != null && cleaned.matchKeys().containsKey(col)) {
-          keyBothSides(e, cleaned.matchKeys().get(col));
-        } else if (keyedFilter && againstText && (equality || e.path("type").asText("").contains("IN"))) {
-          keyOperands(e, cls);
+        boolean in = cls.equals("OPERATOR") && e.path("type").asText("").contains("IN");
+        if ((equality || in) && againstText && cleaned != null && cleaned.matchKeys().containsKey(col)) {
+          keyOperands(e, cls, cleaned.matchKeys().get(col));
+        } else if (keyedFilter && againstText && (equality || in)) {
+          keyOperands(e, cls, "clean_key(%s)");
+        } else if (againstText && cleaned != null && cleaned.cleanedColumns().containsKey(col)) {
+          cleanLiterals(operands);
         }
       }
     }
 
-    /** Wraps the column and the text literals of a comparison or IN list in {@code clean_key}. */
-    private void keyOperands(ObjectNode e, String cls) {
+    /** Wraps the column and the text literals of a comparison or IN list in a match key ({@code clean_key(%s)}). */
+    private void keyOperands(ObjectNode e, String cls, String template) {
       if (cls.equals("COMPARISON")) {
-        keyBothSides(e, "clean_key(%s)");
+        keyBothSides(e, template);
         return;
       }
       ArrayNode children = (ArrayNode) e.get("children");
       for (int i = 0; i < children.size(); i++) {
-        ObjectNode keyed = editor.parseExpression("clean_key(" + editor.expression(children.get(i)) + ")");
+        ObjectNode keyed = editor.parseExpression(String.format(template, editor.expression(children.get(i))));
         children.set(i, keyed);
         done.add(keyed);
       }
@@ -1242,6 +1246,24 @@ final class OfflineRewriterAgent implements RewriterAgent {
         defs.add(plan.cleaned().get(lakeTable).definition());
       }
       prependCtes(editor, node, defs);
+    }
+  }
+
+  /**
+   * Text literals compared with a column a cleaning CTE repaired as text take the same repair: the CTE trims and
+   * strips markup from every value, so a literal written with the value's own leading space (' haggle. carefully')
+   * would match nothing.
+   */
+  static void cleanLiterals(List<ObjectNode> operands) {
+    for (ObjectNode o : operands) {
+      if (o != null && "CONSTANT".equals(o.path("class").asText())
+          && "STRING".equals(o.path("literal").path("kind").asText())) {
+        String text = o.path("literal").path("text").asText(null);
+        String cleaned = text == null ? null : Cleaners.cleanText(text);
+        if (cleaned != null && !cleaned.equals(text)) {
+          ((ObjectNode) o.get("literal")).put("text", cleaned);
+        }
+      }
     }
   }
 

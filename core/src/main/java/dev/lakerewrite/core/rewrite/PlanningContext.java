@@ -261,8 +261,9 @@ final class PlanningContext {
 
   /**
    * Whether a text column holds numbers written with a unit or currency ({@code '214,092 units'}, {@code '1,308,733
-   * EUR'}, {@code '$12.50'}): at least nine in ten of its frequent values, and three or more of them. Such a column is
-   * a number the lake wrote as text; the rewrite reads it with {@code clean_number} wherever it reads it.
+   * EUR'}, {@code '$12.50'}, {@code 'USD 1,234.50'}): at least nine in ten of its frequent values, and three or more
+   * of them. Such a column is a number the lake wrote as text; the rewrite reads it with {@code clean_number}
+   * wherever it reads it.
    */
   static boolean holdsNumbersWithUnits(Optional<ColumnProfile> column) {
     if (column.isEmpty() || column.get().typeFamily() != TypeFamily.STRING) {
@@ -275,7 +276,8 @@ final class PlanningContext {
 
   private static final java.util.regex.Pattern NUMBER_WITH_UNIT = java.util.regex.Pattern.compile(
       "[+-]?\\d{1,3}(?:[,.' ]\\d{3})*(?:[.,]\\d+)?\\s*(?:%|[\\p{L}][\\p{L}.]{0,5})"
-          + "|[$€£¥]\\s?[+-]?\\d{1,3}(?:[,.' ]\\d{3})*(?:[.,]\\d+)?|[+-]?\\d+(?:[.,]\\d+)?\\s*(?:%|[\\p{L}][\\p{L}.]{0,5})");
+          + "|(?:[$€£¥]\\s?|\\p{L}{2,4}\\.?\\s)[+-]?\\d+(?:[,.' ]\\d{3})*(?:[.,]\\d+)?"
+          + "|[+-]?\\d+(?:[.,]\\d+)?\\s*(?:%|[\\p{L}][\\p{L}.]{0,5})");
 
   /**
    * Whether an integer column holds dates in the compact form {@code 19950305} (a habit of warehouses and CSV
@@ -295,8 +297,8 @@ final class PlanningContext {
   /**
    * How the rewrite reads a column of compact dates ({@link #holdsCompactDates}) for an assumed column that is a
    * date: as a date, or as its year when a year is asked for; empty for any other column. The digits are read from
-   * the integer as the lake typed it, from text as it is (clean_date cleans it), and from a cleaning CTE's output
-   * through a number (the CTE may have typed them: 19960421.0).
+   * the integer as the lake typed it, from text as it is (clean_date cleans it), and from a cleaning CTE's output as
+   * text (the CTE may have made ISO dates of them, or typed them: 19960421.0).
    *
    * @param column the lake column's profile
    * @param qualified the column reference
@@ -309,8 +311,9 @@ final class PlanningContext {
     if (!holdsCompactDates(column)) {
       return Optional.empty();
     }
-    String digits = cleanedByCte ? "CAST(CAST(TRY_CAST(" + qualified + " AS DOUBLE) AS BIGINT) AS VARCHAR)"
-        : type.equals("VARCHAR") ? qualified : "CAST(" + qualified + " AS VARCHAR)";
+    // A cleaning CTE's output may be text already turned into ISO dates or a number it typed (19960421.0):
+    // clean_date reads both, so the digits are read as text whatever the CTE made of them.
+    String digits = type.equals("VARCHAR") && !cleanedByCte ? qualified : "CAST(" + qualified + " AS VARCHAR)";
     String date = "clean_date(" + digits + ")";
     return Optional.of(wantsYear ? "year(" + date + ")" : date);
   }

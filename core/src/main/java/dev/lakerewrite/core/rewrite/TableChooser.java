@@ -267,6 +267,7 @@ final class TableChooser extends PlannerPart {
     // l_commitdate's l_ names lineitem; an abbreviated lake column (CMTD) spells only the rest. (Embeddings keep the
     // whole name: without its prefix, custkey is as close to NATIONKEY as to CUST.)
     String bare = ColumnPrefixes.withoutTablePrefix(column, assumedTable);
+    boolean keyLike = ColumnFeatures.promisesIdentifier(bare);
     List<ColumnTarget> out = new ArrayList<>();
     for (CatalogTable.Column col : info.columns()) {
       if (excluded.contains(col.name())) {
@@ -307,6 +308,10 @@ final class TableChooser extends PlannerPart {
         // Kept as a last-resort guess (a reference needs some column), never as an answer.
         sim = 0;
         why = "cannot hold the " + context.expectedFamilies.get(key(column)) + " values the query compares it with";
+      } else if (keyLike && context.answeringFamily(table, col.name()) == TypeFamily.DATETIME) {
+        // o_orderkey is no ORD (the order date a lake abbreviated like the order's key).
+        sim = Math.min(sim, 0);
+        why = "a key or identifier is never a date";
       }
       out.add(new ColumnTarget(table, col.name(), sim, why));
     }

@@ -476,10 +476,12 @@ final class ViewRewrite {
     Evidence.CleanedTable cleaned = plan.cleaned().get(lakeTable);
     boolean equality = cls.equals("COMPARISON") && e.path("type").asText("").equals("COMPARE_EQUAL");
     boolean in = cls.equals("OPERATOR") && e.path("type").asText("").contains("IN");
-    if (equality && target != null && cleaned != null && cleaned.matchKeys().containsKey(target.lakeColumn())) {
+    if ((equality || in) && target != null && cleaned != null && cleaned.matchKeys().containsKey(target.lakeColumn())) {
       keyOperands(e, operands, cleaned.matchKeys().get(target.lakeColumn()));
     } else if (keyed && (equality || in)) {
       keyOperands(e, operands, "clean_key(%s)");
+    } else if (target != null && cleaned != null && cleaned.cleanedColumns().containsKey(target.lakeColumn())) {
+      OfflineRewriterAgent.cleanLiterals(operands);
     }
   }
 

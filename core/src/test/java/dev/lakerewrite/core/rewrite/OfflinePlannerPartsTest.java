@@ -283,6 +283,19 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aKeyIsNeverReadFromADateColumnHoweverAlikeTheNames() {
+      // The lake abbreviated both the order's key and its date: ORD is the date, ORD_2 the key.
+      FakeLakeTools orders = new FakeLakeTools()
+          .table("t_ord_info", "ord DATE, ord_2 BIGINT, clerk VARCHAR", "1995-03-01|1|Clerk#1",
+              "1995-04-01|2|Clerk#2")
+          .similar("o_orderkey", "ord", 0.8).similar("o_orderkey", "ord 2", 0.6).similar("orders", "t ord info", 0.8);
+      Parts p = new Parts(orders, "SELECT o_clerk FROM orders WHERE o_orderkey > 1", orders.padWith("t_ord_info"));
+
+      assertThat(p.chooser.bestColumn("orders", "o_orderkey", "t_ord_info").orElseThrow().lakeColumn())
+          .isEqualTo("ord_2");
+    }
+
+    @Test
     void aColumnComparedWithDatesMayBeIntegersOfCompactDates() {
       // 19950301 is a date kept as an integer; the key's 1, 2, 3 are not.
       ColumnTarget shipdate = shipdateColumn("shipped BIGINT", "19950301", "19950401", "19950517", "19951231");
@@ -1024,6 +1037,24 @@ class OfflinePlannerPartsTest {
 
       assertThat(t.columns().get("n_regionkey").lakeColumn()).isEqualTo("REGIONKEY");
       assertThat(joins).isEmpty();
+    }
+
+    @Test
+    void codesAreReadThroughTheirNoiseAndAColumnOfOneCodeIsNoCodeColumn() {
+      // A noisy copy of the lake writes some codes with markup and spaces; the profile still reads numbers.
+      FakeLakeTools noisy = new FakeLakeTools()
+          .table("zo_licences", "LBL VARCHAR, SNCT_BY VARCHAR, PRRT VARCHAR",
+              "GPL|2|0", "MIT|<b>3</b>|0", "BSD| 3|<b>0</b>")
+          .profiledAs("zo_licences", "SNCT_BY", TypeFamily.NUMERIC)
+          .profiledAs("zo_licences", "PRRT", TypeFamily.NUMERIC)
+          .table("zo_snct_by_typs", "CD BIGINT, NM VARCHAR", "0|none", "2|Free Software Foundation",
+              "3|Open Source Initiative");
+      Parts p = new Parts(noisy, "SELECT label, approved_by FROM licences", noisy.padWith("zo_licences"));
+
+      assertThat(p.lookups.codes(target("zo_licences", "SNCT_BY"))).containsExactlyInAnyOrder("2", "3");
+      assertThat(p.lookups.named(target("zo_licences", "SNCT_BY"))).isPresent();
+      // Every licence has priority 0, which the lookup's keys hold too: one value says nothing about codes.
+      assertThat(p.lookups.named(target("zo_licences", "PRRT"))).isEmpty();
     }
 
     @Test
