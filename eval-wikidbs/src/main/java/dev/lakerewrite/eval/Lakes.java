@@ -39,7 +39,8 @@ public final class Lakes {
   /**
    * The layout of the lake at {@code path}: a file is a DuckDB database; a folder with {@code databases/} (or with
    * sub-folders holding {@code tables/}) is WikiDBs; a folder with Parquet or JSON files or {@code key=value}
-   * folders anywhere below it is a mixed folder; any other folder is a CSV folder.
+   * folders anywhere below it is a mixed folder (a noisy copy's {@value NoisyLakes#RECORD_FILE} aside); any other
+   * folder is a CSV folder.
    *
    * @throws IllegalArgumentException when nothing is at {@code path}
    */
@@ -73,6 +74,11 @@ public final class Lakes {
     String n = p.getFileName() == null ? "" : p.getFileName().toString().toLowerCase(Locale.ROOT);
     if (Files.isDirectory(p)) {
       return n.indexOf('=') > 0;
+    }
+    if (n.equals(NoisyLakes.RECORD_FILE)) {
+      // A noisy copy's record of the cells it changed is the harness's, not a table: the copy is a CSV folder like
+      // the lake it copies (loaded, typed and indexed the same way), without a noise_record table.
+      return false;
     }
     return n.matches(".*\\.(parquet|parq|pq|json|jsonl|ndjson)(\\.gz|\\.zst)?");
   }

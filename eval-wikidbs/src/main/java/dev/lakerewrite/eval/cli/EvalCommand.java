@@ -177,10 +177,26 @@ final class EvalCommand implements Callable<Integer> {
     checkPairFile(pairs, PairLoader.parseOnly());
     List<Variant> variants = variants(methodList, ablationList, modelNames);
     Path outDir = outputDirectory();
-    Evaluated e = evaluate(lakeOptions.lakePath(), lakeOptions.layout(), pairs, Optional.empty(),
+    Evaluated e = evaluate(lakeOptions.lakePath(), lakeOptions.layout(), pairs, perturbedNoisyCopy(),
         variants, methodList, ablationList, modelNames, wantedIds(), tagFilter, outDir);
     printSummary(spec.commandLine().getOut(), e.result(), e.written());
     return LakeRewriteCli.OK;
+  }
+
+  /**
+   * The noisy copy {@code perturb} wrote beside the lake ({@code OUT/noisy-lake} beside {@code OUT/lake}, with the
+   * manifest), which its Noise pairs were made for: a perturbed lake evaluated on its own runs them there, as the
+   * suites do, instead of on a copy noised anew over every table the pairs read.
+   */
+  private Optional<Path> perturbedNoisyCopy() {
+    Path lake = lakeOptions.lakePath().toAbsolutePath().normalize();
+    Path parent = lake.getParent();
+    if (parent == null || !lake.getFileName().toString().equals("lake")
+        || !Files.isRegularFile(parent.resolve("manifest.json"))) {
+      return Optional.empty();
+    }
+    Path noisy = parent.resolve("noisy-lake");
+    return Files.isDirectory(noisy) ? Optional.of(noisy) : Optional.empty();
   }
 
   private List<Variant> variants(List<EvalMethod> methodList, List<Ablation> ablationList, List<String> modelNames) {
