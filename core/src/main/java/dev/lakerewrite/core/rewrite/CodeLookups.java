@@ -56,7 +56,8 @@ final class CodeLookups extends PlannerPart {
    * → {@code zo_snct_by_typs}, {@code EXAMPLE_OF} → {@code tbl_example_of_dim}; the lake's table prefix aside), with
    * a numeric key column holding every code and a text column of labels (its entity-name column, or its only other
    * text column). A join-graph edge from the code column comes first. The best-named such table wins; a column of
-   * fewer than two codes has none (every code in a key column says nothing then). Costs one
+   * fewer than two codes or more than {@value #LOOKUP_CODES} has none (every code in a key column says nothing then,
+   * and so many are a key's values). Costs one
    * value probe per code and candidate key column, over the few tables so named.
    */
   Optional<CodeLookup> named(ColumnTarget c) {
@@ -85,8 +86,9 @@ final class CodeLookups extends PlannerPart {
 
   private Optional<CodeLookup> findNamed(ColumnTarget c) {
     List<String> codes = codes(c);
-    if (codes.size() < 2) {
-      // One value is in any table's keys: a constant column (TPC-H's shippriority, all 0) is no evidence of codes.
+    if (codes.size() < 2 || codes.size() > LOOKUP_CODES) {
+      // One value is in any table's keys: a constant column (TPC-H's shippriority, all 0) is no evidence of codes;
+      // and a column of more than a few dozen integers is a key (a supplier's), not a code a lookup decodes.
       return Optional.empty();
     }
     CodeLookup best = null;

@@ -5,21 +5,26 @@ import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
 import static dev.lakerewrite.core.rewrite.OfflinePlanner.literalKey;
 
 import dev.lakerewrite.core.ColumnProfile;
+import dev.lakerewrite.core.match.EntityNames;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.LiteralFix;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
 import dev.lakerewrite.core.sql.QueryAnalysis.ColumnReference;
 import dev.lakerewrite.core.sql.QueryAnalysis.Predicate;
+import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.TypeFamily;
+import dev.lakerewrite.retrieval.Values;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -150,7 +155,8 @@ final class FilterLiterals extends PlannerPart {
       String assumedColumn, @Nullable TableChoice owner) {
     ColumnTarget target = mapped == null || mapped.weak() ? null : mapped;
     for (Evidence.ValueHit h : vs.hits()) {
-      if (target != null && h.column().equals(target.lakeColumn()) && h.score() >= VALUE_THRESHOLD - 0.05) {
+      if (target != null && h.column().equals(target.lakeColumn()) && h.score() >= VALUE_THRESHOLD - 0.05
+          && respells(vs, h)) {
         return Optional.of(h);
       }
     }
@@ -170,7 +176,7 @@ final class FilterLiterals extends PlannerPart {
       for (Evidence.ValueHit h : vs.hits()) {
         double u = lake.profile(vs.table()).column(h.column()).map(c -> c.uniqueness()).orElse(1.0);
         double s = h.score() + (entityFilter ? 0 : CATEGORICAL_BONUS * (1 - u));
-        if (s > bestScore) {
+        if (s > bestScore && respells(vs, h)) {
           best = h;
           bestScore = s;
         }
@@ -312,6 +318,49 @@ final class FilterLiterals extends PlannerPart {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether a hit may stand for the searched literal: in a column whose values tell rows apart (unique names,
+   * comments), only a value written nearly alike is the literal's spelling ({@link #plausibleRespelling}); a value
+   * merely close in meaning is another row ('unts. unusual, final asymptotes' for 's. ironic, unusual asymptotes
+   * wake blithely r'). In a category column a value close in meaning is the lake's word for the literal's.
+   */
+  private boolean respells(Evidence.ValueSearch vs, Evidence.ValueHit h) {
+    double uniqueness = lake.profile(vs.table()).column(h.column()).map(c -> c.uniqueness()).orElse(1.0);
+    return uniqueness < EntityNames.UNIQUE || plausibleRespelling(vs.searched(), h.value());
+  }
+
+  /**
+   * Whether two texts can be one value written two ways, by their letters and words alone: equal once normalised
+   * (case, accents, spaces, markup), mostly the same words (Jaccard of the word sets at least a half: 'AIR REG' and
+   * 'REG AIR', 'Northland' and 'Northland Region'), one abbreviating the other ('US' and 'United States'), or a
+   * few letters apart with the same digits (edit distance at most a quarter of the longer: 'Brasil' and 'Brazil').
+   * O(n·m) for the edit distance of texts of n and m letters.
+   */
+  static boolean plausibleRespelling(String literal, String value) {
+    String a = Values.normalize(literal);
+    String b = Values.normalize(value);
+    if (a.equals(b)) {
+      return true;
+    }
+    Set<String> wa = new HashSet<>(NameSignals.tokens(a));
+    Set<String> wb = new HashSet<>(NameSignals.tokens(b));
+    Set<String> both = new HashSet<>(wa);
+    both.retainAll(wb);
+    Set<String> either = new HashSet<>(wa);
+    either.addAll(wb);
+    if (!either.isEmpty() && 2 * both.size() >= either.size()) {
+      return true;
+    }
+    if (NameSignals.wholeAbbreviation(a, b) > 0 || initials(value).startsWith(
+        literal.replace(".", "").strip().toUpperCase(Locale.ROOT)) && literal.strip().length() >= 2) {
+      return true;
+    }
+    // Digits are no spelling: Customer#000000042 and Customer#000000917 are two customers.
+    int longer = Math.max(a.length(), b.length());
+    return longer > 0 && a.replaceAll("\\D", "").equals(b.replaceAll("\\D", ""))
+        && 4 * LevenshteinDistance.getDefaultInstance().apply(a, b) <= longer;
   }
 
   /** Ranking bonus of a value hit in a column with few distinct values (a category), scaled by 1 − uniqueness. */

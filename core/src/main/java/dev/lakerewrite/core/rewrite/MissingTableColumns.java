@@ -6,10 +6,10 @@ import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.match.ColumnAssignment;
 import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.TableFeatures;
-import dev.lakerewrite.core.sql.ColumnPrefixes;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
+import dev.lakerewrite.core.sql.ColumnPrefixes;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
@@ -154,11 +154,16 @@ final class MissingTableColumns extends PlannerPart {
       }
       // Both read alike, by the columns' names alone: the parts of one table share its name, which says nothing.
       double main = partEvidence(t.assumed(), e.getKey(), t.lake(), mapped.lakeColumn());
+      boolean mainExact = namedExactly(t.assumed(), e.getKey(), t.lake(), mapped.lakeColumn());
       ColumnTarget best = null;
       for (Evidence.JoinStep part : parts) {
         for (CatalogTable.Column col : lake.table(part.rightTable()).columns()) {
           double score = partEvidence(t.assumed(), e.getKey(), part.rightTable(), col.name());
-          if (score >= TableChooser.COLUMN_THRESHOLD && score >= main + CROSS_TABLE_MARGIN
+          // A part's column named exactly as the assumed one (ordOrderstatus for o_orderstatus, prefixes aside)
+          // answers it better than any main column that only abbreviates it (ordOrde, the order date).
+          boolean exact = !mainExact && context.canServe(e.getKey(), part.rightTable(), col.name())
+              && namedExactly(t.assumed(), e.getKey(), part.rightTable(), col.name());
+          if ((exact || score >= TableChooser.COLUMN_THRESHOLD && score >= main + CROSS_TABLE_MARGIN)
               && (best == null || score > best.score())) {
             best = new ColumnTarget(part.rightTable(), col.name(), score,
                 String.format("name similarity %.2f in %s", score, part.rightTable()));
@@ -331,8 +336,10 @@ final class MissingTableColumns extends PlannerPart {
    * on it, and its lake column holds integers of at most {@value CodeLookups#LOOKUP_CODES} distinct values.
    */
   private boolean readsCodes(String assumedTable, String column, ColumnTarget c) {
+    // A key (r_regionkey, compared with another table's n_regionkey) is the code itself, never a label.
     if (ColumnFeatures.promisesValue(column) || context.expectedFamilies.containsKey(key(column))
-        || isKey(assumedTable, column)) {
+        || isKey(assumedTable, column)
+        || ColumnFeatures.promisesIdentifier(ColumnPrefixes.withoutTablePrefix(column, assumedTable))) {
       return false;
     }
     List<String> codes = lookups.codes(c);
@@ -400,6 +407,16 @@ final class MissingTableColumns extends PlannerPart {
       }
     }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto());
+  }
+
+  /**
+   * Whether a lake column is named exactly as the assumed column once each loses the prefix that names its table
+   * ({@code o_orderstatus} and {@code ordOrderstatus} in a table whose columns share {@code ord}).
+   */
+  private boolean namedExactly(String assumedTable, String column, String table, String lakeColumn) {
+    String bare = Names.normalize(ColumnPrefixes.withoutTablePrefix(column, assumedTable));
+    return !bare.isEmpty() && (bare.equals(Names.normalize(lake.bareColumnName(table, lakeColumn)))
+        || bare.equals(Names.normalize(lakeColumn)));
   }
 
   /** How well a lake column answers an assumed column by name (abbreviations included) and type, in [0, 1]. */

@@ -118,8 +118,7 @@ final class TableChooser extends PlannerPart {
     // Names read as the score below reads them, lexically too: embeddings miss zo_splrs for supplier.
     List<String> pool = relevance.keySet().stream().limit(ABOUT_POOL).toList();
     Map<String, Double> aboutInPool = new HashMap<>();
-    pool.forEach(t -> aboutInPool.put(t, about(TableFeatures.nameEvidence(lake, assumedName, t,
-        context.withoutTablePrefix(t)), entityKindSimilarity(assumedName, t))));
+    pool.forEach(t -> aboutInPool.put(t, about(nameEvidence(assumedName, t), entityKindSimilarity(assumedName, t))));
     pool.stream().sorted(java.util.Comparator.comparingDouble((String t) -> -aboutInPool.get(t)))
         .limit(CANDIDATE_TABLES / 2).forEach(candidates::add);
     Map<String, Double> valueEvidence = literalTables(assumedName);
@@ -133,7 +132,7 @@ final class TableChooser extends PlannerPart {
         continue;
       }
       double rel = relevance.getOrDefault(t, 0.0);
-      double name = TableFeatures.nameEvidence(lake, assumedName, t, context.withoutTablePrefix(t));
+      double name = nameEvidence(assumedName, t);
       double kind = entityKindSimilarity(assumedName, t);
       double values = valueEvidence.getOrDefault(t, 0.0);
       double valueBonus = values >= FilterLiterals.EXACT_HIT ? VALUE_TABLE_BONUS : values >= 0.8 ? VALUE_TABLE_BONUS / 2 : 0;
@@ -170,6 +169,17 @@ final class TableChooser extends PlannerPart {
     all.stream().filter(c -> c != first).sorted(Comparator.comparingDouble((TableChoice c) -> -c.score()))
         .forEach(out::add);
     return out;
+  }
+
+  /**
+   * How well a lake table's name reads as the assumed table's ({@link TableFeatures#nameEvidence}), the lake's
+   * table prefix aside; for a part of a table split by rows, also the name its parts share without their markers
+   * ({@code client} of {@code src_client_batcha}), the better reading counting.
+   */
+  double nameEvidence(String assumedName, String table) {
+    double own = TableFeatures.nameEvidence(lake, assumedName, table, context.withoutTablePrefix(table));
+    return context.partitionStem(table)
+        .map(stem -> Math.max(own, TableFeatures.nameEvidence(lake, assumedName, stem, stem))).orElse(own);
   }
 
   /** The table matcher's features of an assumed table against a lake table (the query's columns of that table). */

@@ -128,8 +128,11 @@ final class UnionsAndNoise extends PlannerPart {
     }
     List<Evidence.UnionPartner> out = new ArrayList<>();
     for (String other : lake.tableNames()) {
-      if (other.equals(t.lake()) || !sameStem(t.lake(), other) || !columnShape(other).equals(shape)
-          || !sameTypes(t, other)) {
+      // Named as parts of one table: two leading words in common, or the one word the lake's tables with these
+      // columns share ("country" of country_current and country_archive; the lake's table prefix aside).
+      boolean parts = sameStem(t.lake(), other) || context.partitionStem(t.lake()).isPresent()
+          && context.partitionStem(t.lake()).equals(context.partitionStem(other));
+      if (other.equals(t.lake()) || !parts || !columnShape(other).equals(shape) || !sameTypes(t, other)) {
         continue;
       }
       Map<String, String> mapping = new LinkedHashMap<>();

@@ -283,6 +283,27 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void thePartsOfATableSplitByRowsAreReadByTheNameTheyShareWithoutTheirMarkers() {
+      // Customers split in two batches, suppliers in one table with the same kind of columns: "batch a" hides the
+      // synonym client that embeddings relate to customer.
+      FakeLakeTools split = new FakeLakeTools()
+          .table("src_client_batcha", "name VARCHAR, phone VARCHAR", "Customer#1|11-111", "Customer#2|11-112")
+          .table("src_client_batchb", "phone VARCHAR, name VARCHAR", "11-113|Customer#3", "11-114|Customer#4")
+          .table("src_supplier", "name VARCHAR, phone VARCHAR, nationkey BIGINT", "Supplier#1|22-221|3",
+              "Supplier#2|22-222|4")
+          .table("src_region", "name VARCHAR, comment VARCHAR", "ASIA|x", "EUROPE|y")
+          .similar("customer", "client", 0.6).similar("customer", "src client batcha", 0.23)
+          .similar("customer", "src client batchb", 0.23).similar("customer", "src supplier", 0.45);
+      Parts p = new Parts(split, "SELECT c_name, c_phone FROM customer",
+          split.padWith("src_client_batcha", "src_client_batchb", "src_supplier"));
+
+      assertThat(p.context.partitionStem("src_client_batchb")).contains("client");
+      assertThat(p.context.partitionStem("src_supplier")).isEmpty();
+      assertThat(p.chooser.rankTables("customer", List.of("c_name", "c_phone"), new ArrayList<>()).get(0).lake())
+          .startsWith("src_client_batch");
+    }
+
+    @Test
     void aKeyIsNeverReadFromADateColumnHoweverAlikeTheNames() {
       // The lake abbreviated both the order's key and its date: ORD is the date, ORD_2 the key.
       FakeLakeTools orders = new FakeLakeTools()
@@ -613,6 +634,22 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aPartsColumnNamedExactlySoBeatsAMainColumnThatOnlyAbbreviatesTheName() {
+      // The main table's ORDERPRIORITY reads as sure as the part's ORDERSTATUS by name alone (0.95 against 1.0,
+      // within the margin); the part's is the assumed column's own name.
+      Scratchpad pad = orders.padWith("tbl_orders", "tbl_orders_details");
+      orders.addJoinPath(pad, "tbl_orders", "tbl_orders_details");
+      FakeLakeTools close = orders.similar("o_orderstatus", "ORDERPRIORITY", 0.95)
+          .similar("o_orderstatus", "ORDERSTATUS", 1.0);
+      TableChoice sure = choice("orders", "tbl_orders",
+          Map.of("o_orderstatus", new ColumnTarget("tbl_orders", "ORDERPRIORITY", 0.95, "test")), List.of());
+
+      TableChoice after = new Parts(close, "SELECT o_orderstatus, count(*) FROM orders GROUP BY o_orderstatus", pad)
+          .missing().crossTableColumns(sure, new ArrayList<>(), new ArrayList<>());
+      assertThat(after.columns().get("o_orderstatus").lakeColumn()).isEqualTo("ORDERSTATUS");
+    }
+
+    @Test
     void aColumnThePartSplitOffByColumnsAnswersBetterIsReadThroughTheJoin() {
       Scratchpad pad = orders.padWith("tbl_orders", "tbl_orders_details");
       String sql = "SELECT o_orderstatus, count(*) FROM orders GROUP BY o_orderstatus";
@@ -912,6 +949,19 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aRespellingIsWrittenNearlyAlikeNotOnlyCloseInMeaning() {
+      for (String[] same : new String[][] {{"Whangarei", "Whangārei"}, {"AIR REG", "REG AIR"},
+          {"Northland", "Northland Region"}, {"US", "United States of America"}, {"Brasil", "Brazil"},
+          {" java", "JAVA"}}) {
+        assertThat(FilterLiterals.plausibleRespelling(same[0], same[1])).as(same[0] + " ~ " + same[1]).isTrue();
+      }
+      for (String[] other : new String[][] {{"s. ironic, unusual asymptotes wake blithely r",
+          "unts. unusual, final asymptotes "}, {"Auckland", "Wellington"}, {"Customer#000000042", "Customer#000000917"}}) {
+        assertThat(FilterLiterals.plausibleRespelling(other[0], other[1])).as(other[0] + " ~ " + other[1]).isFalse();
+      }
+    }
+
+    @Test
     void aLiteralIsRespelledAsTheLakeSpellsIt() {
       Scratchpad pad = lake.padWith("places");
       lake.addValueSearch(pad, "places", "Whangarei");
@@ -1058,6 +1108,25 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aColumnOfManyIntegersIsAKeyNotACodeThoughAnotherTablesKeyHoldsThemAll() {
+      String[] suppliers = new String[60];
+      String[] customers = new String[100];
+      for (int i = 0; i < customers.length; i++) {
+        customers[i] = (i + 1) + "|Customer#" + (i + 1);
+        if (i < suppliers.length) {
+          suppliers[i] = "Supplier#" + (i + 1) + "|" + (i + 1);
+        }
+      }
+      FakeLakeTools keys = new FakeLakeTools()
+          .table("t_supplier", "name VARCHAR, suppkey BIGINT", suppliers)
+          .table("t_cstmr_info", "custkey BIGINT, name VARCHAR", customers)
+          .edge("t_supplier", "suppkey", "t_cstmr_info", "custkey");
+      Parts p = new Parts(keys, "SELECT s_name, s_suppkey FROM supplier", keys.padWith("t_supplier"));
+
+      assertThat(p.lookups.named(target("t_supplier", "suppkey"))).isEmpty();
+    }
+
+    @Test
     void withoutALookupTableNamedAfterTheColumnTheCodesStay() {
       Parts p = new Parts(lake, "SELECT label, colour FROM licences", lake.padWith("zo_licences"));
       List<JoinRoute> joins = new ArrayList<>();
@@ -1083,6 +1152,25 @@ class OfflinePlannerPartsTest {
     private Map<String, TableChoice> sports() {
       return byAssumed(choice("sports", "winter_sports_east", Map.of("name", target("winter_sports_east", "name")),
           List.of()));
+    }
+
+    @Test
+    void partsNamedWithOneWordInCommonAreUnionPartnersWhereNoOtherTableHasTheirColumns() {
+      FakeLakeTools countries = new FakeLakeTools()
+          .table("country_current", "NATI BIGINT, NAME VARCHAR", "1|FRANCE", "2|JAPAN")
+          .table("country_archive", "NAME VARCHAR, NATI BIGINT", "KENYA|3", "PERU|4")
+          .table("country_codes", "CODE BIGINT, LABEL VARCHAR", "1|a", "2|b")
+          .table("ship_lookup", "CODE BIGINT, LABEL VARCHAR", "1|AIR", "2|RAIL");
+      Parts p = new Parts(countries, "SELECT n_name FROM nation", countries.padWith("country_current"));
+
+      Map<String, List<Evidence.UnionPartner>> unions = new UnionsAndNoise(p.context, p.chooser).unions(
+          byAssumed(choice("nation", "country_current", Map.of("n_name", target("country_current", "NAME")),
+              List.of())), new ArrayList<>());
+
+      assertThat(unions.get("country_current")).extracting(Evidence.UnionPartner::table)
+          .containsExactly("country_archive");
+      // Two lookups with the same columns share no word: no stem, no union.
+      assertThat(p.context.partitionStem("ship_lookup")).isEmpty();
     }
 
     @Test
