@@ -4,6 +4,7 @@ import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.match.AssumedSchema.Use;
 import dev.lakerewrite.core.sql.ColumnPrefixes;
+import dev.lakerewrite.noiseudf.Cleaners;
 import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
@@ -117,7 +118,10 @@ public final class ColumnFeatures {
     boolean numericUse = uses.contains(Use.SUMMED) || uses.contains(Use.COMPARED_NUMBER);
     boolean dateUse = uses.contains(Use.COMPARED_DATE);
     boolean textUse = uses.contains(Use.COMPARED_STRING) || uses.contains(Use.LIKE);
-    boolean numeric = family == TypeFamily.NUMERIC;
+    // Text of numbers written with units or separators ('USD 1,234.50', '28 kg') is read as numbers by the
+    // rewrite's cleaners, so it answers a numeric use as a typed column does.
+    boolean numeric = family == TypeFamily.NUMERIC
+        || family == TypeFamily.STRING && parsedShare(samples) >= 0.9;
     boolean date = family == TypeFamily.DATETIME || share(samples, DATE) >= 0.6;
     f[5] = numericUse ? (numeric ? 1 : -1) : 0;
     f[6] = dateUse ? (date ? 1 : -1) : 0;
@@ -242,6 +246,14 @@ public final class ColumnFeatures {
       }
     }
     return 0;
+  }
+
+  /** The share of the values the cleaners read as numbers ({@link Cleaners#parseNumber}), 0 for none. */
+  private static double parsedShare(List<String> samples) {
+    if (samples.isEmpty()) {
+      return 0;
+    }
+    return samples.stream().filter(v -> Cleaners.parseNumber(v) != null).count() / (double) samples.size();
   }
 
   private static double share(List<String> samples, Pattern p) {

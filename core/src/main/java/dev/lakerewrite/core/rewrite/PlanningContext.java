@@ -375,11 +375,15 @@ final class PlanningContext {
 
   /**
    * The family a column answers for the query: its profile's, except that integers of compact dates answer as dates
-   * ({@link #holdsCompactDates}).
+   * ({@link #holdsCompactDates}) and text of numbers with units as numbers ({@link #holdsNumbersWithUnits}).
    */
   TypeFamily answeringFamily(String table, String column) {
     Optional<ColumnProfile> profile = lake.profile(table).column(column);
-    return holdsCompactDates(profile) ? TypeFamily.DATETIME
+    if (holdsCompactDates(profile)) {
+      return TypeFamily.DATETIME;
+    }
+    // Text of numbers with a unit or currency ('USD 1,234.50') is read with clean_number wherever it is read.
+    return holdsNumbersWithUnits(profile) ? TypeFamily.NUMERIC
         : profile.map(ColumnProfile::typeFamily).orElse(TypeFamily.STRING);
   }
 

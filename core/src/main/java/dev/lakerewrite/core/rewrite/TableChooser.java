@@ -157,6 +157,15 @@ final class TableChooser extends PlannerPart {
     }
     if (DEBUG) {
       notes.add("candidates for " + assumedName + ": " + String.join("; ", scored));
+      if (best != null) {
+        for (String c : columns) {
+          String table = best.lake();
+          notes.add("columns for " + assumedName + "." + c + " in " + table + ": " + String.join("; ",
+              columnTargets(assumedName, c, table, true, Set.of()).stream()
+                  .sorted(Comparator.comparingDouble((ColumnTarget x) -> -x.score())).limit(4)
+                  .map(x -> String.format(Locale.ROOT, "%s %.2f (%s)", x.lakeColumn(), x.score(), x.why())).toList()));
+        }
+      }
     }
     if (best == null) {
       String t = relevance.keySet().iterator().next();

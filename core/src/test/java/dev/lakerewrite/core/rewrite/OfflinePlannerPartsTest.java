@@ -304,6 +304,20 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void textOfNumbersWithACurrencyAnswersASumAsANumberColumnDoes() {
+      // EXTN abbreviates extendedprice; its values are text ('USD 1,234.50') the cleaners read as numbers.
+      FakeLakeTools lines = new FakeLakeTools()
+          .table("t_lin", "DISCOUNT DOUBLE, EXTN VARCHAR", "0.05|USD 1,234.50", "0.07|USD 98.10",
+              "0.02|USD 5,000.00", "0.04|USD 17.00")
+          .similar("l_extendedprice", "discount", 0.47).similar("l_extendedprice", "extn", 0.25)
+          .similar("lineitem", "t lin", 0.8);
+      Parts p = new Parts(lines, "SELECT sum(l_extendedprice) FROM lineitem", lines.padWith("t_lin"));
+
+      assertThat(p.chooser.bestColumn("lineitem", "l_extendedprice", "t_lin").orElseThrow().lakeColumn())
+          .isEqualTo("EXTN");
+    }
+
+    @Test
     void aKeyIsNeverReadFromADateColumnHoweverAlikeTheNames() {
       // The lake abbreviated both the order's key and its date: ORD is the date, ORD_2 the key.
       FakeLakeTools orders = new FakeLakeTools()
