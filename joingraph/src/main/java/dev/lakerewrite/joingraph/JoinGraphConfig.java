@@ -240,7 +240,10 @@ public final class JoinGraphConfig {
    * Whether S_schema also reads the names lexically: the better of the cosine and the names' token alignment with
    * abbreviations or whole-name abbreviation ({@link dev.lakerewrite.retrieval.NameSignals}). Embeddings of an
    * abbreviated key ({@code ORDR}, {@code NATI}) are far from the names they abbreviate ({@code orderkey},
-   * {@code nationkey}), and numeric keys need a name match to join. Default true; thesis false.
+   * {@code nationkey}), and numeric keys need a name match to join. Column names are then also compared, by both
+   * readings, without the word every column of their table starts with ({@code lnt} of {@code lntRecId},
+   * {@code lntPrtky}): it names the table, and two parts of one table would read alike in every pair. Default
+   * true; thesis false.
    */
   public boolean lexicalNames() {
     return lexicalNames;

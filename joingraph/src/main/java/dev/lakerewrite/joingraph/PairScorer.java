@@ -16,13 +16,16 @@ final class PairScorer {
   private final float[][] vectors;
   /** Name vector of each table; null when the name has no words. */
   private final float[][] tableVectors;
+  /** Each column's name as compared (without its table's shared leading word; see GraphBuild). */
+  private final String[] names;
   /** Each table's name (for the lexical reading of names). */
   private final List<String> tableNames;
 
-  PairScorer(JoinGraphConfig config, ColumnSketch[] columns, float[][] vectors, float[][] tableVectors,
-      List<String> tableNames) {
+  PairScorer(JoinGraphConfig config, ColumnSketch[] columns, String[] names, float[][] vectors,
+      float[][] tableVectors, List<String> tableNames) {
     this.config = config;
     this.columns = columns;
+    this.names = names;
     this.vectors = vectors;
     this.tableVectors = tableVectors;
     this.tableNames = tableNames;
@@ -49,15 +52,15 @@ final class PairScorer {
   double schemaSimilarity(int a, int b) {
     ColumnSketch pa = columns[a];
     ColumnSketch pb = columns[b];
-    double schema = Math.max(cosine(vectors[a], vectors[b]), lexical(pa.name, pb.name));
+    double schema = Math.max(cosine(vectors[a], vectors[b]), lexical(names[a], names[b]));
     if (config.tableAwareNames()) {
       if (pb.uniqueness >= pa.uniqueness) {
         schema = Math.max(schema, Math.max(cosine(vectors[a], tableVectors[pb.table]),
-            lexical(pa.name, tableNames.get(pb.table))));
+            lexical(names[a], tableNames.get(pb.table))));
       }
       if (pa.uniqueness >= pb.uniqueness) {
         schema = Math.max(schema, Math.max(cosine(vectors[b], tableVectors[pa.table]),
-            lexical(pb.name, tableNames.get(pa.table))));
+            lexical(names[b], tableNames.get(pa.table))));
       }
     }
     return schema;

@@ -108,4 +108,24 @@ class SplitRowIdTest {
       assertThat(embeddingsOnly.edge("t_lntm", "t_ord")).isEmpty();
     }
   }
+
+  @Test
+  void aWordEveryColumnOfBothPartsStartsWithDoesNotPairTheRowIdWithAnotherKeyOfTheSameRange(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("lake.duckdb");
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+      // Both parts name their columns lnt...: read with it, lntRecId and lntPrtky (part keys 1..200, inside the
+      // row ids' range) look alike.
+      st.execute("CREATE TABLE t_lineitems AS SELECT i AS \"lntRecId\", i % 50 AS \"lntQuantity\", "
+          + "'x' || i AS \"lntComment\" FROM range(1, 3001) t(i)");
+      st.execute("CREATE TABLE t_lineitems_info AS SELECT i AS \"liRecordRef\", i % 200 + 1 AS \"lntPrtky\", "
+          + "(i % 9) / 100.0 AS \"lntTax\", 'y' || i AS \"lntShipinstruct\" FROM range(1, 3001) t(i)");
+    }
+    try (Connection lake = Sandbox.open(file, file.resolveSibling("tmp"))) {
+      JoinGraph graph = JoinGraph.builder().connection(lake).embedder(TestEmbedders.miniLm()).build();
+      ColumnPair best = graph.edge("t_lineitems", "t_lineitems_info").orElseThrow().pairsFrom("t_lineitems").get(0);
+      assertThat(best.columnA()).isEqualTo("lntRecId");
+      assertThat(best.columnB()).isEqualTo("liRecordRef");
+    }
+  }
 }

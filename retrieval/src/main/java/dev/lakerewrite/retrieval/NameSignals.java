@@ -1,7 +1,11 @@
 package dev.lakerewrite.retrieval;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.commons.text.similarity.JaroWinklerSimilarity;
 
 /**
@@ -138,4 +142,46 @@ public final class NameSignals {
     String a = Names.normalize(assumed);
     return !a.isEmpty() && a.equals(Names.normalize(lake)) ? 1 : 0;
   }
-}
+
+  /**
+   * The word (nearly) every column of a lake table starts with: a prefix a lake's naming habit adds ({@code cst} in
+   * {@code cstName}, {@code cstActb}, {@code cstPhone}; {@code ORD} in {@code ORD_DT}, {@code ORD_TOT}), which says
+   * which table, not what the column holds. Needs three or more columns, all but at most one starting with the
+   * word and leaving a rest after it. Words as {@link Names#normalize} splits them. O(c) for c columns.
+   *
+   * @param columns the table's column names
+   * @return the shared first word, lower case; empty when there is none
+   */
+  public static Optional<String> sharedLeadingWord(List<String> columns) {
+    if (columns.size() < 3) {
+      return Optional.empty();
+    }
+    return leadingWords(columns).entrySet().stream().filter(e -> e.getValue() >= columns.size() - 1)
+        .map(Map.Entry::getKey).findFirst();
+  }
+
+  /**
+   * How many of the names start with each word and go on after it (as {@link Names#normalize} splits them), in the
+   * order first seen: what a prefix shared by names of tables or of columns is found from. O(n) for n names.
+   */
+  public static Map<String, Integer> leadingWords(Collection<String> names) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (String n : names) {
+      String[] words = Names.normalize(n).split(" ");
+      if (words.length >= 2 && !words[0].isEmpty()) {
+        counts.merge(words[0], 1, Integer::sum);
+      }
+    }
+    return counts;
+  }
+
+  /**
+   * A column's name without a leading word its table's columns share ({@link #sharedLeadingWord}): {@code actb} for
+   * {@code cstActb}, in {@link Names#normalize}'s form; the name itself when it does not start with the word or
+   * nothing would be left.
+   */
+  public static String withoutLeadingWord(String column, String word) {
+    String normalized = Names.normalize(column);
+    return normalized.startsWith(word + " ") && normalized.length() > word.length() + 1
+        ? normalized.substring(word.length() + 1) : column;
+  }}

@@ -1,7 +1,7 @@
 package dev.lakerewrite.core.match;
 
 import dev.lakerewrite.core.CatalogTable;
-import dev.lakerewrite.core.sql.ColumnPrefixes;
+import dev.lakerewrite.retrieval.NameSignals;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
@@ -15,7 +15,7 @@ final class LakeColumnPrefixes {
 
   static String bare(CatalogTable table, String column) {
     Optional<String> word = SHARED.computeIfAbsent(table,
-        t -> ColumnPrefixes.sharedLeadingWord(t.columns().stream().map(CatalogTable.Column::name).toList()));
-    return word.map(w -> ColumnPrefixes.withoutLeadingWord(column, w)).orElse(column);
+        t -> NameSignals.sharedLeadingWord(t.columns().stream().map(CatalogTable.Column::name).toList()));
+    return word.map(w -> NameSignals.withoutLeadingWord(column, w)).orElse(column);
   }
 }

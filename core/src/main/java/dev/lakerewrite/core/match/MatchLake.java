@@ -21,7 +21,7 @@ public interface MatchLake {
 
   /**
    * A lake column's name without the word every column of its table starts with ({@code actb} for {@code cstActb}
-   * among {@code cstName}, {@code cstPhone}, ...; see {@code ColumnPrefixes.sharedLeadingWord}): what the column
+   * among {@code cstName}, {@code cstPhone}, ...; see {@code NameSignals.sharedLeadingWord}): what the column
    * holds, for comparing names. The name itself when the table's columns share no leading word.
    */
   default String bareColumnName(String table, String column) {

@@ -248,6 +248,11 @@ final class MissingTableColumns extends PlannerPart {
         }
         continue;
       }
+      List<String> codes = lookups.codes(c);
+      if (codes.isEmpty() || codes.size() > CodeLookups.LOOKUP_CODES) {
+        // A key of many values (a customer's) is no code, though a lookup's few codes fall among its values.
+        continue;
+      }
       List<Evidence.JoinStep> steps = new ArrayList<>(lake.joinNeighbours(c.lakeTable()));
       lookupByValues(c, texts).ifPresent(steps::add);
       for (Evidence.JoinStep step : steps) {
@@ -273,9 +278,10 @@ final class MissingTableColumns extends PlannerPart {
   }
 
   /**
-   * A lookup table of a code column the join graph has no edge for (small integer codes rarely pass as join keys):
-   * a table holding one of the literals in a text column, with a numeric column that holds every code the column
-   * uses (up to {@value CodeLookups#LOOKUP_CODES} of them). Empty when none does, or when the join graph already has an edge.
+   * A lookup table of a code column the join graph gave no edge that leads to the literal (small integer codes rarely
+   * pass as join keys, and the graph's one pair per table pair may be another column's): a table holding one of the
+   * literals in a text column, with a numeric column that holds every code the column uses (up to {@value
+   * CodeLookups#LOOKUP_CODES} of them). Empty when none does.
    */
   private Optional<Evidence.JoinStep> lookupByValues(ColumnTarget c, List<String> texts) {
     // Alternative plans ask again for the same column; each answer costs lake queries.
@@ -285,10 +291,8 @@ final class MissingTableColumns extends PlannerPart {
   private final Map<String, Optional<Evidence.JoinStep>> valueLookups = new HashMap<>();
 
   private Optional<Evidence.JoinStep> findLookup(ColumnTarget c, List<String> texts) {
-    if (lake.joinNeighbours(c.lakeTable()).stream().anyMatch(s -> s.leftColumn().equals(c.lakeColumn()))) {
-      return Optional.empty();
-    }
-    List<String> codes = lake.distinctValues(c.lakeTable(), c.lakeColumn(), CodeLookups.LOOKUP_CODES);
+    // The codes as cleaning reads them: a noisy copy writes some with markup ('<b>3</b>'), which no key holds.
+    List<String> codes = lookups.codes(c);
     if (codes.isEmpty()) {
       return Optional.empty();
     }

@@ -301,6 +301,13 @@ final class OfflinePlanner {
     Map<String, LiteralFix> literalFixes = literals.literalFixes(resolved, unions, wanted, notes, keyed);
     unionsAndNoise.noise(resolved, extraJoins, cleaned, wanted);
 
+    if (TableChooser.DEBUG) {
+      resolved.values().forEach(t -> notes.add("plan for " + t.assumed() + " on " + t.lake() + ": " + t.columns()
+          .entrySet().stream().map(e -> e.getKey() + "→" + e.getValue().lakeTable() + "." + e.getValue().lakeColumn()
+              + " (" + e.getValue().why() + ")").toList() + ", unmapped " + t.unmapped()));
+      extraJoins.forEach(j -> notes.add("extra join for " + j.fromAssumed() + ": " + j.path().steps().stream()
+          .map(s -> s.leftTable() + "." + s.leftColumn() + " = " + s.rightTable() + "." + s.rightColumn()).toList()));
+    }
     double confidence = confidence(resolved);
     return new Plan(resolved, literalFixes, joinFixes, extraJoins, cleaned, unions, dedupe(wanted), confidence,
         notes, keyed);

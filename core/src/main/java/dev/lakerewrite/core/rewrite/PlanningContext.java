@@ -216,7 +216,7 @@ final class PlanningContext {
   String withoutTablePrefix(String table) {
     if (tablePrefix == null) {
       List<String> names = lake.tableNames();
-      tablePrefix = dev.lakerewrite.core.sql.ColumnPrefixes.leadingWords(names).entrySet().stream()
+      tablePrefix = dev.lakerewrite.retrieval.NameSignals.leadingWords(names).entrySet().stream()
           .filter(e -> e.getKey().length() <= 4 && e.getValue() >= 3 && 2 * e.getValue() >= names.size())
           .map(Map.Entry::getKey).findFirst().orElse("");
     }

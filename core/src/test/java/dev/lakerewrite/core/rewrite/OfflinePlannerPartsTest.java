@@ -1141,6 +1141,25 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aCodeComparedWithALabelJoinsItsLookupOnTheCodeNotOnAnotherColumnTheLookupsKeysFallIn() {
+      // The customers' keys 1..8 hold the lookup's codes 1..3 too: the join graph has that edge as well.
+      FakeLakeTools codes = new FakeLakeTools()
+          .table("t_customers", "cstCust BIGINT, cstMkts BIGINT, cstName VARCHAR", "1|2|Customer#1", "2|1|Customer#2",
+              "3|3|Customer#3", "4|2|Customer#4", "5|1|Customer#5", "6|2|Customer#6", "7|3|Customer#7", "8|1|Customer#8")
+          .table("t_cstmkts_ref", "crCode BIGINT, crLabel VARCHAR", "1|AUTOMOBILE", "2|BUILDING", "3|MACHINERY")
+          .edge("t_customers", "cstCust", "t_cstmkts_ref", "crCode")
+          .edge("t_customers", "cstMkts", "t_cstmkts_ref", "crCode");
+      String sql = "SELECT c_name FROM customer WHERE c_mktsegment = 'BUILDING'";
+      Plan plan = new OfflinePlanner(codes.state(sql, codes.padWith("t_customers"))).plan();
+
+      assertThat(plan.table("customer").orElseThrow().columns().get("c_mktsegment").lakeColumn()).isEqualTo("crLabel");
+      assertThat(plan.extraJoins()).singleElement().satisfies(j -> {
+        assertThat(j.path().steps().get(0).leftColumn()).isEqualTo("cstMkts");
+        assertThat(j.path().steps().get(0).rightColumn()).isEqualTo("crCode");
+      });
+    }
+
+    @Test
     void withoutALookupTableNamedAfterTheColumnTheCodesStay() {
       Parts p = new Parts(lake, "SELECT label, colour FROM licences", lake.padWith("zo_licences"));
       List<JoinRoute> joins = new ArrayList<>();

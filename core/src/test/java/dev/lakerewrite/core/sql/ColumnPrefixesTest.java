@@ -3,6 +3,7 @@ package dev.lakerewrite.core.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lakerewrite.core.match.AssumedSchema;
+import dev.lakerewrite.retrieval.NameSignals;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -44,19 +45,19 @@ class ColumnPrefixesTest {
   @Test
   void aWordEveryColumnOfALakeTableStartsWithIsItsPrefixAndComesOffForComparingNames() {
     // camelCase, snake and upper case; the split-off part's key may carry another prefix (liRecordRef).
-    assertThat(ColumnPrefixes.sharedLeadingWord(List.of("cstCust", "cstName", "cstActb", "cstPhone")))
+    assertThat(NameSignals.sharedLeadingWord(List.of("cstCust", "cstName", "cstActb", "cstPhone")))
         .hasValue("cst");
-    assertThat(ColumnPrefixes.sharedLeadingWord(List.of("liRecordRef", "lntPrtky", "lntTax", "lntShipdate")))
+    assertThat(NameSignals.sharedLeadingWord(List.of("liRecordRef", "lntPrtky", "lntTax", "lntShipdate")))
         .hasValue("lnt");
-    assertThat(ColumnPrefixes.sharedLeadingWord(List.of("ORD_ID", "ORD_DT", "ORD_TOT_PRC"))).hasValue("ord");
-    assertThat(ColumnPrefixes.withoutLeadingWord("cstActb", "cst")).isEqualTo("actb");
-    assertThat(ColumnPrefixes.withoutLeadingWord("ORD_TOT_PRC", "ord")).isEqualTo("tot prc");
+    assertThat(NameSignals.sharedLeadingWord(List.of("ORD_ID", "ORD_DT", "ORD_TOT_PRC"))).hasValue("ord");
+    assertThat(NameSignals.withoutLeadingWord("cstActb", "cst")).isEqualTo("actb");
+    assertThat(NameSignals.withoutLeadingWord("ORD_TOT_PRC", "ord")).isEqualTo("tot prc");
     // Not a prefix: columns that merely start alike, two columns, or a word that would leave nothing.
-    assertThat(ColumnPrefixes.sharedLeadingWord(List.of("country", "capital", "population", "name"))).isEmpty();
-    assertThat(ColumnPrefixes.sharedLeadingWord(List.of("birth_date", "birth_place", "name", "death_date")))
+    assertThat(NameSignals.sharedLeadingWord(List.of("country", "capital", "population", "name"))).isEmpty();
+    assertThat(NameSignals.sharedLeadingWord(List.of("birth_date", "birth_place", "name", "death_date")))
         .isEmpty();
-    assertThat(ColumnPrefixes.sharedLeadingWord(List.of("cstName", "cstPhone"))).isEmpty();
-    assertThat(ColumnPrefixes.withoutLeadingWord("cst", "cst")).isEqualTo("cst");
+    assertThat(NameSignals.sharedLeadingWord(List.of("cstName", "cstPhone"))).isEmpty();
+    assertThat(NameSignals.withoutLeadingWord("cst", "cst")).isEqualTo("cst");
   }
 
   @Test
