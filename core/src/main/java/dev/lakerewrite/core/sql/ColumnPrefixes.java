@@ -1,6 +1,7 @@
 package dev.lakerewrite.core.sql;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.Names;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -179,17 +180,7 @@ public final class ColumnPrefixes {
       case 1 -> prefix.contentEquals(initials);
       case 2 -> name.startsWith(prefix);
       default -> prefix.length() >= 2 && !name.isEmpty() && name.charAt(0) == prefix.charAt(0)
-          && inOrder(prefix, name);
+          && NameSignals.subsequence(prefix, name);
     };
-  }
-
-  private static boolean inOrder(String s, String t) {
-    int i = 0;
-    for (int j = 0; j < t.length() && i < s.length(); j++) {
-      if (s.charAt(i) == t.charAt(j)) {
-        i++;
-      }
-    }
-    return i == s.length();
   }
 }
