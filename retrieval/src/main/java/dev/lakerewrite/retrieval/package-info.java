@@ -13,6 +13,8 @@
  *   <li>{@link LakeTable}: A table (or view) of the lake as the index saw it.
  *   <li>{@link LiteralMatch}: How literally a cell value matches the sought value in SEARCH_VALUE (thesis §5.3).
  *   <li>{@link MiniLmEmbedder}: Sentence-transformers all-MiniLM-L6-v2.
+ *   <li>{@link NameSignals}: Lexical name evidence: token alignment with abbreviations, whole-name abbreviation, a
+ *       leading word a table's columns share; used by the schema matcher and the join graph.
  *   <li>{@link Names}: Normalisation of table and column names into the words that are embedded and compared.
  *   <li>{@link QueryRelevance}: Query–table relevance R_Q(t) of every lake table for one query (thesis §5.1.1).
  *   <li>{@link QueryTable}: A table as a user's query assumes it (thesis §5.1.1).
