@@ -15,9 +15,11 @@ import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.noiseudf.Cleaners;
+import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -26,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -216,13 +219,13 @@ final class PlanningContext {
   String withoutTablePrefix(String table) {
     if (tablePrefix == null) {
       List<String> names = lake.tableNames();
-      tablePrefix = dev.lakerewrite.retrieval.NameSignals.leadingWords(names).entrySet().stream()
+      tablePrefix = NameSignals.leadingWords(names).entrySet().stream()
           .filter(e -> e.getKey().length() <= 4 && e.getValue() >= 3 && 2 * e.getValue() >= names.size())
           .map(Map.Entry::getKey).findFirst().orElse("");
     }
     String[] words = Names.normalize(table).split(" ");
     return !tablePrefix.isEmpty() && words.length > 1 && words[0].equals(tablePrefix)
-        ? String.join(" ", java.util.Arrays.copyOfRange(words, 1, words.length)) : table;
+        ? String.join(" ", Arrays.copyOfRange(words, 1, words.length)) : table;
   }
 
   private @Nullable String tablePrefix;
@@ -241,7 +244,7 @@ final class PlanningContext {
     if (partitionStems == null) {
       Map<Set<String>, List<String>> byColumns = new LinkedHashMap<>();
       for (String t : lake.tableNames()) {
-        Set<String> columns = new java.util.TreeSet<>();
+        Set<String> columns = new TreeSet<>();
         lake.table(t).columns().forEach(c -> columns.add(key(c.name())));
         byColumns.computeIfAbsent(columns, k -> new ArrayList<>()).add(t);
       }
@@ -259,7 +262,7 @@ final class PlanningContext {
                 && words[common].equals(other[common])) {
               common++;
             }
-            String stem = withoutTablePrefix(String.join(" ", java.util.Arrays.copyOfRange(words, 0, common)));
+            String stem = withoutTablePrefix(String.join(" ", Arrays.copyOfRange(words, 0, common)));
             if (stem.length() > best.length() && !stem.equals(tablePrefix)) {
               best = stem;
             }
