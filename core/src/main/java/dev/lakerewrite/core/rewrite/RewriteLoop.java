@@ -423,9 +423,14 @@ final class RewriteLoop {
             .toList());
       } else if (a instanceof Action.FindJoinPath fj) {
         List<Evidence.JoinPath> paths = tools.findJoinPaths(fj.tableA(), fj.tableB(), 3);
-        for (Evidence.JoinPath p : paths) {
-          scratchpad.add(Scratchpad.Section.JOINS, p.from() + "|" + p.to() + "|" + p.rank(), iteration,
-              p.render(rows), p);
+        for (int i = 0; i < paths.size(); i++) {
+          Evidence.JoinPath p = paths.get(i);
+          String key = p.from() + "|" + p.to() + "|" + p.rank();
+          if (i == 0) {
+            scratchpad.add(Scratchpad.Section.JOINS, key, iteration, p.render(rows), p);
+          } else {
+            scratchpad.addAlternative(Scratchpad.Section.JOINS, key, iteration, p.render(rows), p);
+          }
           for (Evidence.JoinStep s : p.steps()) {
             for (String t : List.of(s.leftTable(), s.rightTable())) {
               if (!scratchpad.hasTable(t)) {

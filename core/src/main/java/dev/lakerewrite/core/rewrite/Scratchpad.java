@@ -15,7 +15,7 @@ import java.util.Set;
 /**
  * The shared memory of one rewrite (thesis §4.2): table previews, join previews, value-search previews, UDF
  * metadata, CTE previews, union partners and the checker's notes, each entry timestamped. When a section grows
- * past its limit the oldest entries go (time-based eviction); EVICT_TABLE removes a table for good, and basic
+ * past its limit the oldest entries go (time-based eviction), alternatives first ({@link #addAlternative}); EVICT_TABLE removes a table for good, and basic
  * retrieval never brings an evicted table back. Not thread-safe: one rewrite, one thread.
  */
 public final class Scratchpad {
@@ -57,6 +57,7 @@ public final class Scratchpad {
   private final Map<Section, LinkedHashMap<String, Entry>> sections = new EnumMap<>(Section.class);
   private final Set<String> evicted = new LinkedHashSet<>();
   private final List<Entry> timeEvicted = new ArrayList<>();
+  private final Map<Section, Set<String>> alternatives = new EnumMap<>(Section.class);
   private long sequence;
   private long version;
 
@@ -70,11 +71,27 @@ public final class Scratchpad {
       }
       this.limits.put(s, limit);
       sections.put(s, new LinkedHashMap<>());
+      alternatives.put(s, new LinkedHashSet<>());
     }
   }
 
   /** Adds (or refreshes) an entry; returns the entries evicted to respect the section's limit. */
   public List<Entry> add(Section section, String key, int iteration, String text, Object payload) {
+    return add(section, key, iteration, text, payload, false);
+  }
+
+  /**
+   * Adds (or refreshes) an entry that is an alternative to another one (a join path ranked below the best one
+   * between the same tables); returns the entries evicted to respect the section's limit. When a section is full,
+   * its oldest alternative goes before any other entry: three paths found per table pair would otherwise push the
+   * first pair's only path out of a section of six by the third search (a query over seven tables searches six).
+   */
+  public List<Entry> addAlternative(Section section, String key, int iteration, String text, Object payload) {
+    return add(section, key, iteration, text, payload, true);
+  }
+
+  private List<Entry> add(Section section, String key, int iteration, String text, Object payload,
+      boolean alternative) {
     Objects.requireNonNull(section, "section");
     Objects.requireNonNull(key, "key");
     LinkedHashMap<String, Entry> entries = sections.get(section);
@@ -83,10 +100,18 @@ public final class Scratchpad {
       version++;
     }
     entries.put(key, new Entry(section, key, iteration, ++sequence, text, payload));
+    Set<String> alternatives = this.alternatives.get(section);
+    if (alternative) {
+      alternatives.add(key);
+    } else {
+      alternatives.remove(key);
+    }
     List<Entry> out = new ArrayList<>();
     while (entries.size() > limits.get(section)) {
-      Entry oldest = entries.values().iterator().next();
+      Entry oldest = entries.values().stream().filter(e -> alternatives.contains(e.key())).findFirst()
+          .orElse(entries.values().iterator().next());
       entries.remove(oldest.key());
+      alternatives.remove(oldest.key());
       timeEvicted.add(oldest);
       out.add(oldest);
     }
