@@ -65,6 +65,9 @@ final class JoinRepairs extends PlannerPart {
             + "through " + (path.get().steps().size() - 1) + " other table(s)");
         continue;
       }
+      if (path.isPresent() && path.get().steps().size() == 1 && ka == null && kb == null) {
+        path = Optional.of(namedPair(left, j.left().column(), right, j.right().column(), path.get()));
+      }
       if (path.isPresent()) {
         fixes.put(joinKey(a.assumed(), b.assumed()), path.get());
         notes.add("join " + a.assumed() + "–" + b.assumed() + " uses " + path.get().sqlJoin());
@@ -77,12 +80,38 @@ final class JoinRepairs extends PlannerPart {
 
   /** Whether {@code lakeTable}'s table has a column named as the assumed key, without the assumed table's prefix. */
   private boolean namedAlike(TableChoice assumed, String column, TableChoice lakeTable) {
+    return namedColumn(assumed, column, lakeTable.lake()).isPresent();
+  }
+
+  /** The column of a lake table named as the assumed key, without the assumed table's prefix. */
+  private Optional<String> namedColumn(TableChoice assumed, String column, String lakeTable) {
     if (assumed.mergedInto() != null) {
-      return false;
+      return Optional.empty();
     }
     List<String> names = List.of(Names.normalize(ColumnPrefixes.withoutTablePrefix(column, assumed.assumed())),
         Names.normalize(column));
-    return lake.table(lakeTable.lake()).columns().stream().anyMatch(c -> names.contains(Names.normalize(c.name())));
+    return lake.table(lakeTable).columns().stream().map(c -> c.name())
+        .filter(c -> names.contains(Names.normalize(c))).findFirst();
+  }
+
+  /**
+   * The join of the query's own keys where the two lake tables have columns named as them and the join graph holds
+   * that pair too (its values join), instead of the graph's best pair for the two tables: a sale has a sold date and
+   * a ship date, both keys of the dates, and cs_sold_date_sk = d_date_sk names which one. The graph's path otherwise.
+   */
+  private Evidence.JoinPath namedPair(TableChoice left, String leftKey, TableChoice right, String rightKey,
+      Evidence.JoinPath graphPath) {
+    Evidence.JoinStep step = graphPath.steps().get(0);
+    Optional<String> l = namedColumn(left, leftKey, step.leftTable());
+    Optional<String> r = namedColumn(right, rightKey, step.rightTable());
+    if (l.isEmpty() || r.isEmpty() || l.get().equals(step.leftColumn()) && r.get().equals(step.rightColumn())
+        || lake.keyOverlap(step.leftTable(), l.get(), step.rightTable(), r.get()) <= 0) {
+      return graphPath;
+    }
+    Evidence.JoinStep named = new Evidence.JoinStep(step.leftTable(), l.get(), step.rightTable(), r.get(),
+        step.score(), Double.NaN);
+    return new Evidence.JoinPath(graphPath.from(), graphPath.to(), List.of(named), graphPath.score(),
+        graphPath.rank(), null);
   }
 
   private static TableChoice effective(TableChoice t, Map<String, TableChoice> tables) {

@@ -57,7 +57,8 @@ final class MissingTableColumns extends PlannerPart {
       for (String other : pad.contextTables()) {
         // A column read from another table comes through one join with a direct neighbour in the join graph;
         // longer chains to a table that merely has a similarly named column are guesses.
-        if (other.equals(t.lake()) || !neighbours.contains(other)) {
+        // Nor from one part of a table split by rows: it holds only some of the rows a join should find.
+        if (other.equals(t.lake()) || !neighbours.contains(other) || context.partitionStem(other).isPresent()) {
           continue;
         }
         Optional<ColumnTarget> ct = bestColumnOutsideEntity(t.assumed(), c, other);
@@ -128,55 +129,76 @@ final class MissingTableColumns extends PlannerPart {
   }
 
   /**
-   * Columns of the assumed table that a part split off by columns answers clearly better than the main lake table
-   * does (o_orderstatus: ORDERSTATUS in the orders' details part, against the main table's ORDERPRIORITY): read
-   * through the join of the two parts. A part is a join-graph neighbour joined one to one, its key and the main
-   * table's both unique; a neighbour the main table references (the nation of a customer) holds another entity's
-   * attributes, which only columns the main table cannot answer at all are read from. Asks for FIND_JOIN_PATH where
-   * the scratchpad has no path yet; the main table's column stays meanwhile.
+   * Columns of the assumed table that a part split off by columns answers better than the lake table chosen for it:
+   * o_orderstatus is ORDERSTATUS in the orders' details part, not the main table's ORDERPRIORITY; a sale's
+   * ss_ext_sales_price is EXT_SALES_MONETARY_VALUE in the sales, not EXT_LISTING_MONETARY_VALUE in their attributes.
+   * The table and its parts hold the same rows, so they are read as one table: their columns are assigned to the
+   * assumed ones one to one by the chooser's scores (maximum-weight bipartite matching, {@link ColumnAssignment#best},
+   * as within one table), and a column assigned to a part is read through the join of the two. A part's column named
+   * exactly as the assumed one beats a main column that only abbreviates it. A part is a join-graph neighbour joined
+   * one to one whose name extends the table's, or the table's name extends its own (either may be the one chosen);
+   * a neighbour the main table references (the nation of a customer) holds another entity's attributes, which only
+   * columns the main table cannot answer at all are read from. Asks for FIND_JOIN_PATH where the scratchpad has no
+   * path yet; the main table's column stays meanwhile.
    */
   private TableChoice splitPartColumns(TableChoice t, List<JoinRoute> extraJoins, List<Action> wanted) {
     List<Evidence.JoinStep> parts = lake.joinNeighbours(t.lake()).stream()
-        .filter(n -> namedAsPart(t.lake(), n.rightTable()) && sameRows(t.lake(), n)).toList();
+        .filter(n -> (namedAsPart(t.lake(), n.rightTable()) || namedAsPart(n.rightTable(), t.lake()))
+            && sameRows(t.lake(), n)).toList();
     if (parts.isEmpty()) {
       return t;
     }
-    Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
-    boolean changed = false;
+    List<String> group = new ArrayList<>();
+    group.add(t.lake());
+    parts.forEach(n -> group.add(n.rightTable()));
+    Set<String> linkingKeys = new LinkedHashSet<>();
+    parts.forEach(n -> linkingKeys.add(n.leftColumn()));
     String entity = entityColumn(t.lake());
+    Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
+    Map<String, Map<String, ColumnTarget>> options = new LinkedHashMap<>();
+    Map<String, ColumnTarget> exact = new LinkedHashMap<>();
     for (Map.Entry<String, ColumnTarget> e : t.columns().entrySet()) {
       ColumnTarget mapped = e.getValue();
       // The rows' own name is read where the rows are named (city → the capitals' label, not the area of the
-      // table capital_of), and a column compared with text where the lake holds the text (FilterLiterals).
-      if (!mapped.lakeTable().equals(t.lake()) || isKey(t.assumed(), e.getKey())
+      // table capital_of), a column compared with text where the lake holds the text (FilterLiterals), and the key
+      // the parts share where it is; another key the query joins on (a sale's date) may live in either part.
+      if (!mapped.lakeTable().equals(t.lake()) || linkingKeys.contains(mapped.lakeColumn())
           || mapped.lakeColumn().equals(entity) || !lookups.textLiterals(e.getKey()).isEmpty()) {
         continue;
       }
-      // Both read alike, by the columns' names alone: the parts of one table share its name, which says nothing.
-      double main = partEvidence(t.assumed(), e.getKey(), t.lake(), mapped.lakeColumn());
       boolean mainExact = namedExactly(t.assumed(), e.getKey(), t.lake(), mapped.lakeColumn());
-      ColumnTarget best = null;
-      for (Evidence.JoinStep part : parts) {
-        for (CatalogTable.Column col : lake.table(part.rightTable()).columns()) {
-          double score = partEvidence(t.assumed(), e.getKey(), part.rightTable(), col.name());
-          // A part's column named exactly as the assumed one (ordOrderstatus for o_orderstatus, prefixes aside)
-          // answers it better than any main column that only abbreviates it (ordOrde, the order date).
-          boolean exact = !mainExact && context.canServe(e.getKey(), part.rightTable(), col.name())
-              && namedExactly(t.assumed(), e.getKey(), part.rightTable(), col.name());
-          if ((exact || score >= TableChooser.COLUMN_THRESHOLD && score >= main + CROSS_TABLE_MARGIN)
-              && (best == null || score > best.score())) {
-            best = new ColumnTarget(part.rightTable(), col.name(), score,
-                String.format("name similarity %.2f in %s", score, part.rightTable()));
+      Map<String, Double> w = new LinkedHashMap<>();
+      Map<String, ColumnTarget> o = new LinkedHashMap<>();
+      for (String table : group) {
+        for (ColumnTarget target : chooser.targets(t.assumed(), e.getKey(), table, Set.of())) {
+          String id = table + "." + target.lakeColumn();
+          if (target.score() >= TableChooser.COLUMN_THRESHOLD) {
+            w.put(id, target.score() - TableChooser.COLUMN_THRESHOLD + TableChooser.ASSIGNMENT_EPSILON);
+            o.put(id, target);
+          }
+          // ordOrderstatus for o_orderstatus, prefixes aside, against the main table's ordOrde (the order date).
+          if (!mainExact && !table.equals(t.lake()) && !exact.containsKey(e.getKey()) && target.score() > 0
+              && namedExactly(t.assumed(), e.getKey(), table, target.lakeColumn())) {
+            exact.put(e.getKey(), target);
           }
         }
       }
-      if (best == null) {
+      weights.put(e.getKey(), w);
+      options.put(e.getKey(), o);
+    }
+    Map<String, String> assigned = ColumnAssignment.best(weights).pairs();
+    Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
+    boolean changed = false;
+    for (String c : options.keySet()) {
+      ColumnTarget best = exact.containsKey(c) ? exact.get(c)
+          : assigned.containsKey(c) ? options.get(c).get(assigned.get(c)) : null;
+      if (best == null || best.lakeTable().equals(t.lake())) {
         continue;
       }
       Optional<Evidence.JoinPath> path = context.attributeJoinPath(t.lake(), best.lakeTable());
       if (path.isPresent()) {
-        columns.put(e.getKey(), new ColumnTarget(best.lakeTable(), best.lakeColumn(), best.score(),
-            best.why() + ", the part of " + t.lake() + " split off by columns"));
+        columns.put(c, new ColumnTarget(best.lakeTable(), best.lakeColumn(), best.score(),
+            best.why() + " in " + best.lakeTable() + ", the part of " + t.lake() + " split off by columns"));
         joinOnce(extraJoins, t.assumed(), path.get());
         changed = true;
       } else {
@@ -423,11 +445,6 @@ final class MissingTableColumns extends PlannerPart {
         || bare.equals(Names.normalize(lakeColumn)));
   }
 
-  /** How well a lake column answers an assumed column by name (abbreviations included) and type, in [0, 1]. */
-  private double partEvidence(String assumedTable, String column, String table, String lakeColumn) {
-    return context.canServe(column, table, lakeColumn) ? byName(assumedTable, column, table, lakeColumn) : 0;
-  }
-
   /**
    * How well a lake column answers an assumed column read outside the table's entity, in [0, 1]: by name, or by the
    * table's name and the column's together.
@@ -458,8 +475,14 @@ final class MissingTableColumns extends PlannerPart {
    */
   private Optional<ColumnTarget> bestColumnOutsideEntity(String assumedTable, String column, String table) {
     CatalogTable info = lake.table(table);
+    // A key of another table answers no attribute (cd_marital_status is no CRNT_CDM_SK of the clients), though
+    // key names abbreviate many words.
+    boolean wantsKey = ColumnFeatures.promisesIdentifier(ColumnPrefixes.withoutTablePrefix(column, assumedTable));
     ColumnTarget best = null;
     for (CatalogTable.Column col : info.columns()) {
+      if (!wantsKey && ColumnFeatures.promisesIdentifier(lake.bareColumnName(table, col.name()))) {
+        continue;
+      }
       double combined = evidenceOutsideEntity(assumedTable, column, table, col.name());
       if (best == null || combined > best.score()) {
         best = new ColumnTarget(table, col.name(), combined, String.format("name similarity %.2f in %s", combined,

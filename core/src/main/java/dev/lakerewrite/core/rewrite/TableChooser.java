@@ -40,7 +40,7 @@ final class TableChooser extends PlannerPart {
   /** A column maps to a lake column at or above this score. */
   static final double COLUMN_THRESHOLD = 0.5;
   /** Keeps a pair scored exactly at the threshold in the assignment (only positive weights count). */
-  private static final double ASSIGNMENT_EPSILON = 1e-6;
+  static final double ASSIGNMENT_EPSILON = 1e-6;
   static final int CANDIDATE_TABLES = 6;
   /** With -Dlakerewrite.debug.planner=true the plan's notes (and so the trace) list every scored candidate. */
   static final boolean DEBUG = Boolean.getBoolean("lakerewrite.debug.planner");

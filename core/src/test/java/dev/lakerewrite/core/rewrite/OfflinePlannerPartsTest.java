@@ -684,6 +684,42 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void theTableAPartWasSplitFromAnswersWhenThePartIsTheTableChosen() {
+      // The details part was chosen for orders (its keys join the query's other tables); the priority lives in the
+      // table it was split from, whose name the part's extends. Either way round the two hold the same rows.
+      FakeLakeTools lake = orders.similar("o_orderpriority", "ORDERSTATUS", 0.55)
+          .similar("o_orderpriority", "ORDERPRIORITY", 0.75);
+      String sql = "SELECT o_orderpriority, count(*) FROM orders GROUP BY o_orderpriority";
+      TableChoice onPart = choice("orders", "tbl_orders_details",
+          Map.of("o_orderpriority", new ColumnTarget("tbl_orders_details", "ORDERSTATUS", 0.55, "test")), List.of());
+      List<JoinRoute> joins = new ArrayList<>();
+
+      TableChoice after = withJoinPath(lake, "tbl_orders_details", "tbl_orders", sql, onPart, joins);
+
+      assertThat(after.columns().get("o_orderpriority").lakeTable()).isEqualTo("tbl_orders");
+      assertThat(after.columns().get("o_orderpriority").lakeColumn()).isEqualTo("ORDERPRIORITY");
+      assertThat(joins).extracting(JoinRoute::toLake).containsExactly("tbl_orders");
+    }
+
+    @Test
+    void theTableAndItsPartsAreAssignedOneToOneAsOneTable() {
+      // Both columns read the details' status best by name; one to one, the status goes to o_orderstatus (0.95)
+      // and o_comment, the weaker claim, keeps what the main table gave it.
+      FakeLakeTools lake = orders.similar("o_orderstatus", "ORDERSTATUS", 0.95)
+          .similar("o_comment", "ORDERSTATUS", 0.9).similar("o_comment", "ORDERPRIORITY", 0.6)
+          .similar("o_orderstatus", "ORDERPRIORITY", 0.55);
+      String sql = "SELECT o_orderstatus, o_comment FROM orders";
+      TableChoice main = choice("orders", "tbl_orders",
+          Map.of("o_orderstatus", new ColumnTarget("tbl_orders", "ORDERPRIORITY", 0.55, "test"),
+              "o_comment", new ColumnTarget("tbl_orders", "ORDERPRIORITY", 0.6, "test")), List.of());
+
+      TableChoice after = withJoinPath(lake, "tbl_orders", "tbl_orders_details", sql, main, new ArrayList<>());
+
+      assertThat(after.columns().get("o_orderstatus").lakeColumn()).isEqualTo("ORDERSTATUS");
+      assertThat(after.columns().get("o_comment").lakeTable()).isEqualTo("tbl_orders");
+    }
+
+    @Test
     void aColumnTheMainTableAnswersIsNotReadFromAnEntityItReferences() {
       List<JoinRoute> joins = new ArrayList<>();
       TableChoice c = withJoinPath(orders, "tbl_customers", "tbl_nations", "SELECT c_comment FROM customer",
@@ -912,6 +948,51 @@ class OfflinePlannerPartsTest {
 
       assertThat(fixes).isEmpty();
       assertThat(notes).anyMatch(n -> n.contains("keeps its own keys"));
+    }
+
+    @Test
+    void keysUsedOnlyInTheJoinAndNamedInTheLakeJoinOnThoseColumnsWhereTheGraphPairsThemToo() {
+      // TPC-DS: a sale's sold date and ship date are both keys of the dates; the graph's best pair for the two
+      // tables is the ship date, the query names the sold date.
+      FakeLakeTools ds = new FakeLakeTools()
+          .table("tbl_sales", "SHIP_DATE_SK BIGINT, SOLD_DATE_SK BIGINT, QTY BIGINT", "2|1|5")
+          .table("tbl_dates", "DATE_SK BIGINT, YEAR BIGINT", "1|2000", "2|2000")
+          .edge("tbl_sales", "SHIP_DATE_SK", "tbl_dates", "DATE_SK")
+          .keyOverlap("tbl_sales", "SOLD_DATE_SK", "tbl_dates", "DATE_SK", 0.02);
+      String sql = "SELECT d_year, sum(cs_quantity) FROM catalog_sales JOIN date_dim ON cs_sold_date_sk = d_date_sk "
+          + "GROUP BY d_year";
+      Scratchpad pad = ds.padWith("tbl_sales", "tbl_dates");
+      ds.addJoinPath(pad, "tbl_sales", "tbl_dates");
+      Map<String, TableChoice> tables = byAssumed(
+          choice("catalog_sales", "tbl_sales", Map.of("cs_quantity", target("tbl_sales", "QTY")), List.of()),
+          choice("date_dim", "tbl_dates", Map.of("d_year", target("tbl_dates", "YEAR")), List.of()));
+
+      Map<String, Evidence.JoinPath> fixes = new JoinRepairs(new Parts(ds, sql, pad).context)
+          .joinFixes(tables, new ArrayList<>(), new ArrayList<>());
+      assertThat(fixes.values()).singleElement().extracting(Evidence.JoinPath::sqlJoin).asString()
+          .contains("\"SOLD_DATE_SK\"").doesNotContain("SHIP_DATE_SK");
+
+      // Where the graph holds no such pair (the values do not join), the graph's pair stays.
+      FakeLakeTools unpaired = ds.keyOverlap("tbl_sales", "SOLD_DATE_SK", "tbl_dates", "DATE_SK", 0);
+      Map<String, Evidence.JoinPath> kept = new JoinRepairs(new Parts(unpaired, sql, pad).context)
+          .joinFixes(tables, new ArrayList<>(), new ArrayList<>());
+      assertThat(kept.values()).singleElement().extracting(Evidence.JoinPath::sqlJoin).asString()
+          .contains("SHIP_DATE_SK");
+    }
+
+    @Test
+    void routesJoinAfterTheRouteThatBringsTheirFirstTable() {
+      // The label of a category code held by the items' details part: the lookup joins off the part.
+      Evidence.JoinPath toPart = new Evidence.JoinPath("zo_itms", "zo_itms_dtls",
+          List.of(new Evidence.JoinStep("zo_itms", "ITM_SK", "zo_itms_dtls", "ITM_SK_REF", 1, 1)), 1, 1, null);
+      Evidence.JoinPath toLabel = new Evidence.JoinPath("zo_itms_dtls", "zo_ctgrs",
+          List.of(new Evidence.JoinStep("zo_itms_dtls", "CTGR_ID", "zo_ctgrs", "CD", 1, 1)), 1, 1, null);
+      OfflinePlanner.JoinRoute label = new OfflinePlanner.JoinRoute("item", "zo_ctgrs", toLabel);
+      OfflinePlanner.JoinRoute part = new OfflinePlanner.JoinRoute("item", "zo_itms_dtls", toPart);
+      OfflinePlanner.JoinRoute other = new OfflinePlanner.JoinRoute("store", "zo_itms_dtls", toPart);
+
+      assertThat(OfflinePlanner.JoinRoute.inJoinOrder(List.of(label, other, part))).containsExactly(other, part, label);
+      assertThat(OfflinePlanner.JoinRoute.inJoinOrder(List.of(part, label))).containsExactly(part, label);
     }
 
     @Test
