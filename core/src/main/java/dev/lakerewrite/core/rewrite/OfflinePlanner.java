@@ -60,13 +60,37 @@ final class OfflinePlanner {
   record LiteralFix(String lakeTable, String lakeColumn, String lakeValue, double score) {}
 
   /** A join the plan adds or replaces: a path from one lake table to another. */
-  record JoinRoute(String fromAssumed, String toLake, Evidence.JoinPath path) {}
+  record JoinRoute(String fromAssumed, String toLake, Evidence.JoinPath path) {
+
+    /**
+     * The routes in an order they can be joined in: a route that starts at a table another route of the same
+     * assumed table brings (the label of a code held by a part split off by columns) after that route, otherwise
+     * as given. O(n³) for n routes, a handful per query.
+     */
+    static List<JoinRoute> inJoinOrder(List<JoinRoute> routes) {
+      List<JoinRoute> pending = new ArrayList<>(routes);
+      List<JoinRoute> out = new ArrayList<>();
+      while (!pending.isEmpty()) {
+        JoinRoute next = pending.stream()
+            .filter(r -> pending.stream().noneMatch(o -> o != r && o.fromAssumed().equalsIgnoreCase(r.fromAssumed())
+                && o.toLake().equals(r.path().from())))
+            .findFirst().orElse(pending.get(0));
+        pending.remove(next);
+        out.add(next);
+      }
+      return out;
+    }
+  }
 
   /** The plan: mappings, fixes, and what evidence is still missing. */
   record Plan(Map<String, TableChoice> tables, Map<String, LiteralFix> literalFixes,
       Map<String, Evidence.JoinPath> joinFixes, List<JoinRoute> extraJoins,
       Map<String, Evidence.CleanedTable> cleaned, Map<String, List<Evidence.UnionPartner>> unions,
       List<Action> wanted, double confidence, List<String> notes, Set<String> keyedFilters) {
+
+    Plan {
+      extraJoins = JoinRoute.inJoinOrder(extraJoins);
+    }
 
     Optional<TableChoice> table(String assumed) {
       return Optional.ofNullable(tables.get(key(assumed)));

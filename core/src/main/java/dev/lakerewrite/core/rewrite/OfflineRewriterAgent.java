@@ -13,6 +13,7 @@ import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.LiteralFix;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.Plan;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
+import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.noiseudf.Cleaners;
@@ -265,6 +266,7 @@ final class OfflineRewriterAgent implements RewriterAgent {
       // Read before any edit: which FROM item (in which block, at any depth) each column reference reads.
       schema = AssumedSchema.of(tree);
       findArithmetic(tree);
+      textOperands = SqlAnalyzer.textOperands(tree);
       Set<String> userCtes = new LinkedHashSet<>();
       state.analysis().orElseThrow().cteNames().forEach(n -> userCtes.add(n.toLowerCase(Locale.ROOT)));
       List<ObjectNode> selects = new ArrayList<>();
@@ -323,6 +325,8 @@ final class OfflineRewriterAgent implements RewriterAgent {
       /** Alias key (lower case) → the alias as written (the table's name when it has none). */
       final Map<String, String> written = new LinkedHashMap<>();
       final Map<String, String> extraAlias = new LinkedHashMap<>(); // assumed|lake → alias of an added join
+      /** Occurrence alias → the FROM item its added joins replaced it with (the next joins wrap it whole). */
+      final Map<String, ObjectNode> joinedItems = new LinkedHashMap<>();
       final Set<String> selectAliases = new LinkedHashSet<>();
       /** The enclosing block's scope (null at the top, and for blocks not nested in another). */
       @Nullable Scope parent;
@@ -755,6 +759,16 @@ final class OfflineRewriterAgent implements RewriterAgent {
       @Nullable String occurrence) {
       Map<String, String> aliasOfLake = new LinkedHashMap<>();
       aliasOfLake.put(t.lake(), occurrence != null ? scope.written.get(occurrence) : scope.aliasFor(t));
+      // A route from a table an earlier route joined (a code's label, the code in a part of the table) starts at
+      // that join's alias.
+      String start = route.path().from();
+      String startAlias = occurrence != null ? scope.extraAlias.get(occurrence + "|" + start) : null;
+      if (startAlias == null) {
+        startAlias = scope.extraAlias.get(assumedKey + "|" + start);
+      }
+      if (startAlias != null) {
+        aliasOfLake.putIfAbsent(start, startAlias);
+      }
       StringBuilder sql = new StringBuilder("lakerewrite_left");
       for (Evidence.JoinStep s : route.path().steps()) {
         String alias = aliasOfLake.containsKey(s.rightTable()) ? aliasOfLake.get(s.rightTable()) : nextAlias();
@@ -770,11 +784,13 @@ final class OfflineRewriterAgent implements RewriterAgent {
       }
       ObjectNode chain = editor.parseFrom(sql.toString());
       markDone(chain);
-      ObjectNode item = occurrence == null ? null : fromItem(result, scope.written.get(occurrence));
+      ObjectNode item = occurrence == null ? null
+          : scope.joinedItems.getOrDefault(occurrence, fromItem(result, scope.written.get(occurrence)));
       if (item == null) {
         replaceBase(chain, "lakerewrite_left", (ObjectNode) result);
         return chain;
       }
+      scope.joinedItems.put(occurrence, item);
       // The joins hang off the occurrence itself, so the user's own join conditions (evaluated where the user
       // wrote them) can already read the columns they bring.
       replaceBase(chain, "lakerewrite_left", item.deepCopy());
@@ -995,6 +1011,13 @@ final class OfflineRewriterAgent implements RewriterAgent {
      * {@code clean_number(x)} for a text column holding numbers, {@code clean_date(x)} for dates, and {@code
      * year(...)} of a date when the user asked for a year; else x.
      */
+    private Set<String> textOperands() {
+      return textOperands;
+    }
+
+    /** Assumed columns the query passes to text functions (read before any edit). */
+    private Set<String> textOperands = Set.of();
+
     private String readAs(String lakeTable, String column, String qualified, String assumedColumn,
         boolean numericUse) {
       Evidence.CleanedTable cleaned = plan.cleaned().get(lakeTable);
@@ -1038,8 +1061,11 @@ final class OfflineRewriterAgent implements RewriterAgent {
       }
       TypeFamily family = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily())
           .orElse(TypeFamily.STRING);
-      if (family == TypeFamily.NUMERIC
-          || PlanningContext.holdsNumbersWithUnits(state.lake().profile(lakeTable).column(column))) {
+      // A zip code the query cuts with substr is text, though its values are digits: read as a number, it would
+      // not bind (substr(DOUBLE, ...)) nor compare with the query's quoted codes.
+      boolean textUse = textOperands().contains(assumedColumn.toLowerCase(Locale.ROOT));
+      if (!textUse && (family == TypeFamily.NUMERIC
+          || PlanningContext.holdsNumbersWithUnits(state.lake().profile(lakeTable).column(column)))) {
         return "clean_number(" + qualified + ")";
       }
       if (family == TypeFamily.DATETIME) {

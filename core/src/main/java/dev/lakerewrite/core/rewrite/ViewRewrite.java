@@ -12,6 +12,7 @@ import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.LiteralFix;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.Plan;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
+import dev.lakerewrite.core.sql.SqlAnalyzer;
 import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
@@ -44,6 +45,8 @@ final class ViewRewrite {
   private final Plan plan;
   private final OfflinePlanner planner;
   private final Trees editor;
+  /** Assumed columns the query passes to text functions ({@link SqlAnalyzer#textOperands}). */
+  private Set<String> textOperands = Set.of();
   private final Set<String> used = new LinkedHashSet<>();
   private final Set<String> cteUsed = new LinkedHashSet<>();
   /** The lake column each assumed column reads, "table.column" (lower) → "lake_table.column". */
@@ -85,6 +88,7 @@ final class ViewRewrite {
 
   String apply() {
     ObjectNode tree = editor.statement(state.userQuery());
+    textOperands = SqlAnalyzer.textOperands(tree);
     AssumedSchema schema = AssumedSchema.of(tree);
     Map<String, Set<String>> columns = new LinkedHashMap<>();
     schema.tables().forEach((k, t) -> columns.put(k, new LinkedHashSet<>(t.columns().keySet())));
@@ -385,8 +389,10 @@ final class ViewRewrite {
     }
     TypeFamily family = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily())
         .orElse(TypeFamily.STRING);
-    if (family == TypeFamily.NUMERIC
-        || PlanningContext.holdsNumbersWithUnits(state.lake().profile(lakeTable).column(column))) {
+    // Digits the query cuts with substr (a zip code) are text: see OfflineRewriterAgent's reading.
+    boolean textUse = textOperands.contains(assumedColumn.toLowerCase(Locale.ROOT));
+    if (!textUse && (family == TypeFamily.NUMERIC
+        || PlanningContext.holdsNumbersWithUnits(state.lake().profile(lakeTable).column(column)))) {
       return "clean_number(" + qualified + ")";
     }
     if (family == TypeFamily.DATETIME && (wantsYear || use != null && use.uses(Use.COMPARED_DATE))) {

@@ -188,6 +188,34 @@ public final class SqlAnalyzer {
   }
 
   /**
+   * Columns (last name part, lower case) the query passes to a text function as the text ({@code substr(ca_zip, 1,
+   * 5)}, {@code upper(name)}, {@code a || b}): text on the assumed schema, whatever a lake column holding digits
+   * would be read as. Subqueries included.
+   */
+  public static Set<String> textOperands(JsonNode statement) {
+    Set<String> out = new LinkedHashSet<>();
+    Trees.visit(statement, n -> {
+      if ("FUNCTION".equals(n.path("class").asText())
+          && TEXT_FUNCTIONS.contains(n.path("function_name").asText().toLowerCase(Locale.ROOT))) {
+        List<JsonNode> args = arguments(n);
+        boolean concat = n.path("function_name").asText().equals("||") || n.path("function_name").asText()
+            .equalsIgnoreCase("concat");
+        for (JsonNode a : concat ? args : args.subList(0, Math.min(1, args.size()))) {
+          String name = columnName(a);
+          if (name != null) {
+            out.add(name);
+          }
+        }
+      }
+    });
+    return out;
+  }
+
+  private static final Set<String> TEXT_FUNCTIONS = Set.of("substr", "substring", "left", "right", "upper",
+      "lower", "trim", "ltrim", "rtrim", "strpos", "replace", "concat", "||", "starts_with", "prefix", "suffix",
+      "contains", "lpad", "rpad");
+
+  /**
    * Pairs of columns (last name part, lower case) the query compares with each other ({@code l_commitdate <
    * l_receiptdate}, {@code o_orderkey = l_orderkey}), directly or under casts. Subqueries included.
    */

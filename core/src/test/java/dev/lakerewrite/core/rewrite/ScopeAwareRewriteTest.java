@@ -473,6 +473,57 @@ class ScopeAwareRewriteTest {
     }
   }
 
+  @Example
+  void aLookupJoinedOffAPartSplitByColumnsJoinsAfterThePartAndReadsItsAlias() throws SQLException {
+    Lake lake = null;
+    for (int seed = 1; lake == null; seed++) {
+      Lake candidate = lake(new Random(seed));
+      if (candidate.plan().extraJoins().isEmpty()) {
+        use("memory");
+        try (Statement s = db.createStatement()) {
+          s.execute("DETACH " + candidate.catalog());
+        }
+      } else {
+        lake = candidate;
+      }
+    }
+    try {
+      // person's age lives in a part split off by columns; here it is read as the label of a code the part holds
+      // (each age its own code), and the plan lists the label's join before the part's.
+      JoinRoute part = lake.plan().extraJoins().get(0);
+      TableChoice person = lake.plan().tables().get("person");
+      ColumnTarget age = person.columns().get("age");
+      try (Statement s = db.createStatement()) {
+        s.execute("CREATE TABLE " + lake.catalog() + ".age_band AS SELECT DISTINCT age AS code, age AS years "
+            + "FROM memory.person");
+      }
+      Map<String, CatalogTable> tables = new LinkedHashMap<>(lake.tables());
+      tables.put("age_band", new CatalogTable("age_band", List.of(new CatalogTable.Column("code", "INTEGER"),
+          new CatalogTable.Column("years", "INTEGER")), 0, Optional.empty()));
+      JoinRoute label = new JoinRoute("person", "age_band", new Evidence.JoinPath(part.toLake(), "age_band",
+          List.of(new Evidence.JoinStep(part.toLake(), age.lakeColumn(), "age_band", "code", 1, 1)), 1, 1, null));
+      Map<String, ColumnTarget> columns = new LinkedHashMap<>(person.columns());
+      columns.put("age", new ColumnTarget("age_band", "years", 1, "label of the code", false));
+      Map<String, TableChoice> choices = new LinkedHashMap<>(lake.plan().tables());
+      choices.put("person", new TableChoice("person", person.lake(), 1, columns, List.of(), null));
+      Plan p = lake.plan();
+      Plan plan = new Plan(choices, p.literalFixes(), p.joinFixes(), List.of(label, part), p.cleaned(), p.unions(),
+          p.wanted(), p.confidence(), p.notes(), p.keyedFilters());
+      Lake withLabels = new Lake(lake.catalog(), plan, tables);
+      for (String sql : List.of("SELECT p.name, p.age FROM person p WHERE p.age > 30",
+          "SELECT c.name, avg(p.age) FROM person p JOIN city c ON c.id = p.city_id GROUP BY c.name")) {
+        String rewritten = rewrite(sql, withLabels);
+        assertThat(rows(rewritten, lake.catalog())).as("%s%n  became%n%s", sql, rewritten)
+            .isEqualTo(rows(sql, "memory"));
+      }
+    } finally {
+      use("memory");
+      try (Statement s = db.createStatement()) {
+        s.execute("DETACH " + lake.catalog());
+      }
+    }
+  }
+
   private static TableChoice without(TableChoice t, String column) {
     Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
     columns.remove(column);

@@ -107,6 +107,15 @@ class SqlAnalyzerTest {
   }
 
   @Test
+  void textOperandsAreColumnsCutOrJoinedAsText() {
+    Trees trees = new Trees(SqlParser.standalone());
+    assertThat(SqlAnalyzer.textOperands(trees.statement("SELECT ca_zip, upper(c.c_last_name) || c_first_name "
+        + "FROM customer_address, customer c WHERE substr(ca_zip, 1, 5) IN ('85669', '86197') AND c_birth_year > "
+        + "(SELECT max(length(x.n)) FROM t x WHERE substr('abc', 1, 1) = x.k)"))).containsExactlyInAnyOrder("ca_zip",
+        "c_last_name", "c_first_name");
+  }
+
+  @Test
   void collectsInBetweenFlippedAndWrappedPredicates() {
     QueryAnalysis a = analyzer.analyze("SELECT * FROM films WHERE language IN ('English', 'French') "
         + "AND year BETWEEN 1995 AND 2005 AND 10 < rating AND lower(country) = 'usa' "
