@@ -108,6 +108,37 @@ public final class NameSignals {
   }
 
   /**
+   * Whether a lake name has fewer words than the assumed name and stands for only some of them, each of its words
+   * for one of the assumed's ({@link #tokenMatch}): {@code store} and {@code strs} for {@code store_sales},
+   * {@code customer} for {@code customer_address}. Such a table is another entity, named by the word the two
+   * share, though its name without separators abbreviates the assumed one. O(words²).
+   */
+  public static boolean namesFewerWords(String assumed, String lake) {
+    List<String> a = tokens(assumed);
+    List<String> b = tokens(lake);
+    if (b.isEmpty() || b.size() >= a.size()) {
+      return false;
+    }
+    List<String> unmatched = new ArrayList<>(a);
+    for (String w : b) {
+      String best = null;
+      double bestMatch = 0;
+      for (String u : unmatched) {
+        double m = tokenMatch(u, w);
+        if (m > bestMatch) {
+          best = u;
+          bestMatch = m;
+        }
+      }
+      if (best == null) {
+        return false;
+      }
+      unmatched.remove(best);
+    }
+    return !unmatched.isEmpty();
+  }
+
+  /**
    * Whether the lake name, without separators, abbreviates the assumed name without separators (first letters
    * equal, letters in order, at least a quarter of its length): {@code CNTR} ~ {@code country}. In {0, 1}.
    */
