@@ -66,7 +66,8 @@ final class ObsoleteTables extends PlannerPart {
         boolean same = a.lake().equals(b.lake());
         boolean absorbed = false;
         boolean unjoinable = joined(a, b) && joinSearchFailed(a.lake(), b.lake());
-        boolean junction = joined(a, b) && analysis.columnsOf(b.assumed()).stream().allMatch(c -> isKey(b.assumed(), c));
+        boolean junction = joined(a, b) && analysis.columnsOf(b.assumed()).stream().allMatch(c -> isKey(b.assumed(), c))
+            && !linksInTheLake(b, tables);
         if (!same && !referencedByName(a, b)) {
           List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
           TableChoice inA = mergedMapping(a, b);
@@ -140,6 +141,37 @@ final class ObsoleteTables extends PlannerPart {
   }
 
   /** Whether the query joins the two assumed tables directly. */
+  /**
+   * Whether B's lake table links, in the join graph, every lake table of the assumed tables the query joins B with
+   * (two at least): then the lake has the link the query walks (sales → customer → address), and dropping it would
+   * join the two ends by another pair of keys (the sale's ship address, not the customer's current one).
+   */
+  private boolean linksInTheLake(TableChoice b, Map<String, TableChoice> tables) {
+    Set<String> partners = new LinkedHashSet<>();
+    for (JoinCondition j : analysis.joins()) {
+      Optional<String> l = j.left().table();
+      Optional<String> r = j.right().table();
+      if (l.isEmpty() || r.isEmpty()) {
+        continue;
+      }
+      if (key(l.get()).equals(key(b.assumed())) && !key(r.get()).equals(key(b.assumed()))) {
+        partners.add(key(r.get()));
+      } else if (key(r.get()).equals(key(b.assumed())) && !key(l.get()).equals(key(b.assumed()))) {
+        partners.add(key(l.get()));
+      }
+    }
+    if (partners.size() < 2) {
+      return false;
+    }
+    for (String p : partners) {
+      TableChoice other = tables.get(p);
+      if (other == null || other.lake().equals(b.lake()) || lake.joinability(b.lake(), other.lake()) <= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private boolean joined(TableChoice a, TableChoice b) {
     for (JoinCondition j : analysis.joins()) {
       Set<String> sides = new LinkedHashSet<>();
