@@ -108,34 +108,21 @@ public final class NameSignals {
   }
 
   /**
-   * Whether a lake name has fewer words than the assumed name and stands for only some of them, each of its words
-   * for one of the assumed's ({@link #tokenMatch}): {@code store} and {@code strs} for {@code store_sales},
-   * {@code customer} for {@code customer_address}. Such a table is another entity, named by the word the two
-   * share, though its name without separators abbreviates the assumed one. O(words²).
+   * {@link #wholeAbbreviation} for names of tables, which name entities: 0 where the longer name (without separators)
+   * has more words than the shorter, whose letters then spell only some of them or come from several. {@code store}
+   * and {@code strs} for {@code store_sales}, {@code customer} for {@code customer_address} name another entity, one
+   * word of the assumed name; {@code storage_sales_ext} holds every letter of {@code store_sales} in
+   * order. {@code stor_rtrn} for {@code store_returns} and {@code ln_itm} for {@code lineitem} still read as
+   * abbreviations. O(length).
    */
-  public static boolean namesFewerWords(String assumed, String lake) {
+  public static double tableNameAbbreviation(String assumed, String lake) {
     List<String> a = tokens(assumed);
     List<String> b = tokens(lake);
-    if (b.isEmpty() || b.size() >= a.size()) {
-      return false;
-    }
-    List<String> unmatched = new ArrayList<>(a);
-    for (String w : b) {
-      String best = null;
-      double bestMatch = 0;
-      for (String u : unmatched) {
-        double m = tokenMatch(u, w);
-        if (m > bestMatch) {
-          best = u;
-          bestMatch = m;
-        }
-      }
-      if (best == null) {
-        return false;
-      }
-      unmatched.remove(best);
-    }
-    return !unmatched.isEmpty();
+    int la = String.join("", a).length();
+    int lb = String.join("", b).length();
+    List<String> longer = la >= lb ? a : b;
+    List<String> shorter = longer == a ? b : a;
+    return longer.size() > shorter.size() ? 0 : wholeAbbreviation(assumed, lake);
   }
 
   /**

@@ -7,16 +7,18 @@ import org.junit.jupiter.api.Test;
 class NameSignalsTest {
 
   @Test
-  void aNameThatStandsForOnlySomeOfTheAssumedWordsNamesAnotherEntity() {
-    assertThat(NameSignals.namesFewerWords("store_sales", "store")).isTrue();
-    assertThat(NameSignals.namesFewerWords("store_returns", "strs")).isTrue();
-    assertThat(NameSignals.namesFewerWords("customer_address", "customer")).isTrue();
-    // Every word stood for, abbreviated or not.
-    assertThat(NameSignals.namesFewerWords("store_returns", "stor_rtrn")).isFalse();
-    assertThat(NameSignals.namesFewerWords("supplier", "splrs")).isFalse();
-    // More lake words than assumed ones, or a lake word that stands for none of them: no such claim.
-    assertThat(NameSignals.namesFewerWords("lineitem", "ln_itm")).isFalse();
-    assertThat(NameSignals.namesFewerWords("store_sales", "client")).isFalse();
+  void aTableNameWhoseWordsDoNotLineUpIsNoAbbreviationOfTheAssumedOne() {
+    // One word of the assumed name: another entity.
+    assertThat(NameSignals.tableNameAbbreviation("store_sales", "store")).isZero();
+    assertThat(NameSignals.tableNameAbbreviation("store_returns", "strs")).isZero();
+    assertThat(NameSignals.tableNameAbbreviation("customer_address", "customer")).isZero();
+    // Every letter in order, spread over more words.
+    assertThat(NameSignals.wholeAbbreviation("store_sales", "storage_sales_ext")).isEqualTo(1.0);
+    assertThat(NameSignals.tableNameAbbreviation("store_sales", "storage_sales_ext")).isZero();
+    // Word for word, or a shorter lake name in more words.
+    assertThat(NameSignals.tableNameAbbreviation("store_returns", "stor_rtrn")).isEqualTo(1.0);
+    assertThat(NameSignals.tableNameAbbreviation("lineitem", "ln_itm")).isEqualTo(1.0);
+    assertThat(NameSignals.tableNameAbbreviation("supplier", "splrs")).isEqualTo(1.0);
   }
 
   @Test

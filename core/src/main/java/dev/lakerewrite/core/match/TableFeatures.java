@@ -101,8 +101,8 @@ public final class TableFeatures {
    * How well a lake table's name reads as an assumed table's, in [0, 1]: the better of the semantic reading (the
    * names' embedding similarity, for synonyms: {@code countries} ~ {@code country_of_origin}) and the lexical one
    * (token alignment with abbreviations, or the whole name abbreviated: {@code supplier} ~ {@code zo_splrs}, which
-   * embeddings miss and read closer to {@code zo_clnts}, unless the lake name stands for only some of the assumed
-   * name's words: {@link NameSignals#namesFewerWords}). O(words²) besides the embedding lookup.
+   * embeddings miss and read closer to {@code zo_clnts}, unless the two names' words do not line up: {@link
+   * NameSignals#tableNameAbbreviation}). O(words²) besides the embedding lookup.
    */
   public static double nameEvidence(MatchLake lake, String assumedTable, String lakeTable) {
     return nameEvidence(lake, assumedTable, lakeTable, lakeTable);
@@ -114,10 +114,9 @@ public final class TableFeatures {
    */
   public static double nameEvidence(MatchLake lake, String assumedTable, String lakeTable, String lexicalName) {
     // The stores (tbl_store, zo_strs) abbreviate "storesales" letter by letter, but name one of its two words.
-    double abbreviation = NameSignals.namesFewerWords(assumedTable, lexicalName) ? 0
-        : NameSignals.wholeAbbreviation(assumedTable, lexicalName);
     return Math.max(lake.nameSimilarity(assumedTable, lakeTable), Math.max(
-        NameSignals.tokenAlignment(assumedTable, lexicalName), abbreviation));
+        NameSignals.tokenAlignment(assumedTable, lexicalName), NameSignals.tableNameAbbreviation(assumedTable,
+            lexicalName)));
   }
 
   /** The better of a name's and a row kind's similarity, plus a quarter of the other. */
