@@ -476,12 +476,15 @@ final class MissingTableColumns extends PlannerPart {
   private Optional<ColumnTarget> bestColumnOutsideEntity(String assumedTable, String column, String table) {
     CatalogTable info = lake.table(table);
     // A key of another table answers no attribute (cd_marital_status is no CRNT_CDM_SK of the clients), though
-    // key names abbreviate many words.
+    // key names abbreviate many words; a code of few values (a category id) may, through its labels.
     boolean wantsKey = ColumnFeatures.promisesIdentifier(ColumnPrefixes.withoutTablePrefix(column, assumedTable));
     ColumnTarget best = null;
     for (CatalogTable.Column col : info.columns()) {
       if (!wantsKey && ColumnFeatures.promisesIdentifier(lake.bareColumnName(table, col.name()))) {
-        continue;
+        List<String> codes = lookups.codes(new ColumnTarget(table, col.name(), 0, ""));
+        if (codes.isEmpty() || codes.size() > CodeLookups.LOOKUP_CODES) {
+          continue;
+        }
       }
       double combined = evidenceOutsideEntity(assumedTable, column, table, col.name());
       if (best == null || combined > best.score()) {

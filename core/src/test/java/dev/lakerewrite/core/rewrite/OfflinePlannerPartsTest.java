@@ -606,6 +606,27 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void anotherTablesKeyAnswersNoAttributeButACodeOfFewValuesDoes() {
+      // The gini index named like the economy's surrogate key (many values) and like its indicator code (two).
+      String[] rows = new String[40];
+      for (int i = 0; i < rows.length; i++) {
+        rows[i] = (i % 2 == 0 ? "Chile" : "Peru") + i + "|" + (1000 + i) + "|" + (i % 2 + 1);
+      }
+      FakeLakeTools keyed = new FakeLakeTools()
+          .table("country_profiles", "country_name VARCHAR, currency VARCHAR", "Chile0|CLP", "Peru1|PEN")
+          .table("economy", "country VARCHAR, GINI_REF_SK BIGINT, GINI_CLASS_ID BIGINT", rows)
+          .edge("country_profiles", "country_name", "economy", "country")
+          .similar("gini index", "gini ref sk", 0.9).similar("gini index", "gini class id", 0.8);
+      Scratchpad pad = keyed.padWith("country_profiles", "economy");
+      keyed.addJoinPath(pad, "country_profiles", "economy");
+
+      TableChoice t = new Parts(keyed, "SELECT name, gini_index FROM countries", pad).missing()
+          .crossTableColumns(countries(), new ArrayList<>(), new ArrayList<>());
+
+      assertThat(t.columns().get("gini_index").lakeColumn()).isEqualTo("GINI_CLASS_ID");
+    }
+
+    @Test
     void withoutTheJoinPathItAsksForOneAndKeepsAnExecutableGuess() {
       Parts p = new Parts(lake, "SELECT name, gini_index FROM countries", lake.padWith("country_profiles", "economy"));
       List<JoinRoute> joins = new ArrayList<>();
