@@ -5,6 +5,7 @@ import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
 import dev.lakerewrite.core.CatalogTable;
 import dev.lakerewrite.core.match.ColumnAssignment;
 import dev.lakerewrite.core.match.ColumnFeatures;
+import dev.lakerewrite.core.match.EntityNames;
 import dev.lakerewrite.core.match.TableFeatures;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
@@ -159,11 +160,12 @@ final class MissingTableColumns extends PlannerPart {
     Map<String, ColumnTarget> exact = new LinkedHashMap<>();
     for (Map.Entry<String, ColumnTarget> e : t.columns().entrySet()) {
       ColumnTarget mapped = e.getValue();
-      // The rows' own name is read where the rows are named (city → the capitals' label, not the area of the
-      // table capital_of), a column compared with text where the lake holds the text (FilterLiterals), and the key
+      // The rows' own name is read where the rows are named (a name-like city → the capitals' label, not the area
+      // of the table capital_of), a column compared with text where the lake holds the text (FilterLiterals), and the key
       // the parts share where it is; another key the query joins on (a sale's date) may live in either part.
-      if (!mapped.lakeTable().equals(t.lake()) || linkingKeys.contains(mapped.lakeColumn())
-          || mapped.lakeColumn().equals(entity) || !lookups.textLiterals(e.getKey()).isEmpty()) {
+      if (!mapped.lakeTable().equals(t.lake()) || linkingKeys.contains(mapped.lakeColumn()) && isKey(t.assumed(),
+          e.getKey()) || mapped.lakeColumn().equals(entity) && EntityNames.isNameLike(e.getKey(), t.assumed())
+          || !lookups.textLiterals(e.getKey()).isEmpty()) {
         continue;
       }
       boolean mainExact = namedExactly(t.assumed(), e.getKey(), t.lake(), mapped.lakeColumn());

@@ -761,6 +761,19 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aColumnGuessedOntoTheKeyThePartsShareIsStillReadFromThePart() {
+      // Only the key the parts share is read where it is; o_orderstatus was guessed onto ORDERKEY.
+      FakeLakeTools lake = orders.similar("o_orderstatus", "ORDERSTATUS", 0.9).similar("o_orderstatus", "ORDERKEY", 0.5);
+      TableChoice guessed = choice("orders", "tbl_orders",
+          Map.of("o_orderstatus", new ColumnTarget("tbl_orders", "ORDERKEY", 0.5, "test")), List.of());
+
+      TableChoice after = withJoinPath(lake, "tbl_orders", "tbl_orders_details",
+          "SELECT o_orderstatus, count(*) FROM orders GROUP BY o_orderstatus", guessed, new ArrayList<>());
+
+      assertThat(after.columns().get("o_orderstatus").lakeColumn()).isEqualTo("ORDERSTATUS");
+    }
+
+    @Test
     void theTableAndItsPartsAreAssignedOneToOneAsOneTable() {
       // Both columns read the details' status best by name; one to one, the status goes to o_orderstatus (0.95)
       // and o_comment, the weaker claim, keeps what the main table gave it.
