@@ -11,6 +11,7 @@ import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
 import dev.lakerewrite.core.sql.ColumnPrefixes;
+import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ final class MissingTableColumns extends PlannerPart {
       ColumnTarget best = null;
       Set<String> neighbours = new LinkedHashSet<>();
       lake.joinNeighbours(t.lake()).forEach(n -> neighbours.add(n.rightTable()));
-      for (String other : pad.contextTables()) {
+      for (String other : ownIdentifier(t.assumed(), c) ? List.<String>of() : pad.contextTables()) {
         // A column read from another table comes through one join with a direct neighbour in the join graph;
         // longer chains to a table that merely has a similarly named column are guesses.
         // Nor from one part of a table split by rows: it holds only some of the rows a join should find.
@@ -127,6 +128,20 @@ final class MissingTableColumns extends PlannerPart {
       });
     }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, still, null);
+  }
+
+  /**
+   * Whether an assumed column is its own table's identifier: it promises an identifier and names the table's entity
+   * ({@code c_customer_id} in {@code customer}). Another entity's table never holds it (an item's class id read
+   * like a customer's id through a join of surrogate keys that happen to match).
+   */
+  private static boolean ownIdentifier(String assumedTable, String column) {
+    String bare = ColumnPrefixes.withoutTablePrefix(column, assumedTable);
+    if (!ColumnFeatures.promisesIdentifier(bare)) {
+      return false;
+    }
+    List<String> entity = NameSignals.tokens(assumedTable);
+    return NameSignals.tokens(bare).stream().anyMatch(w -> entity.stream().anyMatch(e -> NameSignals.tokenMatch(w, e) >= 0.9));
   }
 
   /**
@@ -392,7 +407,7 @@ final class MissingTableColumns extends PlannerPart {
     for (String c : all) {
       // The prefix that abbreviates the column's own table (s_phone in supplier) names no other entity.
       String[] words = Names.normalize(ColumnPrefixes.withoutTablePrefix(c, t.assumed())).split(" ");
-      if (words.length < 2 || isKey(t.assumed(), c)) {
+      if (words.length < 2 || isKey(t.assumed(), c) || ownIdentifier(t.assumed(), c)) {
         continue;
       }
       ColumnTarget direct = columns.get(c);

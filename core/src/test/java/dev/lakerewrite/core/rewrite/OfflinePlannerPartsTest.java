@@ -627,6 +627,26 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aTablesOwnIdentifierIsNeverReadFromAnotherEntitysTable() {
+      // Customers' and items' surrogate keys match by value; the items' class id reads like a customer id.
+      FakeLakeTools clients = new FakeLakeTools()
+          .table("tbl_client", "CUSTOMER_SK BIGINT, CLIENT_ID VARCHAR", "1|AAAB", "2|AAAC")
+          .table("tbl_item_attributes", "ITEM_SK BIGINT, CLASS_ID VARCHAR", "1|C1", "2|C2")
+          .edge("tbl_client", "CUSTOMER_SK", "tbl_item_attributes", "ITEM_SK")
+          .similar("c customer id", "class id", 0.8).similar("c customer id", "client id", 0.45);
+      Scratchpad pad = clients.padWith("tbl_client", "tbl_item_attributes");
+      clients.addJoinPath(pad, "tbl_client", "tbl_item_attributes");
+      List<JoinRoute> joins = new ArrayList<>();
+
+      TableChoice t = new Parts(clients, "SELECT c_customer_id FROM customer", pad).missing()
+          .crossTableColumns(choice("customer", "tbl_client", Map.of(), List.of("c_customer_id")), joins,
+              new ArrayList<>());
+
+      assertThat(t.columns().get("c_customer_id").lakeTable()).isEqualTo("tbl_client");
+      assertThat(joins).isEmpty();
+    }
+
+    @Test
     void withoutTheJoinPathItAsksForOneAndKeepsAnExecutableGuess() {
       Parts p = new Parts(lake, "SELECT name, gini_index FROM countries", lake.padWith("country_profiles", "economy"));
       List<JoinRoute> joins = new ArrayList<>();
