@@ -108,21 +108,27 @@ public final class NameSignals {
   }
 
   /**
-   * {@link #wholeAbbreviation} for names of tables, which name entities: 0 where the longer name (without separators)
-   * has more words than the shorter, whose letters then spell only some of them or come from several. {@code store}
-   * and {@code strs} for {@code store_sales}, {@code customer} for {@code customer_address} name another entity, one
-   * word of the assumed name; {@code storage_sales_ext} holds every letter of {@code store_sales} in
-   * order. {@code stor_rtrn} for {@code store_returns} and {@code ln_itm} for {@code lineitem} still read as
-   * abbreviations. O(length).
+   * {@link #wholeAbbreviation} for names of tables, which name entities, where the two names' words line up. A lake
+   * name shorter and in fewer words names one word of the assumed name, another entity: {@code store} and {@code
+   * strs} for {@code store_sales}, {@code customer} for {@code customer_address} read 0. A lake name longer and in
+   * more words must have a word for each of the assumed name's: {@code office_held_by_head_of_state} for {@code
+   * offices} reads 1, {@code storage_warehouse_attributes} (every letter of {@code store_returns} in order, spread
+   * over other words) 0. Otherwise (word for word, or a shorter lake name in more words: {@code ln_itm} for
+   * {@code lineitem}) as {@link #wholeAbbreviation}. O(words² + length).
    */
   public static double tableNameAbbreviation(String assumed, String lake) {
     List<String> a = tokens(assumed);
     List<String> b = tokens(lake);
     int la = String.join("", a).length();
     int lb = String.join("", b).length();
-    List<String> longer = la >= lb ? a : b;
-    List<String> shorter = longer == a ? b : a;
-    return longer.size() > shorter.size() ? 0 : wholeAbbreviation(assumed, lake);
+    if (lb < la && b.size() < a.size()) {
+      return 0;
+    }
+    if (lb > la && b.size() > a.size()
+        && !a.stream().allMatch(w -> b.stream().anyMatch(x -> tokenMatch(w, x) > 0))) {
+      return 0;
+    }
+    return wholeAbbreviation(assumed, lake);
   }
 
   /**

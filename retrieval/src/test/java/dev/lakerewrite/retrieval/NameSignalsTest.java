@@ -12,9 +12,11 @@ class NameSignalsTest {
     assertThat(NameSignals.tableNameAbbreviation("store_sales", "store")).isZero();
     assertThat(NameSignals.tableNameAbbreviation("store_returns", "strs")).isZero();
     assertThat(NameSignals.tableNameAbbreviation("customer_address", "customer")).isZero();
-    // Every letter in order, spread over more words.
-    assertThat(NameSignals.wholeAbbreviation("store_sales", "storage_sales_ext")).isEqualTo(1.0);
-    assertThat(NameSignals.tableNameAbbreviation("store_sales", "storage_sales_ext")).isZero();
+    // A longer lake name in more words has a word for each assumed one, or it is no abbreviation.
+    assertThat(NameSignals.wholeAbbreviation("offices", "office_held_by_head_of_state")).isEqualTo(1.0);
+    assertThat(NameSignals.tableNameAbbreviation("offices", "office_held_by_head_of_state")).isEqualTo(1.0);
+    assertThat(NameSignals.wholeAbbreviation("order", "other_rider_data")).isEqualTo(1.0);
+    assertThat(NameSignals.tableNameAbbreviation("order", "other_rider_data")).isZero();
     // Word for word, or a shorter lake name in more words.
     assertThat(NameSignals.tableNameAbbreviation("store_returns", "stor_rtrn")).isEqualTo(1.0);
     assertThat(NameSignals.tableNameAbbreviation("lineitem", "ln_itm")).isEqualTo(1.0);
