@@ -1011,10 +1011,6 @@ final class OfflineRewriterAgent implements RewriterAgent {
      * {@code clean_number(x)} for a text column holding numbers, {@code clean_date(x)} for dates, and {@code
      * year(...)} of a date when the user asked for a year; else x.
      */
-    private Set<String> textOperands() {
-      return textOperands;
-    }
-
     /** Assumed columns the query passes to text functions (read before any edit). */
     private Set<String> textOperands = Set.of();
 
@@ -1045,8 +1041,12 @@ final class OfflineRewriterAgent implements RewriterAgent {
         return wantsYear && date ? "year(clean_date(" + qualified + "))" : "clean_number(" + qualified + ")";
       }
       TypeFamily declared = TypeFamily.fromSqlType(col.get().type());
+      // A zip code the query cuts with substr is text, though the lake keeps its digits as a number (or as text of
+      // digits, below): substr(BIGINT, ...) does not bind.
+      boolean textUse = textOperands.contains(assumedColumn.toLowerCase(Locale.ROOT));
       if (!col.get().type().equals("VARCHAR")) {
-        return wantsYear && declared == TypeFamily.DATETIME ? "year(" + qualified + ")" : qualified;
+        return wantsYear && declared == TypeFamily.DATETIME ? "year(" + qualified + ")"
+            : textUse && declared == TypeFamily.NUMERIC ? "CAST(" + qualified + " AS VARCHAR)" : qualified;
       }
       if (cleaned != null && cleaned.cleanedColumns().containsKey(column)) {
         boolean date = cleaned.dateColumns().contains(column) || state.lake().profile(lakeTable).column(column)
@@ -1061,9 +1061,6 @@ final class OfflineRewriterAgent implements RewriterAgent {
       }
       TypeFamily family = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily())
           .orElse(TypeFamily.STRING);
-      // A zip code the query cuts with substr is text, though its values are digits: read as a number, it would
-      // not bind (substr(DOUBLE, ...)) nor compare with the query's quoted codes.
-      boolean textUse = textOperands().contains(assumedColumn.toLowerCase(Locale.ROOT));
       if (!textUse && (family == TypeFamily.NUMERIC
           || PlanningContext.holdsNumbersWithUnits(state.lake().profile(lakeTable).column(column)))) {
         return "clean_number(" + qualified + ")";

@@ -375,8 +375,11 @@ final class ViewRewrite {
       return "clean_number(" + qualified + ")"; // summed or compared with numbers: read as a number, whatever it is
     }
     TypeFamily declared = TypeFamily.fromSqlType(col.get().type());
+    // Digits the query cuts with substr (a zip code) are text: see OfflineRewriterAgent's reading.
+    boolean textUse = textOperands.contains(assumedColumn.toLowerCase(Locale.ROOT));
     if (!col.get().type().equals("VARCHAR")) {
-      return wantsYear && declared == TypeFamily.DATETIME ? "year(" + qualified + ")" : qualified;
+      return wantsYear && declared == TypeFamily.DATETIME ? "year(" + qualified + ")"
+          : textUse && declared == TypeFamily.NUMERIC ? "CAST(" + qualified + " AS VARCHAR)" : qualified;
     }
     if (cleaned != null && cleaned.cleanedColumns().containsKey(column)) {
       boolean date = cleaned.dateColumns().contains(column) || state.lake().profile(lakeTable).column(column)
@@ -389,8 +392,6 @@ final class ViewRewrite {
     }
     TypeFamily family = state.lake().profile(lakeTable).column(column).map(c -> c.typeFamily())
         .orElse(TypeFamily.STRING);
-    // Digits the query cuts with substr (a zip code) are text: see OfflineRewriterAgent's reading.
-    boolean textUse = textOperands.contains(assumedColumn.toLowerCase(Locale.ROOT));
     if (!textUse && (family == TypeFamily.NUMERIC
         || PlanningContext.holdsNumbersWithUnits(state.lake().profile(lakeTable).column(column)))) {
       return "clean_number(" + qualified + ")";

@@ -524,6 +524,38 @@ class ScopeAwareRewriteTest {
     }
   }
 
+  @Example
+  void digitsTheQueryCutsAsTextAreReadAsTextWhereTheLakeKeepsThemAsNumbers() throws SQLException {
+    Lake lake = lake(new Random(3));
+    try {
+      try (Statement s = db.createStatement()) {
+        s.execute("CREATE TABLE IF NOT EXISTS memory.zip_code AS SELECT id, CAST(id * 11111 AS VARCHAR) AS zip "
+            + "FROM memory.city");
+        s.execute("CREATE TABLE " + lake.catalog() + ".zips AS SELECT id AS zid, CAST(id * 11111 AS BIGINT) AS zcode "
+            + "FROM memory.city");
+      }
+      Map<String, CatalogTable> tables = new LinkedHashMap<>(lake.tables());
+      tables.put("zips", new CatalogTable("zips", List.of(new CatalogTable.Column("zid", "INTEGER"),
+          new CatalogTable.Column("zcode", "BIGINT")), 0, Optional.empty()));
+      Map<String, TableChoice> choices = new LinkedHashMap<>(lake.plan().tables());
+      choices.put("zip_code", new TableChoice("zip_code", "zips", 1, Map.of(
+          "id", new ColumnTarget("zips", "zid", 1, "gold", false),
+          "zip", new ColumnTarget("zips", "zcode", 1, "gold", false)), List.of(), null));
+      Plan p = lake.plan();
+      Lake withZips = new Lake(lake.catalog(), new Plan(choices, p.literalFixes(), p.joinFixes(), p.extraJoins(),
+          p.cleaned(), p.unions(), p.wanted(), p.confidence(), p.notes(), p.keyedFilters()), tables);
+      String sql = "SELECT zip FROM zip_code WHERE substr(zip, 1, 2) IN ('11', '22', '33')";
+      String rewritten = rewrite(sql, withZips);
+      assertThat(rows(sql, "memory")).hasSize(3);
+      assertThat(rows(rewritten, lake.catalog())).as(rewritten).isEqualTo(rows(sql, "memory"));
+    } finally {
+      use("memory");
+      try (Statement s = db.createStatement()) {
+        s.execute("DETACH " + lake.catalog());
+      }
+    }
+  }
+
   private static TableChoice without(TableChoice t, String column) {
     Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
     columns.remove(column);
