@@ -183,7 +183,11 @@ final class MissingTableColumns extends PlannerPart {
           || !lookups.textLiterals(e.getKey()).isEmpty()) {
         continue;
       }
-      boolean mainExact = namedExactly(t.assumed(), e.getKey(), t.lake(), mapped.lakeColumn());
+      // A column named exactly as the assumed one stays (o_orderstatus is orderstatus, not the orders' key ordr,
+      // which abbreviates it as well).
+      if (namedExactly(t.assumed(), e.getKey(), t.lake(), mapped.lakeColumn())) {
+        continue;
+      }
       Map<String, Double> w = new LinkedHashMap<>();
       Map<String, ColumnTarget> o = new LinkedHashMap<>();
       for (String table : group) {
@@ -194,7 +198,7 @@ final class MissingTableColumns extends PlannerPart {
             o.put(id, target);
           }
           // ordOrderstatus for o_orderstatus, prefixes aside, against the main table's ordOrde (the order date).
-          if (!mainExact && !table.equals(t.lake()) && !exact.containsKey(e.getKey()) && target.score() > 0
+          if (!table.equals(t.lake()) && !exact.containsKey(e.getKey()) && target.score() > 0
               && namedExactly(t.assumed(), e.getKey(), table, target.lakeColumn())) {
             exact.put(e.getKey(), target);
           }

@@ -781,6 +781,19 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aColumnNamedExactlyAsTheAssumedOneStaysThoughAPartsColumnScoresHigher() {
+      FakeLakeTools lake = orders.similar("o_orderpriority", "ORDERPRIORITY", 0.7)
+          .similar("o_orderpriority", "ORDERSTATUS", 0.95);
+      TableChoice exact = choice("orders", "tbl_orders",
+          Map.of("o_orderpriority", new ColumnTarget("tbl_orders", "ORDERPRIORITY", 0.7, "test")), List.of());
+
+      TableChoice after = withJoinPath(lake, "tbl_orders", "tbl_orders_details",
+          "SELECT o_orderpriority, count(*) FROM orders GROUP BY o_orderpriority", exact, new ArrayList<>());
+
+      assertThat(after.columns().get("o_orderpriority").lakeColumn()).isEqualTo("ORDERPRIORITY");
+    }
+
+    @Test
     void aColumnGuessedOntoTheKeyThePartsShareIsStillReadFromThePart() {
       // Only the key the parts share is read where it is; o_orderstatus was guessed onto ORDERKEY.
       FakeLakeTools lake = orders.similar("o_orderstatus", "ORDERSTATUS", 0.9).similar("o_orderstatus", "ORDERKEY", 0.5);
