@@ -178,9 +178,25 @@ final class MissingTableColumns extends PlannerPart {
       // The rows' own name is read where the rows are named (a name-like city → the capitals' label, not the area
       // of the table capital_of), a column compared with text where the lake holds the text (FilterLiterals), and the key
       // the parts share where it is; another key the query joins on (a sale's date) may live in either part.
+      List<String> texts = lookups.textLiterals(e.getKey());
       if (!mapped.lakeTable().equals(t.lake()) || linkingKeys.contains(mapped.lakeColumn()) && isKey(t.assumed(),
-          e.getKey()) || mapped.lakeColumn().equals(entity) && EntityNames.isNameLike(e.getKey(), t.assumed())
-          || !lookups.textLiterals(e.getKey()).isEmpty()) {
+          e.getKey()) || mapped.lakeColumn().equals(entity) && EntityNames.isNameLike(e.getKey(), t.assumed())) {
+        continue;
+      }
+      if (!texts.isEmpty()) {
+        // Compared with text: where the table chosen holds none of the literals in that column and a part holds
+        // one, the part's column is the one (o_orderstatus = 'F' on the orders' key ordr, the status in the part).
+        if (holdsAny(t.lake(), mapped.lakeColumn(), texts)) {
+          continue;
+        }
+        parts.stream().map(Evidence.JoinStep::rightTable)
+            .flatMap(part -> chooser.targets(t.assumed(), e.getKey(), part, Set.of()).stream())
+            .filter(target -> target.score() > 0 && holdsAny(target.lakeTable(), target.lakeColumn(), texts))
+            .max(java.util.Comparator.comparingDouble(ColumnTarget::score))
+            .ifPresent(target -> exact.put(e.getKey(), target));
+        if (exact.containsKey(e.getKey())) {
+          options.put(e.getKey(), Map.of());
+        }
         continue;
       }
       // A column named exactly as the assumed one stays (o_orderstatus is orderstatus, not the orders' key ordr,
@@ -227,6 +243,12 @@ final class MissingTableColumns extends PlannerPart {
       }
     }
     return changed ? new TableChoice(t.assumed(), t.lake(), t.score(), columns, t.unmapped(), t.mergedInto()) : t;
+  }
+
+  /** Whether a lake column holds one of the literals as written. One value probe per literal. */
+  private boolean holdsAny(String table, String column, List<String> literals) {
+    return family(table, column) == TypeFamily.STRING
+        && literals.stream().anyMatch(l -> lake.valueExists(table, column, l));
   }
 
   /**

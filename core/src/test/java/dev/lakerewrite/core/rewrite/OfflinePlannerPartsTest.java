@@ -794,6 +794,19 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aColumnComparedWithTextIsReadFromThePartThatHoldsTheText() {
+      // o_orderstatus = 'F' guessed onto the main table's numeric priority; the part holds 'F' in its status.
+      TableChoice guessed = choice("orders", "tbl_orders",
+          Map.of("o_orderstatus", new ColumnTarget("tbl_orders", "ORDERPRIORITY", 0.3, "test", true)), List.of());
+
+      TableChoice after = withJoinPath(orders, "tbl_orders", "tbl_orders_details",
+          "SELECT count(*) FROM orders WHERE o_orderstatus = 'F'", guessed, new ArrayList<>());
+
+      assertThat(after.columns().get("o_orderstatus").lakeTable()).isEqualTo("tbl_orders_details");
+      assertThat(after.columns().get("o_orderstatus").lakeColumn()).isEqualTo("ORDERSTATUS");
+    }
+
+    @Test
     void aColumnGuessedOntoTheKeyThePartsShareIsStillReadFromThePart() {
       // Only the key the parts share is read where it is; o_orderstatus was guessed onto ORDERKEY.
       FakeLakeTools lake = orders.similar("o_orderstatus", "ORDERSTATUS", 0.9).similar("o_orderstatus", "ORDERKEY", 0.5);
