@@ -169,6 +169,12 @@ final class MissingTableColumns extends PlannerPart {
     parts.forEach(n -> group.add(n.rightTable()));
     Set<String> linkingKeys = new LinkedHashSet<>();
     parts.forEach(n -> linkingKeys.add(n.leftColumn()));
+    // The key the parts share is no attribute of either (l_receiptdate is no recId of the other part).
+    Set<String> sharedKeys = new LinkedHashSet<>();
+    parts.forEach(n -> {
+      sharedKeys.add(t.lake() + "." + n.leftColumn());
+      sharedKeys.add(n.rightTable() + "." + n.rightColumn());
+    });
     String entity = entityColumn(t.lake());
     Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
     Map<String, Map<String, ColumnTarget>> options = new LinkedHashMap<>();
@@ -209,6 +215,9 @@ final class MissingTableColumns extends PlannerPart {
       for (String table : group) {
         for (ColumnTarget target : chooser.targets(t.assumed(), e.getKey(), table, Set.of())) {
           String id = table + "." + target.lakeColumn();
+          if (sharedKeys.contains(id) && !isKey(t.assumed(), e.getKey())) {
+            continue;
+          }
           if (target.score() >= TableChooser.COLUMN_THRESHOLD) {
             w.put(id, target.score() - TableChooser.COLUMN_THRESHOLD + TableChooser.ASSIGNMENT_EPSILON);
             o.put(id, target);

@@ -807,6 +807,19 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void theKeyAPartSharesIsNoAttribute() {
+      // TPC-H: l_receiptdate read the lineitem part's key recId (rec ~ receipt) instead of the main table's rcptd.
+      FakeLakeTools lake = orders.similar("o_clerk", "ORDRK", 0.9).similar("o_clerk", "ORDERPRIORITY", 0.6);
+      TableChoice main = choice("orders", "tbl_orders",
+          Map.of("o_clerk", new ColumnTarget("tbl_orders", "ORDERPRIORITY", 0.6, "test")), List.of());
+
+      TableChoice after = withJoinPath(lake, "tbl_orders", "tbl_orders_details",
+          "SELECT o_clerk, count(*) FROM orders GROUP BY o_clerk", main, new ArrayList<>());
+
+      assertThat(after.columns().get("o_clerk").lakeColumn()).isEqualTo("ORDERPRIORITY");
+    }
+
+    @Test
     void aColumnGuessedOntoTheKeyThePartsShareIsStillReadFromThePart() {
       // Only the key the parts share is read where it is; o_orderstatus was guessed onto ORDERKEY.
       FakeLakeTools lake = orders.similar("o_orderstatus", "ORDERSTATUS", 0.9).similar("o_orderstatus", "ORDERKEY", 0.5);
