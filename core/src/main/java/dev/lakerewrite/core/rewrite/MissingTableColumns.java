@@ -15,6 +15,7 @@ import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -141,7 +142,8 @@ final class MissingTableColumns extends PlannerPart {
       return false;
     }
     List<String> entity = NameSignals.tokens(assumedTable);
-    return NameSignals.tokens(bare).stream().anyMatch(w -> entity.stream().anyMatch(e -> NameSignals.tokenMatch(w, e) >= 0.9));
+    return NameSignals.tokens(bare).stream()
+        .anyMatch(w -> entity.stream().anyMatch(e -> NameSignals.tokenMatch(w, e) >= 0.9));
   }
 
   /**
@@ -167,8 +169,6 @@ final class MissingTableColumns extends PlannerPart {
     List<String> group = new ArrayList<>();
     group.add(t.lake());
     parts.forEach(n -> group.add(n.rightTable()));
-    Set<String> linkingKeys = new LinkedHashSet<>();
-    parts.forEach(n -> linkingKeys.add(n.leftColumn()));
     // The key the parts share is no attribute of either (l_receiptdate is no recId of the other part).
     Set<String> sharedKeys = new LinkedHashSet<>();
     parts.forEach(n -> {
@@ -182,13 +182,14 @@ final class MissingTableColumns extends PlannerPart {
     for (Map.Entry<String, ColumnTarget> e : t.columns().entrySet()) {
       ColumnTarget mapped = e.getValue();
       // The rows' own name is read where the rows are named (a name-like city → the capitals' label, not the area
-      // of the table capital_of), a column compared with text where the lake holds the text (FilterLiterals), and the key
-      // the parts share where it is; another key the query joins on (a sale's date) may live in either part.
-      List<String> texts = lookups.textLiterals(e.getKey());
-      if (!mapped.lakeTable().equals(t.lake()) || linkingKeys.contains(mapped.lakeColumn()) && isKey(t.assumed(),
-          e.getKey()) || mapped.lakeColumn().equals(entity) && EntityNames.isNameLike(e.getKey(), t.assumed())) {
+      // of the table capital_of), and the key the parts share where it is; another key the query joins on (a sale's
+      // date) may live in either part.
+      if (!mapped.lakeTable().equals(t.lake())
+          || sharedKeys.contains(t.lake() + "." + mapped.lakeColumn()) && isKey(t.assumed(), e.getKey())
+          || mapped.lakeColumn().equals(entity) && EntityNames.isNameLike(e.getKey(), t.assumed())) {
         continue;
       }
+      List<String> texts = lookups.textLiterals(e.getKey());
       if (!texts.isEmpty()) {
         // Compared with text: where the table chosen holds none of the literals in that column and a part holds
         // one, the part's column is the one (o_orderstatus = 'F' on the orders' key ordr, the status in the part).
@@ -198,11 +199,8 @@ final class MissingTableColumns extends PlannerPart {
         parts.stream().map(Evidence.JoinStep::rightTable)
             .flatMap(part -> chooser.targets(t.assumed(), e.getKey(), part, Set.of()).stream())
             .filter(target -> target.score() > 0 && holdsAny(target.lakeTable(), target.lakeColumn(), texts))
-            .max(java.util.Comparator.comparingDouble(ColumnTarget::score))
+            .max(Comparator.comparingDouble(ColumnTarget::score))
             .ifPresent(target -> exact.put(e.getKey(), target));
-        if (exact.containsKey(e.getKey())) {
-          options.put(e.getKey(), Map.of());
-        }
         continue;
       }
       // A column named exactly as the assumed one stays (o_orderstatus is orderstatus, not the orders' key ordr,
@@ -235,7 +233,7 @@ final class MissingTableColumns extends PlannerPart {
     Map<String, String> assigned = ColumnAssignment.best(weights).pairs();
     Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
     boolean changed = false;
-    for (String c : options.keySet()) {
+    for (String c : t.columns().keySet()) {
       ColumnTarget best = exact.containsKey(c) ? exact.get(c)
           : assigned.containsKey(c) ? options.get(c).get(assigned.get(c)) : null;
       if (best == null || best.lakeTable().equals(t.lake())) {
@@ -334,9 +332,8 @@ final class MissingTableColumns extends PlannerPart {
           continue;
         }
         Optional<String> label = lake.table(step.rightTable()).columns().stream()
-            .filter(o -> !o.name().equals(step.rightColumn()) && family(step.rightTable(), o.name()) == TypeFamily.STRING)
             .map(CatalogTable.Column::name)
-            .filter(o -> texts.stream().anyMatch(l -> lake.valueExists(step.rightTable(), o, l)))
+            .filter(o -> !o.equals(step.rightColumn()) && holdsAny(step.rightTable(), o, texts))
             .findFirst();
         if (label.isEmpty()) {
           continue;

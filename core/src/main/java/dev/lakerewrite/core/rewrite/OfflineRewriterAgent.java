@@ -1007,13 +1007,13 @@ final class OfflineRewriterAgent implements RewriterAgent {
       done.add(ref);
     }
 
+    /** Assumed columns the query passes to text functions (read before any edit). */
+    private Set<String> textOperands = Set.of();
+
     /**
      * {@code clean_number(x)} for a text column holding numbers, {@code clean_date(x)} for dates, and {@code
      * year(...)} of a date when the user asked for a year; else x.
      */
-    /** Assumed columns the query passes to text functions (read before any edit). */
-    private Set<String> textOperands = Set.of();
-
     private String readAs(String lakeTable, String column, String qualified, String assumedColumn,
         boolean numericUse) {
       Evidence.CleanedTable cleaned = plan.cleaned().get(lakeTable);

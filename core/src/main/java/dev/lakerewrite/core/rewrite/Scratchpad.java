@@ -15,8 +15,9 @@ import java.util.Set;
 /**
  * The shared memory of one rewrite (thesis §4.2): table previews, join previews, value-search previews, UDF
  * metadata, CTE previews, union partners and the checker's notes, each entry timestamped. When a section grows
- * past its limit the oldest entries go (time-based eviction), alternatives first ({@link #addAlternative}); EVICT_TABLE removes a table for good, and basic
- * retrieval never brings an evicted table back. Not thread-safe: one rewrite, one thread.
+ * past its limit the oldest entries go (time-based eviction), alternatives first ({@link #addAlternative});
+ * EVICT_TABLE removes a table for good, and basic retrieval never brings an evicted table back. Not thread-safe: one
+ * rewrite, one thread.
  */
 public final class Scratchpad {
 

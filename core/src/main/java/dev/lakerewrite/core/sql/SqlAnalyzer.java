@@ -195,11 +195,11 @@ public final class SqlAnalyzer {
   public static Set<String> textOperands(JsonNode statement) {
     Set<String> out = new LinkedHashSet<>();
     Trees.visit(statement, n -> {
-      if ("FUNCTION".equals(n.path("class").asText())
-          && TEXT_FUNCTIONS.contains(n.path("function_name").asText().toLowerCase(Locale.ROOT))) {
+      String fn = n.path("function_name").asText().toLowerCase(Locale.ROOT);
+      if ("FUNCTION".equals(n.path("class").asText()) && TEXT_FUNCTIONS.contains(fn)) {
         List<JsonNode> args = arguments(n);
-        boolean concat = n.path("function_name").asText().equals("||") || n.path("function_name").asText()
-            .equalsIgnoreCase("concat");
+        // Every operand of a concatenation is text; of the other functions, the first.
+        boolean concat = fn.equals("||") || fn.equals("concat");
         for (JsonNode a : concat ? args : args.subList(0, Math.min(1, args.size()))) {
           String name = columnName(a);
           if (name != null) {

@@ -520,17 +520,19 @@ class OfflinePlannerPartsTest {
       assertThat(plan.notes()).noneMatch(n -> n.contains("obsolete"));
     }
 
-    @Test
-    void aTableThatOnlyLinksTwoOthersStaysWhereTheLakeLinksThemThroughIt() {
-      // TPC-DS q15: sales → customer → address on keys alone. The sales also join addresses directly (the ship
-      // address); the customers' table joins both, so the query's link, the customer's current address, is kept.
+    /** TPC-DS's sales, customers and addresses; the customers join the addresses only when {@code linked}. */
+    private FakeLakeTools salesLake(boolean linked) {
       FakeLakeTools ds = new FakeLakeTools()
           .table("tbl_sales", "BILL_CUSTOMER_SK BIGINT, SHIP_ADDR_SK BIGINT, PRICE DOUBLE", "1|7|5.0")
           .table("tbl_client", "CUSTOMER_SK BIGINT, CRNT_ADDR_SK BIGINT", "1|8")
           .table("tbl_address", "ADDRESS_SK BIGINT, ZIP VARCHAR", "7|85669", "8|86197")
           .edge("tbl_sales", "SHIP_ADDR_SK", "tbl_address", "ADDRESS_SK")
-          .edge("tbl_sales", "BILL_CUSTOMER_SK", "tbl_client", "CUSTOMER_SK")
-          .edge("tbl_client", "CRNT_ADDR_SK", "tbl_address", "ADDRESS_SK");
+          .edge("tbl_sales", "BILL_CUSTOMER_SK", "tbl_client", "CUSTOMER_SK");
+      return linked ? ds.edge("tbl_client", "CRNT_ADDR_SK", "tbl_address", "ADDRESS_SK") : ds;
+    }
+
+    /** The customer's choice after merging obsolete tables on a lake of {@link #salesLake}. */
+    private TableChoice customerAfterMerging(FakeLakeTools ds) {
       String sql = "SELECT ca_zip, sum(cs_sales_price) FROM catalog_sales, customer, customer_address "
           + "WHERE cs_bill_customer_sk = c_customer_sk AND c_current_addr_sk = ca_address_sk GROUP BY ca_zip";
       Parts p = new Parts(ds, sql, ds.padWith("tbl_sales", "tbl_client", "tbl_address"));
@@ -538,24 +540,18 @@ class OfflinePlannerPartsTest {
           choice("catalog_sales", "tbl_sales", Map.of("cs_sales_price", target("tbl_sales", "PRICE")), List.of()),
           choice("customer", "tbl_client", Map.of(), List.of()),
           choice("customer_address", "tbl_address", Map.of("ca_zip", target("tbl_address", "ZIP")), List.of()));
-
       new ObsoleteTables(p.context, p.chooser).mergeObsolete(tables, new ArrayList<>(), Set.of());
-      assertThat(tables.get("customer").mergedInto()).isNull();
+      return tables.get("customer");
+    }
+
+    @Test
+    void aTableThatOnlyLinksTwoOthersStaysWhereTheLakeLinksThemThroughIt() {
+      // TPC-DS q15: sales → customer → address on keys alone. The sales also join addresses directly (the ship
+      // address); the customers' table joins both, so the query's link, the customer's current address, is kept.
+      assertThat(customerAfterMerging(salesLake(true)).mergedInto()).isNull();
 
       // Where the lake's table joins only one of them, the link is the lake's own: the table is dropped.
-      FakeLakeTools unlinked = new FakeLakeTools()
-          .table("tbl_sales", "BILL_CUSTOMER_SK BIGINT, SHIP_ADDR_SK BIGINT, PRICE DOUBLE", "1|7|5.0")
-          .table("tbl_client", "CUSTOMER_SK BIGINT, CRNT_ADDR_SK BIGINT", "1|8")
-          .table("tbl_address", "ADDRESS_SK BIGINT, ZIP VARCHAR", "7|85669", "8|86197")
-          .edge("tbl_sales", "SHIP_ADDR_SK", "tbl_address", "ADDRESS_SK")
-          .edge("tbl_sales", "BILL_CUSTOMER_SK", "tbl_client", "CUSTOMER_SK");
-      Map<String, TableChoice> again = byAssumed(
-          choice("catalog_sales", "tbl_sales", Map.of("cs_sales_price", target("tbl_sales", "PRICE")), List.of()),
-          choice("customer", "tbl_client", Map.of(), List.of()),
-          choice("customer_address", "tbl_address", Map.of("ca_zip", target("tbl_address", "ZIP")), List.of()));
-      Parts q = new Parts(unlinked, sql, unlinked.padWith("tbl_sales", "tbl_client", "tbl_address"));
-      new ObsoleteTables(q.context, q.chooser).mergeObsolete(again, new ArrayList<>(), Set.of());
-      assertThat(again.get("customer").mergedInto()).isEqualTo("catalog_sales");
+      assertThat(customerAfterMerging(salesLake(false)).mergedInto()).isEqualTo("catalog_sales");
     }
 
     @Test

@@ -405,10 +405,7 @@ class ScopeAwareRewriteTest {
       assertThat(actual).as("%s%n  became%n%s%n  on %s", sql, rewritten, lake.tables().keySet()).isNotNull();
       assertThat(actual).as("%s%n  became%n%s", sql, rewritten).isEqualTo(expected);
     } finally {
-      use("memory");
-      try (Statement s = db.createStatement()) {
-        s.execute("DETACH " + lake.catalog());
-      }
+      detach(lake);
     }
   }
 
@@ -435,10 +432,7 @@ class ScopeAwareRewriteTest {
         assertThat(rows(rewritten, lake.catalog())).as("%s%n  became%n%s", sql, rewritten).isEqualTo(expected);
       }
     } finally {
-      use("memory");
-      try (Statement s = db.createStatement()) {
-        s.execute("DETACH " + lake.catalog());
-      }
+      detach(lake);
     }
   }
 
@@ -466,10 +460,7 @@ class ScopeAwareRewriteTest {
       assertThat(rewritten).contains(fk.lakeColumn()).contains(pk.lakeColumn());
       assertThat(rows(rewritten, lake.catalog())).as(rewritten).isEqualTo(rows(sql, "memory"));
     } finally {
-      use("memory");
-      try (Statement s = db.createStatement()) {
-        s.execute("DETACH " + lake.catalog());
-      }
+      detach(lake);
     }
   }
 
@@ -479,10 +470,7 @@ class ScopeAwareRewriteTest {
     for (int seed = 1; lake == null; seed++) {
       Lake candidate = lake(new Random(seed));
       if (candidate.plan().extraJoins().isEmpty()) {
-        use("memory");
-        try (Statement s = db.createStatement()) {
-          s.execute("DETACH " + candidate.catalog());
-        }
+        detach(candidate);
       } else {
         lake = candidate;
       }
@@ -517,10 +505,7 @@ class ScopeAwareRewriteTest {
             .isEqualTo(rows(sql, "memory"));
       }
     } finally {
-      use("memory");
-      try (Statement s = db.createStatement()) {
-        s.execute("DETACH " + lake.catalog());
-      }
+      detach(lake);
     }
   }
 
@@ -549,10 +534,7 @@ class ScopeAwareRewriteTest {
       assertThat(rows(sql, "memory")).hasSize(3);
       assertThat(rows(rewritten, lake.catalog())).as(rewritten).isEqualTo(rows(sql, "memory"));
     } finally {
-      use("memory");
-      try (Statement s = db.createStatement()) {
-        s.execute("DETACH " + lake.catalog());
-      }
+      detach(lake);
     }
   }
 
@@ -581,6 +563,14 @@ class ScopeAwareRewriteTest {
       return null;
     } finally {
       use("memory");
+    }
+  }
+
+  /** Back in the assumed schema's catalog, the lake's catalog detached. */
+  private static void detach(Lake lake) throws SQLException {
+    use("memory");
+    try (Statement s = db.createStatement()) {
+      s.execute("DETACH " + lake.catalog());
     }
   }
 
