@@ -69,6 +69,12 @@ final class Witnesses {
   private final Connection duckdb;
   private final Map<String, String> evaluated = new HashMap<>();
   private int fresh = 3_000;
+  /**
+   * Lower-case names of the columns read by an expression one query has and the other lacks ({@link
+   * MutationSearch#differingColumns}): their classes' boundaries come first, as a disjunct's witness keeps only a
+   * few.
+   */
+  private Set<String> differing = Set.of();
 
   private Witnesses(List<Schema.Table> tables, Schema schema, SqlParser parser, Domains domains,
       Map<String, List<String>> base, Connection duckdb) {
@@ -89,6 +95,9 @@ final class Witnesses {
   static List<Witness> build(List<JsonNode> statements, List<Schema.Table> tables, Schema schema, SqlParser parser,
       Domains domains, Map<String, List<String>> base, Connection duckdb) {
     Witnesses w = new Witnesses(tables, schema, parser, domains, base, duckdb);
+    if (statements.size() == 2) {
+      w.differing = MutationSearch.differingColumns(statements.get(0), statements.get(1));
+    }
     List<Witness> first = new ArrayList<>();
     List<List<Witness>> rest = new ArrayList<>();
     List<Integer> queryOf = new ArrayList<>(); // per entry of first and rest: the statement's number
@@ -312,6 +321,8 @@ final class Witnesses {
     final List<int[]> vars = new ArrayList<>(); // (occurrence, column)
     final List<Integer> parent = new ArrayList<>();
     final List<Constraint> constraints = new ArrayList<>();
+    /** Constant comparisons of disjuncts not chosen: values meeting them are avoided where others do as well. */
+    final List<Constraint> avoided = new ArrayList<>();
     final List<Offset> offsets = new ArrayList<>();
     final List<Order> orders = new ArrayList<>();
     /** Comparisons of derived values, read once the walk knows which occurrences are dead. */
@@ -324,6 +335,7 @@ final class Witnesses {
     final Map<JsonNode, Integer> choices;
     /** The constraints of live occurrences with their constants evaluated (once per model). */
     @Nullable List<Solved> solved;
+    List<Solved> avoidedSolved = List.of();
 
     Model(Map<JsonNode, Integer> choices) {
       this.choices = choices;
@@ -674,6 +686,11 @@ final class Witnesses {
             }
             int d = Math.min(choices.getOrDefault(e, 0), e.path("children").size() - 1);
             condition(e.path("children").get(d), scope, ctes, depth);
+            for (int other = 0; other < e.path("children").size(); other++) {
+              if (other != d) {
+                avoid(e.path("children").get(other), scope);
+              }
+            }
           }
         }
         case "COMPARISON" -> {
@@ -1126,6 +1143,60 @@ final class Witnesses {
       return false;
     }
 
+    /**
+     * Records the constant comparisons of a disjunct not chosen ({@code ca_state IN ('VA', 'TX', 'MS')} beside the
+     * chosen {@code ca_state IN ('TX', 'OH')}) as values to avoid: a witness where only its disjunct holds tells a
+     * change inside that disjunct apart (the unique-cause coverage of MC/DC), where a value meeting a sibling too
+     * would hide it. Only comparisons of a column with constants, its conjunctive part; nothing else of the
+     * disjunct is read.
+     */
+    private void avoid(JsonNode e, Scope scope) {
+      String cls = e.path("class").asText("");
+      String type = e.path("type").asText("");
+      if (cls.equals("CONJUNCTION") && type.equals("CONJUNCTION_AND")) {
+        e.path("children").forEach(c -> avoid(c, scope));
+      } else if (cls.equals("COMPARISON") && OPERATORS.containsKey(type)) {
+        boolean constantRight = QueryFacts.isConstant(e.path("right"));
+        if (constantRight == QueryFacts.isConstant(e.path("left"))) {
+          return;
+        }
+        Out o = valueOf(constantRight ? e.path("left") : e.path("right"), scope);
+        String op = OPERATORS.get(type);
+        if (o != null) {
+          avoidOne(o, QueryFacts.Relation.COMPARE, constantRight ? op : MIRRORED.get(op),
+              List.of(constantRight ? e.path("right") : e.path("left")));
+        }
+      } else if (cls.equals("BETWEEN") && QueryFacts.isConstant(e.path("lower"))
+          && QueryFacts.isConstant(e.path("upper"))) {
+        Out o = valueOf(e.path("input"), scope);
+        if (o != null) { // each bound on its own: a value inside meets both, one outside one
+          avoidOne(o, QueryFacts.Relation.COMPARE, ">=", List.of(e.path("lower")));
+          avoidOne(o, QueryFacts.Relation.COMPARE, "<=", List.of(e.path("upper")));
+        }
+      } else if (cls.equals("OPERATOR") && type.equals("COMPARE_IN")) {
+        JsonNode kids = e.path("children");
+        List<JsonNode> values = new ArrayList<>();
+        for (int i = 1; i < kids.size(); i++) {
+          if (!QueryFacts.isConstant(kids.get(i))) {
+            return;
+          }
+          values.add(kids.get(i));
+        }
+        Out o = valueOf(kids.get(0), scope);
+        if (o != null && !values.isEmpty()) {
+          avoidOne(o, QueryFacts.Relation.COMPARE, "IN", values);
+        }
+      }
+    }
+
+    private void avoidOne(Out o, QueryFacts.Relation relation, String op, List<JsonNode> values) {
+      for (Alt a : o.alts()) {
+        if (a.var() >= 0) {
+          avoided.add(new Constraint(a.var(), relation, op, values));
+        }
+      }
+    }
+
     private void constrain(Out o, QueryFacts.Relation relation, String op, List<JsonNode> values) {
       for (Alt a : o.alts()) {
         if (a.var() >= 0) {
@@ -1277,6 +1348,8 @@ final class Witnesses {
   private final class Solution {
     final Model m;
     final Map<Integer, List<Solved>> byClass = new LinkedHashMap<>();
+    /** Per class, the constant comparisons of disjuncts not chosen ({@link Model#avoided}). */
+    final Map<Integer, List<Solved>> avoidedByClass = new HashMap<>();
     final Map<Integer, List<Integer>> members = new LinkedHashMap<>();
     final Map<Integer, String> value = new HashMap<>();
     /** Per occurrence, how many live occurrences of its table come before it. */
@@ -1309,44 +1382,54 @@ final class Witnesses {
         }
       }
       if (m.solved == null) {
-        m.solved = new ArrayList<>();
-        for (Constraint c : m.constraints) {
-          if (m.dead.contains(m.vars.get(c.var())[0])) {
-            continue;
-          }
-          String type = switch (c.relation()) {
-            case LIKE -> "VARCHAR";
-            case YEAR -> "BIGINT";
-            default -> m.type(c.var()).type();
-          };
-          List<String> values = new ArrayList<>();
-          if (c.relation() == QueryFacts.Relation.FUNCTION) {
-            // The constants as SQL: the engine compares the function's value with them (functionHolds).
-            for (JsonNode e : c.values()) {
-              String text = renderConstant(e);
-              if (text != null) {
-                values.add(text);
-              }
-            }
-            if (values.size() == c.values().size()) {
-              m.solved.add(new Solved(c, values));
-            }
-            continue;
-          }
-          for (JsonNode e : c.values()) {
-            String v = evaluate(e, type);
-            if (v != null) {
-              values.add(c.operator().equals("PREFIX") ? v + "%" : v);
-            }
-          }
-          if (!values.isEmpty()) {
-            m.solved.add(new Solved(c, values));
-          }
-        }
+        m.solved = solveAll(m.constraints);
+        m.avoidedSolved = solveAll(m.avoided);
       }
       for (Solved s : m.solved) {
         byClass.get(m.find(s.constraint().var())).add(s);
       }
+      for (Solved s : m.avoidedSolved) {
+        avoidedByClass.computeIfAbsent(m.find(s.constraint().var()), k -> new ArrayList<>()).add(s);
+      }
+    }
+
+    /** The constraints of live occurrences with their constants evaluated (those with none evaluated left out). */
+    private List<Solved> solveAll(List<Constraint> constraints) {
+      List<Solved> out = new ArrayList<>();
+      for (Constraint c : constraints) {
+        if (m.dead.contains(m.vars.get(c.var())[0])) {
+          continue;
+        }
+        String type = switch (c.relation()) {
+          case LIKE -> "VARCHAR";
+          case YEAR -> "BIGINT";
+          default -> m.type(c.var()).type();
+        };
+        List<String> values = new ArrayList<>();
+        if (c.relation() == QueryFacts.Relation.FUNCTION) {
+          // The constants as SQL: the engine compares the function's value with them (functionHolds).
+          for (JsonNode e : c.values()) {
+            String text = renderConstant(e);
+            if (text != null) {
+              values.add(text);
+            }
+          }
+          if (values.size() == c.values().size()) {
+            out.add(new Solved(c, values));
+          }
+          continue;
+        }
+        for (JsonNode e : c.values()) {
+          String v = evaluate(e, type);
+          if (v != null) {
+            values.add(c.operator().equals("PREFIX") ? v + "%" : v);
+          }
+        }
+        if (!values.isEmpty()) {
+          out.add(new Solved(c, values));
+        }
+      }
+      return out;
     }
 
     /** Whether a value meets a constraint. */
@@ -1544,6 +1627,10 @@ final class Witnesses {
           }
           if (cons.isEmpty() && c.equals(old)) {
             score -= 0.5;
+          }
+          List<Solved> avoided = avoidedByClass.getOrDefault(root, List.of());
+          if (!avoided.isEmpty()) { // less than any own constraint is worth: a tie-break among those meeting them
+            score -= 0.4 * avoided.stream().filter(a -> meets(a, c, type)).count() / avoided.size();
           }
           if (outside && cons.isEmpty() && !key) {
             score -= 0.5 * metFraction(root, c, type);
@@ -1976,8 +2063,14 @@ final class Witnesses {
   private List<Witness> boundaries(Model m, Solution w, Map<String, List<List<String>>> witness, String which,
       List<Witness> alone) {
     List<Witness> boundaries = new ArrayList<>();
+    List<Witness> later = new ArrayList<>();
+    List<Witness> aloneLater = new ArrayList<>();
     for (Map.Entry<Integer, List<Solved>> e : w.byClass.entrySet()) {
       int root = e.getKey();
+      boolean differs = w.members.getOrDefault(root, List.of()).stream().anyMatch(v -> {
+        int[] x = m.vars.get(v);
+        return differing.contains(m.occTable.get(x[0]).columns().get(x[1]).name().toLowerCase(Locale.ROOT));
+      });
       ValueType type = w.typeOf(root);
       LinkedHashSet<String> values = new LinkedHashSet<>();
       for (Solved s : e.getValue()) {
@@ -1999,22 +2092,31 @@ final class Witnesses {
       // witness and its copies may hide a row that passes or fails).
       Map<String, List<List<String>>> combined = new LinkedHashMap<>();
       witness.forEach((k, v) -> combined.put(k, new ArrayList<>(v)));
+      int copy = 0;
       for (String v : values) {
+        // Each copy's unconstrained numbers and dates scaled apart (spread): a copy equal to the witness but for
+        // the class would leave an average, a minimum or a DISTINCT output as it was, whether it passes or not.
         Solution moved = new Solution(m);
+        moved.spread = true;
+        moved.shift = ++copy;
         moved.solve(null, Map.of(root, v));
         moved.rows(combined, Set.of());
       }
-      boundaries.add(finish(which + "'s witness and copies with " + describe(m, w, root) + " at " + String.join(", ",
-          values), combined));
+      (differs ? boundaries : later).add(finish(which + "'s witness and copies with " + describe(m, w, root) + " at "
+          + String.join(", ", values), combined));
       for (String v : values) {
         Solution moved = new Solution(m);
         moved.solve(null, Map.of(root, v));
         Map<String, List<List<String>>> only = new LinkedHashMap<>();
         if (moved.rows(only, Set.of())) {
-          alone.add(finish(which + "'s witness with " + describe(m, w, root) + " at " + v, only));
+          (differs ? alone : aloneLater).add(finish(which + "'s witness with " + describe(m, w, root) + " at " + v,
+              only));
         }
       }
     }
+    // The classes a differing expression reads first: where the two queries part.
+    boundaries.addAll(later);
+    alone.addAll(aloneLater);
     return boundaries;
   }
 

@@ -150,11 +150,12 @@ class WitnessesTest {
       Database own = instances.stream().filter(d -> d.name().contains("a witness of query 2 where disjunct 3 of OR "
           + "#1 holds whose free columns miss every constant") && d.name().contains(Witnesses.OWN)).findFirst()
           .orElseThrow(() -> new AssertionError(instances.stream().map(Database::name).toList()));
-      // Among the right query's variants it comes first: before every other witness of query 2 but its own
-      // leading witness.
+      // Among the right query's variants it comes with its own ones, before every other witness of query 2 but its
+      // leading witness (its disjunct's boundary copies, whose free numbers are scaled apart, are its own too).
       List<String> rightsVariants = instances.stream().map(Database::name)
           .filter(n -> n.contains("query 2") && !n.startsWith("a witness of query 2 (")).toList();
-      assertThat(rightsVariants.get(0)).isEqualTo(own.name());
+      assertThat(rightsVariants.subList(0, rightsVariants.indexOf(own.name()) + 1))
+          .as(String.join("\n", rightsVariants)).allMatch(n -> n.contains(Witnesses.OWN));
       try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:duckdb:");
            java.sql.Statement st = db.createStatement()) {
         st.execute(SCHEMA);
@@ -453,6 +454,60 @@ class WitnessesTest {
       assertThat(r.summary()).contains(" beside ");
       EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
       assertThat(without.check(left, right).verdict()).isEqualTo(Verdict.EQUIVALENT);
+    }
+  }
+
+  static final String PRICED = """
+      CREATE TABLE dates (d_sk INTEGER PRIMARY KEY, d_year INTEGER NOT NULL);
+      CREATE TABLE demo (cd_sk INTEGER PRIMARY KEY, cd_marital VARCHAR NOT NULL, cd_education VARCHAR NOT NULL);
+      CREATE TABLE addr (ca_sk INTEGER PRIMARY KEY, ca_country VARCHAR NOT NULL, ca_state VARCHAR NOT NULL);
+      CREATE TABLE reason (r_sk INTEGER PRIMARY KEY, r_desc VARCHAR NOT NULL);
+      CREATE TABLE sales (sa_order INTEGER PRIMARY KEY, sa_sold INTEGER NOT NULL REFERENCES dates (d_sk),
+        sa_demo INTEGER NOT NULL REFERENCES demo (cd_sk), sa_addr INTEGER NOT NULL REFERENCES addr (ca_sk),
+        sa_reason INTEGER NOT NULL REFERENCES reason (r_sk), sa_price DECIMAL(7,2) NOT NULL,
+        sa_profit DECIMAL(7,2) NOT NULL, sa_qty INTEGER NOT NULL, sa_fee DECIMAL(7,2) NOT NULL);
+      """;
+
+  /**
+   * TPC-DS q85's shape: averages only, per reason, under an OR whose disjuncts each hold three constants, and one
+   * disjunct's upper price bound moved by a cent. Only a sale priced at the new bound, in that disjunct, tells the
+   * two apart, and an average does not see a copy of the witness that differs from it in the price alone: the
+   * copies at a class's boundaries have their free numbers scaled apart, and the price's class (read by the
+   * expression the queries differ in) is among the few boundaries a disjunct's witness keeps.
+   */
+  @Test
+  void aBoundMovedInsideOneDisjunctIsFoundUnderAveragesOnly() throws Exception {
+    String left = "SELECT r_desc, avg(sa_qty), avg(sa_fee) FROM sales, dates, demo, addr, reason WHERE sa_sold = "
+        + "d_sk AND sa_demo = cd_sk AND sa_addr = ca_sk AND sa_reason = r_sk AND d_year = 2000 AND ca_country = "
+        + "'United States' AND ((cd_marital = 'M' AND cd_education = 'Advanced Degree' AND sa_price BETWEEN 100.00 "
+        + "AND 150.00) OR (cd_marital = 'S' AND cd_education = 'College' AND sa_price BETWEEN 50.00 AND 100.00) OR "
+        + "(cd_marital = 'W' AND cd_education = '2 yr Degree' AND sa_price BETWEEN 150.00 AND 200.00)) GROUP BY r_desc";
+    String right = left.replace("BETWEEN 50.00 AND 100.00", "BETWEEN 50.00 AND 100.01");
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(PRICED).mutationTrials(0)
+        .thresholdTrials(0).build()) {
+      EquivalenceResult r = checker.check(left, right);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
+    }
+  }
+
+  /**
+   * TPC-DS q13's shape: two disjuncts whose state lists share 'TX', whose profit ranges overlap, the first's upper
+   * bound moved. On a sale in Texas the second disjunct holds on both sides of the bound; only a state of the first
+   * list alone ('OH') tells the queries apart, so a disjunct's witness takes, among the values meeting its own
+   * constants, one that misses the other disjuncts' constants.
+   */
+  @Test
+  void aDisjunctsWitnessAvoidsValuesThatMakeASiblingDisjunctHold() throws Exception {
+    String left = "SELECT avg(sa_qty), sum(sa_fee) FROM sales, addr WHERE sa_addr = ca_sk AND ca_country = "
+        + "'United States' AND ((ca_state IN ('TX', 'OH') AND sa_profit BETWEEN 100 AND 200) OR (ca_state IN ('VA', "
+        + "'TX', 'MS') AND sa_profit BETWEEN 50 AND 250))";
+    String right = left.replace("BETWEEN 100 AND 200", "BETWEEN 100 AND 201");
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(PRICED).mutationTrials(0)
+        .thresholdTrials(0).build()) {
+      EquivalenceResult r = checker.check(left, right);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
     }
   }
 }

@@ -31,7 +31,7 @@ import java.util.TreeMap;
  * part (a quick sample for profiling, not for the figures); {@code PAIR_SLICE=1/2} the pairs whose index in their
  * benchmark's part is 1 modulo 2 (two processes run the two halves side by side); {@code CHECK_TIMES=1} prints each
  * check's wall and CPU milliseconds ({@code check <benchmark> <id> <ms> <cpu ms>}), so that the halves' medians
- * can be taken together. {@code DATA_SCALE=0.01} builds each checker on a database of the pair's schema holding the
+ * can be taken together; {@code LIST_PAIRS=1} prints the selected pairs' two queries and checks none. {@code DATA_SCALE=0.01} builds each checker on a database of the pair's schema holding the
  * benchmark's rows at that scale factor ({@link CorpusRun#CorpusRun(double)}): the checker then also compares the
  * two queries on that data, as {@code verify --db} and the optimizer do; without it, the checkers see the DDL alone.
  */
@@ -67,6 +67,15 @@ public final class EquivalenceBenchmark {
     System.out.printf(Locale.ROOT, "corpus: %d pairs (%s part): %s%n", pairs.size(), part,
         byBenchmark.entrySet().stream().map(e -> e.getKey() + " " + e.getValue().size()).toList());
     boolean showHeldOut = System.getenv("SHOW_HELD_OUT_SURVIVORS") != null;
+    if (System.getenv("LIST_PAIRS") != null) { // the pairs' texts, without checking them (held-out ones withheld)
+      for (EquivalenceCorpus.Pair p : pairs) {
+        if (!p.heldOut() || showHeldOut) {
+          System.out.println("pair " + p.id() + "\n  left: " + p.left().replaceAll("\\s+", " ")
+              + "\n  right: " + p.right().replaceAll("\\s+", " "));
+        }
+      }
+      return;
+    }
     Map<String, CorpusRun.Tally> byKind = new TreeMap<>();
     Map<String, CorpusRun.Tally> tallies = new LinkedHashMap<>();
     Map<String, List<Long>> times = new LinkedHashMap<>();
