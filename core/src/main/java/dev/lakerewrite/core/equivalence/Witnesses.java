@@ -57,6 +57,8 @@ final class Witnesses {
   private static final int MAX_VALUES = 8;
   /** Comparisons of derived values read per query at most. */
   private static final int MAX_EXPRS = 8;
+  /** Witnesses without an outer join's padded row per query, at most. */
+  private static final int MAX_PADDED = 4;
 
   /** A witness instance: what it is and its rows per table (lower-case name), every table present. */
   record Witness(String description, Map<String, List<List<String>>> rows) {}
@@ -1363,6 +1365,8 @@ final class Witnesses {
     boolean outside;
     /** Added to every occurrence's rank when spreading (a copy of the witness: 1). */
     int shift;
+    /** Occurrences written without a row (an outer join's padded side left without a partner). */
+    Set<Integer> skipped = Set.of();
     /** The classes a constant constraint speaks of (the model's, fixed once it is built), read once. */
     private @Nullable Set<Integer> constrainedClasses;
 
@@ -1844,7 +1848,7 @@ final class Witnesses {
      */
     boolean rows(Map<String, List<List<String>>> into, Set<Integer> nulls) {
       for (int o = 0; o < m.occTable.size(); o++) {
-        if (m.dead.contains(o)) {
+        if (m.dead.contains(o) || skipped.contains(o)) {
           continue;
         }
         Schema.Table t = m.occTable.get(o);
@@ -2030,6 +2034,23 @@ final class Witnesses {
     other.solve(w, Map.of());
     out.add(finish("a witness of " + which + " and a second group (other values where nothing constrains them)",
         with(witness, other, Set.of())));
+    // An outer join's padded side without its row: the outer row kept with NULLs, which an inner join (the other
+    // query's, or this one's turned inner) drops.
+    int padded = 0;
+    for (int o : new java.util.TreeSet<>(m.nullSupplied)) {
+      if (m.dead.contains(o) || padded >= MAX_PADDED) {
+        continue;
+      }
+      Solution without = new Solution(m);
+      without.skipped = Set.of(o);
+      without.solve(null, Map.of());
+      Map<String, List<List<String>>> rows = new LinkedHashMap<>();
+      if (without.rows(rows, Set.of())) {
+        padded++;
+        out.add(finish("a witness of " + which + " without the row its outer join pads (" + key(m.occTable.get(o))
+            + ")", rows));
+      }
+    }
     List<Witness> alone = new ArrayList<>();
     List<Witness> boundaries = exprBoundaries(m, w, witness, which);
     boundaries.addAll(boundaries(m, w, witness, which, alone));
