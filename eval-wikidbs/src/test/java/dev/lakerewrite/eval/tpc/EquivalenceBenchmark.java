@@ -31,7 +31,9 @@ import java.util.TreeMap;
  * part (a quick sample for profiling, not for the figures); {@code PAIR_SLICE=1/2} the pairs whose index in their
  * benchmark's part is 1 modulo 2 (two processes run the two halves side by side); {@code CHECK_TIMES=1} prints each
  * check's wall and CPU milliseconds ({@code check <benchmark> <id> <ms> <cpu ms>}), so that the halves' medians
- * can be taken together; {@code LIST_PAIRS=1} prints the selected pairs' two queries and checks none. {@code DATA_SCALE=0.01} builds each checker on a database of the pair's schema holding the
+ * can be taken together; {@code LIST_PAIRS=1} prints the selected pairs' two queries and checks none; {@code
+ * MUTANT_SITES=middle} makes the mutants at the sites between each operator's first and last instead of those two
+ * (development data on the fit queries, see {@link EquivalenceCorpus}). {@code DATA_SCALE=0.01} builds each checker on a database of the pair's schema holding the
  * benchmark's rows at that scale factor ({@link CorpusRun#CorpusRun(double)}): the checker then also compares the
  * two queries on that data, as {@code verify --db} and the optimizer do; without it, the checkers see the DDL alone.
  */
