@@ -76,16 +76,17 @@ final class Witnesses {
    * MutationSearch#differingColumns}): their classes' boundaries come first, as a disjunct's witness keeps only a
    * few.
    */
-  private Set<String> differing = Set.of();
+  private final Set<String> differing;
 
   private Witnesses(List<Schema.Table> tables, Schema schema, SqlParser parser, Domains domains,
-      Map<String, List<String>> base, Connection duckdb) {
+      Map<String, List<String>> base, Connection duckdb, Set<String> differing) {
     this.tables = tables;
     this.schema = schema;
     this.parser = parser;
     this.domains = domains;
     this.base = base;
     this.duckdb = duckdb;
+    this.differing = differing;
   }
 
   /**
@@ -96,10 +97,8 @@ final class Witnesses {
    */
   static List<Witness> build(List<JsonNode> statements, List<Schema.Table> tables, Schema schema, SqlParser parser,
       Domains domains, Map<String, List<String>> base, Connection duckdb) {
-    Witnesses w = new Witnesses(tables, schema, parser, domains, base, duckdb);
-    if (statements.size() == 2) {
-      w.differing = MutationSearch.differingColumns(statements.get(0), statements.get(1));
-    }
+    Witnesses w = new Witnesses(tables, schema, parser, domains, base, duckdb, statements.size() == 2
+        ? MutationSearch.differingColumns(statements.get(0), statements.get(1)) : Set.of());
     List<Witness> first = new ArrayList<>();
     List<List<Witness>> rest = new ArrayList<>();
     List<Integer> queryOf = new ArrayList<>(); // per entry of first and rest: the statement's number
@@ -608,6 +607,18 @@ final class Witnesses {
       return null;
     }
 
+    /** An IN list's values (the children after the first), or null where one is not a constant. */
+    private static @Nullable List<JsonNode> constantList(JsonNode children) {
+      List<JsonNode> values = new ArrayList<>();
+      for (int i = 1; i < children.size(); i++) {
+        if (!QueryFacts.isConstant(children.get(i))) {
+          return null;
+        }
+        values.add(children.get(i));
+      }
+      return values;
+    }
+
     private static boolean allConstantAfterFirst(JsonNode children) {
       for (int i = 1; i < children.size(); i++) {
         if (!QueryFacts.isConstant(children.get(i))) {
@@ -721,12 +732,9 @@ final class Witnesses {
           if (type.equals("COMPARE_IN") || type.equals("COMPARE_NOT_IN")) {
             JsonNode kids = e.path("children");
             Out o = valueOf(kids.get(0), scope);
-            List<JsonNode> values = new ArrayList<>();
-            for (int i = 1; i < kids.size(); i++) {
-              if (!QueryFacts.isConstant(kids.get(i))) {
-                return;
-              }
-              values.add(kids.get(i));
+            List<JsonNode> values = constantList(kids);
+            if (values == null) {
+              return;
             }
             if (o != null && !values.isEmpty()) {
               constrain(o, QueryFacts.Relation.COMPARE, type.equals("COMPARE_IN") ? "IN" : "NOT IN", values);
@@ -1177,14 +1185,8 @@ final class Witnesses {
         }
       } else if (cls.equals("OPERATOR") && type.equals("COMPARE_IN")) {
         JsonNode kids = e.path("children");
-        List<JsonNode> values = new ArrayList<>();
-        for (int i = 1; i < kids.size(); i++) {
-          if (!QueryFacts.isConstant(kids.get(i))) {
-            return;
-          }
-          values.add(kids.get(i));
-        }
-        Out o = valueOf(kids.get(0), scope);
+        List<JsonNode> values = constantList(kids);
+        Out o = values == null ? null : valueOf(kids.get(0), scope);
         if (o != null && !values.isEmpty()) {
           avoidOne(o, QueryFacts.Relation.COMPARE, "IN", values);
         }
@@ -1624,6 +1626,7 @@ final class Witnesses {
         String best = null;
         double bestScore = Double.NEGATIVE_INFINITY;
         String old = avoid == null ? null : avoid.value.get(root);
+        List<Solved> avoided = avoidedByClass.getOrDefault(root, List.of());
         for (String c : candidates) {
           double score = 0;
           for (Solved s : cons) {
@@ -1632,7 +1635,6 @@ final class Witnesses {
           if (cons.isEmpty() && c.equals(old)) {
             score -= 0.5;
           }
-          List<Solved> avoided = avoidedByClass.getOrDefault(root, List.of());
           if (!avoided.isEmpty()) { // less than any own constraint is worth: a tie-break among those meeting them
             score -= 0.4 * avoided.stream().filter(a -> meets(a, c, type)).count() / avoided.size();
           }
@@ -2038,7 +2040,10 @@ final class Witnesses {
     // query's, or this one's turned inner) drops.
     int padded = 0;
     for (int o : new java.util.TreeSet<>(m.nullSupplied)) {
-      if (m.dead.contains(o) || padded >= MAX_PADDED) {
+      if (padded >= MAX_PADDED) {
+        break;
+      }
+      if (m.dead.contains(o)) {
         continue;
       }
       Solution without = new Solution(m);
