@@ -13,8 +13,10 @@ import java.util.TreeMap;
  * (mutants called equivalent) by id — a held-out part's survivors are only counted, so that it stays unlooked-at
  * (set {@code SHOW_HELD_OUT_SURVIVORS} to list them too); any equivalent pair called NOT_EQUIVALENT, by id; then
  * check times. Run with {@code bin/bench eval-wikidbs EquivalenceBenchmark [all|fit|held-out]
- * [tpch|tpcds|both|gen-tpch|gen-tpcds|battery]} (defaults: all, both; a comma list runs several). {@code battery} is
- * the {@linkplain EquivalenceCorpus#battery development battery}. {@code gen-tpch} and {@code gen-tpcds} are
+ * [tpch|tpcds|both|gen-tpch|gen-tpcds|battery|battery-tpch|battery-tpcds]} (defaults: all, both; a comma list runs
+ * several). {@code battery} is the {@linkplain EquivalenceCorpus#battery development battery}; {@code battery-tpch} and
+ * {@code battery-tpcds} are {@linkplain EquivalenceCorpus#batteryMutants mutants of its left queries}, split into fit
+ * and held-out parts like the standard queries ({@code TPCDS_PAIRS} per query and schema, 6 unless set). {@code gen-tpch} and {@code gen-tpcds} are
  * {@link EquivalenceCorpus#generated generated queries} over the benchmark's tables ({@code GEN_SEED}, default 1;
  * {@code GEN_COUNT} queries, default 60). One {@code summary:} line per benchmark, then the last line, over everything run:
  * {@code summary: pairs=N rewrites=R proved=P mutants=M rejected=K rejected_rate=X false_not_equivalent=F
@@ -45,9 +47,11 @@ public final class EquivalenceBenchmark {
     String which = args.length > 1 ? args[1] : "both";
     List<String> sources = List.of(which.equals("both") ? new String[] {"tpch", "tpcds"} : which.split(","));
     if (!List.of("all", "fit", "held-out").contains(part)
-        || !List.of("tpch", "tpcds", "gen-tpch", "gen-tpcds", "battery").containsAll(sources)) {
+        || !List.of("tpch", "tpcds", "gen-tpch", "gen-tpcds", "battery", "battery-tpch", "battery-tpcds")
+            .containsAll(sources)) {
       throw new IllegalArgumentException("usage: EquivalenceBenchmark [all|fit|held-out] "
-          + "[tpch|tpcds|both|gen-tpch|gen-tpcds|battery, or a comma list], was " + String.join(" ", args));
+          + "[tpch|tpcds|both|gen-tpch|gen-tpcds|battery|battery-tpch|battery-tpcds, or a comma list], was "
+          + String.join(" ", args));
     }
     long seed = Long.parseLong(System.getenv().getOrDefault("GEN_SEED", "1"));
     int count = Integer.parseInt(System.getenv().getOrDefault("GEN_COUNT", "60"));
@@ -60,6 +64,8 @@ public final class EquivalenceBenchmark {
             : Integer.parseInt(tpcdsPairs));
         case "gen-tpch" -> EquivalenceCorpus.generated(TpcBenchmark.TPCH, seed, count);
         case "battery" -> EquivalenceCorpus.battery();
+        case "battery-tpch", "battery-tpcds" -> EquivalenceCorpus.batteryMutants(source.equals("battery-tpch"),
+            tpcdsPairs.equals("all") ? Integer.MAX_VALUE : Integer.parseInt(tpcdsPairs));
         default -> EquivalenceCorpus.generated(TpcBenchmark.TPCDS, seed, count);
       };
       byBenchmark.put(source.startsWith("gen-") ? source + "-s" + seed : source, select(corpus, part));

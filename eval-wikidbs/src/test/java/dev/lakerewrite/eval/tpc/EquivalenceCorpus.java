@@ -202,6 +202,26 @@ final class EquivalenceCorpus {
     return out;
   }
 
+  /**
+   * Mutants of the {@linkplain #battery development battery}'s left queries, made as for the standard queries (every
+   * kind, at the first and last site of each operator, or with {@code MUTANT_SITES=middle} the others, at most
+   * {@code perSchema} per query and schema): queries nobody tuned the checker's instances on, in shapes the standard
+   * queries lack. Each distinct left query of one benchmark is one query ({@code battery-<benchmark>/<its first
+   * battery name>}), split by the same CRC32 rule as the standard queries, so that its held-out third is a reading of
+   * what development on the other two thirds generalises to.
+   */
+  static List<Pair> batteryMutants(boolean tpch, int perSchema) throws SQLException {
+    Map<String, String> texts = new java.util.LinkedHashMap<>();
+    Set<String> seenLeft = new HashSet<>();
+    for (Pair p : battery()) {
+      if (p.schemaName().startsWith("tpch") == tpch && seenLeft.add(p.left().strip())) {
+        texts.put(p.query().substring("battery/".length()), p.left());
+      }
+    }
+    return pairs(tpch ? "battery-tpch" : "battery-tpcds", tpch ? TpchData.tables() : TpcdsData.tables(),
+        List.copyOf(texts.keySet()), texts::get, perSchema);
+  }
+
   /** Pairs per query and schema at most in the TPC-DS part. */
   static final int TPCDS_PAIRS = 6;
 
