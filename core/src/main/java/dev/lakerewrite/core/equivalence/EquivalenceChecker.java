@@ -1,6 +1,7 @@
 package dev.lakerewrite.core.equivalence;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lakerewrite.core.ErrorKind;
 import dev.lakerewrite.core.Execution;
 import dev.lakerewrite.core.QueryError;
@@ -9,6 +10,7 @@ import dev.lakerewrite.core.ResultTable;
 import dev.lakerewrite.core.SafeExecutor;
 import dev.lakerewrite.core.sql.SqlParser;
 import dev.lakerewrite.core.sql.SqlSyntaxException;
+import dev.lakerewrite.core.sql.Trees;
 import dev.lakerewrite.sql.Sql;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -231,6 +233,8 @@ public final class EquivalenceChecker implements AutoCloseable {
     private @Nullable String rightFailure;
     private Workspace.Query leftQuery;
     private Workspace.Query rightQuery;
+    /** The queries' CTE row counts, one prepared query per query that has CTEs ({@link #signature}). */
+    private final List<Workspace.Query> blockCounts = new ArrayList<>();
     /** The tables the queries read (null: all), the only ones loaded. */
     private @Nullable Set<String> read;
 
@@ -300,11 +304,14 @@ public final class EquivalenceChecker implements AutoCloseable {
 
       leftQuery = ws.prepare(leftShape.runnable(), maxComparedRows);
       rightQuery = ws.prepare(rightShape.runnable(), maxComparedRows);
+      prepareBlockCounts(leftTree);
+      prepareBlockCounts(rightTree);
       try {
         return instances(facts, tables, real, onDatabase);
       } finally {
         leftQuery.close();
         rightQuery.close();
+        blockCounts.forEach(Workspace.Query::close);
       }
     }
 
@@ -378,22 +385,29 @@ public final class EquivalenceChecker implements AutoCloseable {
           emptyAnswers = List.of(t.left(), t.right());
         }
         if (t != null) {
-          ThresholdSearch.Seed seed = new ThresholdSearch.Seed(loaded, List.of(t.left().rowCount(),
-              t.right().rowCount()));
           // A seed is an instance whose answers say something: rows, and not the answers every query gives on
           // an empty database (an aggregate without GROUP BY answers one row of zeros and NULLs there).
           boolean informative = t.left().rowCount() + t.right().rowCount() > 0
               && !List.of(t.left(), t.right()).equals(emptyAnswers);
           boolean witness = loaded.name().contains("a witness of"); // "generated #12 (targeted: a witness of ..."
-          if (informative && witness && informativeWitnesses.size() < Replicas.MAX_SIDE_BY_SIDE + 1) {
+          boolean asWitness = informative && witness && informativeWitnesses.size() < Replicas.MAX_SIDE_BY_SIDE + 1;
+          boolean asOwn = informative && ownWitness == null && loaded.name().contains(Witnesses.OWN);
+          boolean asNonEmpty = informative && nonEmpty.size() < ThresholdSearch.MAX_SEEDS;
+          boolean asOther = !asNonEmpty && witness && witnessSeeds.size() < ThresholdSearch.MAX_SEEDS;
+          if (!(asWitness || asOwn || asNonEmpty || asOther)) {
+            continue;
+          }
+          // Only seeds pay for their CTEs' row counts (the instance is still the one loaded).
+          ThresholdSearch.Seed seed = new ThresholdSearch.Seed(loaded, signature(t));
+          if (asWitness) {
             informativeWitnesses.add(seed);
           }
-          if (informative && ownWitness == null && loaded.name().contains(Witnesses.OWN)) {
+          if (asOwn) {
             ownWitness = seed;
           }
-          if (informative && nonEmpty.size() < ThresholdSearch.MAX_SEEDS) {
+          if (asNonEmpty) {
             nonEmpty.add(seed);
-          } else if (witness && witnessSeeds.size() < ThresholdSearch.MAX_SEEDS) {
+          } else if (asOther) {
             witnessSeeds.add(seed);
           }
         }
@@ -574,8 +588,64 @@ public final class EquivalenceChecker implements AutoCloseable {
         }
         last[0] = t;
         return new ThresholdSearch.Outcome(loaded, t.outcome().kind() == OutputComparison.Kind.DIFFERENT,
-            List.of(t.left().rowCount(), t.right().rowCount()));
+            signature(t));
       };
+    }
+
+    /**
+     * What the searches watch for a change as they move cells: the two results' row counts, and the row counts of
+     * each query's CTEs on the instance loaded now. A comparison inside a CTE ({@code HAVING sum(x) > 100} in a
+     * CTE that an outer aggregate reads through {@code IN}) changes which rows the CTE holds, while the outer
+     * query's one row stays one row: without the CTEs' counts the threshold search sees no crossing there.
+     */
+    private List<Integer> signature(Trial t) {
+      List<Integer> out = new ArrayList<>(List.of(t.left().rowCount(), t.right().rowCount()));
+      for (Workspace.Query q : blockCounts) {
+        Workspace.Result r = q.run(queryTimeout);
+        if (!r.isSuccess() || r.table().rowCount() != 1) {
+          out.add(-1);
+          continue;
+        }
+        for (Object v : r.table().rows().get(0)) {
+          out.add(v instanceof Number n ? n.intValue() : -1);
+        }
+      }
+      return out;
+    }
+
+    /** CTEs of one query whose row counts the searches' signature takes at most. */
+    private static final int MAX_COUNTED_CTES = 16;
+
+    /**
+     * {@code WITH <the query's CTEs> SELECT (SELECT count(*) FROM c1), ...}, prepared, when the query has CTEs and
+     * the workspace can run it; none otherwise.
+     */
+    private void prepareBlockCounts(@Nullable JsonNode tree) {
+      if (tree == null) {
+        return;
+      }
+      JsonNode node = tree.path("node");
+      List<ObjectNode> ctes = Trees.ctes(node);
+      if (ctes.isEmpty() || ctes.size() > MAX_COUNTED_CTES) {
+        return;
+      }
+      List<String> counts = new ArrayList<>();
+      for (ObjectNode e : ctes) {
+        counts.add("(SELECT count(*) FROM \"" + e.path("key").asText().replace("\"", "\"\"") + "\")");
+      }
+      try {
+        Trees trees = new Trees(parser);
+        ObjectNode select = trees.node("SELECT " + String.join(", ", counts));
+        select.set("cte_map", node.path("cte_map").deepCopy());
+        Workspace.Query q = ws.prepare(trees.renderNode(select), 1);
+        if (q.error().isPresent()) {
+          q.close();
+        } else {
+          blockCounts.add(q);
+        }
+      } catch (RuntimeException e) {
+        // A CTE list the parser cannot render back: the searches watch the results' row counts alone.
+      }
     }
 
     /**
@@ -589,7 +659,7 @@ public final class EquivalenceChecker implements AutoCloseable {
       Set<String> out = new java.util.HashSet<>();
       boolean[] view = {false};
       for (JsonNode tree : List.of(leftTree, rightTree)) {
-        dev.lakerewrite.core.sql.Trees.visit(tree, n -> {
+        Trees.visit(tree, n -> {
           if ("BASE_TABLE".equals(n.path("type").asText("")) && n.has("table_name")) {
             String name = n.path("table_name").asText("");
             schema.table(name).ifPresent(t -> out.add(t.name().toLowerCase(java.util.Locale.ROOT)));

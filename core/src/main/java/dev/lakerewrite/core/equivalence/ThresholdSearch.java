@@ -28,7 +28,9 @@ import org.jspecify.annotations.Nullable;
  * choice of values column by column puts near their boundary. Starting from an instance on which the queries
  * return rows (or a witness), one cell of a column the queries aggregate ({@code sum(ss_net_paid)}, {@code
  * sum(ss_ext_list_price - ss_ext_discount_amt)}) is moved outward (by 1, to 0, to its negation, doubled, halved,
- * tenfold, by 100) until the queries' row counts change — a group passed or failed a comparison — and then
+ * tenfold, by 100) until the queries' row counts change — a group passed or failed a comparison; the counts are
+ * the results' and those of each query's CTEs, so a comparison inside a CTE that the outer query reads under one
+ * aggregate row is seen crossing too — and then
  * bisected, in units of the column's type, down to two neighbouring values: the last one on the side it started and
  * the first one across. Every value tried is an instance on which both queries run and are compared, so a group
  * put exactly on, just above and just below the comparison's other side — whatever that side is, evaluated by the

@@ -160,4 +160,25 @@ class ThresholdSearchTest {
     }
     assertThat(missedWithout).as("mutants only copies past the threshold separate").hasSize(pairs.size());
   }
+
+  /**
+   * A comparison inside a CTE that the outer query reads only through {@code IN}, under an aggregate without GROUP
+   * BY: the outer result is one row on every instance, so the results' row counts never tell the search that a
+   * customer crossed the CTE's threshold; the CTE's own row count does ({@code EquivalenceChecker}'s signature).
+   */
+  static final String BIG_SPENDERS = "WITH busy AS (SELECT sa_item AS item FROM sale GROUP BY sa_item HAVING "
+      + "count(*) > 2), big AS (SELECT sa_cust AS cust FROM sale GROUP BY sa_cust HAVING sum(sa_qty * sa_paid) > 100) "
+      + "SELECT sum(o.sa_qty) FROM sale o, store WHERE o.sa_store = s_sk AND s_year = 2000 AND o.sa_cust IN (SELECT "
+      + "cust FROM big) AND o.sa_item IN (SELECT item FROM busy)";
+
+  @Test
+  void aThresholdInsideACteReadThroughInIsFoundByTheCtesRowCount() throws Exception {
+    String right = BIG_SPENDERS.replace("> 100)", ">= 100)");
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(QUANTITIES).build()) {
+      EquivalenceResult r = checker.check(BIG_SPENDERS, right);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), BIG_SPENDERS, right);
+      assertThat(r.summary()).contains("a threshold of a comparison over aggregates");
+    }
+  }
 }
