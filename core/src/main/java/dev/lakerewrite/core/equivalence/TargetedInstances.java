@@ -499,7 +499,8 @@ final class TargetedInstances {
           if (counted.isEmpty() || t.keys().isEmpty() || !freshened(t, counted.get(0)).keepsJoins()) {
             continue;
           }
-          for (int n = Math.max(3, c.constant() - 1); n <= c.constant() + 1; n++) {
+          // From two: the first instances' groups of two are the base rows', not the witness's.
+          for (int n = Math.max(2, c.constant() - 1); n <= c.constant() + 1; n++) {
             if (w.rowCount() + (long) counted.size() * (n - 1) > MAX_COUNTED_ROWS) {
               break;
             }

@@ -445,4 +445,25 @@ class TargetedInstancesTest {
     }
     return out;
   }
+
+  /**
+   * A count compared with 2 inside a CTE that the outer query reads through {@code IN}, beside a second CTE that
+   * sums the same rows: only the witness (whose rows meet both CTEs and the outer joins) grown to exactly two rows
+   * per counted row separates {@code count(*) > 2} from {@code >= 2}; the first instances' groups of two are the
+   * base rows', which the outer query's other conditions reject.
+   */
+  @Test
+  void aWitnessGrownToTheCountsOwnConstantSeparatesABoundaryMadeLoose() throws Exception {
+    String left = "WITH busy AS (SELECT sa_item AS item FROM sale GROUP BY sa_item HAVING count(*) > 2), big AS "
+        + "(SELECT sa_cust AS cust FROM sale GROUP BY sa_cust HAVING sum(sa_qty * sa_paid) > 100) SELECT sum(s_year) "
+        + "FROM store WHERE s_sk IN (SELECT item FROM busy) AND s_sk IN (SELECT cust FROM big)";
+    String right = left.replace("count(*) > 2", "count(*) >= 2");
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(ThresholdSearchTest.QUANTITIES).build()) {
+      EquivalenceResult r = checker.check(left, right);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      assertThat(r.summary()).as(r.summary()).contains("each sale row 2 times (a count compared with 2)")
+          .doesNotContain("of a comparison over aggregates");
+      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
+    }
+  }
 }
