@@ -35,6 +35,8 @@ import org.jspecify.annotations.Nullable;
  *       {@code a < b};</li>
  *   <li>aliases of the outermost select list that nothing refers to are dropped (results are compared by
  *       position);</li>
+ *   <li>DISTINCT is dropped where the block returns distinct rows anyway: an aggregate without GROUP BY (one row),
+ *       or a GROUP BY each of whose keys is a select item (by position or as the same expression);</li>
  *   <li>in a WHERE clause, a comparison of a column with a constant that another conjunct implies (the same
  *       column and the same constant: {@code x > 0} implies {@code x >= 0}, {@code x <> 0}) becomes TRUE wherever
  *       it stands in the other conjuncts outside subqueries ({@code CASE WHEN x >= 0 THEN ...} beside the conjunct
@@ -243,8 +245,9 @@ final class Normalizer {
       for (JsonNode m : node.path("modifiers")) {
         expressionsIn(m, aliases, ctes);
       }
-      if (oneRowAggregate(node) && node.path("modifiers") instanceof ArrayNode mods) {
-        // An aggregate without GROUP BY returns at most one row: DISTINCT changes nothing (TPC-DS q97).
+      if ((oneRowAggregate(node) || groupKeysOutput(node)) && node.path("modifiers") instanceof ArrayNode mods) {
+        // An aggregate without GROUP BY returns at most one row (TPC-DS q97), and a block that outputs every one of
+        // its GROUP BY keys returns one row per group, each with other keys: DISTINCT changes nothing.
         for (int i = mods.size() - 1; i >= 0; i--) {
           if ("DISTINCT_MODIFIER".equals(mods.get(i).path("type").asText(""))
               && mods.get(i).path("distinct_on_targets").isEmpty()) {
@@ -285,6 +288,38 @@ final class Normalizer {
     boolean[] found = {false};
     Trees.visit(n, x -> found[0] |= "STAR".equals(x.path("class").asText()));
     return found[0];
+  }
+
+  /**
+   * Whether the block groups by plain keys (no grouping sets) each of which it outputs: a key that is a select item's
+   * position ({@code GROUP BY 1}) or the same expression as a select item (a name that is only a select alias is
+   * not read as one: the binder may take it for a column of the same name).
+   */
+  private static boolean groupKeysOutput(JsonNode node) {
+    JsonNode groups = node.path("group_expressions");
+    if (groups.isEmpty() || !standardGrouping(node)) {
+      return false;
+    }
+    JsonNode selectList = node.path("select_list");
+    Set<String> outputs = new HashSet<>();
+    for (JsonNode item : selectList) {
+      ObjectNode bare = item.deepCopy();
+      bare.put("alias", "");
+      outputs.add(text(bare));
+    }
+    for (JsonNode g : groups) {
+      ObjectNode bare = g.deepCopy();
+      bare.put("alias", "");
+      JsonNode literal = g.path("literal");
+      boolean position = "VALUE_CONSTANT".equals(g.path("type").asText(""))
+          && "INTEGER".equals(literal.path("kind").asText(""))
+          && literal.path("text").asText("").matches("[1-9]\\d{0,3}")
+          && Integer.parseInt(literal.path("text").asText()) <= selectList.size();
+      if (!position && !outputs.contains(text(bare))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean standardGrouping(JsonNode node) {

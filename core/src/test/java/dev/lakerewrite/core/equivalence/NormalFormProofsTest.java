@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
  * Differences the syntactic pass proves irrelevant before any instance runs (the verdict is EQUIVALENT and proved),
  * and their look-alikes it must not: a conjunct {@code c IS NOT NULL} on a NOT NULL column of an inner-joined table
  * is TRUE on every row (TPC-DS q51's {@code ss_item_sk IS NOT NULL}), unlike one on a nullable column or on the NULL
- * side of an outer join; DISTINCT on an aggregate without GROUP BY (one row, TPC-DS q97) changes nothing, unlike
- * DISTINCT on a window over every row.
+ * side of an outer join; DISTINCT on an aggregate without GROUP BY (one row, TPC-DS q97) or over groups whose keys are
+ * all output changes nothing, unlike DISTINCT on a window over every row or over groups with a key left out.
  */
 class NormalFormProofsTest {
   static final String SCHEMA = """
@@ -56,6 +56,28 @@ class NormalFormProofsTest {
       EquivalenceResult window = checker.check("SELECT DISTINCT sum(s_paid) OVER () AS paid FROM sale",
           "SELECT sum(s_paid) OVER () AS paid FROM sale");
       assertThat(window.verdict()).as(window.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+    }
+  }
+
+  @Test
+  void distinctOverGroupsWhoseKeysAreAllOutputIsProvedRedundant() {
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
+      for (String grouped : new String[] {
+          "SELECT s_paid % 10 AS bucket, count(*) FROM sale GROUP BY 1",
+          "SELECT s_paid % 10 AS bucket, count(*) FROM sale GROUP BY s_paid % 10",
+          "SELECT i_color, s_ticket, sum(s_paid) FROM sale, item WHERE s_item = i_sk GROUP BY s_ticket, i_color"}) {
+        EquivalenceResult r = checker.check(grouped, grouped.replace("SELECT ", "SELECT DISTINCT "));
+        assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.EQUIVALENT);
+        assertThat(r.proved()).as("%s: %s", grouped, r.summary()).isTrue();
+      }
+      // A key the output does not hold: two tickets of one colour give two equal rows, which DISTINCT merges.
+      String partial = "SELECT i_color, sum(s_paid) FROM sale, item WHERE s_item = i_sk GROUP BY s_ticket, i_color";
+      EquivalenceResult r = checker.check(partial, partial.replace("SELECT ", "SELECT DISTINCT "));
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      // A select alias named like a column is not the column: GROUP BY binds s_paid to the column.
+      String shadow = "SELECT s_paid % 10 AS s_paid, count(*) FROM sale GROUP BY s_paid";
+      EquivalenceResult s2 = checker.check(shadow, shadow.replace("SELECT ", "SELECT DISTINCT "));
+      assertThat(s2.proved()).as(s2.summary()).isFalse();
     }
   }
 }
