@@ -705,28 +705,36 @@ final class ThresholdSearch {
     }
 
     /**
-     * The threshold between two neighbouring values of the cell, on a ten times finer grid: every measure of the
-     * seed times ten (ratios between sums kept) and the cell bisected between ten times each neighbour. A ratio's
-     * boundary that no value of the cell meets exactly on the seed's totals ({@code curr / prev < 0.9} with {@code
-     * prev} = 3: 2/3 and 3/3 either side) is met on the finer one (27/30). At most {@value #REFINE_TRIALS}
-     * instances.
+     * The threshold between two neighbouring values of the cell, on finer grids: every measure of the seed times
+     * {@code f} (ratios between sums kept) and the cell bisected between {@code f} times each neighbour, for {@code f}
+     * = 10, 9 and 11. A ratio's boundary that no value of the cell meets exactly on the seed's totals ({@code curr /
+     * prev < 0.9} with {@code prev} = 3: 2/3 and 3/3 either side) is met on the grid ten times finer (27/30); a
+     * relative deviation from a partition's average ({@code abs(s - a) / a > 0.1} with two groups: {@code s} at 11/9
+     * or 9/11 of the other group's total) on the grid nine or eleven times finer. At most {@value #REFINE_TRIALS}
+     * instances over the three.
      */
     private @Nullable Outcome refined(BigDecimal from, BigDecimal to, BigDecimal unit, int allowed, int[] used,
         Probe probe) throws SQLException {
-      BigDecimal factor = BigDecimal.TEN;
-      Database finer = scaled(seed.instance(), measures, factor, ", every measure times ten (a finer grid)");
-      String start = finer == null ? null : fit(from.multiply(factor), unit);
-      if (start == null || used[0] >= allowed) {
-        return null;
-      }
       int budget = used[0] + REFINE_TRIALS;
-      used[0]++;
-      Outcome base = probe.run(with(finer, start));
-      if (base == null || base.different()) {
-        return base;
+      for (int f : REFINE_FACTORS) {
+        BigDecimal factor = BigDecimal.valueOf(f);
+        Database finer = scaled(seed.instance(), measures, factor, ", every measure times " + f + " (a finer grid)");
+        String start = finer == null ? null : fit(from.multiply(factor), unit);
+        if (start == null || used[0] >= Math.min(allowed, budget)) {
+          return null;
+        }
+        used[0]++;
+        Outcome base = probe.run(with(finer, start));
+        if (base == null || base.different()) {
+          return base;
+        }
+        Outcome found = bisect(finer, base.signature(), new BigDecimal(start), to.multiply(factor), unit,
+            Math.min(allowed, budget), used, probe).found();
+        if (found != null) {
+          return found;
+        }
       }
-      return bisect(finer, base.signature(), new BigDecimal(start), to.multiply(factor), unit,
-          Math.min(allowed, budget), used, probe).found();
+      return null;
     }
 
     /**
@@ -766,6 +774,9 @@ final class ThresholdSearch {
   /** Where a bisection ended: the instance on which the queries differed (null if none), and its two sides. */
   private record Bracket(@Nullable Outcome found, BigDecimal from, BigDecimal to) {}
 
-  /** Instances the finer grid of one cell's threshold tries at most. */
-  static final int REFINE_TRIALS = 10;
+  /** Instances the finer grids of one cell's threshold try at most. */
+  static final int REFINE_TRIALS = 16;
+
+  /** The finer grids' factors, in the order tried. */
+  private static final int[] REFINE_FACTORS = {10, 9, 11};
 }
