@@ -644,17 +644,19 @@ final class Normalizer {
    * {@code x > 0 AND CASE WHEN x > 0 THEN ... END > ...} get one normal form (TPC-DS q11's first-year totals).
    */
   private static JsonNode impliedByConjuncts(JsonNode where) {
-    if (!"CONJUNCTION".equals(where.path("class").asText("")) || !"CONJUNCTION_AND".equals(where.path("type")
-        .asText(""))) {
-      return where;
-    }
     List<JsonNode> conjuncts = new ArrayList<>();
-    flattenConjunction(where, "CONJUNCTION_AND", conjuncts);
+    if ("CONJUNCTION".equals(where.path("class").asText(""))
+        && "CONJUNCTION_AND".equals(where.path("type").asText(""))) {
+      flattenConjunction(where, "CONJUNCTION_AND", conjuncts);
+    } else if (guardsOf(where).isEmpty()) {
+      return where;
+    } else {
+      conjuncts.add(where); // one conjunct with a guard: the guard is made explicit, as beside others
+    }
     String before = text(where);
     List<JsonNode> added = new ArrayList<>();
     for (JsonNode c : conjuncts) {
-      JsonNode p = guardOf(c);
-      if (p != null) {
+      for (JsonNode p : guardsOf(c)) {
         ObjectNode copy = (ObjectNode) p.deepCopy();
         copy.put("alias", "");
         added.add(copy);
@@ -706,12 +708,14 @@ final class Normalizer {
   }
 
   /**
-   * The {@code p} of a conjunct that compares {@code CASE WHEN p THEN a [ELSE NULL] END} with something, when
-   * {@code p} compares a column with a constant: the conjunct is TRUE only where {@code p} is. Null otherwise.
+   * The {@code p} of each side of a conjunct that compares {@code CASE WHEN p THEN a [ELSE NULL] END} with
+   * something, when {@code p} compares a column with a constant: the conjunct is TRUE only where each such {@code p}
+   * is (both sides, when both are such CASEs: TPC-DS q11/q74's ratios of two channels).
    */
-  private static @Nullable JsonNode guardOf(JsonNode c) {
+  private static List<JsonNode> guardsOf(JsonNode c) {
+    List<JsonNode> out = new ArrayList<>();
     if (!"COMPARISON".equals(c.path("class").asText("")) || !IMPLIES.containsKey(c.path("type").asText(""))) {
-      return null;
+      return out;
     }
     for (JsonNode side : List.of(c.path("left"), c.path("right"))) {
       if (!"CASE".equals(side.path("class").asText("")) || side.path("case_checks").size() != 1) {
@@ -723,10 +727,10 @@ final class Normalizer {
               .startsWith("NULL") || otherwise.path("value").path("is_null").asBoolean(false));
       JsonNode when = side.path("case_checks").get(0).path("when_expr");
       if (elseNull && bound(when) != null) {
-        return when;
+        out.add(when);
       }
     }
-    return null;
+    return out;
   }
 
   /** The expression with each comparison a fact implies replaced by TRUE (a new node where one was replaced). */

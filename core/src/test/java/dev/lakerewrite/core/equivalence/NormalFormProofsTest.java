@@ -80,4 +80,31 @@ class NormalFormProofsTest {
       assertThat(s2.proved()).as(s2.summary()).isFalse();
     }
   }
+
+  /**
+   * A conjunct comparing {@code CASE WHEN p THEN ... ELSE NULL END} with something holds only where {@code p} does:
+   * a conjunct {@code p} beside it, or a weaker one, is redundant, also when the CASE conjunct is the only one left
+   * and when both sides of the comparison are such CASEs (TPC-DS q74's ratios of two channels' totals). With another
+   * ELSE the CASE holds without {@code p}, and dropping {@code p} changes the result.
+   */
+  @Test
+  void aConjunctThatACaseWithoutElseRequiresIsProvedRedundant() {
+    String ratio = "SELECT s_item, s_ticket FROM sale WHERE s_paid > 0 AND CASE WHEN s_paid > 0 THEN s_ticket / s_paid "
+        + "ELSE NULL END > 0.1";
+    String twoSides = "SELECT s_item FROM sale WHERE s_paid > 0 AND s_ticket > 0 AND CASE WHEN s_paid > 0 THEN s_item "
+        + "/ s_paid ELSE NULL END > CASE WHEN s_ticket > 0 THEN s_item / s_ticket ELSE NULL END";
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
+      for (String[] pair : new String[][] {
+          {ratio, ratio.replace("s_paid > 0 AND ", "")},
+          {twoSides, twoSides.replace("s_ticket > 0 AND", "s_ticket >= 0 AND")},
+          {twoSides, twoSides.replace("AND s_ticket > 0 AND", "AND")}}) {
+        EquivalenceResult r = checker.check(pair[0], pair[1]);
+        assertThat(r.proved()).as("%s: %s", pair[1], r.summary()).isTrue();
+        assertThat(r.verdict()).isEqualTo(Verdict.EQUIVALENT);
+      }
+      String otherwise = ratio.replace("ELSE NULL", "ELSE 1");
+      EquivalenceResult r = checker.check(otherwise, otherwise.replace("s_paid > 0 AND ", ""));
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+    }
+  }
 }
