@@ -254,6 +254,23 @@ class EquivalenceCheckerTest {
     assertThat(changed.verdict()).as(changed.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
   }
 
+  /**
+   * A window whose order can tie makes a difference UNKNOWN, unless the counterexample holds at most one row per
+   * table: then nothing ties, and {@code rn = 1} against {@code rn <> 1} is a difference, not a tie-break. A pair
+   * that can differ only through ties stays short of NOT_EQUIVALENT.
+   */
+  @Test
+  void aWindowDifferenceOnOneRowPerTableIsNotATieBreak() throws Exception {
+    String first = "SELECT region, c_id FROM (SELECT region, c_id, row_number() OVER (PARTITION BY region ORDER BY "
+        + "name) AS rn FROM customers) AS t WHERE rn = 1";
+    EquivalenceResult flipped = checker.check(first, first.replace("rn = 1", "rn <> 1"));
+    assertThat(flipped.verdict()).as(flipped.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+    assertThat(flipped.summary()).contains("every table holds at most one row");
+    assertDiffers(flipped.counterexample().orElseThrow(), first, first.replace("rn = 1", "rn <> 1"));
+    EquivalenceResult tieBreak = checker.check(first, first.replace("ORDER BY name)", "ORDER BY name, c_id)"));
+    assertThat(tieBreak.verdict()).as(tieBreak.summary()).isNotEqualTo(Verdict.NOT_EQUIVALENT);
+  }
+
   @Test
   void tiesOnlySaysWhenALimitsTieBreakingIsTheOnlyDoubt() {
     // The right query keeps its LIMIT inside: whole results differ, the windows can always agree.
