@@ -181,6 +181,10 @@ final class TargetedInstances {
       }
     }
     first.add(instance("groups of two and one (rows equal but for their keys, and another)", groups));
+    Map<String, List<List<String>>> zeroed = numbersAtZero(groups);
+    if (zeroed != null) {
+      first.add(instance("groups of two and one, the numbers no condition reads at 0", zeroed));
+    }
 
     // Witnesses: a row per table occurrence meeting the joins and constants of a query at once, so that it
     // returns rows (each query's first), then their variants, which take two turns at the end of each round below.
@@ -477,6 +481,48 @@ final class TargetedInstances {
       }
     }
     return out;
+  }
+
+  /**
+   * The rows with every number that no condition reads (not a key, not compared with a constant or a column) at 0,
+   * or null when there is none: two rows equal but for their keys then give equal sums and running totals (a
+   * running sum over them is {@code x} and {@code 2x}, unless {@code x} is 0), which DISTINCT merges and a query
+   * without it keeps twice.
+   */
+  private @Nullable Map<String, List<List<String>>> numbersAtZero(Map<String, List<List<String>>> rows) {
+    Set<QueryFacts.ColumnKey> read = new HashSet<>();
+    facts.constants().forEach(c -> read.add(c.column()));
+    for (QueryFacts.ColumnComparison c : facts.columnComparisons()) {
+      read.add(c.left());
+      read.add(c.right());
+    }
+    Map<String, List<List<String>>> out = new LinkedHashMap<>();
+    boolean changed = false;
+    for (Schema.Table t : tables) {
+      Set<String> keys = new HashSet<>();
+      t.keys().forEach(k -> k.forEach(c -> keys.add(c.toLowerCase(Locale.ROOT))));
+      List<List<String>> zeroedRows = new ArrayList<>();
+      for (List<String> row : rows.getOrDefault(key(t), List.of())) {
+        List<String> z = new ArrayList<>(row);
+        for (int c = 0; c < t.columns().size(); c++) {
+          Schema.Column col = t.columns().get(c);
+          String name = col.name().toLowerCase(Locale.ROOT);
+          ValueType type = ValueType.of(col.valueType());
+          if (z.get(c) == null || !type.numeric() || keys.contains(name)
+              || read.contains(QueryFacts.ColumnKey.of(t.name(), name))) {
+            continue;
+          }
+          String zero = type.number(java.math.BigDecimal.ZERO);
+          if (zero != null && !zero.equals(z.get(c))) {
+            z.set(c, zero);
+            changed = true;
+          }
+        }
+        zeroedRows.add(z);
+      }
+      out.put(key(t), zeroedRows);
+    }
+    return changed ? out : null;
   }
 
   /** Rows a witness grown to a count's threshold may hold at most. */

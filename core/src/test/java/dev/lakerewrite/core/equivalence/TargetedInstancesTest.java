@@ -466,4 +466,22 @@ class TargetedInstancesTest {
       EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
     }
   }
+
+  /**
+   * DISTINCT added over a running total: two rows equal but for their keys give running sums {@code x} and {@code
+   * 2x}, distinct unless {@code x} is 0; the groups of two with the numbers no condition reads at 0 give two equal
+   * rows, which DISTINCT merges.
+   */
+  @Test
+  void groupsOfTwoWithUnreadNumbersAtZeroSeparateDistinctOverARunningTotal() throws Exception {
+    String left = "SELECT sa_store, sum(sa_paid) OVER (PARTITION BY sa_store ORDER BY sa_ticket, sa_item ROWS BETWEEN "
+        + "UNBOUNDED PRECEDING AND CURRENT ROW) AS running FROM sale";
+    String right = left.replace("SELECT ", "SELECT DISTINCT ");
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(ThresholdSearchTest.QUANTITIES).build()) {
+      EquivalenceResult r = checker.check(left, right);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      assertThat(r.summary()).contains("the numbers no condition reads at 0");
+      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
+    }
+  }
 }
