@@ -259,6 +259,7 @@ final class ThresholdSearch {
   private static @Nullable Outcome cells(List<Seed> seeds, Map<String, Set<Integer>> measures, int maxTrials,
       Probe probe) throws SQLException {
     int trials = 0;
+    List<Later> later = new ArrayList<>();
     for (Seed seed : seeds) {
       int cells = 0;
       for (Schema.Table t : seed.instance().tables()) {
@@ -277,20 +278,48 @@ final class ThresholdSearch {
             Cell cell = new Cell(seed, t, r, c, ValueType.of(t.columns().get(c).valueType()),
                 limit(t.columns().get(c).type()), measures);
             int[] used = {0};
-            Outcome found = cell.search(v, maxTrials - trials, used, probe);
+            Outcome found = cell.search(v, maxTrials - trials, used, probe, later);
             trials += used[0];
             if (found != null) {
               return found;
             }
             if (trials >= maxTrials) {
-              return null;
+              return later(later, probe);
             }
           }
         }
       }
     }
+    return later(later, probe);
+  }
+
+  /** Trials of the steps the cells' moves put off, on top of the moves' own. */
+  static final int LATER_TRIALS = 24;
+
+  /**
+   * What the cells' moves put off, in its own budget of {@value #LATER_TRIALS} trials: cells whose moves changed
+   * only a CTE's row count, bracketed to that change, and thresholds the tenfold grid did not meet, on other grids.
+   * So the moves and bisections run as they would without these, within the same budget.
+   */
+  private static @Nullable Outcome later(List<Later> later, Probe probe) throws SQLException {
+    int trials = 0;
+    for (int i = 0; i < later.size() && trials < LATER_TRIALS; i++) {
+      int[] used = {0};
+      Outcome found = later.get(i).run(LATER_TRIALS - trials, used);
+      trials += used[0];
+      if (found != null) {
+        return found;
+      }
+    }
     return null;
   }
+
+  /** A search step put off until every cell was moved: runs within {@code allowed} trials, counting them. */
+  @FunctionalInterface
+  private interface Later {
+    @Nullable Outcome run(int allowed, int[] used) throws SQLException;
+  }
+
 
   /**
    * Every measure cell of one table multiplied by one factor: sums of the table's rows scale alike, so ratios
@@ -328,7 +357,7 @@ final class ThresholdSearch {
         if (o.different()) {
           return o;
         }
-        if (o.signature().equals(seed.signature())) {
+        if (results(o.signature()).equals(results(seed.signature()))) { // the results' counts, as before CTEs were counted
           continue;
         }
         // Between 1 and f the counts changed: bisect (on the side of 1 the counts are the seed's).
@@ -348,7 +377,7 @@ final class ThresholdSearch {
           if (mo.different()) {
             return mo;
           }
-          if (mo.signature().equals(seed.signature())) {
+          if (results(mo.signature()).equals(results(seed.signature()))) {
             from = mid;
           } else {
             to = mid;
@@ -632,7 +661,8 @@ final class ThresholdSearch {
       return probe.run(with(v));
     }
 
-    @Nullable Outcome search(String start, int allowed, int[] used, Probe probe) throws SQLException {
+    @Nullable Outcome search(String start, int allowed, int[] used, Probe probe, List<Later> later)
+        throws SQLException {
       BigDecimal v0;
       try {
         v0 = new BigDecimal(start.strip());
@@ -661,6 +691,7 @@ final class ThresholdSearch {
       // Values tried and whether the row counts were the seed's.
       Map<BigDecimal, Boolean> same = new java.util.TreeMap<>();
       same.put(v0, true);
+      BigDecimal pending = null; // the first value at which only a CTE's count changed
       for (BigDecimal s : steps) {
         String text = fit(s, unit);
         if (text == null || used[0] >= allowed) {
@@ -682,41 +713,62 @@ final class ThresholdSearch {
         if (unchanged) {
           continue;
         }
-        // The counts changed between the nearest value tried on the seed's side and this one: bisect there.
-        BigDecimal from = v0;
-        for (Map.Entry<BigDecimal, Boolean> e : same.entrySet()) {
-          BigDecimal x = e.getKey();
-          boolean between = at.compareTo(v0) > 0 ? x.compareTo(v0) >= 0 && x.compareTo(at) < 0
-              : x.compareTo(at) > 0 && x.compareTo(v0) <= 0;
-          if (between && e.getValue() && x.subtract(at).abs().compareTo(from.subtract(at).abs()) < 0) {
-            from = x;
-          }
+        if (results(o.signature()).equals(results(seed.signature()))) {
+          // Only a CTE's row count moved: bracketed only if no value changes the results' counts.
+          pending = pending == null ? at : pending;
+          continue;
         }
-        Bracket b = bisect(seed.instance(), seed.signature(), from, at, unit, allowed, used, probe);
-        if (b.found() != null) {
-          return b.found();
-        }
-        if (b.to().subtract(b.from()).abs().compareTo(unit) <= 0) {
-          return refined(b.from(), b.to(), unit, allowed, used, probe);
-        }
-        return null; // this cell's threshold is tried: the next cell
+        return toward(at, v0, same, unit, allowed, used, probe, RESULTS, later);
+      }
+      if (pending != null) {
+        BigDecimal at = pending;
+        later.add((a, u) -> toward(at, v0, same, unit, a, u, probe, Integer.MAX_VALUE, later));
       }
       return null;
     }
 
     /**
+     * Bisects between the nearest value tried on the seed's side and {@code at}, where the first {@code watched}
+     * counts of the signature changed, then refines: the instance on which the queries differ, or null.
+     */
+    private @Nullable Outcome toward(BigDecimal at, BigDecimal v0, Map<BigDecimal, Boolean> same, BigDecimal unit,
+        int allowed, int[] used, Probe probe, int watched, List<Later> later) throws SQLException {
+      BigDecimal from = v0;
+      for (Map.Entry<BigDecimal, Boolean> e : same.entrySet()) {
+        BigDecimal x = e.getKey();
+        boolean between = at.compareTo(v0) > 0 ? x.compareTo(v0) >= 0 && x.compareTo(at) < 0
+            : x.compareTo(at) > 0 && x.compareTo(v0) <= 0;
+        if (between && e.getValue() && x.subtract(at).abs().compareTo(from.subtract(at).abs()) < 0) {
+          from = x;
+        }
+      }
+      Bracket b = bisect(seed.instance(), seed.signature(), from, at, unit, allowed, used, probe, watched);
+      if (b.found() != null) {
+        return b.found();
+      }
+      if (b.to().subtract(b.from()).abs().compareTo(unit) <= 0) {
+        Outcome found = refined(b.from(), b.to(), unit, allowed, used, probe, watched, TENFOLD);
+        if (found == null) {
+          later.add((a, u) -> refined(b.from(), b.to(), unit, a, u, probe, watched, OTHER_GRIDS));
+        }
+        return found;
+      }
+      return null; // this cell's threshold is tried: the next cell
+    }
+
+    /**
      * The threshold between two neighbouring values of the cell, on finer grids: every measure of the seed times
-     * {@code f} (ratios between sums kept) and the cell bisected between {@code f} times each neighbour, for {@code f}
-     * = 10, 9 and 11. A ratio's boundary that no value of the cell meets exactly on the seed's totals ({@code curr /
+     * {@code f} (ratios between sums kept) and the cell bisected between {@code f} times each neighbour, for each of
+     * {@code factors}: 10 at once, 9 and 11 after every cell's moves. A ratio's boundary that no value of the cell meets exactly on the seed's totals ({@code curr /
      * prev < 0.9} with {@code prev} = 3: 2/3 and 3/3 either side) is met on the grid ten times finer (27/30); a
      * relative deviation from a partition's average ({@code abs(s - a) / a > 0.1} with two groups: {@code s} at 11/9
      * or 9/11 of the other group's total) on the grid nine or eleven times finer. At most {@value #REFINE_TRIALS}
-     * instances over the three.
+     * instances per call.
      */
     private @Nullable Outcome refined(BigDecimal from, BigDecimal to, BigDecimal unit, int allowed, int[] used,
-        Probe probe) throws SQLException {
+        Probe probe, int watched, int[] factors) throws SQLException {
       int budget = used[0] + REFINE_TRIALS;
-      for (int f : REFINE_FACTORS) {
+      for (int f : factors) {
         BigDecimal factor = BigDecimal.valueOf(f);
         Database finer = scaled(seed.instance(), measures, factor, ", every measure times " + f + " (a finer grid)");
         String start = finer == null ? null : fit(from.multiply(factor), unit);
@@ -729,7 +781,7 @@ final class ThresholdSearch {
           return base;
         }
         Outcome found = bisect(finer, base.signature(), new BigDecimal(start), to.multiply(factor), unit,
-            Math.min(allowed, budget), used, probe).found();
+            Math.min(allowed, budget), used, probe, watched).found();
         if (found != null) {
           return found;
         }
@@ -743,7 +795,7 @@ final class ThresholdSearch {
      * used: the instance on which the queries differ, if one does, and the last two values either side.
      */
     private Bracket bisect(Database base, List<Integer> same, BigDecimal from, BigDecimal to, BigDecimal unit,
-        int limit, int[] used, Probe probe) throws SQLException {
+        int limit, int[] used, Probe probe, int watched) throws SQLException {
       while (used[0] < limit) {
         BigDecimal units = to.subtract(from).divideToIntegralValue(unit);
         if (units.abs().compareTo(BigDecimal.ONE) <= 0) {
@@ -761,7 +813,7 @@ final class ThresholdSearch {
         if (m.different()) {
           return new Bracket(m, from, to);
         }
-        if (m.signature().equals(same)) {
+        if (watched(m.signature(), watched).equals(watched(same, watched))) {
           from = new BigDecimal(mid);
         } else {
           to = new BigDecimal(mid);
@@ -771,12 +823,24 @@ final class ThresholdSearch {
     }
   }
 
+  /** Signature entries that are the two results' row counts (the rest are the queries' CTEs' row counts). */
+  static final int RESULTS = 2;
+
+  private static List<Integer> results(List<Integer> signature) {
+    return watched(signature, RESULTS);
+  }
+
+  private static List<Integer> watched(List<Integer> signature, int watched) {
+    return signature.subList(0, Math.min(watched, signature.size()));
+  }
+
   /** Where a bisection ended: the instance on which the queries differed (null if none), and its two sides. */
   private record Bracket(@Nullable Outcome found, BigDecimal from, BigDecimal to) {}
 
-  /** Instances the finer grids of one cell's threshold try at most. */
-  static final int REFINE_TRIALS = 16;
+  /** Instances the finer grids of one cell's threshold try at most, at each of the two turns. */
+  static final int REFINE_TRIALS = 10;
 
-  /** The finer grids' factors, in the order tried. */
-  private static final int[] REFINE_FACTORS = {10, 9, 11};
+  /** The finer grid tried at once, and those tried with the trials left after every cell's moves. */
+  private static final int[] TENFOLD = {10};
+  private static final int[] OTHER_GRIDS = {9, 11};
 }
