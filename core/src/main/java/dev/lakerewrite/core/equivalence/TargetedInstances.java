@@ -484,7 +484,8 @@ final class TargetedInstances {
   }
 
   /**
-   * The rows with every number that no condition reads (not a key, not compared with a constant or a column) at 0,
+   * The rows with every number that no condition reads (not a key, not compared with a constant or a column, not under
+   * an aggregate a comparison reads) at 0,
    * or null when there is none: two rows equal but for their keys then give equal sums and running totals (a
    * running sum over them is {@code x} and {@code 2x}, unless {@code x} is 0), which DISTINCT merges and a query
    * without it keeps twice.
@@ -496,9 +497,12 @@ final class TargetedInstances {
       read.add(c.left());
       read.add(c.right());
     }
+    // Measures under an aggregate a comparison reads (HAVING sum(x) > ...) are read by a condition too.
+    Map<String, Set<Integer>> compared = ThresholdSearch.measures(facts.statements(), tables);
     Map<String, List<List<String>>> out = new LinkedHashMap<>();
     boolean changed = false;
     for (Schema.Table t : tables) {
+      Set<Integer> comparedHere = compared.getOrDefault(t.name().toLowerCase(Locale.ROOT), Set.of());
       Set<String> keys = new HashSet<>();
       t.keys().forEach(k -> k.forEach(c -> keys.add(c.toLowerCase(Locale.ROOT))));
       List<List<String>> zeroedRows = new ArrayList<>();
@@ -508,7 +512,7 @@ final class TargetedInstances {
           Schema.Column col = t.columns().get(c);
           String name = col.name().toLowerCase(Locale.ROOT);
           ValueType type = ValueType.of(col.valueType());
-          if (z.get(c) == null || !type.numeric() || keys.contains(name)
+          if (z.get(c) == null || !type.numeric() || keys.contains(name) || comparedHere.contains(c)
               || read.contains(QueryFacts.ColumnKey.of(t.name(), name))) {
             continue;
           }
