@@ -300,6 +300,19 @@ class EquivalenceCheckerTest {
   }
 
   /** Runs the counterexample script in a fresh DuckDB and both queries on it: their rows must differ. */
+  /**
+   * Checks the pair on a checker of {@code schema}: NOT_EQUIVALENT, with a counterexample on which the two queries,
+   * re-run in a fresh DuckDB, differ. Returns the result for further assertions.
+   */
+  static EquivalenceResult assertRejected(String schema, String left, String right) throws SQLException {
+    try (EquivalenceChecker c = EquivalenceChecker.builder().schema(schema).build()) {
+      EquivalenceResult r = c.check(left, right);
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
+      assertDiffers(r.counterexample().orElseThrow(), left, right);
+      return r;
+    }
+  }
+
   static void assertDiffers(Counterexample ce, String left, String right) throws SQLException {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
       for (String s : ce.createStatements()) {

@@ -458,13 +458,9 @@ class TargetedInstancesTest {
         + "(SELECT sa_cust AS cust FROM sale GROUP BY sa_cust HAVING sum(sa_qty * sa_paid) > 100) SELECT sum(s_year) "
         + "FROM store WHERE s_sk IN (SELECT item FROM busy) AND s_sk IN (SELECT cust FROM big)";
     String right = left.replace("count(*) > 2", "count(*) >= 2");
-    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(ThresholdSearchTest.QUANTITIES).build()) {
-      EquivalenceResult r = checker.check(left, right);
-      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
-      assertThat(r.summary()).as(r.summary()).contains("each sale row 2 times (a count compared with 2)")
-          .doesNotContain("of a comparison over aggregates");
-      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
-    }
+    EquivalenceResult r = EquivalenceCheckerTest.assertRejected(ThresholdSearchTest.QUANTITIES, left, right);
+    assertThat(r.summary()).as(r.summary()).contains("each sale row 2 times (a count compared with 2)")
+        .doesNotContain("of a comparison over aggregates");
   }
 
   /**
@@ -477,11 +473,7 @@ class TargetedInstancesTest {
     String left = "SELECT sa_store, sum(sa_paid) OVER (PARTITION BY sa_store ORDER BY sa_ticket, sa_item ROWS BETWEEN "
         + "UNBOUNDED PRECEDING AND CURRENT ROW) AS running FROM sale";
     String right = left.replace("SELECT ", "SELECT DISTINCT ");
-    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(ThresholdSearchTest.QUANTITIES).build()) {
-      EquivalenceResult r = checker.check(left, right);
-      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
-      assertThat(r.summary()).contains("the numbers no condition reads at 0");
-      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
-    }
+    EquivalenceResult r = EquivalenceCheckerTest.assertRejected(ThresholdSearchTest.QUANTITIES, left, right);
+    assertThat(r.summary()).contains("the numbers no condition reads at 0");
   }
 }

@@ -174,18 +174,15 @@ class ThresholdSearchTest {
   @Test
   void aThresholdInsideACteReadThroughInIsFoundByTheCtesRowCount() throws Exception {
     String right = BIG_SPENDERS.replace("> 100)", ">= 100)");
-    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(QUANTITIES).build()) {
-      EquivalenceResult r = checker.check(BIG_SPENDERS, right);
-      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
-      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), BIG_SPENDERS, right);
-      assertThat(r.summary()).contains("a threshold of a comparison over aggregates");
-    }
+    EquivalenceResult r = EquivalenceCheckerTest.assertRejected(QUANTITIES, BIG_SPENDERS, right);
+    assertThat(r.summary()).contains("a threshold of a comparison over aggregates");
   }
 
   /**
    * TPC-DS q47/q57/q89's shape: a group's relative deviation from its partition's average. With two groups in a
    * partition the boundary {@code abs(s - a) / a = 0.1} puts {@code s} at 11/9 or 9/11 of the other group's total,
-   * which neither the seed's grid nor one ten times finer meets; the grids nine and eleven times finer do.
+   * which neither the seed's grid nor one ten times finer meets; the grids nine and eleven times finer do (tried
+   * after every cell was moved).
    */
   @Test
   void aRelativeDeviationFromAPartitionsAverageIsMetOnAGridNineOrElevenTimesFiner() throws Exception {
@@ -193,11 +190,7 @@ class ThresholdSearchTest {
         + "sa_store) AS a FROM sale GROUP BY sa_item, sa_store) AS t WHERE CASE WHEN a > 0 THEN abs(s - a) / a ELSE "
         + "NULL END > 0.1";
     String right = left.replace("> 0.1", ">= 0.1");
-    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(QUANTITIES).build()) {
-      EquivalenceResult r = checker.check(left, right);
-      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
-      EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
-      assertThat(r.summary()).as(r.summary()).containsPattern("every measure times (9|11) \\(a finer grid\\)");
-    }
+    EquivalenceResult r = EquivalenceCheckerTest.assertRejected(QUANTITIES, left, right);
+    assertThat(r.summary()).as(r.summary()).containsPattern("every measure times (9|11) \\(a finer grid\\)");
   }
 }
