@@ -484,11 +484,10 @@ final class TargetedInstances {
   }
 
   /**
-   * The rows with every number that no condition reads (not a key, not compared with a constant or a column, not under
-   * an aggregate a comparison reads) at 0,
-   * or null when there is none: two rows equal but for their keys then give equal sums and running totals (a
-   * running sum over them is {@code x} and {@code 2x}, unless {@code x} is 0), which DISTINCT merges and a query
-   * without it keeps twice.
+   * The rows with every number that no condition reads (not a key, not compared with a constant or a column, not
+   * under an aggregate a comparison reads) at 0, or null when there is none: two rows equal but for their keys then
+   * give equal sums and running totals (a running sum over them is {@code x} and {@code 2x}, unless {@code x} is 0),
+   * which DISTINCT merges and a query without it keeps twice.
    */
   private @Nullable Map<String, List<List<String>>> numbersAtZero(Map<String, List<List<String>>> rows) {
     Set<QueryFacts.ColumnKey> read = new HashSet<>();
@@ -502,23 +501,24 @@ final class TargetedInstances {
     Map<String, List<List<String>>> out = new LinkedHashMap<>();
     boolean changed = false;
     for (Schema.Table t : tables) {
+      // The columns to zero and their zero, decided once per table.
       Set<Integer> comparedHere = compared.getOrDefault(t.name().toLowerCase(Locale.ROOT), Set.of());
-      Set<String> keys = new HashSet<>();
-      t.keys().forEach(k -> k.forEach(c -> keys.add(c.toLowerCase(Locale.ROOT))));
+      Map<Integer, String> zeros = new LinkedHashMap<>();
+      for (int c = 0; c < t.columns().size(); c++) {
+        Schema.Column col = t.columns().get(c);
+        ValueType type = ValueType.of(col.valueType());
+        String zero = type.numeric() ? type.number(java.math.BigDecimal.ZERO) : null;
+        if (zero != null && !t.inKey(col.name()) && !comparedHere.contains(c)
+            && !read.contains(QueryFacts.ColumnKey.of(t.name(), col.name()))) {
+          zeros.put(c, zero);
+        }
+      }
       List<List<String>> zeroedRows = new ArrayList<>();
       for (List<String> row : rows.getOrDefault(key(t), List.of())) {
         List<String> z = new ArrayList<>(row);
-        for (int c = 0; c < t.columns().size(); c++) {
-          Schema.Column col = t.columns().get(c);
-          String name = col.name().toLowerCase(Locale.ROOT);
-          ValueType type = ValueType.of(col.valueType());
-          if (z.get(c) == null || !type.numeric() || keys.contains(name) || comparedHere.contains(c)
-              || read.contains(QueryFacts.ColumnKey.of(t.name(), name))) {
-            continue;
-          }
-          String zero = type.number(java.math.BigDecimal.ZERO);
-          if (zero != null && !zero.equals(z.get(c))) {
-            z.set(c, zero);
+        for (Map.Entry<Integer, String> e : zeros.entrySet()) {
+          if (z.get(e.getKey()) != null && !e.getValue().equals(z.get(e.getKey()))) {
+            z.set(e.getKey(), e.getValue());
             changed = true;
           }
         }

@@ -320,7 +320,6 @@ final class ThresholdSearch {
     @Nullable Outcome run(int allowed, int[] used) throws SQLException;
   }
 
-
   /**
    * Every measure cell of one table multiplied by one factor: sums of the table's rows scale alike, so ratios
    * between them (TPC-DS q11/q74's {@code secyear.year_total / firstyear.year_total}, compared between two
@@ -357,7 +356,7 @@ final class ThresholdSearch {
         if (o.different()) {
           return o;
         }
-        if (results(o.signature()).equals(results(seed.signature()))) { // the results' counts, as before CTEs were counted
+        if (results(o.signature()).equals(results(seed.signature()))) { // the results' counts alone
           continue;
         }
         // Between 1 and f the counts changed: bisect (on the side of 1 the counts are the seed's).
@@ -714,7 +713,7 @@ final class ThresholdSearch {
           continue;
         }
         if (results(o.signature()).equals(results(seed.signature()))) {
-          // Only a CTE's row count moved: bracketed only if no value changes the results' counts.
+          // Only a CTE's row count moved: bracketed after every cell's moves, in the put-off trials.
           pending = pending == null ? at : pending;
           continue;
         }
@@ -759,8 +758,9 @@ final class ThresholdSearch {
     /**
      * The threshold between two neighbouring values of the cell, on finer grids: every measure of the seed times
      * {@code f} (ratios between sums kept) and the cell bisected between {@code f} times each neighbour, for each of
-     * {@code factors}: 10 at once, 9 and 11 after every cell's moves. A ratio's boundary that no value of the cell meets exactly on the seed's totals ({@code curr /
-     * prev < 0.9} with {@code prev} = 3: 2/3 and 3/3 either side) is met on the grid ten times finer (27/30); a
+     * {@code factors}: 10 at once, 9 and 11 after every cell's moves. A ratio's boundary that no value of the cell
+     * meets exactly on the seed's totals ({@code curr / prev < 0.9} with {@code prev} = 3: 2/3 and 3/3 either side)
+     * is met on the grid ten times finer (27/30); a
      * relative deviation from a partition's average ({@code abs(s - a) / a > 0.1} with two groups: {@code s} at 11/9
      * or 9/11 of the other group's total) on the grid nine or eleven times finer. At most {@value #REFINE_TRIALS}
      * instances per call.
