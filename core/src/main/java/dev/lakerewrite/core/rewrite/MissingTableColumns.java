@@ -51,13 +51,21 @@ final class MissingTableColumns extends PlannerPart {
     Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
     List<String> still = new ArrayList<>();
     List<String> searchFor = new ArrayList<>();
+    List<Evidence.JoinStep> parts = splitParts(t.lake());
     for (String c : t.unmapped()) {
       ColumnTarget inMain = chooser.bestColumn(t.assumed(), c, t.lake()).orElse(null);
       double mainScore = inMain == null ? 0 : inMain.score();
       ColumnTarget best = null;
       Set<String> neighbours = new LinkedHashSet<>();
       lake.joinNeighbours(t.lake()).forEach(n -> neighbours.add(n.rightTable()));
-      for (String other : ownIdentifier(t.assumed(), c) ? List.<String>of() : pad.contextTables()) {
+      // The table's parts split off by columns are the table itself, in sight or not; other tables are read only
+      // once the scratchpad holds them.
+      Set<String> others = new LinkedHashSet<>();
+      if (!ownIdentifier(t.assumed(), c)) {
+        parts.forEach(n -> others.add(n.rightTable()));
+        others.addAll(pad.contextTables());
+      }
+      for (String other : others) {
         // A column read from another table comes through one join with a direct neighbour in the join graph;
         // longer chains to a table that merely has a similarly named column are guesses.
         // Nor from one part of a table split by rows: it holds only some of the rows a join should find.
@@ -160,9 +168,7 @@ final class MissingTableColumns extends PlannerPart {
    * path yet; the main table's column stays meanwhile.
    */
   private TableChoice splitPartColumns(TableChoice t, List<JoinRoute> extraJoins, List<Action> wanted) {
-    List<Evidence.JoinStep> parts = lake.joinNeighbours(t.lake()).stream()
-        .filter(n -> (namedAsPart(t.lake(), n.rightTable()) || namedAsPart(n.rightTable(), t.lake()))
-            && sameRows(t.lake(), n)).toList();
+    List<Evidence.JoinStep> parts = splitParts(t.lake());
     if (parts.isEmpty()) {
       return t;
     }
@@ -250,6 +256,16 @@ final class MissingTableColumns extends PlannerPart {
       }
     }
     return changed ? new TableChoice(t.assumed(), t.lake(), t.score(), columns, t.unmapped(), t.mergedInto()) : t;
+  }
+
+  /**
+   * The parts of a lake table split off by columns: join-graph neighbours joined one to one whose name extends the
+   * table's, or the table's name extends their own.
+   */
+  private List<Evidence.JoinStep> splitParts(String table) {
+    return lake.joinNeighbours(table).stream()
+        .filter(n -> (namedAsPart(table, n.rightTable()) || namedAsPart(n.rightTable(), table))
+            && sameRows(table, n)).toList();
   }
 
   /** Whether a lake column holds one of the literals as written. One value probe per literal. */

@@ -701,6 +701,28 @@ class OfflinePlannerPartsTest {
       assertThat(joins).extracting(JoinRoute::toLake).containsExactly("zo_clnts_extr");
     }
 
+    @Test
+    void thePartSplitOffByColumnsAnswersAColumnTheTableLacksThoughNoSearchFoundIt() {
+      // SEARCH_TABLE for c_address found other tables; the part holds the customers' own rows, in sight or not.
+      lake.keyOverlap("zo_clnts", "CSTK", "zo_clnts_extr", "CSTK", 1.0);
+      List<Action> wanted = new ArrayList<>();
+
+      TableChoice before = new Parts(lake, sql, lake.padWith("zo_clnts")).missing().crossTableColumns(customer(),
+          new ArrayList<>(), wanted);
+
+      assertThat(before.columns().get("c_address").weak()).isTrue();
+      assertThat(wanted).contains(new Action.FindJoinPath("zo_clnts", "zo_clnts_extr"));
+
+      Scratchpad pad = lake.padWith("zo_clnts");
+      lake.addJoinPath(pad, "zo_clnts", "zo_clnts_extr");
+      List<JoinRoute> joins = new ArrayList<>();
+      TableChoice after = new Parts(lake, sql, pad).missing().crossTableColumns(customer(), joins, new ArrayList<>());
+
+      assertThat(after.columns().get("c_address").lakeTable()).isEqualTo("zo_clnts_extr");
+      assertThat(after.columns().get("c_address").lakeColumn()).isEqualTo("ADRS");
+      assertThat(joins).extracting(JoinRoute::toLake).containsExactly("zo_clnts_extr");
+    }
+
     // Orders split by columns one to one (ORDERKEY = ORDRK); customers reference nations (many to one).
     private final FakeLakeTools orders = new FakeLakeTools()
         .table("tbl_orders", "ORDERKEY BIGINT, ORDERPRIORITY BIGINT, CSTK BIGINT", "1|1|7", "2|3|7", "3|2|8")
