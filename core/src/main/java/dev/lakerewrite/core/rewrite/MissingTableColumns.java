@@ -51,21 +51,13 @@ final class MissingTableColumns extends PlannerPart {
     Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
     List<String> still = new ArrayList<>();
     List<String> searchFor = new ArrayList<>();
-    List<Evidence.JoinStep> parts = splitParts(t.lake());
     for (String c : t.unmapped()) {
       ColumnTarget inMain = chooser.bestColumn(t.assumed(), c, t.lake()).orElse(null);
       double mainScore = inMain == null ? 0 : inMain.score();
       ColumnTarget best = null;
       Set<String> neighbours = new LinkedHashSet<>();
       lake.joinNeighbours(t.lake()).forEach(n -> neighbours.add(n.rightTable()));
-      // The table's parts split off by columns are the table itself, in sight or not; other tables are read only
-      // once the scratchpad holds them.
-      Set<String> others = new LinkedHashSet<>();
-      if (!ownIdentifier(t.assumed(), c)) {
-        parts.forEach(n -> others.add(n.rightTable()));
-        others.addAll(pad.contextTables());
-      }
-      for (String other : others) {
+      for (String other : ownIdentifier(t.assumed(), c) ? List.<String>of() : pad.contextTables()) {
         // A column read from another table comes through one join with a direct neighbour in the join graph;
         // longer chains to a table that merely has a similarly named column are guesses.
         // Nor from one part of a table split by rows: it holds only some of the rows a join should find.
@@ -236,10 +228,31 @@ final class MissingTableColumns extends PlannerPart {
       weights.put(e.getKey(), w);
       options.put(e.getKey(), o);
     }
+    // A column the table chosen cannot answer is one of the group's too: the parts are the table, in sight or not
+    // (c_address is the customers' part's ADRS though SEARCH_TABLE found other tables).
+    for (String c : t.unmapped()) {
+      Map<String, Double> w = new LinkedHashMap<>();
+      Map<String, ColumnTarget> o = new LinkedHashMap<>();
+      for (Evidence.JoinStep part : parts) {
+        for (ColumnTarget target : chooser.targets(t.assumed(), c, part.rightTable(), Set.of())) {
+          String id = part.rightTable() + "." + target.lakeColumn();
+          if (target.score() >= TableChooser.COLUMN_THRESHOLD
+              && (!sharedKeys.contains(id) || isKey(t.assumed(), c))) {
+            w.put(id, target.score() - TableChooser.COLUMN_THRESHOLD + TableChooser.ASSIGNMENT_EPSILON);
+            o.put(id, target);
+          }
+        }
+      }
+      weights.put(key(c), w);
+      options.put(key(c), o);
+    }
     Map<String, String> assigned = ColumnAssignment.best(weights).pairs();
     Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
+    List<String> unmapped = new ArrayList<>(t.unmapped());
     boolean changed = false;
-    for (String c : t.columns().keySet()) {
+    List<String> assumedColumns = new ArrayList<>(t.columns().keySet());
+    t.unmapped().forEach(c -> assumedColumns.add(key(c)));
+    for (String c : assumedColumns) {
       ColumnTarget best = exact.containsKey(c) ? exact.get(c)
           : assigned.containsKey(c) ? options.get(c).get(assigned.get(c)) : null;
       if (best == null || best.lakeTable().equals(t.lake())) {
@@ -249,13 +262,14 @@ final class MissingTableColumns extends PlannerPart {
       if (path.isPresent()) {
         columns.put(c, new ColumnTarget(best.lakeTable(), best.lakeColumn(), best.score(),
             best.why() + " in " + best.lakeTable() + ", the part of " + t.lake() + " split off by columns"));
+        unmapped.removeIf(u -> key(u).equals(c));
         joinOnce(extraJoins, t.assumed(), path.get());
         changed = true;
       } else {
         askForJoinPath(t.lake(), best.lakeTable(), wanted);
       }
     }
-    return changed ? new TableChoice(t.assumed(), t.lake(), t.score(), columns, t.unmapped(), t.mergedInto()) : t;
+    return changed ? new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto()) : t;
   }
 
   /**
