@@ -473,10 +473,20 @@ final class MissingTableColumns extends PlannerPart {
         continue;
       }
       ColumnTarget direct = columns.get(c);
+      // A direct column whose name holds the prefix too (NEW_ZEALAND_GAZETTEER_PLC_ID for "New Zealand Gazetteer
+      // place ID", ISO_3166_2_CODIFICATION for "ISO 3166-2 code") is the compound column itself, in its own table.
+      Set<String> directWords = new LinkedHashSet<>();
+      if (direct != null && !direct.weak()) {
+        directWords.addAll(List.of(Names.normalize(direct.lakeColumn()).split(" ")));
+        directWords.addAll(List.of(Names.normalize(lake.bareColumnName(t.lake(), direct.lakeColumn())).split(" ")));
+      }
       Compound best = null;
       for (int k = 1; k < words.length; k++) {
         String prefix = String.join(" ", java.util.Arrays.copyOfRange(words, 0, k));
         String suffix = String.join(" ", java.util.Arrays.copyOfRange(words, k, words.length));
+        if (directWords.containsAll(List.of(java.util.Arrays.copyOfRange(words, 0, k)))) {
+          continue;
+        }
         double baseDescribes = chooser.about(prefix, t.lake());
         for (Evidence.JoinStep n : neighbours) {
           double prefixEvidence = Math.max(lake.nameSimilarity(prefix, n.leftColumn()), chooser.about(prefix, n.rightTable()));

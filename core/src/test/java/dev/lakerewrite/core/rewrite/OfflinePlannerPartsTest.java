@@ -1001,6 +1001,34 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aDirectColumnNamedForTheWholeCompoundIsNotReadFromANeighbourNamedByItsPrefix() {
+      // Every table of a New Zealand lake is about New Zealand; the jurisdictions' own gazetteer id is the column,
+      // not the places' iNaturalist id read as "the place id of the New Zealand places".
+      FakeLakeTools nz = new FakeLakeTools()
+          .table("tbl_applies_to_legal_power", "LAB VARCHAR, NEW_ZEALAND_GAZETTEER_PLC_ID BIGINT",
+              "Auckland|14964", "Otago|14966")
+          .table("tbl_located_places", "LAB VARCHAR, I_NATURALIST_SPOT_ID BIGINT", "Auckland|11510", "Otago|40488")
+          .edge("tbl_applies_to_legal_power", "LAB", "tbl_located_places", "LAB")
+          .similar("new zealand", "tbl located places", 0.97)
+          .similar("new zealand gazetteer place id", "new zealand gazetteer plc id", 0.95)
+          .similar("gazetteer place id", "i naturalist spot id", 0.97)
+          .similar("place id", "i naturalist spot id", 0.97);
+      Scratchpad pad = nz.padWith("tbl_applies_to_legal_power", "tbl_located_places");
+      nz.addJoinPath(pad, "tbl_applies_to_legal_power", "tbl_located_places");
+      String column = "new zealand gazetteer place id";
+      Parts p = new Parts(nz, "SELECT \"New Zealand Gazetteer place ID\" FROM applies_to_jurisdiction", pad);
+      List<JoinRoute> joins = new ArrayList<>();
+
+      TableChoice t = p.missing().crossTableColumns(choice("applies_to_jurisdiction", "tbl_applies_to_legal_power",
+          Map.of(column, new ColumnTarget("tbl_applies_to_legal_power", "NEW_ZEALAND_GAZETTEER_PLC_ID", 1.0, "test")),
+          List.of()), joins,
+          new ArrayList<>());
+
+      assertThat(t.columns().get(column).lakeColumn()).isEqualTo("NEW_ZEALAND_GAZETTEER_PLC_ID");
+      assertThat(joins).isEmpty();
+    }
+
+    @Test
     void aJoinThatRepeatsEachRowBringsNoColumnOfIt() {
       // Each supplier key matches about 20 customers' nation keys: their phones are not the supplier's.
       FakeLakeTools fanning = new FakeLakeTools()
