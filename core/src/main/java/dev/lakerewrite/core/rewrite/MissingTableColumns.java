@@ -473,8 +473,9 @@ final class MissingTableColumns extends PlannerPart {
         continue;
       }
       ColumnTarget direct = columns.get(c);
-      // A direct column whose name holds the prefix too (NEW_ZEALAND_GAZETTEER_PLC_ID for "New Zealand Gazetteer
-      // place ID", ISO_3166_2_CODIFICATION for "ISO 3166-2 code") is the compound column itself, in its own table.
+      // A direct column whose name holds the prefix too, word for word or abbreviated (NEW_ZEALAND_GAZE_SPOT_ID for
+      // "New Zealand Gazetteer place ID", ISO_3166_2_CODIFICATION for "ISO 3166-2 code") is the compound column
+      // itself, in its own table.
       Set<String> directWords = new LinkedHashSet<>();
       if (direct != null && !direct.weak()) {
         directWords.addAll(List.of(Names.normalize(direct.lakeColumn()).split(" ")));
@@ -484,7 +485,8 @@ final class MissingTableColumns extends PlannerPart {
       for (int k = 1; k < words.length; k++) {
         String prefix = String.join(" ", java.util.Arrays.copyOfRange(words, 0, k));
         String suffix = String.join(" ", java.util.Arrays.copyOfRange(words, k, words.length));
-        if (directWords.containsAll(List.of(java.util.Arrays.copyOfRange(words, 0, k)))) {
+        if (java.util.Arrays.stream(words, 0, k)
+            .allMatch(w -> directWords.stream().anyMatch(d -> NameSignals.tokenMatch(w, d) > 0))) {
           continue;
         }
         double baseDescribes = chooser.about(prefix, t.lake());

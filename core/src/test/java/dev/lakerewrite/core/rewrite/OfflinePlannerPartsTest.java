@@ -1005,12 +1005,13 @@ class OfflinePlannerPartsTest {
       // Every table of a New Zealand lake is about New Zealand; the jurisdictions' own gazetteer id is the column,
       // not the places' iNaturalist id read as "the place id of the New Zealand places".
       FakeLakeTools nz = new FakeLakeTools()
-          .table("tbl_applies_to_legal_power", "LAB VARCHAR, NEW_ZEALAND_GAZETTEER_PLC_ID BIGINT",
+          .table("tbl_applies_to_legal_power", "LAB VARCHAR, NEW_ZEALAND_GAZE_SPOT_ID BIGINT",
               "Auckland|14964", "Otago|14966")
           .table("tbl_located_places", "LAB VARCHAR, I_NATURALIST_SPOT_ID BIGINT", "Auckland|11510", "Otago|40488")
           .edge("tbl_applies_to_legal_power", "LAB", "tbl_located_places", "LAB")
           .similar("new zealand", "tbl located places", 0.97)
-          .similar("new zealand gazetteer place id", "new zealand gazetteer plc id", 0.95)
+          .similar("new zealand gazetteer", "tbl located places", 0.97)
+          .similar("new zealand gazetteer place id", "new zealand gaze spot id", 0.95)
           .similar("gazetteer place id", "i naturalist spot id", 0.97)
           .similar("place id", "i naturalist spot id", 0.97);
       Scratchpad pad = nz.padWith("tbl_applies_to_legal_power", "tbl_located_places");
@@ -1020,11 +1021,11 @@ class OfflinePlannerPartsTest {
       List<JoinRoute> joins = new ArrayList<>();
 
       TableChoice t = p.missing().crossTableColumns(choice("applies_to_jurisdiction", "tbl_applies_to_legal_power",
-          Map.of(column, new ColumnTarget("tbl_applies_to_legal_power", "NEW_ZEALAND_GAZETTEER_PLC_ID", 1.0, "test")),
+          Map.of(column, new ColumnTarget("tbl_applies_to_legal_power", "NEW_ZEALAND_GAZE_SPOT_ID", 1.0, "test")),
           List.of()), joins,
           new ArrayList<>());
 
-      assertThat(t.columns().get(column).lakeColumn()).isEqualTo("NEW_ZEALAND_GAZETTEER_PLC_ID");
+      assertThat(t.columns().get(column).lakeColumn()).isEqualTo("NEW_ZEALAND_GAZE_SPOT_ID");
       assertThat(joins).isEmpty();
     }
 
