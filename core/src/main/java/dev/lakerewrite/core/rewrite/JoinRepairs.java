@@ -5,9 +5,7 @@ import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
 
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
-import dev.lakerewrite.core.sql.ColumnPrefixes;
 import dev.lakerewrite.core.sql.QueryAnalysis.JoinCondition;
-import dev.lakerewrite.retrieval.Names;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +45,10 @@ final class JoinRepairs extends PlannerPart {
       }
       ColumnTarget ka = left.mergedInto() == null ? left.columns().get(key(j.left().column())) : null;
       ColumnTarget kb = right.mergedInto() == null ? right.columns().get(key(j.right().column())) : null;
-      boolean keysMap = ka != null && kb != null && !ka.weak() && !kb.weak() && ka.lakeTable().equals(a.lake())
-          && kb.lakeTable().equals(b.lake()) && ka.score() >= 0.7 && kb.score() >= 0.7;
+      // A key read from a part of the table split off by columns is the table's own, joined one to one.
+      boolean keysMap = ka != null && kb != null && !ka.weak() && !kb.weak()
+          && context.ownOrPart(a.lake(), ka.lakeTable()) && context.ownOrPart(b.lake(), kb.lakeTable())
+          && ka.score() >= 0.7 && kb.score() >= 0.7;
       if (keysMap && !lastEmpty) {
         continue;
       }
@@ -85,13 +85,8 @@ final class JoinRepairs extends PlannerPart {
 
   /** The column of a lake table named as the assumed key, without the assumed table's prefix. */
   private Optional<String> namedColumn(TableChoice assumed, String column, String lakeTable) {
-    if (assumed.mergedInto() != null) {
-      return Optional.empty();
-    }
-    List<String> names = List.of(Names.normalize(ColumnPrefixes.withoutTablePrefix(column, assumed.assumed())),
-        Names.normalize(column));
-    return lake.table(lakeTable).columns().stream().map(c -> c.name())
-        .filter(c -> names.contains(Names.normalize(c))).findFirst();
+    return assumed.mergedInto() != null ? Optional.empty()
+        : context.columnNamedAs(assumed.assumed(), column, lakeTable);
   }
 
   /**

@@ -11,6 +11,8 @@ import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
 import dev.lakerewrite.core.sql.ColumnPrefixes;
+import dev.lakerewrite.core.sql.QueryAnalysis.ColumnReference;
+import dev.lakerewrite.core.sql.QueryAnalysis.JoinCondition;
 import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.TypeFamily;
@@ -160,7 +162,7 @@ final class MissingTableColumns extends PlannerPart {
    * path yet; the main table's column stays meanwhile.
    */
   private TableChoice splitPartColumns(TableChoice t, List<JoinRoute> extraJoins, List<Action> wanted) {
-    List<Evidence.JoinStep> parts = splitParts(t.lake());
+    List<Evidence.JoinStep> parts = context.splitParts(t.lake());
     if (parts.isEmpty()) {
       return t;
     }
@@ -252,6 +254,22 @@ final class MissingTableColumns extends PlannerPart {
     boolean changed = false;
     List<String> assumedColumns = new ArrayList<>(t.columns().keySet());
     t.unmapped().forEach(c -> assumedColumns.add(key(c)));
+    // A key the query only joins on, named so in a part and not in the table (ss_sold_date_sk is the sales
+    // attributes' SOLD_DATE_SK; the sales' SOLD_TIME_SK only resembles it), is read from the part: the join keeps
+    // the query's own keys instead of the join graph's best pair, which links record ids of unrelated tables.
+    for (String k : joinOnlyKeys(t.assumed())) {
+      if (columns.containsKey(key(k)) || context.columnNamedAs(t.assumed(), k, t.lake()).isPresent()) {
+        continue;
+      }
+      for (Evidence.JoinStep part : parts) {
+        Optional<String> named = context.columnNamedAs(t.assumed(), k, part.rightTable());
+        if (named.isPresent()) {
+          exact.put(key(k), new ColumnTarget(part.rightTable(), named.get(), 1.0, "named " + named.get()));
+          assumedColumns.add(key(k));
+          break;
+        }
+      }
+    }
     for (String c : assumedColumns) {
       ColumnTarget best = exact.containsKey(c) ? exact.get(c)
           : assigned.containsKey(c) ? options.get(c).get(assigned.get(c)) : null;
@@ -272,14 +290,17 @@ final class MissingTableColumns extends PlannerPart {
     return changed ? new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto()) : t;
   }
 
-  /**
-   * The parts of a lake table split off by columns: join-graph neighbours joined one to one whose name extends the
-   * table's, or the table's name extends their own.
-   */
-  private List<Evidence.JoinStep> splitParts(String table) {
-    return lake.joinNeighbours(table).stream()
-        .filter(n -> (namedAsPart(table, n.rightTable()) || namedAsPart(n.rightTable(), table))
-            && sameRows(table, n)).toList();
+  /** The columns of an assumed table the query names only in join conditions, as written. */
+  private List<String> joinOnlyKeys(String assumedTable) {
+    Set<String> out = new LinkedHashSet<>();
+    for (JoinCondition j : analysis.joins()) {
+      for (ColumnReference r : List.of(j.left(), j.right())) {
+        if (r.table().map(x -> key(x).equals(key(assumedTable))).orElse(false) && isKey(assumedTable, r.column())) {
+          out.add(r.column());
+        }
+      }
+    }
+    return List.copyOf(out);
   }
 
   /** Whether a lake column holds one of the literals as written. One value probe per literal. */
@@ -288,37 +309,6 @@ final class MissingTableColumns extends PlannerPart {
         && literals.stream().anyMatch(l -> lake.valueExists(table, column, l));
   }
 
-  /**
-   * Whether a join-graph neighbour holds the same rows as the table, one to one: both keys unique and holding the
-   * same key values ({@link LakeTools#keyOverlap}, Jaccard at least {@value #SAME_KEYS}). Unique keys alone are not
-   * enough: the surrogate keys 1..n of two unrelated tables are unique and overlap.
-   */
-  private boolean sameRows(String table, Evidence.JoinStep n) {
-    return unique(table, n.leftColumn()) && unique(n.rightTable(), n.rightColumn())
-        && lake.keyOverlap(table, n.leftColumn(), n.rightTable(), n.rightColumn()) >= SAME_KEYS;
-  }
-
-  /**
-   * Whether a table is named as a part of another: its name is the other's followed by more words
-   * ({@code tbl_orders_details} of {@code tbl_orders}, {@code zo_prts_atrb} of {@code zo_prts}). Entities of their own
-   * that hold one row per row of the table ({@code capital_of} beside {@code region_of_new_zealand}, one capital per
-   * region) are named otherwise.
-   */
-  static boolean namedAsPart(String table, String part) {
-    String t = Names.normalize(table);
-    return !t.isEmpty() && Names.normalize(part).startsWith(t + " ");
-  }
-
-  /** Whether a column's values are unique (a key of its table): at least {@value #UNIQUE_KEY} distinct per row. */
-  private boolean unique(String table, String column) {
-    return lake.profile(table).column(column).map(c -> c.uniqueness() >= UNIQUE_KEY).orElse(false);
-  }
-
-  /** Uniqueness at which a column is a key: one in twenty values may repeat (noise, a few duplicated rows). */
-  static final double UNIQUE_KEY = 0.95;
-
-  /** Jaccard of two keys' values at which two tables hold the same rows (noise alters a few keys). */
-  static final double SAME_KEYS = 0.8;
 
   /**
    * Columns the lake holds as codes: an assumed column compared with text that is not a number, mapped to a numeric

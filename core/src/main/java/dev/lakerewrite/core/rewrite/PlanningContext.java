@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.match.AssumedSchema;
 import dev.lakerewrite.core.match.EntityNames;
+import dev.lakerewrite.core.sql.ColumnPrefixes;
 import dev.lakerewrite.core.sql.QueryAnalysis.ColumnReference;
 import dev.lakerewrite.core.sql.QueryAnalysis.JoinCondition;
 import dev.lakerewrite.core.sql.QueryAnalysis.Predicate;
@@ -516,5 +517,63 @@ final class PlanningContext {
 
   TypeFamily family(String table, String column) {
     return lake.profile(table).column(column).map(ColumnProfile::typeFamily).orElse(TypeFamily.STRING);
+  }
+
+  /**
+   * The parts of a lake table split off by columns: join-graph neighbours joined one to one whose name extends the
+   * table's, or the table's name extends their own ({@link #namedAsPart}), holding the same rows ({@link #sameRows}).
+   */
+  List<Evidence.JoinStep> splitParts(String table) {
+    return lake.joinNeighbours(table).stream()
+        .filter(n -> (namedAsPart(table, n.rightTable()) || namedAsPart(n.rightTable(), table))
+            && sameRows(table, n)).toList();
+  }
+
+  /**
+   * Whether a join-graph neighbour holds the same rows as the table, one to one: both keys unique and holding the
+   * same key values ({@link LakeTools#keyOverlap}, Jaccard at least {@value #SAME_KEYS}). Unique keys alone are not
+   * enough: the surrogate keys 1..n of two unrelated tables are unique and overlap.
+   */
+  boolean sameRows(String table, Evidence.JoinStep n) {
+    return uniqueKey(table, n.leftColumn()) && uniqueKey(n.rightTable(), n.rightColumn())
+        && lake.keyOverlap(table, n.leftColumn(), n.rightTable(), n.rightColumn()) >= SAME_KEYS;
+  }
+
+  /**
+   * Whether a table is named as a part of another: its name is the other's followed by more words
+   * ({@code tbl_orders_details} of {@code tbl_orders}, {@code zo_prts_atrb} of {@code zo_prts}). Entities of their own
+   * that hold one row per row of the table ({@code capital_of} beside {@code region_of_new_zealand}, one capital per
+   * region) are named otherwise.
+   */
+  static boolean namedAsPart(String table, String part) {
+    String t = Names.normalize(table);
+    return !t.isEmpty() && Names.normalize(part).startsWith(t + " ");
+  }
+
+  /** Whether a column's values are unique (a key of its table): at least {@value #UNIQUE_KEY} distinct per row. */
+  private boolean uniqueKey(String table, String column) {
+    return lake.profile(table).column(column).map(c -> c.uniqueness() >= UNIQUE_KEY).orElse(false);
+  }
+
+  /** Uniqueness at which a column is a key: one in twenty values may repeat (noise, a few duplicated rows). */
+  static final double UNIQUE_KEY = 0.95;
+
+  /** Jaccard of two keys' values at which two tables hold the same rows (noise alters a few keys). */
+  static final double SAME_KEYS = 0.8;
+
+  /** Whether a lake table is the table itself or one of its parts split off by columns ({@link #splitParts}). */
+  boolean ownOrPart(String table, String candidate) {
+    return table.equals(candidate) || splitParts(table).stream().anyMatch(n -> n.rightTable().equals(candidate));
+  }
+
+  /**
+   * The column of a lake table named as an assumed column, with or without the assumed table's prefix
+   * ({@code ss_sold_date_sk} and {@code SOLD_DATE_SK}).
+   */
+  Optional<String> columnNamedAs(String assumedTable, String column, String lakeTable) {
+    List<String> names = List.of(Names.normalize(ColumnPrefixes.withoutTablePrefix(column, assumedTable)),
+        Names.normalize(column));
+    return lake.table(lakeTable).columns().stream().map(c -> c.name())
+        .filter(c -> names.contains(Names.normalize(c))).findFirst();
   }
 }

@@ -723,6 +723,31 @@ class OfflinePlannerPartsTest {
       assertThat(joins).extracting(JoinRoute::toLake).containsExactly("zo_clnts_extr");
     }
 
+    @Test
+    void aKeyTheQueryOnlyJoinsOnIsReadFromThePartThatNamesIt() {
+      // TPC-DS's sales split by columns: the sold date's key went to the attributes; the sales keep a sold time key,
+      // which the matcher reads as sure. The join keeps the query's own key, through the part.
+      FakeLakeTools sales = new FakeLakeTools()
+          .table("tbl_store_sales", "REC_ID BIGINT, SOLD_TIME_SK BIGINT, NET_PROFIT DOUBLE", "1|33592|686.4",
+              "2|33600|12.5")
+          .table("tbl_store_sales_attributes", "RECORD_REF BIGINT, SOLD_DATE_SK BIGINT", "1|2450816", "2|2450817")
+          .table("tbl_date_dim", "DATE_SK BIGINT, YEAR BIGINT", "2450816|2001", "2450817|2001")
+          .edge("tbl_store_sales", "REC_ID", "tbl_store_sales_attributes", "RECORD_REF")
+          .keyOverlap("tbl_store_sales", "REC_ID", "tbl_store_sales_attributes", "RECORD_REF", 1.0)
+          .similar("ss net profit", "net profit", 0.9);
+      String query = "SELECT sum(ss_net_profit) FROM store_sales, date_dim "
+          + "WHERE d_date_sk = ss_sold_date_sk AND d_year = 2001";
+      List<JoinRoute> joins = new ArrayList<>();
+
+      TableChoice t = withJoinPath(sales, "tbl_store_sales", "tbl_store_sales_attributes", query,
+          choice("store_sales", "tbl_store_sales", Map.of("ss_net_profit", target("tbl_store_sales", "NET_PROFIT")),
+              List.of()), joins);
+
+      assertThat(t.columns().get("ss_sold_date_sk").lakeTable()).isEqualTo("tbl_store_sales_attributes");
+      assertThat(t.columns().get("ss_sold_date_sk").lakeColumn()).isEqualTo("SOLD_DATE_SK");
+      assertThat(joins).extracting(JoinRoute::toLake).containsExactly("tbl_store_sales_attributes");
+    }
+
     // Orders split by columns one to one (ORDERKEY = ORDRK); customers reference nations (many to one).
     private final FakeLakeTools orders = new FakeLakeTools()
         .table("tbl_orders", "ORDERKEY BIGINT, ORDERPRIORITY BIGINT, CSTK BIGINT", "1|1|7", "2|3|7", "3|2|8")
@@ -896,9 +921,9 @@ class OfflinePlannerPartsTest {
 
       assertThat(r.columns().get("region").lakeColumn()).isEqualTo("label");
       assertThat(joins).isEmpty();
-      assertThat(MissingTableColumns.namedAsPart("tbl_orders", "tbl_orders_details")).isTrue();
-      assertThat(MissingTableColumns.namedAsPart("zo_prts", "zo_prts_atrb")).isTrue();
-      assertThat(MissingTableColumns.namedAsPart("zo_prts", "zo_prtsp")).isFalse();
+      assertThat(PlanningContext.namedAsPart("tbl_orders", "tbl_orders_details")).isTrue();
+      assertThat(PlanningContext.namedAsPart("zo_prts", "zo_prts_atrb")).isTrue();
+      assertThat(PlanningContext.namedAsPart("zo_prts", "zo_prtsp")).isFalse();
     }
 
     @Test
