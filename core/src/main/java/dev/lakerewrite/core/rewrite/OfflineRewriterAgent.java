@@ -328,6 +328,10 @@ final class OfflineRewriterAgent implements RewriterAgent {
       /** Occurrence alias → the FROM item its added joins replaced it with (the next joins wrap it whole). */
       final Map<String, ObjectNode> joinedItems = new LinkedHashMap<>();
       final Set<String> selectAliases = new LinkedHashSet<>();
+      /** Output column (lower case) of a derived table in this block's FROM → that derived table's alias. */
+      final Map<String, String> derivedColumns = new LinkedHashMap<>();
+      /** Whether this block's FROM reads a table the plan does not map (a user's CTE, say): its columns are unknown. */
+      boolean readsUnmapped;
       /** The enclosing block's scope (null at the top, and for blocks not nested in another). */
       @Nullable Scope parent;
       /** The FROM clause after the rewrite (null when the block reads no assumed table). */
@@ -405,10 +409,12 @@ final class OfflineRewriterAgent implements RewriterAgent {
       if (type.equals("BASE_TABLE")) {
         String name = ref.path("table_name").asText("");
         if (userCtes.contains(name.toLowerCase(Locale.ROOT))) {
+          scope.readsUnmapped = true;
           return;
         }
         Optional<TableChoice> choice = plan.table(name);
         if (choice.isEmpty()) {
+          scope.readsUnmapped = true;
           return;
         }
         String alias = ref.path("alias").asText("");
@@ -420,7 +426,29 @@ final class OfflineRewriterAgent implements RewriterAgent {
       } else if (type.equals("JOIN")) {
         collect(ref.get("left"), scope, userCtes);
         collect(ref.get("right"), scope, userCtes);
+      } else if (type.equals("SUBQUERY") && !ref.path("alias").asText("").isEmpty()) {
+        for (String c : outputNames(ref.path("subquery").path("node"))) {
+          scope.derivedColumns.putIfAbsent(c.toLowerCase(Locale.ROOT), ref.path("alias").asText());
+        }
       }
+    }
+
+    /** The output column names of a query node (a set operation's are its first branch's). */
+    private static List<String> outputNames(JsonNode node) {
+      if ("SET_OPERATION_NODE".equals(node.path("type").asText())) {
+        return outputNames(node.has("children") ? node.path("children").path(0) : node.path("left"));
+      }
+      List<String> out = new ArrayList<>();
+      for (JsonNode item : node.path("select_list")) {
+        String alias = item.path("alias").asText("");
+        List<String> names = "COLUMN_REF".equals(item.path("class").asText()) ? Trees.columnNames(item) : List.of();
+        if (!alias.isEmpty()) {
+          out.add(alias);
+        } else if (!names.isEmpty()) {
+          out.add(names.get(names.size() - 1));
+        }
+      }
+      return out;
     }
 
     // ----- FROM ---------------------------------------------------------------------------------------------
@@ -929,6 +957,19 @@ final class OfflineRewriterAgent implements RewriterAgent {
         table = scope.table(names.get(names.size() - 2));
       } else {
         if (aliasesVisible && scope.selectAliases.contains(column.toLowerCase(Locale.ROOT))) {
+          return Optional.empty();
+        }
+        // A derived table's output column that no assumed table of the block answers (SQL's scoping read it there)
+        // is qualified by the derived table's alias: a lake table beside it may have a column of that name (the
+        // sales-and-returns union's date_sk beside the dates' DATE_SK), which DuckDB's binder calls ambiguous. Only
+        // in the block itself, and only where every other FROM item is an assumed table whose columns are known.
+        String derived = scope.derivedColumns.get(column.toLowerCase(Locale.ROOT));
+        if (derived != null && !scope.readsUnmapped
+            && scope.byAlias.values().stream().noneMatch(t -> t.columns().containsKey(OfflinePlanner.key(column)))) {
+          ArrayNode qualified = ref.putArray("column_names");
+          qualified.add(derived);
+          qualified.add(column);
+          markDone(ref);
           return Optional.empty();
         }
         // The nearest block with a table that has the column (an outer reference the syntax could not place).

@@ -437,6 +437,29 @@ class ScopeAwareRewriteTest {
   }
 
   @Example
+  void aDerivedTablesColumnNamedAsALakeColumnOfATableBesideItIsReadThroughItsAlias() throws SQLException {
+    Lake lake = lake(new Random(5));
+    try {
+      // The derived table's date_sk is unambiguous on the assumed schema; once city is its lake table, a column of
+      // that name sits beside it (TPC-DS q5: the sales-and-returns union's date_sk beside the dates' DATE_SK).
+      String lakeKey = lake.plan().tables().get("city").columns().get("id").lakeColumn();
+      for (String derived : List.of("SELECT v.city_id AS " + lakeKey + " FROM visit v",
+          "SELECT v.city_id AS " + lakeKey + " FROM visit v UNION ALL SELECT p.city_id FROM person p",
+          // The derived table's own body reads a CTE's column of that name: it is the CTE's, not the outer block's.
+          "WITH w AS (SELECT city_id AS " + lakeKey + " FROM visit) SELECT " + lakeKey + " FROM w")) {
+        String sql = "SELECT c.name, d." + lakeKey + " FROM (" + derived + ") AS d, city c WHERE " + lakeKey
+            + " = c.id ORDER BY 1, 2";
+        List<String> expected = rows(sql, "memory");
+        assertThat(expected).as(sql).isNotNull();
+        String rewritten = rewrite(sql, lake);
+        assertThat(rows(rewritten, lake.catalog())).as("%s%n  became%n%s", sql, rewritten).isEqualTo(expected);
+      }
+    } finally {
+      detach(lake);
+    }
+  }
+
+  @Example
   void aCorrelatedLinkTakesTheJoinGraphsKeysWhenTheAssumedKeysMapNowhere() throws SQLException {
     Lake lake = lake(new Random(11));
     try {
