@@ -426,10 +426,7 @@ class ScopeAwareRewriteTest {
           "SELECT a.name, b.name AS other FROM person a JOIN person b ON a.city_id = b.city_id AND a.name <> b.name "
               + "WHERE a.age * 2 > 40",
           "SELECT name FROM city UNION SELECT name FROM person ORDER BY 1")) {
-        List<String> expected = rows(sql, "memory");
-        assertThat(expected).as(sql).isNotNull();
-        String rewritten = rewrite(sql, lake);
-        assertThat(rows(rewritten, lake.catalog())).as("%s%n  became%n%s", sql, rewritten).isEqualTo(expected);
+        assertSameRowsOnTheLake(sql, lake);
       }
     } finally {
       detach(lake);
@@ -449,10 +446,7 @@ class ScopeAwareRewriteTest {
           "WITH w AS (SELECT city_id AS " + lakeKey + " FROM visit) SELECT " + lakeKey + " FROM w")) {
         String sql = "SELECT c.name, d." + lakeKey + " FROM (" + derived + ") AS d, city c WHERE " + lakeKey
             + " = c.id ORDER BY 1, 2";
-        List<String> expected = rows(sql, "memory");
-        assertThat(expected).as(sql).isNotNull();
-        String rewritten = rewrite(sql, lake);
-        assertThat(rows(rewritten, lake.catalog())).as("%s%n  became%n%s", sql, rewritten).isEqualTo(expected);
+        assertSameRowsOnTheLake(sql, lake);
       }
     } finally {
       detach(lake);
@@ -568,6 +562,14 @@ class ScopeAwareRewriteTest {
   }
 
   /** The distinct rows of a query run in a catalog, sorted as text; null when it does not bind or run. */
+  /** The query binds on the assumed schema, and its rewrite returns the same rows on the lake. */
+  private static void assertSameRowsOnTheLake(String sql, Lake lake) throws SQLException {
+    List<String> expected = rows(sql, "memory");
+    assertThat(expected).as(sql).isNotNull();
+    String rewritten = rewrite(sql, lake);
+    assertThat(rows(rewritten, lake.catalog())).as("%s%n  became%n%s", sql, rewritten).isEqualTo(expected);
+  }
+
   private static List<String> rows(String sql, String catalog) throws SQLException {
     use(catalog);
     try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(sql)) {
