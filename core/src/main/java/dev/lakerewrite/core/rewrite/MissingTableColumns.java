@@ -216,10 +216,7 @@ final class MissingTableColumns extends PlannerPart {
           if (sharedKeys.contains(id) && !isKey(t.assumed(), e.getKey())) {
             continue;
           }
-          if (target.score() >= TableChooser.COLUMN_THRESHOLD) {
-            w.put(id, target.score() - TableChooser.COLUMN_THRESHOLD + TableChooser.ASSIGNMENT_EPSILON);
-            o.put(id, target);
-          }
+          offer(id, target, w, o);
           // ordOrderstatus for o_orderstatus, prefixes aside, against the main table's ordOrde (the order date).
           if (!table.equals(t.lake()) && !exact.containsKey(e.getKey()) && target.score() > 0
               && namedExactly(t.assumed(), e.getKey(), table, target.lakeColumn())) {
@@ -238,10 +235,8 @@ final class MissingTableColumns extends PlannerPart {
       for (Evidence.JoinStep part : parts) {
         for (ColumnTarget target : chooser.targets(t.assumed(), c, part.rightTable(), Set.of())) {
           String id = part.rightTable() + "." + target.lakeColumn();
-          if (target.score() >= TableChooser.COLUMN_THRESHOLD
-              && (!sharedKeys.contains(id) || isKey(t.assumed(), c))) {
-            w.put(id, target.score() - TableChooser.COLUMN_THRESHOLD + TableChooser.ASSIGNMENT_EPSILON);
-            o.put(id, target);
+          if (!sharedKeys.contains(id) || isKey(t.assumed(), c)) {
+            offer(id, target, w, o);
           }
         }
       }
@@ -290,6 +285,15 @@ final class MissingTableColumns extends PlannerPart {
     return changed ? new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto()) : t;
   }
 
+  /** Offers a lake column ({@code table.column}) to the group's assignment when it scores at the threshold or above. */
+  private static void offer(String id, ColumnTarget target, Map<String, Double> weights,
+      Map<String, ColumnTarget> options) {
+    if (target.score() >= TableChooser.COLUMN_THRESHOLD) {
+      weights.put(id, TableChooser.assignmentWeight(target.score()));
+      options.put(id, target);
+    }
+  }
+
   /** The columns of an assumed table the query names only in join conditions, as written. */
   private List<String> joinOnlyKeys(String assumedTable) {
     Set<String> out = new LinkedHashSet<>();
@@ -308,7 +312,6 @@ final class MissingTableColumns extends PlannerPart {
     return family(table, column) == TypeFamily.STRING
         && literals.stream().anyMatch(l -> lake.valueExists(table, column, l));
   }
-
 
   /**
    * Columns the lake holds as codes: an assumed column compared with text that is not a number, mapped to a numeric

@@ -524,10 +524,13 @@ final class PlanningContext {
    * table's, or the table's name extends their own ({@link #namedAsPart}), holding the same rows ({@link #sameRows}).
    */
   List<Evidence.JoinStep> splitParts(String table) {
-    return lake.joinNeighbours(table).stream()
-        .filter(n -> (namedAsPart(table, n.rightTable()) || namedAsPart(n.rightTable(), table))
-            && sameRows(table, n)).toList();
+    // Asked per table choice and per join of every plan part: profiles and key overlaps read once per table.
+    return splitParts.computeIfAbsent(table, x -> lake.joinNeighbours(x).stream()
+        .filter(n -> (namedAsPart(x, n.rightTable()) || namedAsPart(n.rightTable(), x)) && sameRows(x, n))
+        .toList());
   }
+
+  private final Map<String, List<Evidence.JoinStep>> splitParts = new HashMap<>();
 
   /**
    * Whether a join-graph neighbour holds the same rows as the table, one to one: both keys unique and holding the

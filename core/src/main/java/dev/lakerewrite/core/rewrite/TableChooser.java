@@ -41,6 +41,15 @@ final class TableChooser extends PlannerPart {
   static final double COLUMN_THRESHOLD = 0.5;
   /** Keeps a pair scored exactly at the threshold in the assignment (only positive weights count). */
   static final double ASSIGNMENT_EPSILON = 1e-6;
+
+  /**
+   * What a pair scored at or above {@link #COLUMN_THRESHOLD} is worth in an assignment: what it clears the threshold
+   * by. A column left out is sought elsewhere, so two weak pairs (l_extendedprice → Discount 0.62, l_discount → Lnsts
+   * 0.55) must not outweigh one sure one (l_discount → Discount 0.95).
+   */
+  static double assignmentWeight(double score) {
+    return score - COLUMN_THRESHOLD + ASSIGNMENT_EPSILON;
+  }
   static final int CANDIDATE_TABLES = 6;
   /** With -Dlakerewrite.debug.planner=true the plan's notes (and so the trace) list every scored candidate. */
   static final boolean DEBUG = Boolean.getBoolean("lakerewrite.debug.planner");
@@ -231,10 +240,7 @@ final class TableChooser extends PlannerPart {
         Map<String, ColumnTarget> o = new LinkedHashMap<>();
         for (ColumnTarget t : targets) {
           if (t.score() >= COLUMN_THRESHOLD) {
-            // What a pair is worth is what it clears the threshold by: a column left out is sought elsewhere, so
-            // two weak pairs (l_extendedprice → Discount 0.62, l_discount → Lnsts 0.55) must not outweigh one sure
-            // one (l_discount → Discount 0.95).
-            w.put(t.lakeColumn(), t.score() - COLUMN_THRESHOLD + ASSIGNMENT_EPSILON);
+            w.put(t.lakeColumn(), assignmentWeight(t.score()));
             o.put(t.lakeColumn(), t);
           }
         }
