@@ -256,14 +256,21 @@ final class MissingTableColumns extends PlannerPart {
       if (columns.containsKey(key(k)) || context.columnNamedAs(t.assumed(), k, t.lake()).isPresent()) {
         continue;
       }
+      Optional<ColumnTarget> fromPart = Optional.empty();
       for (Evidence.JoinStep part : parts) {
         Optional<String> named = context.columnNamedAs(t.assumed(), k, part.rightTable());
         if (named.isPresent()) {
-          exact.put(key(k), new ColumnTarget(part.rightTable(), named.get(), 1.0, "named " + named.get()));
-          assumedColumns.add(key(k));
+          fromPart = Optional.of(new ColumnTarget(part.rightTable(), named.get(), 1.0, "named " + named.get()));
           break;
         }
       }
+      if (fromPart.isEmpty()) {
+        fromPart = abbreviatedInPart(t, k, parts, sharedKeys);
+      }
+      fromPart.ifPresent(target -> {
+        exact.put(key(k), target);
+        assumedColumns.add(key(k));
+      });
     }
     for (String c : assumedColumns) {
       ColumnTarget best = exact.containsKey(c) ? exact.get(c)
@@ -283,6 +290,23 @@ final class MissingTableColumns extends PlannerPart {
       }
     }
     return changed ? new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto()) : t;
+  }
+
+  /**
+   * A part's column that the chooser scores above every column of the table itself for a key the query only joins
+   * on, where no column is named exactly as the key: partsupp split on its comment column holds ps_partkey and
+   * ps_suppkey as the part's PRTK and SPKY, while the main table's best guesses are its comment CMNT and the supply
+   * cost SPLY. The key the parts share is no candidate: the table holds it too.
+   */
+  private Optional<ColumnTarget> abbreviatedInPart(TableChoice t, String assumedKey, List<Evidence.JoinStep> parts,
+      Set<String> sharedKeys) {
+    double own = chooser.targets(t.assumed(), assumedKey, t.lake(), Set.of()).stream()
+        .mapToDouble(ColumnTarget::score).max().orElse(0);
+    return parts.stream().map(Evidence.JoinStep::rightTable)
+        .flatMap(part -> chooser.targets(t.assumed(), assumedKey, part, Set.of()).stream())
+        .filter(target -> !sharedKeys.contains(target.lakeTable() + "." + target.lakeColumn())
+            && target.score() >= TableChooser.COLUMN_THRESHOLD && target.score() > own)
+        .max(Comparator.comparingDouble(ColumnTarget::score));
   }
 
   /** Offers a lake column ({@code table.column}) to the group's assignment when it scores at the threshold or above. */

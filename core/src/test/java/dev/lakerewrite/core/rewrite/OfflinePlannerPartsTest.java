@@ -748,6 +748,32 @@ class OfflinePlannerPartsTest {
       assertThat(joins).extracting(JoinRoute::toLake).containsExactly("tbl_store_sales_attributes");
     }
 
+    @Test
+    void aKeyTheQueryOnlyJoinsOnIsReadFromThePartWhoseColumnAbbreviatesIt() {
+      // TPC-H's partsupp split on its comment column: the keys went to the part, abbreviated (PRTK, SPKY); the table
+      // itself offers only the comment, the quantity and the supply cost SPLY.
+      FakeLakeTools partsupp = new FakeLakeTools()
+          .table("zo_prt", "CMNT VARCHAR, AVLQ BIGINT, SPLY VARCHAR", "even theodolites|3325|USD 771.64",
+              "bold realms|8895|USD 1.20")
+          .table("zo_prt_inf", "CMNT_REF VARCHAR, PRTK BIGINT, SPKY BIGINT", "even theodolites|1|2",
+              "bold realms|1|3")
+          .table("zo_lntms", "PRTK BIGINT, SPKY BIGINT, QNTY BIGINT", "1|2|17", "1|3|36")
+          .edge("zo_prt", "CMNT", "zo_prt_inf", "CMNT_REF")
+          .keyOverlap("zo_prt", "CMNT", "zo_prt_inf", "CMNT_REF", 1.0)
+          .similar("ps availqty", "avlq", 0.9);
+      String query = "SELECT sum(l_quantity) FROM partsupp, lineitem "
+          + "WHERE l_partkey = ps_partkey AND l_suppkey = ps_suppkey AND ps_availqty > 100";
+      List<JoinRoute> joins = new ArrayList<>();
+
+      TableChoice t = withJoinPath(partsupp, "zo_prt", "zo_prt_inf", query,
+          choice("partsupp", "zo_prt", Map.of("ps_availqty", target("zo_prt", "AVLQ")), List.of()), joins);
+
+      assertThat(t.columns().get("ps_partkey").lakeTable()).isEqualTo("zo_prt_inf");
+      assertThat(t.columns().get("ps_partkey").lakeColumn()).isEqualTo("PRTK");
+      assertThat(t.columns().get("ps_suppkey").lakeColumn()).isEqualTo("SPKY");
+      assertThat(joins).extracting(JoinRoute::toLake).containsExactly("zo_prt_inf");
+    }
+
     // Orders split by columns one to one (ORDERKEY = ORDRK); customers reference nations (many to one).
     private final FakeLakeTools orders = new FakeLakeTools()
         .table("tbl_orders", "ORDERKEY BIGINT, ORDERPRIORITY BIGINT, CSTK BIGINT", "1|1|7", "2|3|7", "3|2|8")
