@@ -49,8 +49,10 @@ final class TypeRefutations {
       "Could not convert string '((?:[^']|'')*)' to '?([A-Za-z0-9_]+)");
   private static final Pattern CAST_SOURCE = Pattern.compile("when casting from source column \"?([^\"\n]+?)\"?\\s*$",
       Pattern.MULTILINE);
+  // "and type DATE" for a comparison, "and BIGINT in IN/ANY/ALL clause" for IN and ANY; "Cannot mix values of type
+  // VARCHAR and DATE in BETWEEN clause" and "... in COALESCE operator" for BETWEEN and COALESCE.
   private static final Pattern NOT_COMPARABLE = Pattern.compile(
-      "Cannot compare values of type ([A-Za-z0-9_]+) and type ([A-Za-z0-9_]+)");
+      "Cannot (?:compare|mix) values of type ([A-Za-z0-9_]+) and (?:type )?([A-Za-z0-9_]+)");
   private TypeRefutations() {}
 
   /** The refutations a failed candidate's error carries; none for other errors or candidates without a mapping. */
@@ -148,9 +150,17 @@ final class TypeRefutations {
       if (!isComparison(n) || !n.has("query_location")) {
         return;
       }
-      int location = n.path("query_location").asInt(-1);
+      int own = n.path("query_location").asInt(-1);
+      int location = own;
+      // BETWEEN and IN are located at their keyword, DuckDB's error at the operand before it.
+      for (String operand : List.of("input", "child", "left")) {
+        int at = n.path(operand).path("query_location").asInt(-1);
+        if (at >= 0 && at < location) {
+          location = at;
+        }
+      }
       int start = DialectNormalizer.charIndex(sql, location);
-      int end = DialectNormalizer.charIndex(sql, location + n.path("query_location_length").asInt(0));
+      int end = DialectNormalizer.charIndex(sql, own + n.path("query_location_length").asInt(0));
       if (start >= 0 && start <= position && (end < 0 || position <= end) && end - start < bestLength[0]) {
         best[0] = n;
         bestLength[0] = end - start;
@@ -159,11 +169,13 @@ final class TypeRefutations {
     return best[0];
   }
 
-  /** A comparison, BETWEEN, or IN / NOT IN list. */
+  /** A comparison, BETWEEN, IN / NOT IN list, COALESCE, or a comparison with ANY / ALL of a subquery (IN too). */
   private static boolean isComparison(JsonNode n) {
     String cls = n.path("class").asText();
+    String type = n.path("type").asText();
     return cls.equals("COMPARISON") || cls.equals("BETWEEN")
-        || cls.equals("OPERATOR") && n.path("type").asText().startsWith("COMPARE_");
+        || cls.equals("OPERATOR") && (type.startsWith("COMPARE_") || type.equals("OPERATOR_COALESCE"))
+        || cls.equals("SUBQUERY") && n.path("subquery_type").asText().equals("ANY");
   }
 
   /**
@@ -182,6 +194,23 @@ final class TypeRefutations {
     } else if (cls.equals("BETWEEN")) {
       out.add(new JsonNode[] {n.path("input"), n.path("lower")});
       out.add(new JsonNode[] {n.path("input"), n.path("upper")});
+    } else if (cls.equals("SUBQUERY")) {
+      // x IN (SELECT y ...): x against the subquery's one output, both ways.
+      JsonNode selected = n.path("subquery").path("node").path("select_list").path(0);
+      if (!selected.isMissingNode()) {
+        out.add(new JsonNode[] {n.path("child"), selected});
+        out.add(new JsonNode[] {selected, n.path("child")});
+      }
+    } else if (n.path("type").asText().equals("OPERATOR_COALESCE")) {
+      List<JsonNode> kids = new ArrayList<>();
+      n.path("children").forEach(kids::add);
+      for (JsonNode a : kids) {
+        for (JsonNode b : kids) {
+          if (a != b) {
+            out.add(new JsonNode[] {a, b});
+          }
+        }
+      }
     } else {
       List<JsonNode> kids = new ArrayList<>();
       n.path("children").forEach(kids::add);

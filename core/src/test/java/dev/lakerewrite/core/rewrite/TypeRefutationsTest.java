@@ -105,6 +105,39 @@ class TypeRefutationsTest {
         .containsExactly(org.assertj.core.groups.Tuple.tuple("c_since", "segment"));
   }
 
+  private static RewriteCandidate rejectedAt(String sql, String message, String at, Map<String, Set<String>> mapping) {
+    return new RewriteCandidate(0, 1, sql, "test", List.of("clients"), Optional.empty(),
+        Optional.of(new QueryError(ErrorKind.BINDER, message, sql.indexOf(at), sql)), Duration.ZERO, 0, List.of(),
+        new ColumnMapping(mapping, Map.of(), 0.5, List.of()));
+  }
+
+  @Test
+  void aTextColumnComparedWithASubquerysNumbersInInIsRefuted() {
+    // DuckDB words it otherwise for IN and ANY, and points at the column before the IN.
+    String sql = "SELECT name FROM clients WHERE segment IN (SELECT segment_code FROM clients WHERE balance_eur > 0)";
+    RewriteCandidate c = rejectedAt(sql, "Binder Error: Cannot compare values of type VARCHAR and BIGINT in "
+        + "IN/ANY/ALL clause - an explicit cast is required", "segment IN", Map.of("customers.c_custkey",
+            Set.of("clients.segment"), "nations.n_key", Set.of("clients.segment_code")));
+
+    assertThat(TypeRefutations.of(c, lake)).extracting(Refutation::assumedColumn, Refutation::lakeColumn)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("c_custkey", "segment"));
+  }
+
+  @Test
+  void valuesBetweenDatesAndCoalescedWithANumberRefuteTheTextColumn() {
+    String between = "SELECT name FROM clients WHERE segment BETWEEN DATE '1999-02-22' AND DATE '1999-03-24'";
+    String coalesce = "SELECT name, balance_eur - COALESCE(segment, 0) FROM clients";
+
+    assertThat(TypeRefutations.of(rejectedAt(between, "Binder Error: Cannot mix values of type VARCHAR and DATE in "
+        + "BETWEEN clause - an explicit cast is required", "segment BETWEEN", Map.of("items.i_rec_end_date",
+            Set.of("clients.segment"))), lake)).extracting(Refutation::assumedColumn)
+        .containsExactly("i_rec_end_date");
+    assertThat(TypeRefutations.of(rejectedAt(coalesce, "Binder Error: Cannot mix values of type VARCHAR and "
+        + "INTEGER_LITERAL in COALESCE operator - an explicit cast is required", "COALESCE", Map.of(
+            "returns.sr_return_tax", Set.of("clients.segment"), "sales.ss_qty", Set.of("clients.balance_eur"))),
+        lake)).extracting(Refutation::assumedColumn).containsExactly("sr_return_tax");
+  }
+
   @Test
   void columnsInsideOtherFunctionsAreNotBlamed() {
     RewriteCandidate c = failed(0, "SELECT name FROM clients WHERE length(CAST(segment_code AS VARCHAR)) = 'BUILDING'",
