@@ -300,8 +300,7 @@ final class MissingTableColumns extends PlannerPart {
    */
   private Optional<ColumnTarget> abbreviatedInPart(TableChoice t, String assumedKey, List<Evidence.JoinStep> parts,
       Set<String> sharedKeys) {
-    double own = chooser.targets(t.assumed(), assumedKey, t.lake(), Set.of()).stream()
-        .mapToDouble(ColumnTarget::score).max().orElse(0);
+    double own = chooser.bestColumn(t.assumed(), assumedKey, t.lake()).map(ColumnTarget::score).orElse(0.0);
     return parts.stream().map(Evidence.JoinStep::rightTable)
         .flatMap(part -> chooser.targets(t.assumed(), assumedKey, part, Set.of()).stream())
         .filter(target -> !sharedKeys.contains(target.lakeTable() + "." + target.lakeColumn())
