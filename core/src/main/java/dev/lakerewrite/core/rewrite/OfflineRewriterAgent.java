@@ -673,7 +673,9 @@ final class OfflineRewriterAgent implements RewriterAgent {
     /**
      * A WHERE equality between columns of two assumed tables (a correlated subquery's link to its outer block, or a
      * join written in WHERE) is a join: when the plan replaces the assumed keys of the two tables by the join
-     * graph's (one hop), it is replaced here too, each side read through the alias of its own block.
+     * graph's, it is replaced here too, each side read through the alias of its own block. A path of several hops
+     * is written here when all but one of its hops join tables one side already reads (the part of a table split
+     * off by columns that holds the key, joined to it by the plan): the remaining hop is the equality.
      */
     private void fixCorrelations(@Nullable JsonNode where) {
       if (schema == null || where == null || !where.isObject()) {
@@ -700,16 +702,74 @@ final class OfflineRewriterAgent implements RewriterAgent {
         if (path == null) {
           path = plan.joinFixes().get(OfflinePlanner.joinKey(re.assumed(), le.assumed()));
         }
-        if (path == null || path.steps().size() != 1) {
+        if (path == null) {
           continue;
         }
-        Map<String, String> aliasOfLake = new LinkedHashMap<>();
-        aliasOfLake.put(le.lake(), aliasOf(lo, l));
-        aliasOfLake.put(re.lake(), aliasOf(ro, r));
-        ObjectNode condition = editor.parseExpression(condition(path.steps().get(0), aliasOfLake));
+        if (!path.from().equals(le.lake())) {
+          path = OfflinePlanner.reversed(path);
+        }
+        Map<String, String> leftReads = joinedAliases(lo, l, le);
+        Map<String, String> rightReads = joinedAliases(ro, r, re);
+        // Each side reads its own table under its own alias, not under a join the other side added to it.
+        leftReads.remove(re.lake());
+        rightReads.remove(le.lake());
+        Evidence.JoinStep crossing = crossingStep(path, leftReads, rightReads);
+        if (crossing == null) {
+          continue;
+        }
+        ObjectNode condition = editor.parseExpression(keyEquality(state.lake(), plan.cleaned(), crossing,
+            leftReads.get(crossing.leftTable()), rightReads.get(crossing.rightTable())));
         Trees.replace((ObjectNode) c, condition);
         markDone(c);
       }
+    }
+
+    /**
+     * The lake tables one occurrence of an assumed table reads, each under its alias: its own table, and the tables
+     * the plan's added joins brought to it (a part of the table split off by columns, holding the key a join needs).
+     */
+    private Map<String, String> joinedAliases(Owner o, TableChoice t, TableChoice effective) {
+      Map<String, String> out = new LinkedHashMap<>();
+      out.put(effective.lake(), aliasOf(o, t));
+      String occurrence = o.aliasKey() + "|";
+      String assumed = OfflinePlanner.key(effective.assumed()) + "|";
+      o.scope().extraAlias.forEach((k, alias) -> {
+        if (k.startsWith(occurrence)) {
+          out.put(k.substring(occurrence.length()), alias);
+        }
+      });
+      o.scope().extraAlias.forEach((k, alias) -> {
+        if (k.startsWith(assumed)) {
+          out.putIfAbsent(k.substring(assumed.length()), alias);
+        }
+      });
+      return out;
+    }
+
+    /**
+     * The one hop of a join path that crosses from the tables one side reads to those the other reads, when every
+     * hop before it stays among the first side's tables and every hop after it among the second's: that hop alone
+     * is then the join, the others being joins each side already has. Null for a path that needs a table neither
+     * side reads.
+     */
+    private static Evidence.@Nullable JoinStep crossingStep(Evidence.JoinPath path, Map<String, String> left,
+        Map<String, String> right) {
+      List<Evidence.JoinStep> steps = path.steps();
+      for (int i = 0; i < steps.size(); i++) {
+        Evidence.JoinStep s = steps.get(i);
+        if (s.leftTable().equals(s.rightTable()) || !left.containsKey(s.leftTable())
+            || !right.containsKey(s.rightTable())) {
+          continue;
+        }
+        boolean before = steps.subList(0, i).stream()
+            .allMatch(b -> left.containsKey(b.leftTable()) && left.containsKey(b.rightTable()));
+        boolean after = steps.subList(i + 1, steps.size()).stream()
+            .allMatch(a -> right.containsKey(a.leftTable()) && right.containsKey(a.rightTable()));
+        if (before && after) {
+          return s;
+        }
+      }
+      return null;
     }
 
     /** The alias that reads an occurrence of an assumed table (the absorbing table's, when it was merged). */

@@ -527,6 +527,53 @@ class ScopeAwareRewriteTest {
   }
 
   @Example
+  void aJoinWrittenInWhereGoesThroughThePartSplitOffByColumnsThatHoldsItsKey() throws SQLException {
+    Lake lake = null;
+    for (int seed = 1; lake == null; seed++) {
+      Lake candidate = lake(new Random(seed));
+      Plan p = candidate.plan();
+      if (p.extraJoins().isEmpty() && p.unions().isEmpty()
+          && p.tables().get("person").columns().get("id").lakeTable().equals(p.tables().get("person").lake())) {
+        lake = candidate;
+      } else {
+        detach(candidate);
+      }
+    }
+    try {
+      // person's city_id lives only in a part split off by columns, which the plan joins to person; the join graph's
+      // path to city goes through that part, so the WHERE equality becomes the part's key = city's key.
+      TableChoice person = lake.plan().tables().get("person");
+      TableChoice city = lake.plan().tables().get("city");
+      String personKey = person.columns().get("id").lakeColumn();
+      String cityKey = city.columns().get("id").lakeColumn();
+      try (Statement s = db.createStatement()) {
+        s.execute("CREATE TABLE " + lake.catalog() + ".person_home AS SELECT id AS pid, city_id AS town "
+            + "FROM memory.person");
+      }
+      Map<String, CatalogTable> tables = new LinkedHashMap<>(lake.tables());
+      tables.put("person_home", new CatalogTable("person_home", List.of(new CatalogTable.Column("pid", "INTEGER"),
+          new CatalogTable.Column("town", "INTEGER")), 0, Optional.empty()));
+      Evidence.JoinStep toPart = new Evidence.JoinStep(person.lake(), personKey, "person_home", "pid", 1, 1);
+      JoinRoute part = new JoinRoute("person", "person_home",
+          new Evidence.JoinPath(person.lake(), "person_home", List.of(toPart), 1, 1, null));
+      Evidence.JoinPath throughPart = new Evidence.JoinPath(person.lake(), city.lake(), List.of(toPart,
+          new Evidence.JoinStep("person_home", "town", city.lake(), cityKey, 1, 1)), 1, 1, null);
+      Map<String, TableChoice> choices = new LinkedHashMap<>(lake.plan().tables());
+      choices.put("person", without(person, "city_id"));
+      Plan p = lake.plan();
+      Plan plan = new Plan(choices, p.literalFixes(), Map.of(OfflinePlanner.joinKey("person", "city"), throughPart),
+          List.of(part), p.cleaned(), p.unions(), p.wanted(), p.confidence(), p.notes(), p.keyedFilters());
+      Lake withPart = new Lake(lake.catalog(), plan, tables);
+      String sql = "SELECT p.name, c.name FROM person p, city c WHERE p.city_id = c.id AND c.population > 100";
+      String rewritten = rewrite(sql, withPart);
+      assertThat(rewritten).contains("town");
+      assertThat(rows(rewritten, lake.catalog())).as(rewritten).isEqualTo(rows(sql, "memory"));
+    } finally {
+      detach(lake);
+    }
+  }
+
+  @Example
   void digitsTheQueryCutsAsTextAreReadAsTextWhereTheLakeKeepsThemAsNumbers() throws SQLException {
     Lake lake = lake(new Random(3));
     try {
