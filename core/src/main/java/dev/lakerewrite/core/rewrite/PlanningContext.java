@@ -502,17 +502,43 @@ final class PlanningContext {
   /**
    * Lower is better: fewer hops first (each hop is a chance to be wrong, thesis §8), then paths keyed on text
    * rather than numbers (equal populations are a coincidence, equal names a reference), then the join graph's
-   * rank.
+   * rank. A hop to a part of the same table split off by columns ({@link #splitParts}) costs less than a hop to
+   * another entity, whatever its key's type: it only puts the row back together. A numeric key counts as a reference where both sides
+   * name it alike and exactly one side is unique (an order's {@code custkey} pointing at a customer's), the shape
+   * of a foreign key rather than of a coincidence.
    */
   private double preference(Evidence.JoinPath p) {
-    int numericKeys = 0;
+    double cost = 0;
     for (Evidence.JoinStep s : p.steps()) {
-      if (family(s.leftTable(), s.leftColumn()) == TypeFamily.NUMERIC
-          || family(s.rightTable(), s.rightColumn()) == TypeFamily.NUMERIC) {
-        numericKeys++;
+      if (ownOrPart(s.leftTable(), s.rightTable()) || ownOrPart(s.rightTable(), s.leftTable())) {
+        cost += OWN_PART_HOP;
+        continue;
+      }
+      cost += HOP;
+      boolean numeric = family(s.leftTable(), s.leftColumn()) == TypeFamily.NUMERIC
+          || family(s.rightTable(), s.rightColumn()) == TypeFamily.NUMERIC;
+      if (numeric && !namedReference(s)) {
+        cost += NUMERIC_KEY;
       }
     }
-    return p.steps().size() * 10 + numericKeys * 5 + p.rank();
+    return cost + p.rank();
+  }
+
+  private static final double HOP = 10;
+  private static final double OWN_PART_HOP = 3;
+  private static final double NUMERIC_KEY = 5;
+
+  /**
+   * Whether a hop reads as a foreign key by its names and keys: both columns named alike once their tables'
+   * prefixes are dropped ({@code o_custkey} and {@code c_custkey}, {@code ORDR_CUSTKEY} and {@code CUSTKEY}), and
+   * exactly one of them unique.
+   */
+  private boolean namedReference(Evidence.JoinStep s) {
+    String left = Names.normalize(ColumnPrefixes.withoutTablePrefix(s.leftColumn(), s.leftTable()));
+    String right = Names.normalize(ColumnPrefixes.withoutTablePrefix(s.rightColumn(), s.rightTable()));
+    boolean alike = !left.isEmpty() && !right.isEmpty()
+        && (left.equals(right) || left.endsWith(" " + right) || right.endsWith(" " + left));
+    return alike && uniqueKey(s.leftTable(), s.leftColumn()) != uniqueKey(s.rightTable(), s.rightColumn());
   }
 
   TypeFamily family(String table, String column) {
