@@ -40,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -206,6 +207,17 @@ final class DefaultLakeTools implements LakeTools {
 
   @Override
   public double keyOverlap(String tableA, String columnA, String tableB, String columnB) {
+    return pairMeasure(tableA, columnA, tableB, columnB, ColumnPair::jaccard);
+  }
+
+  @Override
+  public double keyContainment(String tableA, String columnA, String tableB, String columnB) {
+    return pairMeasure(tableA, columnA, tableB, columnB, ColumnPair::containment);
+  }
+
+  /** A measure of the join graph's pair of two columns; 0 when the graph holds no such pair, or is off. */
+  private double pairMeasure(String tableA, String columnA, String tableB, String columnB,
+      ToDoubleFunction<ColumnPair> measure) {
     if (!joinGraph) {
       return 0;
     }
@@ -217,7 +229,7 @@ final class DefaultLakeTools implements LakeTools {
     }
     return graph.edge(a, b).stream().flatMap(e -> e.pairsFrom(a).stream())
         .filter(p -> p.columnA().equalsIgnoreCase(columnA) && p.columnB().equalsIgnoreCase(columnB))
-        .mapToDouble(ColumnPair::jaccard).max().orElse(0);
+        .mapToDouble(measure).max().orElse(0);
   }
 
   @Override

@@ -20,8 +20,8 @@ import java.util.Set;
  * Structure evidence for table choice: assumed tables the query joins must be lake tables whose join keys hold the
  * same values. Each assumed table's candidates are ranked on their own (names, columns, values: {@link TableChooser});
  * a candidate whose key column shares its values with the key of the table chosen for a join partner is raised by
- * their overlap, the Jaccard similarity of the two columns' value sets as the join graph measured it (0 when the join
- * graph holds no such pair). A customers table and a suppliers table answer {@code s_name, s_address, s_phone} alike;
+ * their overlap: the containment of the two columns' value sets as the join graph measured it (0 when the join graph
+ * holds no such pair), weighted by how well each column's name answers its key. A customers table and a suppliers table answer {@code s_name, s_address, s_phone} alike;
  * only the suppliers' key holds the values of {@code partsupp.ps_suppkey}.
  *
  * <p>The joint choice maximises the sum of the candidates' own scores and the weighted overlaps of every join, over
@@ -153,8 +153,12 @@ final class JoinConsistency extends PlannerPart {
   }
 
   /**
-   * The Jaccard similarity of the lake columns that best answer two assumed key columns in two lake tables, as the
-   * join graph measured it; 0 when either key has no column or the graph holds no such pair. Memoised per plan.
+   * How well two lake tables join on the query's keys: the containment of the lake columns that best answer the two
+   * assumed key columns ({@link LakeTools#keyContainment}, as the join graph measured it), times how well each
+   * column's name answers its key ({@link #nameFit}). Containment, not Jaccard: an order's customer key is contained
+   * in the customers' key, though most customers have no order. The name fit keeps a column that merely holds
+   * small integers (a quantity among order keys) from passing as the key. 0 when either key has no column or the
+   * graph holds no such pair. Memoised per plan.
    */
   private double overlap(String assumed, String column, String lakeTable, String partner, String partnerColumn,
       String partnerTable) {
@@ -163,8 +167,14 @@ final class JoinConsistency extends PlannerPart {
           Optional<ColumnTarget> a = chooser.bestColumn(assumed, column, lakeTable);
           Optional<ColumnTarget> b = chooser.bestColumn(partner, partnerColumn, partnerTable);
           return a.isEmpty() || b.isEmpty() ? 0.0
-              : lake.keyOverlap(lakeTable, a.get().lakeColumn(), partnerTable, b.get().lakeColumn());
+              : lake.keyContainment(lakeTable, a.get().lakeColumn(), partnerTable, b.get().lakeColumn())
+                  * nameFit(a.get()) * nameFit(b.get());
         });
+  }
+
+  /** A column's score for an assumed column as a weight in [0, 1] (scores above 1 carry literal or entity hits). */
+  static double nameFit(ColumnTarget target) {
+    return Math.max(0, Math.min(1, target.score()));
   }
 
   /**

@@ -77,6 +77,16 @@ public interface LakeTools extends dev.lakerewrite.core.match.MatchLake {
   double keyOverlap(String tableA, String columnA, String tableB, String columnB);
 
   /**
+   * The containment of two columns' value sets as the join graph measured it: the share of the referencing (less
+   * unique) column's distinct values found in the other. A foreign key is contained in the key it references even
+   * where the key holds many values nobody references (every customer, few with orders), where the Jaccard
+   * similarity is small. 0 when the graph holds no such column pair, or is off; by default the Jaccard similarity.
+   */
+  default double keyContainment(String tableA, String columnA, String tableB, String columnB) {
+    return keyOverlap(tableA, columnA, tableB, columnB);
+  }
+
+  /**
    * The join graph's edges at a table: per neighbour, its best column pair as a step from {@code table}. Empty
    * when the join graph is off.
    */

@@ -92,6 +92,14 @@ final class FakeLakeTools implements LakeTools {
 
   private final Map<String, Double> keyOverlaps = new HashMap<>();
 
+  /** Declares the containment of two key columns' values (either order); without one, their Jaccard similarity. */
+  FakeLakeTools containment(String a, String x, String b, String y, double containment) {
+    containments.put(pairKey(a + "." + x, b + "." + y), containment);
+    return this;
+  }
+
+  private final Map<String, Double> containments = new HashMap<>();
+
   /** Declares what a column's values read as (the profiler's family: text dates read as dates). */
   FakeLakeTools profiledAs(String table, String column, TypeFamily family) {
     profiled.put(table + "|" + column, family);
@@ -286,6 +294,12 @@ final class FakeLakeTools implements LakeTools {
   @Override
   public double keyOverlap(String tableA, String columnA, String tableB, String columnB) {
     return keyOverlaps.getOrDefault(pairKey(tableA + "." + columnA, tableB + "." + columnB), 0.0);
+  }
+
+  @Override
+  public double keyContainment(String tableA, String columnA, String tableB, String columnB) {
+    return containments.getOrDefault(pairKey(tableA + "." + columnA, tableB + "." + columnB),
+        keyOverlap(tableA, columnA, tableB, columnB));
   }
 
   @Override

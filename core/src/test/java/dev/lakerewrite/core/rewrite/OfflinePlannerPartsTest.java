@@ -133,6 +133,23 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void joinedTablesAreChosenWhereTheirKeysAreContainedInTheirPartnersKeys() {
+      // Few suppliers supply parts: their key shares little of its values with partsupp's (Jaccard 0.2), yet holds
+      // every one partsupp references; the customers' key holds fewer of them, more of its own values coinciding.
+      String sql = "SELECT s_name, s_phone, ps_supplycost FROM supplier, partsupp WHERE s_suppkey = ps_suppkey";
+      FakeLakeTools lake = customersAndSuppliers()
+          .keyOverlap("vendors", "vkey", "part_supply", "vref", 0.2)
+          .containment("vendors", "vkey", "part_supply", "vref", 1.0)
+          .keyOverlap("clients", "ckey", "part_supply", "vref", 0.3)
+          .containment("clients", "ckey", "part_supply", "vref", 0.4);
+
+      Plan plan = new OfflinePlanner(lake.state(sql, lake.padWith("clients", "vendors", "part_supply"))).plan();
+
+      assertThat(plan.tables().get("supplier").lake()).isEqualTo("vendors");
+      assertThat(plan.notes()).anyMatch(n -> n.startsWith("supplier→vendors over clients"));
+    }
+
+    @Test
     void withoutAJoinInTheQueryKeyOverlapsChangeNothing() {
       String sql = "SELECT s_name, s_phone FROM supplier";
       FakeLakeTools lake = customersAndSuppliers().keyOverlap("vendors", "vkey", "part_supply", "vref", 1.0);
