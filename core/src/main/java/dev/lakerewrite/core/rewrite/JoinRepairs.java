@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Joins between assumed tables (thesis error type Key Mismatch): a join whose keys do not map to good lake columns
@@ -46,10 +47,11 @@ final class JoinRepairs extends PlannerPart {
       ColumnTarget ka = left.mergedInto() == null ? left.columns().get(key(j.left().column())) : null;
       ColumnTarget kb = right.mergedInto() == null ? right.columns().get(key(j.right().column())) : null;
       // A key read from a part of the table split off by columns is the table's own, joined one to one.
-      boolean keysMap = ka != null && kb != null && !ka.weak() && !kb.weak()
-          && context.ownOrPart(a.lake(), ka.lakeTable()) && context.ownOrPart(b.lake(), kb.lakeTable())
-          && ka.score() >= 0.7 && kb.score() >= 0.7;
-      if (keysMap && !lastEmpty) {
+      boolean keysMap = mapsWell(ka) && mapsWell(kb)
+          && context.ownOrPart(a.lake(), ka.lakeTable()) && context.ownOrPart(b.lake(), kb.lakeTable());
+      // Keys read by their names and by values they share (JoinKeys) stay when the result was empty: the join is
+      // not what emptied it.
+      if (keysMap && (!lastEmpty || JoinKeys.readByNamesAndValues(ka) && JoinKeys.readByNamesAndValues(kb))) {
         continue;
       }
       Optional<Evidence.JoinPath> path = joinPath(a.lake(), b.lake());
@@ -77,6 +79,14 @@ final class JoinRepairs extends PlannerPart {
     }
     return fixes;
   }
+
+  /** Whether a key's column answers it well enough to join on as the query wrote the join. */
+  static boolean mapsWell(@Nullable ColumnTarget key) {
+    return key != null && !key.weak() && key.score() >= GOOD_KEY;
+  }
+
+  /** Score at which a key's column is taken as the key. */
+  static final double GOOD_KEY = 0.7;
 
   /** Whether {@code lakeTable}'s table has a column named as the assumed key, without the assumed table's prefix. */
   private boolean namedAlike(TableChoice assumed, String column, TableChoice lakeTable) {

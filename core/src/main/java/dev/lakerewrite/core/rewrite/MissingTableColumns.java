@@ -436,20 +436,6 @@ final class MissingTableColumns extends PlannerPart {
         new Evidence.JoinPath(code.lakeTable(), step.rightTable(), List.of(step), step.score(), 1, null));
   }
 
-  /** Adds the join to the path's last table for an assumed table, unless the table already joins it. */
-  private static void joinOnce(List<JoinRoute> extraJoins, String assumed, Evidence.JoinPath path) {
-    if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(assumed) && j.toLake().equals(path.to()))) {
-      extraJoins.add(new JoinRoute(assumed, path.to(), path));
-    }
-  }
-
-  /** Asks FIND_JOIN_PATH for two lake tables unless the scratchpad already has a path between them. */
-  private void askForJoinPath(String from, String to, List<Action> wanted) {
-    if (joinPath(from, to).isEmpty() && state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
-      wanted.add(new Action.FindJoinPath(from, to));
-    }
-  }
-
   /**
    * Whether an assumed column the query reads without comparing it with text is likely held as codes that the user
    * expects decoded: its name promises no kind of value a number would answer (an id, a count, a date, a url: see

@@ -26,8 +26,8 @@ import org.jspecify.annotations.Nullable;
  * <p>The plan is assembled from one part per error type of the thesis (each its own class, over one shared
  * {@link PlanningContext}): {@link TableChooser} (tables and columns) with {@link JoinConsistency} (joined tables'
  * keys), {@link ObsoleteTables},
- * {@link MissingTableColumns} (columns of other tables, code labels, compound columns), {@link JoinRepairs} (key
- * mismatch), {@link FilterLiterals} and {@link UnionsAndNoise}.
+ * {@link MissingTableColumns} (columns of other tables, code labels, compound columns), {@link JoinKeys} (keys the
+ * query only joins on) and {@link JoinRepairs} (key mismatch), {@link FilterLiterals} and {@link UnionsAndNoise}.
  */
 final class OfflinePlanner {
   /** Runner-up tables per assumed table that alternative plans try. */
@@ -113,6 +113,7 @@ final class OfflinePlanner {
   private final ObsoleteTables obsolete;
   private final MissingTableColumns missing;
   private final JoinRepairs joins;
+  private final JoinKeys joinKeys;
   private final UnionsAndNoise unionsAndNoise;
   private final JoinConsistency joinConsistency;
 
@@ -124,6 +125,7 @@ final class OfflinePlanner {
     this.obsolete = new ObsoleteTables(context, tables);
     this.missing = new MissingTableColumns(context, tables, lookups);
     this.joins = new JoinRepairs(context);
+    this.joinKeys = new JoinKeys(context, tables);
     this.unionsAndNoise = new UnionsAndNoise(context, tables);
     this.joinConsistency = new JoinConsistency(context, tables);
   }
@@ -319,6 +321,7 @@ final class OfflinePlanner {
       resolved.put(key(t.assumed()), t.mergedInto() == null
           ? missing.codeLabels(missing.crossTableColumns(t, extraJoins, wanted), extraJoins) : t);
     }
+    resolved = joinKeys.resolve(resolved, extraJoins, wanted, notes);
     Map<String, Evidence.JoinPath> joinFixes = joins.joinFixes(resolved, wanted, notes);
     Set<String> keyed = new LinkedHashSet<>();
     Map<String, List<Evidence.UnionPartner>> unions = unionsAndNoise.unions(resolved, wanted);

@@ -2,6 +2,7 @@ package dev.lakerewrite.core.rewrite;
 
 import dev.lakerewrite.core.sql.QueryAnalysis;
 import dev.lakerewrite.retrieval.TypeFamily;
+import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -37,5 +38,19 @@ abstract class PlannerPart {
 
   Optional<Evidence.JoinPath> joinPath(String from, String to) {
     return context.joinPath(from, to);
+  }
+
+  /** Adds the join to the path's last table for an assumed table, unless the table already joins it. */
+  static void joinOnce(List<OfflinePlanner.JoinRoute> extraJoins, String assumed, Evidence.JoinPath path) {
+    if (extraJoins.stream().noneMatch(j -> j.fromAssumed().equalsIgnoreCase(assumed) && j.toLake().equals(path.to()))) {
+      extraJoins.add(new OfflinePlanner.JoinRoute(assumed, path.to(), path));
+    }
+  }
+
+  /** Asks FIND_JOIN_PATH for two lake tables unless the scratchpad already has a path between them. */
+  void askForJoinPath(String from, String to, List<Action> wanted) {
+    if (joinPath(from, to).isEmpty() && state.enabled(ActionType.FIND_JOIN_PATH) && state.config().joinGraph()) {
+      wanted.add(new Action.FindJoinPath(from, to));
+    }
   }
 }

@@ -1,0 +1,72 @@
+package dev.lakerewrite.core.rewrite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lakerewrite.core.rewrite.OfflinePlanner.Plan;
+import org.junit.jupiter.api.Test;
+
+/** Keys the query only joins on, read by name and by shared values ({@link JoinKeys}). */
+class JoinKeysTest {
+
+  /**
+   * Customers and their purchases: the purchase's buyer references the client's id; the purchase's own counter and
+   * its quantity also hold small integers found among the clients' ids.
+   */
+  private FakeLakeTools shop() {
+    return new FakeLakeTools()
+        .table("clients", "id INTEGER, name VARCHAR", "1|Ann", "2|Bob", "3|Cy", "4|Di")
+        .table("purchases", "pid INTEGER, buyer INTEGER, qty INTEGER, total DOUBLE",
+            "1|2|1|10.0", "2|2|3|20.0", "3|4|2|30.0")
+        .similar("customer", "clients", 0.8).similar("orders", "purchases", 0.8)
+        .similar("c name", "name", 0.9).similar("o totalprice", "total", 0.9)
+        .similar("c custkey", "id", 0.5).similar("o custkey", "buyer", 0.6).similar("o custkey", "pid", 0.45)
+        .similar("o custkey", "qty", 0.3)
+        .edge("clients", "id", "purchases", "pid")
+        .containment("clients", "id", "purchases", "pid", 1.0)
+        .containment("clients", "id", "purchases", "buyer", 1.0)
+        .containment("clients", "id", "purchases", "qty", 1.0);
+  }
+
+  private static final String SQL = "SELECT c_name, sum(o_totalprice) FROM customer, orders "
+      + "WHERE c_custkey = o_custkey GROUP BY c_name";
+
+  @Test
+  void aJoinReadsTheColumnsThatAnswerItsKeysByNameAndShareTheirValues() {
+    FakeLakeTools lake = shop();
+    Scratchpad pad = lake.padWith("clients", "purchases");
+    lake.addJoinPath(pad, "clients", "purchases");
+
+    Plan plan = new OfflinePlanner(lake.state(SQL, pad)).plan();
+
+    assertThat(plan.tables().get("orders").columns().get("o_custkey").lakeColumn()).isEqualTo("buyer");
+    assertThat(plan.tables().get("customer").columns().get("c_custkey").lakeColumn()).isEqualTo("id");
+    assertThat(plan.joinFixes()).isEmpty();
+  }
+
+  @Test
+  void aKeyHeldByAPartOfTheTableSplitOffByColumnsIsReadThroughThePartJoinedToTheTable() {
+    FakeLakeTools lake = new FakeLakeTools()
+        .table("clients", "id INTEGER, name VARCHAR", "1|Ann", "2|Bob", "3|Cy", "4|Di")
+        .table("purchases", "pid INTEGER, total DOUBLE", "1|10.0", "2|20.0", "3|30.0")
+        .table("purchases_parties", "pid INTEGER, buyer INTEGER", "1|2", "2|2", "3|4")
+        .similar("customer", "clients", 0.8).similar("orders", "purchases", 0.8)
+        .similar("c name", "name", 0.9).similar("o totalprice", "total", 0.9)
+        .similar("c custkey", "id", 0.5).similar("o custkey", "buyer", 0.6).similar("o custkey", "pid", 0.45)
+        .edge("clients", "id", "purchases", "pid")
+        .edge("purchases", "pid", "purchases_parties", "pid")
+        .keyOverlap("purchases", "pid", "purchases_parties", "pid", 1.0)
+        .containment("clients", "id", "purchases", "pid", 1.0)
+        .containment("clients", "id", "purchases_parties", "buyer", 1.0);
+    Scratchpad pad = lake.padWith("clients", "purchases", "purchases_parties");
+    lake.addJoinPath(pad, "clients", "purchases");
+    lake.addJoinPath(pad, "purchases", "purchases_parties");
+
+    Plan plan = new OfflinePlanner(lake.state(SQL, pad)).plan();
+
+    assertThat(plan.tables().get("orders").columns().get("o_custkey").lakeTable()).isEqualTo("purchases_parties");
+    assertThat(plan.tables().get("orders").columns().get("o_custkey").lakeColumn()).isEqualTo("buyer");
+    assertThat(plan.extraJoins()).anyMatch(j -> j.fromAssumed().equals("orders")
+        && j.toLake().equals("purchases_parties"));
+    assertThat(plan.joinFixes()).isEmpty();
+  }
+}
