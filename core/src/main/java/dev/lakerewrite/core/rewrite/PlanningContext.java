@@ -487,10 +487,23 @@ final class PlanningContext {
    * The join path from an assumed table's lake table to another that can bring one of its rows' attributes: one
    * hop that matches at most about one row per key (a part of the same entity split off by columns, a lookup, the
    * row a key points at). A hop matching many rows per key (a supplier's key equal to customers' nation keys)
-   * would repeat each row of the assumed table once per match.
+   * would repeat each row of the assumed table once per match. A part of the table split off by columns is joined
+   * even before FIND_JOIN_PATH brought the path ({@link #partJoin}).
    */
   Optional<Evidence.JoinPath> attributeJoinPath(String from, String to) {
-    return joinPath(from, to).filter(p -> p.steps().size() == 1 && !(p.steps().get(0).fanOut() > MAX_ATTRIBUTE_FAN_OUT));
+    Optional<Evidence.JoinPath> found = joinPath(from, to)
+        .filter(p -> p.steps().size() == 1 && !(p.steps().get(0).fanOut() > MAX_ATTRIBUTE_FAN_OUT));
+    return found.isPresent() ? found : partJoin(from, to);
+  }
+
+  /**
+   * The join of a table to one of its parts split off by columns, as the join graph holds it ({@link #splitParts}:
+   * one to one on keys holding the same values), where the scratchpad holds no path yet: putting a row back together
+   * needs no search.
+   */
+  private Optional<Evidence.JoinPath> partJoin(String table, String part) {
+    return splitParts(table).stream().filter(s -> s.rightTable().equals(part)).findFirst()
+        .map(s -> new Evidence.JoinPath(table, part, List.of(s), s.score(), 1, null));
   }
 
   /**

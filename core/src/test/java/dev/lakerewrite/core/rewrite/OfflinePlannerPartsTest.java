@@ -724,11 +724,15 @@ class OfflinePlannerPartsTest {
       lake.keyOverlap("zo_clnts", "CSTK", "zo_clnts_extr", "CSTK", 1.0);
       List<Action> wanted = new ArrayList<>();
 
+      List<JoinRoute> direct = new ArrayList<>();
       TableChoice before = new Parts(lake, sql, lake.padWith("zo_clnts")).missing().crossTableColumns(customer(),
-          new ArrayList<>(), wanted);
+          direct, wanted);
 
-      assertThat(before.columns().get("c_address").weak()).isTrue();
-      assertThat(wanted).contains(new Action.FindJoinPath("zo_clnts", "zo_clnts_extr"));
+      // The part is joined by the join graph's one-to-one step before any FIND_JOIN_PATH.
+      assertThat(before.columns().get("c_address").lakeTable()).isEqualTo("zo_clnts_extr");
+      assertThat(before.columns().get("c_address").lakeColumn()).isEqualTo("ADRS");
+      assertThat(direct).extracting(JoinRoute::toLake).containsExactly("zo_clnts_extr");
+      assertThat(wanted).doesNotContain(new Action.FindJoinPath("zo_clnts", "zo_clnts_extr"));
 
       Scratchpad pad = lake.padWith("zo_clnts");
       lake.addJoinPath(pad, "zo_clnts", "zo_clnts_extr");
@@ -836,9 +840,11 @@ class OfflinePlannerPartsTest {
           Map.of("o_orderstatus", new ColumnTarget("tbl_orders", "ORDERPRIORITY", 0.4, "test")), List.of());
 
       List<Action> wanted = new ArrayList<>();
-      TableChoice before = new Parts(orders, sql, pad).missing().crossTableColumns(weak, new ArrayList<>(), wanted);
-      assertThat(before.columns().get("o_orderstatus").lakeColumn()).as("no join path yet").isEqualTo("ORDERPRIORITY");
-      assertThat(wanted).contains(new Action.FindJoinPath("tbl_orders", "tbl_orders_details"));
+      List<JoinRoute> direct = new ArrayList<>();
+      TableChoice before = new Parts(orders, sql, pad).missing().crossTableColumns(weak, direct, wanted);
+      assertThat(before.columns().get("o_orderstatus").lakeColumn()).as("no join path yet").isEqualTo("ORDERSTATUS");
+      assertThat(direct).extracting(JoinRoute::toLake).containsExactly("tbl_orders_details");
+      assertThat(wanted).doesNotContain(new Action.FindJoinPath("tbl_orders", "tbl_orders_details"));
 
       orders.addJoinPath(pad, "tbl_orders", "tbl_orders_details");
       List<JoinRoute> joins = new ArrayList<>();
