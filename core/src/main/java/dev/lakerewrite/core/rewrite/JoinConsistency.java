@@ -155,7 +155,7 @@ final class JoinConsistency extends PlannerPart {
   /**
    * How well two lake tables join on the query's keys: the containment of the lake columns that best answer the two
    * assumed key columns ({@link LakeTools#keyContainment}, as the join graph measured it), times how well each
-   * column's name answers its key ({@link #nameFit}). Containment, not Jaccard: an order's customer key is contained
+   * column answers its key ({@link #keyFit}). Containment, not Jaccard: an order's customer key is contained
    * in the customers' key, though most customers have no order. The name fit keeps a column that merely holds
    * small integers (a quantity among order keys) from passing as the key. 0 when either key has no column or the
    * graph holds no such pair. Memoised per plan.
@@ -168,8 +168,18 @@ final class JoinConsistency extends PlannerPart {
           Optional<ColumnTarget> b = chooser.bestColumn(partner, partnerColumn, partnerTable);
           return a.isEmpty() || b.isEmpty() ? 0.0
               : lake.keyContainment(lakeTable, a.get().lakeColumn(), partnerTable, b.get().lakeColumn())
-                  * nameFit(a.get()) * nameFit(b.get());
+                  * keyFit(a.get()) * keyFit(b.get());
         });
+  }
+
+  /**
+   * How far a column answers its key, for weighing the key's values: fully from the score at which a join is taken
+   * on it ({@link JoinRepairs#GOOD_KEY}), in proportion below. Finer name differences among columns that answer well
+   * ({@code country} against {@code country of origin}) say nothing about which table the query means; the tables'
+   * own scores do.
+   */
+  static double keyFit(ColumnTarget target) {
+    return Math.max(0, Math.min(1, target.score() / JoinRepairs.GOOD_KEY));
   }
 
   /** A column's score for an assumed column as a weight in [0, 1] (scores above 1 carry literal or entity hits). */
