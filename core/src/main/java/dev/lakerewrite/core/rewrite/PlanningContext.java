@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -585,11 +586,18 @@ final class PlanningContext {
    * Whether a table is named as a part of another: its name is the other's followed by more words
    * ({@code tbl_orders_details} of {@code tbl_orders}, {@code zo_prts_atrb} of {@code zo_prts}). Entities of their own
    * that hold one row per row of the table ({@code capital_of} beside {@code region_of_new_zealand}, one capital per
-   * region) are named otherwise.
+   * region) are named otherwise, and so is a relation named by the entity and a function word ({@code capital_of}
+   * beside {@code capital}).
    */
   static boolean namedAsPart(String table, String part) {
     String t = Names.normalize(table);
-    return !t.isEmpty() && Names.normalize(part).startsWith(t + " ");
+    String p = Names.normalize(part);
+    if (t.isEmpty() || !p.startsWith(t + " ")) {
+      return false;
+    }
+    // A part adds a noun (details, atrb, extra); "capital of" beside "capital" adds only a preposition: a relation.
+    return Arrays.stream(p.substring(t.length() + 1).split(" "))
+        .anyMatch(w -> !EnglishAnalyzer.ENGLISH_STOP_WORDS_SET.contains(w));
   }
 
   /** Whether a column's values are unique (a key of its table): at least {@value #UNIQUE_KEY} distinct per row. */
