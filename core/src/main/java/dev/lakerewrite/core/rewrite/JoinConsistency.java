@@ -144,8 +144,11 @@ final class JoinConsistency extends PlannerPart {
         continue;
       }
       String partnerTable = chosen.get(l.partner());
-      if (partnerTable == null || partnerTable.equals(c.lake())) {
-        continue; // two assumed tables on one lake table join on its own rows: no evidence either way
+      // Two assumed tables on one lake table, or on two parts of one table split off by columns, join on its own
+      // rows: no evidence either way.
+      if (partnerTable == null || partnerTable.equals(c.lake()) || context.ownOrPart(partnerTable, c.lake())
+          || context.ownOrPart(c.lake(), partnerTable)) {
+        continue;
       }
       sum += overlap(c.assumed(), l.column(), c.lake(), l.partner(), l.partnerColumn(), partnerTable);
     }

@@ -3,6 +3,7 @@ package dev.lakerewrite.core.rewrite;
 import static dev.lakerewrite.core.rewrite.OfflinePlanner.key;
 import static dev.lakerewrite.core.rewrite.OfflinePlanner.literalKey;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.JoinRoute;
@@ -147,6 +148,38 @@ class OfflinePlannerPartsTest {
 
       assertThat(plan.tables().get("supplier").lake()).isEqualTo("vendors");
       assertThat(plan.notes()).anyMatch(n -> n.startsWith("supplier→vendors over clients"));
+    }
+
+    @Test
+    void keysThatBothAnswerAsWellAsAJoinNeedsWeighTheirValuesAlike() {
+      // "country" and "country of origin" both answer a query's country key: which of their tables the query means
+      // is for the tables' own scores to say, not for the last few hundredths of name similarity.
+      assertThat(JoinConsistency.keyFit(target("films", "country"))).isEqualTo(1.0);
+      assertThat(JoinConsistency.keyFit(new ColumnTarget("films", "country_of_origin", 0.75, "test"))).isEqualTo(1.0);
+      assertThat(JoinConsistency.keyFit(new ColumnTarget("films", "qty", 0.35, "test"))).isCloseTo(0.5, within(1e-9));
+    }
+
+    @Test
+    void aPartOfTheJoinPartnersTableGainsNothingFromHoldingItsKeys() {
+      // The suppliers' part split off by columns holds the suppliers' own keys, every one of them: that is the
+      // same entity's rows, not a table that references suppliers.
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("vendors", "vkey INTEGER, name VARCHAR", "1|Supplier#1", "2|Supplier#2", "3|Supplier#3")
+          .table("vendors_ledger", "vkey INTEGER, cost_center DOUBLE", "1|10.5", "2|20.0", "3|7.25")
+          .table("part_supply", "pkey INTEGER, cost DOUBLE", "7|10.5", "8|20.0")
+          .similar("supplier", "vendors", 0.8).similar("partsupp", "part supply", 0.9)
+          .similar("partsupp", "vendors ledger", 0.6)
+          .similar("s name", "name", 0.9).similar("s suppkey", "vkey", 0.9).similar("ps suppkey", "vkey", 0.8)
+          .similar("ps supplycost", "cost", 0.8).similar("ps supplycost", "cost center", 0.7)
+          .edge("vendors", "vkey", "vendors_ledger", "vkey")
+          .keyOverlap("vendors", "vkey", "vendors_ledger", "vkey", 1.0);
+      String sql = "SELECT s_name, ps_supplycost FROM supplier, partsupp WHERE s_suppkey = ps_suppkey";
+
+      Plan plan = new OfflinePlanner(lake.state(sql, lake.padWith("vendors", "vendors_ledger", "part_supply")))
+          .plan();
+
+      assertThat(plan.tables().get("supplier").lake()).isEqualTo("vendors");
+      assertThat(plan.tables().get("partsupp").lake()).isEqualTo("part_supply");
     }
 
     @Test
@@ -973,6 +1006,9 @@ class OfflinePlannerPartsTest {
       assertThat(PlanningContext.namedAsPart("tbl_orders", "tbl_orders_details")).isTrue();
       assertThat(PlanningContext.namedAsPart("zo_prts", "zo_prts_atrb")).isTrue();
       assertThat(PlanningContext.namedAsPart("zo_prts", "zo_prtsp")).isFalse();
+      // WikiDBs names a relation by the entity and a preposition: the regions a capital is the capital of.
+      assertThat(PlanningContext.namedAsPart("capital", "capital_of")).isFalse();
+      assertThat(PlanningContext.namedAsPart("capital", "capital_attributes")).isTrue();
     }
 
     @Test
