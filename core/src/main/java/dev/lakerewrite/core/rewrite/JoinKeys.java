@@ -23,9 +23,10 @@ import org.jspecify.annotations.Nullable;
  * whose key columns the table choice left unmapped or mapped poorly ({@link JoinRepairs#mapsWell}), the pair of lake
  * columns, one per side, that best answers both
  * keys by name and holds joinable values, over each side's lake table and its parts split off by columns. A pair
- * scores {@code nameFit(a) · nameFit(b) · containment(a, b)} ({@link JoinConsistency#nameFit},
- * {@link LakeTools#keyContainment}): names alone confuse an order's customer key with its clerk's number, values
- * alone confuse any two counters 1..n. The join then reads the query's own keys, as the user wrote it, instead of the
+ * needs a containment of at least {@value #MIN_CONTAINMENT} ({@link LakeTools#keyContainment}) and scores
+ * {@code nameFit(a) · nameFit(b) · √(containment · jaccard)} ({@link JoinConsistency#nameFit},
+ * {@link LakeTools#keyOverlap}): names alone confuse an order's customer key with its clerk's number, containment
+ * alone any small code with a long counter that starts where it does. The join then reads the query's own keys, as the user wrote it, instead of the
  * join graph's best pair for the two tables, which may join by another relation (a sale's ship date where the query
  * names its sold date).
  *
@@ -95,7 +96,10 @@ final class JoinKeys extends PlannerPart {
             continue;
           }
           double containment = lake.keyContainment(a.table(), a.column(), b.table(), b.column());
-          double score = a.fit() * b.fit() * containment;
+          // Ranked by the geometric mean of containment and Jaccard: twelve store keys are contained in the item
+          // keys 1..18000 as fully as the sold items are, but cover none of them.
+          double score = a.fit() * b.fit()
+              * Math.sqrt(containment * lake.keyOverlap(a.table(), a.column(), b.table(), b.column()));
           if (containment >= MIN_CONTAINMENT && score > best + 1e-9) {
             best = score;
             bestContainment = containment;

@@ -22,9 +22,9 @@ class JoinKeysTest {
         .similar("c custkey", "id", 0.5).similar("o custkey", "buyer", 0.6).similar("o custkey", "pid", 0.45)
         .similar("o custkey", "qty", 0.3)
         .edge("clients", "id", "purchases", "pid")
-        .containment("clients", "id", "purchases", "pid", 1.0)
-        .containment("clients", "id", "purchases", "buyer", 1.0)
-        .containment("clients", "id", "purchases", "qty", 1.0);
+        .containment("clients", "id", "purchases", "pid", 1.0).keyOverlap("clients", "id", "purchases", "pid", 0.75)
+        .containment("clients", "id", "purchases", "buyer", 1.0).keyOverlap("clients", "id", "purchases", "buyer", 0.5)
+        .containment("clients", "id", "purchases", "qty", 1.0).keyOverlap("clients", "id", "purchases", "qty", 0.75);
   }
 
   private static final String SQL = "SELECT c_name, sum(o_totalprice) FROM customer, orders "
@@ -55,8 +55,9 @@ class JoinKeysTest {
         .edge("clients", "id", "purchases", "pid")
         .edge("purchases", "pid", "purchases_parties", "pid")
         .keyOverlap("purchases", "pid", "purchases_parties", "pid", 1.0)
-        .containment("clients", "id", "purchases", "pid", 1.0)
-        .containment("clients", "id", "purchases_parties", "buyer", 1.0);
+        .containment("clients", "id", "purchases", "pid", 1.0).keyOverlap("clients", "id", "purchases", "pid", 0.75)
+        .containment("clients", "id", "purchases_parties", "buyer", 1.0)
+        .keyOverlap("clients", "id", "purchases_parties", "buyer", 0.5);
     Scratchpad pad = lake.padWith("clients", "purchases", "purchases_parties");
     lake.addJoinPath(pad, "clients", "purchases");
     lake.addJoinPath(pad, "purchases", "purchases_parties");
@@ -68,5 +69,27 @@ class JoinKeysTest {
     assertThat(plan.extraJoins()).anyMatch(j -> j.fromAssumed().equals("orders")
         && j.toLake().equals("purchases_parties"));
     assertThat(plan.joinFixes()).isEmpty();
+  }
+
+  @Test
+  void aSmallCodeContainedInALongCounterLosesToTheKeyThatCoversIt() {
+    // Sales name their shop a little more like the item key than their item reference; the two shops' codes 1 and 2
+    // are contained in the item keys 1..40 as fully as the items sold, but cover almost none of them.
+    FakeLakeTools lake = new FakeLakeTools()
+        .table("goods", "id INTEGER, title VARCHAR", "1|Pen", "2|Ink", "3|Pad")
+        .table("sales", "shop INTEGER, item_ref INTEGER, amount DOUBLE", "1|3|10.0", "2|1|20.0", "1|2|5.0")
+        .similar("item", "goods", 0.8).similar("sale", "sales", 0.9)
+        .similar("i title", "title", 0.9).similar("s amount", "amount", 0.9)
+        .similar("i itemkey", "id", 0.5).similar("s itemkey", "shop", 0.6).similar("s itemkey", "item ref", 0.5)
+        .edge("goods", "id", "sales", "shop")
+        .containment("goods", "id", "sales", "shop", 1.0).keyOverlap("goods", "id", "sales", "shop", 0.05)
+        .containment("goods", "id", "sales", "item_ref", 1.0).keyOverlap("goods", "id", "sales", "item_ref", 0.6);
+    Scratchpad pad = lake.padWith("goods", "sales");
+    lake.addJoinPath(pad, "goods", "sales");
+
+    Plan plan = new OfflinePlanner(lake.state("SELECT i_title, sum(s_amount) FROM item, sale "
+        + "WHERE i_itemkey = s_itemkey GROUP BY i_title", pad)).plan();
+
+    assertThat(plan.tables().get("sale").columns().get("s_itemkey").lakeColumn()).isEqualTo("item_ref");
   }
 }
