@@ -74,7 +74,8 @@ class JoinKeysTest {
   @Test
   void aSmallCodeContainedInALongCounterLosesToTheKeyThatCoversIt() {
     // Sales name their shop a little more like the item key than their item reference; the two shops' codes 1 and 2
-    // are contained in the item keys 1..40 as fully as the items sold, but cover almost none of them.
+    // are contained in the item keys as fully as the items sold, but cover almost none of them (the overlaps are
+    // declared as the join graph would measure them over a catalogue of 40 items; three rows stand in for it).
     FakeLakeTools lake = new FakeLakeTools()
         .table("goods", "id INTEGER, title VARCHAR", "1|Pen", "2|Ink", "3|Pad")
         .table("sales", "shop INTEGER, item_ref INTEGER, amount DOUBLE", "1|3|10.0", "2|1|20.0", "1|2|5.0")
