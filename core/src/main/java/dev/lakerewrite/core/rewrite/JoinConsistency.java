@@ -21,8 +21,9 @@ import java.util.Set;
  * same values. Each assumed table's candidates are ranked on their own (names, columns, values: {@link TableChooser});
  * a candidate whose key column shares its values with the key of the table chosen for a join partner is raised by
  * their overlap: the containment of the two columns' value sets as the join graph measured it (0 when the join graph
- * holds no such pair), weighted by how well each column's name answers its key. A customers table and a suppliers table answer {@code s_name, s_address, s_phone} alike;
- * only the suppliers' key holds the values of {@code partsupp.ps_suppkey}.
+ * holds no such pair), weighted by how well each column's name answers its key. A customers table and a suppliers
+ * table answer {@code s_name, s_address, s_phone} alike; only the suppliers' key holds the values of
+ * {@code partsupp.ps_suppkey}.
  *
  * <p>The joint choice maximises the sum of the candidates' own scores and the weighted overlaps of every join, over
  * each linked table's {@value #CANDIDATES} best candidates, exhaustively (a choice made one table at a time gets stuck:
@@ -146,8 +147,7 @@ final class JoinConsistency extends PlannerPart {
       String partnerTable = chosen.get(l.partner());
       // Two assumed tables on one lake table, or on two parts of one table split off by columns, join on its own
       // rows: no evidence either way.
-      if (partnerTable == null || partnerTable.equals(c.lake()) || context.ownOrPart(partnerTable, c.lake())
-          || context.ownOrPart(c.lake(), partnerTable)) {
+      if (partnerTable == null || context.sameEntity(partnerTable, c.lake())) {
         continue;
       }
       sum += overlap(c.assumed(), l.column(), c.lake(), l.partner(), l.partnerColumn(), partnerTable);

@@ -21,14 +21,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * Keys the query only joins on (thesis error type Key Mismatch, before any join path replaces them): for a join
  * whose key columns the table choice left unmapped or mapped poorly ({@link JoinRepairs#mapsWell}), the pair of lake
- * columns, one per side, that best answers both
- * keys by name and holds joinable values, over each side's lake table and its parts split off by columns. A pair
+ * columns, one per side, that best answers both keys by name and holds joinable values, over each side's lake table
+ * and its parts split off by columns. A pair
  * needs a containment of at least {@value #MIN_CONTAINMENT} ({@link LakeTools#keyContainment}) and scores
  * {@code nameFit(a) · nameFit(b) · √(containment · jaccard)} ({@link JoinConsistency#nameFit},
  * {@link LakeTools#keyOverlap}): names alone confuse an order's customer key with its clerk's number, containment
- * alone any small code with a long counter that starts where it does. The join then reads the query's own keys, as the user wrote it, instead of the
- * join graph's best pair for the two tables, which may join by another relation (a sale's ship date where the query
- * names its sold date).
+ * alone any small code with a long counter that starts where it does. The join then reads the query's own keys, as
+ * the user wrote it, instead of the join graph's best pair for the two tables, which may join by another relation (a
+ * sale's ship date where the query names its sold date).
  *
  * <p>Keys are assigned one to one per lake table among the keys this part reads: two joins on different keys of one
  * table read different columns. A key found in a part of its table is read through the part, joined to the table
@@ -43,8 +43,9 @@ final class JoinKeys extends PlannerPart {
    * other (noise alters a few keys; a coincidental overlap of small integers stays below).
    */
   static final double MIN_CONTAINMENT = 0.5;
-  /** The {@link ColumnTarget#why()} of a key this part assigned begins with it. */
+  /** The {@link ColumnTarget#why()} of a key this part assigned begins with it and holds {@link #BY_VALUES}. */
   static final String WHY = "joins ";
+  private static final String BY_VALUES = " by names and values (";
 
   private final TableChooser chooser;
 
@@ -79,8 +80,8 @@ final class JoinKeys extends PlannerPart {
       String lk = key(j.left().column());
       String rk = key(j.right().column());
       // A key that maps well stays as it is and is the other side's partner; one that maps poorly is searched again.
-      ColumnTarget mappedLeft = JoinRepairs.mapsWell(left.columns().get(lk)) ? left.columns().get(lk) : null;
-      ColumnTarget mappedRight = JoinRepairs.mapsWell(right.columns().get(rk)) ? right.columns().get(rk) : null;
+      ColumnTarget mappedLeft = wellMapped(left, lk);
+      ColumnTarget mappedRight = wellMapped(right, rk);
       if (mappedLeft != null && mappedRight != null) {
         continue;
       }
@@ -96,11 +97,14 @@ final class JoinKeys extends PlannerPart {
             continue;
           }
           double containment = lake.keyContainment(a.table(), a.column(), b.table(), b.column());
+          if (containment < MIN_CONTAINMENT) {
+            continue;
+          }
           // Ranked by the geometric mean of containment and Jaccard: twelve store keys are contained in the item
           // keys 1..18000 as fully as the sold items are, but cover none of them.
           double score = a.fit() * b.fit()
               * Math.sqrt(containment * lake.keyOverlap(a.table(), a.column(), b.table(), b.column()));
-          if (containment >= MIN_CONTAINMENT && score > best + 1e-9) {
+          if (score > best + 1e-9) {
             best = score;
             bestContainment = containment;
             bestLeft = a;
@@ -122,6 +126,12 @@ final class JoinKeys extends PlannerPart {
           bestLeft.column(), bestRight.table(), bestRight.column(), best));
     }
     return out;
+  }
+
+  /** The table's column for a key where it maps well ({@link JoinRepairs#mapsWell}), else null. */
+  private static @Nullable ColumnTarget wellMapped(TableChoice t, String column) {
+    ColumnTarget target = t.columns().get(column);
+    return JoinRepairs.mapsWell(target) ? target : null;
   }
 
   /**
@@ -163,7 +173,7 @@ final class JoinKeys extends PlannerPart {
     taken.computeIfAbsent(key.table(), k -> new HashSet<>()).add(key.column());
     Map<String, ColumnTarget> columns = new LinkedHashMap<>(t.columns());
     columns.put(column, new ColumnTarget(key.table(), key.column(), 1.0, String.format(Locale.ROOT,
-        "%s%s.%s by names and values (%.2f)", WHY, partner.table(), partner.column(), containment)));
+        "%s%s.%s%s%.2f)", WHY, partner.table(), partner.column(), BY_VALUES, containment)));
     List<String> unmapped = new ArrayList<>(t.unmapped());
     unmapped.removeIf(u -> key(u).equals(column));
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, unmapped, t.mergedInto());
@@ -171,7 +181,6 @@ final class JoinKeys extends PlannerPart {
 
   /** Whether a key was read by this part: by its name and by values it shares with its partner's. */
   static boolean readByNamesAndValues(@Nullable ColumnTarget target) {
-    return target != null && target.why().startsWith(WHY) && target.why().endsWith(")")
-        && target.why().contains(" by names and values (");
+    return target != null && target.why().startsWith(WHY) && target.why().contains(BY_VALUES);
   }
 }

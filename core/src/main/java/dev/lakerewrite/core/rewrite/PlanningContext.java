@@ -517,14 +517,14 @@ final class PlanningContext {
    * Lower is better: fewer hops first (each hop is a chance to be wrong, thesis §8), then paths keyed on text
    * rather than numbers (equal populations are a coincidence, equal names a reference), then the join graph's
    * rank. A hop to a part of the same table split off by columns ({@link #splitParts}) costs less than a hop to
-   * another entity, whatever its key's type: it only puts the row back together. A numeric key counts as a reference where both sides
-   * name it alike and exactly one side is unique (an order's {@code custkey} pointing at a customer's), the shape
-   * of a foreign key rather than of a coincidence.
+   * another entity, whatever its key's type: it only puts the row back together. A numeric key counts as a
+   * reference where both sides name it alike and exactly one side is unique (an order's {@code custkey} pointing at
+   * a customer's), the shape of a foreign key rather than of a coincidence.
    */
   private double preference(Evidence.JoinPath p) {
     double cost = 0;
     for (Evidence.JoinStep s : p.steps()) {
-      if (ownOrPart(s.leftTable(), s.rightTable()) || ownOrPart(s.rightTable(), s.leftTable())) {
+      if (sameEntity(s.leftTable(), s.rightTable())) {
         cost += OWN_PART_HOP;
         continue;
       }
@@ -614,6 +614,11 @@ final class PlanningContext {
   /** Whether a lake table is the table itself or one of its parts split off by columns ({@link #splitParts}). */
   boolean ownOrPart(String table, String candidate) {
     return table.equals(candidate) || splitParts(table).stream().anyMatch(n -> n.rightTable().equals(candidate));
+  }
+
+  /** Whether two lake tables hold one entity's rows: the same table, or one a part of the other. */
+  boolean sameEntity(String a, String b) {
+    return ownOrPart(a, b) || ownOrPart(b, a);
   }
 
   /**
