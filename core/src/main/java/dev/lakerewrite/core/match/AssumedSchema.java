@@ -139,16 +139,19 @@ public final class AssumedSchema {
   private final Map<JsonNode, Binding> bindings;
   private final Map<JsonNode, JsonNode> sources;
   private final Set<JsonNode> placedByPrefix;
+  private final Set<JsonNode> namedOutputs;
   private final boolean star;
 
   private AssumedSchema(Map<String, Table> tables, List<Ambiguous> ambiguous, List<JoinPair> joins,
-      Map<JsonNode, Binding> bindings, Map<JsonNode, JsonNode> sources, Set<JsonNode> placedByPrefix, boolean star) {
+      Map<JsonNode, Binding> bindings, Map<JsonNode, JsonNode> sources, Set<JsonNode> placedByPrefix,
+      Set<JsonNode> namedOutputs, boolean star) {
     this.tables = tables;
     this.ambiguous = ambiguous;
     this.joins = joins;
     this.bindings = bindings;
     this.sources = sources;
     this.placedByPrefix = placedByPrefix;
+    this.namedOutputs = namedOutputs;
     this.star = star;
   }
 
@@ -164,7 +167,7 @@ public final class AssumedSchema {
     w.tables.forEach((k, v) -> frozen.put(k, new Table(v.name, Collections.unmodifiableMap(v.columns))));
     return new AssumedSchema(Collections.unmodifiableMap(frozen), List.copyOf(w.ambiguous), List.copyOf(w.joins),
         Collections.unmodifiableMap(w.bindings), Collections.unmodifiableMap(w.sources),
-        Collections.unmodifiableSet(w.placedByPrefix), w.star);
+        Collections.unmodifiableSet(w.placedByPrefix), Collections.unmodifiableSet(w.namedOutputs), w.star);
   }
 
   static String key(String name) {
@@ -209,6 +212,15 @@ public final class AssumedSchema {
    */
   public boolean placedByPrefix(JsonNode columnRef) {
     return placedByPrefix.contains(columnRef);
+  }
+
+  /**
+   * Whether an unqualified column reference reads an output a CTE or derived table of its scope names
+   * ({@code total_revenue} of TPC-H q15's {@code revenue} beside {@code supplier}): no assumed table's column, so a
+   * rewrite leaves it as written.
+   */
+  public boolean readsNamedOutput(JsonNode columnRef) {
+    return namedOutputs.contains(columnRef);
   }
 
   /** Whether the query selects {@code *} (or {@code t.*}) from an assumed table: its columns are not all known. */
@@ -287,6 +299,8 @@ public final class AssumedSchema {
     /** References the last {@link #unqualified} call placed by prefix, and all such references. */
     boolean prefixPlaced;
     final Set<JsonNode> placedByPrefix = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    boolean lastNamedOutput;
+    final Set<JsonNode> namedOutputs = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
     MutableTable table(String name) {
       return tables.computeIfAbsent(key(name), k -> new MutableTable(name));
@@ -713,9 +727,13 @@ public final class AssumedSchema {
         } else {
           lastSource = null;
           prefixPlaced = false;
+          lastNamedOutput = false;
           b = unqualified(column, scope);
           if (prefixPlaced) {
             placedByPrefix.add(e);
+          }
+          if (b == null && lastNamedOutput) {
+            namedOutputs.add(e);
           }
           if (b != null && !b.ambiguous() && lastSource != null) {
             sources.put(e, lastSource);
@@ -737,6 +755,7 @@ public final class AssumedSchema {
         List<String> bases = new ArrayList<>();
         JsonNode firstNode = null;
         boolean virtualHas = false;
+        boolean namedVirtual = false;
         for (Source src : s.byAlias.values()) {
           if (src.base()) {
             if (!bases.contains(src.assumed())) {
@@ -747,6 +766,7 @@ public final class AssumedSchema {
             }
           } else if (src.outputs().contains(k) || src.outputs().contains("*")) {
             virtualHas = true;
+            namedVirtual |= src.outputs().contains(k);
           } else {
             for (String sb : src.starBases()) {
               if (!bases.contains(sb)) {
@@ -756,6 +776,9 @@ public final class AssumedSchema {
           }
         }
         if (virtualHas) {
+          if (namedVirtual) {
+            lastNamedOutput = true;
+          }
           return null;
         }
         // Columns win over select aliases in WHERE and GROUP BY, but an alias of this block names no assumed

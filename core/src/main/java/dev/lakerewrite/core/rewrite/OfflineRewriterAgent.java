@@ -1032,6 +1032,10 @@ final class OfflineRewriterAgent implements RewriterAgent {
           markDone(ref);
           return Optional.empty();
         }
+        if (schema != null && binding.isEmpty() && schema.readsNamedOutput(ref)) {
+          // A CTE's or derived table's named output (q15's total_revenue beside supplier): no table's column.
+          return Optional.empty();
+        }
         // The nearest block with a table that has the column (an outer reference the syntax could not place).
         table = Optional.empty();
         for (Scope s = scope; s != null && table.isEmpty(); s = s.parent) {
