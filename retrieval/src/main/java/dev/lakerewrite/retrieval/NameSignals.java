@@ -108,6 +108,22 @@ public final class NameSignals {
   }
 
   /**
+   * Whether each name spells the other word for word: every word of either matches a word of the other
+   * ({@link #tokenMatch}: equal, a prefix, or an abbreviation), both having at least two words ({@code LISTING_PRC}
+   * for {@code list price}; not {@code SALES_PRICE}, whose "sales" has no word of {@code list price}, nor
+   * {@code short name} for {@code given name}). O(words²).
+   */
+  public static boolean spellsWordForWord(String assumed, String lake) {
+    List<String> a = tokens(assumed);
+    List<String> b = tokens(lake);
+    return a.size() >= 2 && b.size() >= 2 && covers(a, b) && covers(b, a);
+  }
+
+  private static boolean covers(List<String> from, List<String> to) {
+    return from.stream().allMatch(f -> to.stream().anyMatch(t -> tokenMatch(f, t) > 0));
+  }
+
+  /**
    * {@link #wholeAbbreviation} for names of tables, which name entities, where the two names' words line up. A lake
    * name shorter and in fewer words names one word of the assumed name, another entity: {@code store} and {@code
    * strs} for {@code store_sales}, {@code customer} for {@code customer_address} read 0. A lake name longer and in

@@ -24,6 +24,19 @@ class NameSignalsTest {
   }
 
   @Test
+  void aNameSpelledWordForWordNeedsAWordForEveryWordBothWays() {
+    assertThat(NameSignals.spellsWordForWord("list_price", "LISTING_PRC")).isTrue();
+    assertThat(NameSignals.spellsWordForWord("ticket_number", "TCKT_NMBR")).isTrue();
+    // "sales" stands for no word of list price; "short" for no word of given name.
+    assertThat(NameSignals.spellsWordForWord("list_price", "SALES_PRICE")).isFalse();
+    assertThat(NameSignals.spellsWordForWord("given_name", "short_name")).isFalse();
+    // A code beside the country: the lake's extra word answers nothing.
+    assertThat(NameSignals.spellsWordForWord("country_name", "country_name_code")).isFalse();
+    // One word is the whole-name abbreviation's case, not this one.
+    assertThat(NameSignals.spellsWordForWord("population", "pop")).isFalse();
+  }
+
+  @Test
   void aWholeNameAbbreviatedLetterByLetterReadsAsTheName() {
     assertThat(NameSignals.wholeAbbreviation("supplier", "splrs")).isEqualTo(1.0);
     assertThat(NameSignals.wholeAbbreviation("country", "cntr")).isEqualTo(1.0);

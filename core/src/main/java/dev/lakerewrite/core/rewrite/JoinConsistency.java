@@ -72,7 +72,7 @@ final class JoinConsistency extends PlannerPart {
     ranked.forEach((assumed, candidates) -> {
       List<TableChoice> rescored = new ArrayList<>();
       for (TableChoice c : candidates) {
-        double s = adjusted(c, links, chosen);
+        double s = heldByAnother(assumed, c, ranked) ? c.score() : adjusted(c, links, chosen);
         rescored.add(s == c.score() ? c
             : new TableChoice(c.assumed(), c.lake(), s, c.columns(), c.unmapped(), c.mergedInto()));
       }
@@ -104,7 +104,7 @@ final class JoinConsistency extends PlannerPart {
     }
     List<List<TableChoice>> options = new ArrayList<>();
     for (String t : linked) {
-      options.add(ranked.get(t).subList(0, Math.min(k, ranked.get(t).size())));
+      options.add(options(t, ranked, k));
     }
     int[] at = new int[linked.size()];
     double best = Double.NEGATIVE_INFINITY;
@@ -131,6 +131,23 @@ final class JoinConsistency extends PlannerPart {
         return chosen;
       }
     }
+  }
+
+  /** An assumed table's first K candidates in the joint search, without those {@link #heldByAnother}. */
+  private List<TableChoice> options(String assumed, Map<String, List<TableChoice>> ranked, int k) {
+    return ranked.get(assumed).stream().filter(c -> !heldByAnother(assumed, c, ranked)).limit(k).toList();
+  }
+
+  /**
+   * Whether a candidate, not the assumed table's own first, holds another assumed table's entity (that table's
+   * best candidate, or a part of it): it gains nothing from keys. The query's two fact tables (store sales, catalog
+   * sales) share keys with the same dimensions, so the keys' values would move one onto the other, and the merge
+   * of obsolete tables that follows would drop a table the query needs.
+   */
+  private boolean heldByAnother(String assumed, TableChoice c, Map<String, List<TableChoice>> ranked) {
+    List<TableChoice> own = ranked.get(assumed);
+    return c != own.get(0) && ranked.entrySet().stream().anyMatch(e -> !e.getKey().equals(assumed)
+        && !e.getValue().isEmpty() && context.sameEntity(e.getValue().get(0).lake(), c.lake()));
   }
 
   private double adjusted(TableChoice c, List<Link> links, Map<String, String> chosen) {
@@ -167,13 +184,14 @@ final class JoinConsistency extends PlannerPart {
       String partnerTable) {
     return overlaps.computeIfAbsent(String.join("\u0000", key(assumed), key(column), lakeTable, partner,
         key(partnerColumn), partnerTable), k -> {
-          Optional<ColumnTarget> a = chooser.bestColumn(assumed, column, lakeTable);
-          Optional<ColumnTarget> b = chooser.bestColumn(partner, partnerColumn, partnerTable);
+          Optional<ColumnTarget> a = chooser.bestColumnWithParts(assumed, column, lakeTable);
+          Optional<ColumnTarget> b = chooser.bestColumnWithParts(partner, partnerColumn, partnerTable);
           return a.isEmpty() || b.isEmpty() ? 0.0
-              : lake.keyContainment(lakeTable, a.get().lakeColumn(), partnerTable, b.get().lakeColumn())
-                  * keyFit(a.get()) * keyFit(b.get());
+              : lake.keyContainment(a.get().lakeTable(), a.get().lakeColumn(), b.get().lakeTable(),
+                  b.get().lakeColumn()) * keyFit(a.get()) * keyFit(b.get());
         });
   }
+
 
   /**
    * How far a column answers its key, for weighing the key's values: fully from the score at which a join is taken

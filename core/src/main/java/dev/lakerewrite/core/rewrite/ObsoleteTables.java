@@ -66,8 +66,10 @@ final class ObsoleteTables extends PlannerPart {
         boolean same = a.lake().equals(b.lake());
         boolean absorbed = false;
         boolean unjoinable = joined(a, b) && joinSearchFailed(a.lake(), b.lake());
+        // A junction links two tables; a table of keys joined to three or more (sales of a customer, an item and a
+        // date) is the query's fact table, whatever its columns.
         boolean junction = joined(a, b) && analysis.columnsOf(b.assumed()).stream().allMatch(c -> isKey(b.assumed(), c))
-            && !linksInTheLake(b, tables);
+            && partners(b).size() <= 2 && !linksInTheLake(b, tables) && !holdsKeys(b);
         if (!same && !referencedByName(a, b)) {
           List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
           TableChoice inA = mergedMapping(a, b);
@@ -140,13 +142,43 @@ final class ObsoleteTables extends PlannerPart {
     return new TableChoice(b.assumed(), a.lake(), plain.score(), columns, unmapped, null);
   }
 
-  /** Whether the query joins the two assumed tables directly. */
+  /**
+   * Whether B's lake table (or a part of it split off by columns) answers every key the query reads of B well
+   * ({@link JoinRepairs#GOOD_KEY}): then the lake has the table the query walks through, and dropping it would join
+   * its neighbours by other keys (a line's supplier key to a customer's nation key). A table the lake lacks has no
+   * such columns; the join graph may still miss B's edges when B is split by rows (each part holds a share of the
+   * keys its partners refer to). O(keys · columns of B's table and parts).
+   */
+  private boolean holdsKeys(TableChoice b) {
+    List<String> keys = analysis.columnsOf(b.assumed()).stream().filter(c -> isKey(b.assumed(), c)).toList();
+    if (keys.isEmpty()) {
+      return false;
+    }
+    return keys.stream().allMatch(k -> chooser.bestColumnWithParts(b.assumed(), k, b.lake())
+        .filter(t -> t.score() >= JoinRepairs.GOOD_KEY).isPresent());
+  }
+
   /**
    * Whether B's lake table links, in the join graph, every lake table of the assumed tables the query joins B with
    * (two at least): then the lake has the link the query walks (sales → customer → address), and dropping it would
    * join the two ends by another pair of keys (the sale's ship address, not the customer's current one).
    */
   private boolean linksInTheLake(TableChoice b, Map<String, TableChoice> tables) {
+    Set<String> partners = partners(b);
+    if (partners.size() < 2) {
+      return false;
+    }
+    for (String p : partners) {
+      TableChoice other = tables.get(p);
+      if (other == null || other.lake().equals(b.lake()) || lake.joinability(b.lake(), other.lake()) <= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The assumed tables the query joins B with directly (lower-case names). */
+  private Set<String> partners(TableChoice b) {
     Set<String> partners = new LinkedHashSet<>();
     for (JoinCondition j : analysis.joins()) {
       Optional<String> l = j.left().table();
@@ -160,18 +192,10 @@ final class ObsoleteTables extends PlannerPart {
         partners.add(key(l.get()));
       }
     }
-    if (partners.size() < 2) {
-      return false;
-    }
-    for (String p : partners) {
-      TableChoice other = tables.get(p);
-      if (other == null || other.lake().equals(b.lake()) || lake.joinability(b.lake(), other.lake()) <= 0) {
-        return false;
-      }
-    }
-    return true;
+    return partners;
   }
 
+  /** Whether the query joins the two assumed tables directly. */
   private boolean joined(TableChoice a, TableChoice b) {
     for (JoinCondition j : analysis.joins()) {
       Set<String> sides = new LinkedHashSet<>();

@@ -15,8 +15,10 @@ import dev.lakerewrite.core.rewrite.OfflinePlanner.ColumnTarget;
 import dev.lakerewrite.core.rewrite.OfflinePlanner.TableChoice;
 import dev.lakerewrite.core.sql.ColumnPrefixes;
 import dev.lakerewrite.core.sql.QueryAnalysis.Predicate;
+import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -196,8 +198,19 @@ final class TableChooser extends PlannerPart {
    */
   double nameEvidence(String assumedName, String table) {
     double own = TableFeatures.nameEvidence(lake, assumedName, table, context.withoutTablePrefix(table));
-    return context.partitionStem(table)
-        .map(stem -> Math.max(own, TableFeatures.nameEvidence(lake, assumedName, stem, stem))).orElse(own);
+    Optional<String> stem = context.partitionStem(table);
+    if (stem.isEmpty()) {
+      return own;
+    }
+    // The parts may share a marker word before the one that tells them apart (supp_batch_a, supp_batch_b: the stem
+    // is "supp batch"); the stem's leading words are read as well, at least one kept.
+    double best = own;
+    String[] words = stem.get().split(" ");
+    for (int n = words.length; n >= 1; n--) {
+      String lead = String.join(" ", Arrays.copyOfRange(words, 0, n));
+      best = Math.max(best, TableFeatures.nameEvidence(lake, assumedName, lead, lead));
+    }
+    return best;
   }
 
   /** The table matcher's features of an assumed table against a lake table (the query's columns of that table). */
@@ -272,6 +285,23 @@ final class TableChooser extends PlannerPart {
   /** The lake column of {@code table} that best answers assumed column {@code column}. */
   Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table) {
     return bestColumn(assumedTable, column, table, true, Set.of());
+  }
+
+  /**
+   * The column that best answers an assumed column in a lake table or its parts split off by columns
+   * ({@link PlanningContext#splitParts}): a key the table lacks may sit in a part (the sales' customer key beside
+   * their prices), and a plan reads it through the part's join. The best-named column, not the one whose values
+   * happen to overlap most: a part's other keys (a time key among the sales' keys) hold small integers too.
+   */
+  Optional<ColumnTarget> bestColumnWithParts(String assumedTable, String column, String table) {
+    Optional<ColumnTarget> best = bestColumn(assumedTable, column, table);
+    for (Evidence.JoinStep part : context.splitParts(table)) {
+      Optional<ColumnTarget> inPart = bestColumn(assumedTable, column, part.rightTable());
+      if (inPart.isPresent() && (best.isEmpty() || inPart.get().score() > best.get().score())) {
+        best = inPart;
+      }
+    }
+    return best;
   }
 
   Optional<ColumnTarget> bestColumn(String assumedTable, String column, String table, boolean entityPrior) {
@@ -404,8 +434,10 @@ final class TableChooser extends PlannerPart {
       // Only a shorter name that abbreviates the whole one: "given name" and "short name" share a word with "name",
       // "area" one with "phone_area_code", and each is another column.
       String lakeBare = lake.bareColumnName(table, t.lakeColumn());
-      out.add(l != null && l.score() > t.score() && letters(lakeBare) < assumedLetters
-          && ColumnFeatures.abbreviatesWhole(bare, lakeBare) ? l : t);
+      // Or a name that spells the assumed one word for word (LISTING_PRC for list price): the embedding reads
+      // SALES_PRICE closer (0.50), sharing the one word spelled out.
+      out.add(l != null && l.score() > t.score() && (letters(lakeBare) < assumedLetters
+          && ColumnFeatures.abbreviatesWhole(bare, lakeBare) || NameSignals.spellsWordForWord(bare, lakeBare)) ? l : t);
     }
     return out;
   }

@@ -182,6 +182,80 @@ class OfflinePlannerPartsTest {
       assertThat(plan.tables().get("partsupp").lake()).isEqualTo("part_supply");
     }
 
+    /** TPC-DS's store and catalog sales, both joined to the dates; the catalog sales' date key sits in a part. */
+    private FakeLakeTools twoFactTables(boolean catalogKeyInPart) {
+      FakeLakeTools ds = new FakeLakeTools()
+          .table("shop_sales", "ss_date INTEGER, qty INTEGER, list_price DOUBLE", "1|3|2.5", "2|5|4.0", "3|1|9.0")
+          .table("catalog_orders", "rec INTEGER, price DOUBLE", "1|10.5", "2|20.0", "3|7.25")
+          .table("dates", "date_sk INTEGER, yr INTEGER", "1|2001", "2|2001", "3|2002")
+          .similar("store sales", "shop sales", 0.8).similar("catalog sales", "catalog orders", 0.7)
+          .similar("catalog sales", "shop sales", 0.6).similar("date dim", "dates", 0.8)
+          .similar("ss sold date sk", "ss date", 0.8).similar("cs sold date sk", "ss date", 0.75)
+          .similar("cs sold date sk", "sold date", 0.9).similar("d date sk", "date sk", 0.9)
+          .similar("ss quantity", "qty", 0.8).similar("cs sales price", "price", 0.8)
+          .similar("cs sales price", "list price", 0.6)
+          .similar("d year", "yr", 0.8)
+          .containment("shop_sales", "ss_date", "dates", "date_sk", 1.0);
+      if (catalogKeyInPart) {
+        ds.table("catalog_orders_info", "rec INTEGER, sold_date INTEGER", "1|1", "2|2", "3|3")
+            .edge("catalog_orders", "rec", "catalog_orders_info", "rec")
+            .keyOverlap("catalog_orders", "rec", "catalog_orders_info", "rec", 1.0)
+            .containment("catalog_orders_info", "sold_date", "dates", "date_sk", 1.0);
+      }
+      return ds;
+    }
+
+    @Test
+    void aFactTableIsNotMovedOntoAnotherAssumedTablesTableByTheKeysTheyShare() {
+      // Both sales join the dates and have prices; only the store sales' table holds a date key. The catalog sales
+      // stay on their own table: on the store sales' table the merge that follows would drop them.
+      String sql = "SELECT sum(ss_quantity), sum(cs_sales_price) FROM store_sales, catalog_sales, date_dim "
+          + "WHERE ss_sold_date_sk = d_date_sk AND cs_sold_date_sk = d_date_sk AND d_year = 2001";
+      FakeLakeTools lake = twoFactTables(false);
+
+      Plan plan = new OfflinePlanner(lake.state(sql, lake.padWith("shop_sales", "catalog_orders", "dates"))).plan();
+
+      assertThat(plan.tables().get("store_sales").lake()).isEqualTo("shop_sales");
+      assertThat(plan.tables().get("catalog_sales").lake()).isEqualTo("catalog_orders");
+      assertThat(plan.tables().get("catalog_sales").mergedInto()).isNull();
+    }
+
+    @Test
+    void aKeyInAPartSplitOffByColumnsCountsForItsTable() {
+      String sql = "SELECT sum(cs_sales_price) FROM catalog_sales, date_dim "
+          + "WHERE cs_sold_date_sk = d_date_sk AND d_year = 2001";
+      FakeLakeTools lake = twoFactTables(true);
+      Parts p = new Parts(lake, sql, lake.padWith("shop_sales", "catalog_orders", "catalog_orders_info", "dates"));
+      Map<String, List<TableChoice>> ranked = new LinkedHashMap<>();
+      ranked.put("catalog_sales", List.of(
+          choice("catalog_sales", "catalog_orders", Map.of("cs_sales_price", target("catalog_orders", "price")),
+              List.of()),
+          choice("catalog_sales", "shop_sales", Map.of(), List.of("cs_sales_price"))));
+      ranked.put("date_dim", List.of(choice("date_dim", "dates", Map.of("d_year", target("dates", "yr")), List.of())));
+      List<String> notes = new ArrayList<>();
+
+      Map<String, List<TableChoice>> out = new JoinConsistency(p.context, p.chooser).rerank(ranked, notes);
+
+      // The catalog's date key is read through its part: as well contained as the store sales' own.
+      assertThat(out.get("catalog_sales").get(0).lake()).isEqualTo("catalog_orders");
+      assertThat(out.get("catalog_sales").get(0).score()).isGreaterThan(ranked.get("catalog_sales").get(0).score());
+    }
+
+    @Test
+    void aLakeNameThatSpellsTheAssumedOneWordForWordIsReadByTheMatcher() {
+      // TPC-DS store sales renamed: the embedding finds SALES_PRICE closer to ss_list_price (it spells "price"
+      // out); LISTING_PRC spells both words.
+      FakeLakeTools ds = new FakeLakeTools()
+          .table("tbl_store_sales", "SALES_PRICE DOUBLE, LISTING_PRC DOUBLE, QNTY INTEGER",
+              "10.5|12.0|3", "20.0|25.5|1", "7.25|8.0|2")
+          .similar("ss list price", "sales price", 0.5).similar("ss list price", "listing prc", 0.3);
+      Parts p = new Parts(ds, "SELECT avg(ss_list_price) FROM store_sales WHERE ss_list_price BETWEEN 8 AND 18",
+          ds.padWith("tbl_store_sales"));
+
+      assertThat(p.chooser.bestColumn("store_sales", "ss_list_price", "tbl_store_sales").orElseThrow().lakeColumn())
+          .isEqualTo("LISTING_PRC");
+    }
+
     @Test
     void withoutAJoinInTheQueryKeyOverlapsChangeNothing() {
       String sql = "SELECT s_name, s_phone FROM supplier";
@@ -351,6 +425,21 @@ class OfflinePlannerPartsTest {
       assertThat(p.context.partitionStem("src_supplier")).isEmpty();
       assertThat(p.chooser.rankTables("customer", List.of("c_name", "c_phone"), new ArrayList<>()).get(0).lake())
           .startsWith("src_client_batch");
+    }
+
+    @Test
+    void thePartsOfATableSplitByRowsAreReadByTheLeadingWordsOfTheirStemToo() {
+      // TPC-H's suppliers in two batches: the parts share "supp batch"; "supp" alone abbreviates supplier.
+      FakeLakeTools split = new FakeLakeTools()
+          .table("tbl_supp_batch_a", "SPKY BIGINT, NAME VARCHAR", "1|Supplier#1", "2|Supplier#2")
+          .table("tbl_supp_batch_b", "NAME VARCHAR, SPKY BIGINT", "Supplier#3|3", "Supplier#4|4")
+          .table("tbl_ntn", "NTNK BIGINT, NAME VARCHAR", "0|ALGERIA", "1|ARGENTINA");
+      Parts p = new Parts(split, "SELECT s_name FROM supplier", split.padWith("tbl_supp_batch_a", "tbl_supp_batch_b",
+          "tbl_ntn"));
+
+      assertThat(p.context.partitionStem("tbl_supp_batch_a")).contains("supp batch");
+      assertThat(p.chooser.nameEvidence("supplier", "tbl_supp_batch_a")).isGreaterThanOrEqualTo(0.9);
+      assertThat(p.chooser.nameEvidence("supplier", "tbl_ntn")).isLessThan(0.5);
     }
 
     @Test
@@ -577,7 +666,8 @@ class OfflinePlannerPartsTest {
           .table("tbl_client", "CUSTOMER_SK BIGINT, CRNT_ADDR_SK BIGINT", "1|8")
           .table("tbl_address", "ADDRESS_SK BIGINT, ZIP VARCHAR", "7|85669", "8|86197")
           .edge("tbl_sales", "SHIP_ADDR_SK", "tbl_address", "ADDRESS_SK")
-          .edge("tbl_sales", "BILL_CUSTOMER_SK", "tbl_client", "CUSTOMER_SK");
+          .edge("tbl_sales", "BILL_CUSTOMER_SK", "tbl_client", "CUSTOMER_SK")
+          .similar("c customer sk", "customer sk", 0.9).similar("c current addr sk", "crnt addr sk", 0.8);
       return linked ? ds.edge("tbl_client", "CRNT_ADDR_SK", "tbl_address", "ADDRESS_SK") : ds;
     }
 
@@ -600,8 +690,58 @@ class OfflinePlannerPartsTest {
       // address); the customers' table joins both, so the query's link, the customer's current address, is kept.
       assertThat(customerAfterMerging(salesLake(true)).mergedInto()).isNull();
 
-      // Where the lake's table joins only one of them, the link is the lake's own: the table is dropped.
-      assertThat(customerAfterMerging(salesLake(false)).mergedInto()).isEqualTo("catalog_sales");
+      // The customers split by rows: no part holds enough of the addresses' keys for the join graph, but the table
+      // answers both keys by name, so the lake has the table the query walks through: kept.
+      assertThat(customerAfterMerging(salesLake(false)).mergedInto()).isNull();
+    }
+
+    @Test
+    void aTableThatOnlyLinksTwoOthersIsDroppedWhereTheLakeHasNoTableForIt() {
+      // The best table for the customer holds nothing like its keys: the lake has no such table, and the sales link
+      // the addresses themselves.
+      FakeLakeTools ds = new FakeLakeTools()
+          .table("tbl_sales", "BILL_CUSTOMER_SK BIGINT, SHIP_ADDR_SK BIGINT, PRICE DOUBLE", "1|7|5.0")
+          .table("tbl_notes", "REMARK VARCHAR, WRITTEN DATE", "late|2001-01-01")
+          .table("tbl_address", "ADDRESS_SK BIGINT, ZIP VARCHAR", "7|85669", "8|86197")
+          .edge("tbl_sales", "SHIP_ADDR_SK", "tbl_address", "ADDRESS_SK");
+      String sql = "SELECT ca_zip, sum(cs_sales_price) FROM catalog_sales, customer, customer_address "
+          + "WHERE cs_bill_customer_sk = c_customer_sk AND c_current_addr_sk = ca_address_sk GROUP BY ca_zip";
+      Parts p = new Parts(ds, sql, ds.padWith("tbl_sales", "tbl_notes", "tbl_address"));
+      Map<String, TableChoice> tables = byAssumed(
+          choice("catalog_sales", "tbl_sales", Map.of("cs_sales_price", target("tbl_sales", "PRICE")), List.of()),
+          choice("customer", "tbl_notes", Map.of(), List.of()),
+          choice("customer_address", "tbl_address", Map.of("ca_zip", target("tbl_address", "ZIP")), List.of()));
+      List<String> notes = new ArrayList<>();
+
+      new ObsoleteTables(p.context, p.chooser).mergeObsolete(tables, notes, Set.of());
+
+      assertThat(tables.get("customer").mergedInto()).isEqualTo("catalog_sales");
+      assertThat(notes).contains("customer is obsolete: it only links tables");
+    }
+
+    @Test
+    void aTableOfKeysJoinedToThreeOthersIsTheFactTableAndStays() {
+      // TPC-DS q6's store sales: only keys, joined to customers, dates and items; keys named unlike the query's.
+      FakeLakeTools ds = new FakeLakeTools()
+          .table("tbl_sales", "CLNT BIGINT, DAY_REF BIGINT, PNT BIGINT", "1|7|3")
+          .table("tbl_client", "CUSTOMER_SK BIGINT, STATE VARCHAR", "1|VA")
+          .table("tbl_dates", "DATE_SK BIGINT, YEAR BIGINT", "7|2000")
+          .table("tbl_items", "ITEM_SK BIGINT, PRICE DOUBLE", "3|9.5");
+      String sql = "SELECT c_state, count(*) FROM store_sales, customer, date_dim, item WHERE ss_customer_sk = "
+          + "c_customer_sk AND ss_sold_date_sk = d_date_sk AND ss_item_sk = i_item_sk AND d_year = 2000 "
+          + "AND i_current_price > 5 GROUP BY c_state";
+      Parts p = new Parts(ds, sql, ds.padWith("tbl_sales", "tbl_client", "tbl_dates", "tbl_items"));
+      Map<String, TableChoice> tables = byAssumed(
+          choice("customer", "tbl_client", Map.of("c_state", target("tbl_client", "STATE")), List.of()),
+          choice("store_sales", "tbl_sales", Map.of(), List.of()),
+          choice("date_dim", "tbl_dates", Map.of("d_year", target("tbl_dates", "YEAR")), List.of()),
+          choice("item", "tbl_items", Map.of("i_current_price", target("tbl_items", "PRICE")), List.of()));
+      List<String> notes = new ArrayList<>();
+
+      new ObsoleteTables(p.context, p.chooser).mergeObsolete(tables, notes, Set.of());
+
+      assertThat(tables.get("store_sales").mergedInto()).isNull();
+      assertThat(notes).noneMatch(n -> n.contains("obsolete"));
     }
 
     @Test
