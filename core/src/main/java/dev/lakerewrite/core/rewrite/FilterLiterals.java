@@ -66,6 +66,11 @@ final class FilterLiterals extends PlannerPart {
       }
       TableChoice t = owner.get();
       ColumnTarget target = t.columns().get(key(p.column().column()));
+      // A literal of the list the column holds as written says the column spells the query's values as the query
+      // does: another literal of the list it lacks is a value absent from the data (TPC-H q19's 'AIR REG' beside
+      // 'AIR'; the data says 'REG AIR'), replaced only by a value equal to it up to case, spaces and diacritics.
+      boolean siblingAsWritten = !like && target != null && p.literals().size() > 1
+          && p.literals().stream().anyMatch(l -> l != null && lake.valueExists(target.lakeTable(), target.lakeColumn(), l));
       for (int i = 0; i < p.literals().size(); i++) {
         String lit = p.literals().get(i);
         String kind = i < p.literalKinds().size() ? p.literalKinds().get(i) : "STRING";
@@ -95,6 +100,18 @@ final class FilterLiterals extends PlannerPart {
         }
         String probe = like ? lit.replace("%", " ").replace("_", " ").strip() : lit;
         if (probe.isEmpty()) {
+          continue;
+        }
+        if (siblingAsWritten) {
+          Optional<String> same = equalSpelling(table, target.lakeColumn(), lit);
+          if (same.isPresent()) {
+            fixes.put(literalKey(t.assumed(), p.column().column(), lit),
+                new LiteralFix(table, target.lakeColumn(), same.get(), 1.0));
+            notes.add("'" + lit + "' is spelled '" + same.get() + "' in " + table + "." + target.lakeColumn());
+          } else {
+            notes.add("'" + lit + "' kept as written: " + table + "." + target.lakeColumn()
+                + " holds other literals of its list as written and not this one");
+          }
           continue;
         }
         Optional<Scratchpad.Entry> e = pad.entry(Scratchpad.Section.VALUES, table + "|" + probe);
@@ -198,14 +215,21 @@ final class FilterLiterals extends PlannerPart {
     return spellings.computeIfAbsent(table + "|" + column + "|" + literal, k -> findSpelling(table, column, literal));
   }
 
+  /** The unique value of the column equal to the literal up to case, spaces and diacritics. */
+  private Optional<String> equalSpelling(String table, String column, String literal) {
+    String norm = dev.lakerewrite.retrieval.Values.normalize(literal);
+    List<String> equal = lake.distinctValues(table, column, SPELLING_VALUES).stream()
+        .filter(v -> norm.equals(dev.lakerewrite.retrieval.Values.normalize(v))).toList();
+    return equal.size() == 1 ? Optional.of(equal.get(0)) : Optional.empty();
+  }
+
   private Optional<String> findSpelling(String table, String column, String literal) {
+    Optional<String> equal = equalSpelling(table, column, literal);
+    if (equal.isPresent()) {
+      return equal;
+    }
     List<String> values = lake.distinctValues(table, column, SPELLING_VALUES);
     String norm = dev.lakerewrite.retrieval.Values.normalize(literal);
-    List<String> equal = values.stream().filter(v -> norm.equals(dev.lakerewrite.retrieval.Values.normalize(v)))
-        .toList();
-    if (equal.size() == 1) {
-      return Optional.of(equal.get(0));
-    }
     String acronym = literal.replace(".", "").strip();
     if (acronym.length() >= 2 && acronym.length() <= 5 && acronym.chars().allMatch(Character::isUpperCase)) {
       List<String> abbreviated = values.stream().filter(v -> {

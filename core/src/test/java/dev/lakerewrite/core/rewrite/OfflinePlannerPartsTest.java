@@ -1485,6 +1485,29 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aLiteralBesideOthersTheColumnHoldsAsWrittenIsAValueTheDataLacks() {
+      // TPC-H q19 asks for ('AIR', 'AIR REG'); the data holds 'AIR' and 'REG AIR'. The column spells the query's
+      // values as the query does, so 'AIR REG' matches nothing, as on the clean data; alone it is a respelling.
+      FakeLakeTools modes = new FakeLakeTools()
+          .table("ship_modes", "label VARCHAR", "AIR", "REG AIR", "MAIL", "air ");
+      Scratchpad pad = modes.padWith("ship_modes");
+      modes.addValueSearch(pad, "ship_modes", "AIR REG");
+      Map<String, TableChoice> tables = byAssumed(choice("lineitem", "ship_modes",
+          Map.of("l_shipmode", target("ship_modes", "label")), List.of()));
+
+      Parts both = new Parts(modes, "SELECT l_shipmode FROM lineitem WHERE l_shipmode IN ('AIR', 'AIR REG')", pad);
+      List<String> notes = new ArrayList<>();
+      Map<String, LiteralFix> fixes = both.literals.literalFixes(tables, new ArrayList<>(), notes,
+          new LinkedHashSet<>());
+      assertThat(fixes).doesNotContainKey(literalKey("lineitem", "l_shipmode", "AIR REG"));
+      assertThat(notes).anyMatch(n -> n.startsWith("'AIR REG' kept as written"));
+
+      Parts alone = new Parts(modes, "SELECT l_shipmode FROM lineitem WHERE l_shipmode = 'AIR REG'", pad);
+      assertThat(alone.literals.literalFixes(tables, new ArrayList<>(), new ArrayList<>(), new LinkedHashSet<>())
+          .get(literalKey("lineitem", "l_shipmode", "AIR REG")).lakeValue()).isEqualTo("REG AIR");
+    }
+
+    @Test
     void aLiteralIsRespelledAsTheLakeSpellsIt() {
       Scratchpad pad = lake.padWith("places");
       lake.addValueSearch(pad, "places", "Whangarei");
