@@ -776,9 +776,7 @@ public final class AssumedSchema {
           }
         }
         if (virtualHas) {
-          if (namedVirtual) {
-            lastNamedOutput = true;
-          }
+          lastNamedOutput = namedVirtual;
           return null;
         }
         // Columns win over select aliases in WHERE and GROUP BY, but an alias of this block names no assumed

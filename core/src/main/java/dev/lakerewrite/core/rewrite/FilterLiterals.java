@@ -69,8 +69,12 @@ final class FilterLiterals extends PlannerPart {
       // A literal of the list the column holds as written says the column spells the query's values as the query
       // does: another literal of the list it lacks is a value absent from the data (TPC-H q19's 'AIR REG' beside
       // 'AIR'; the data says 'REG AIR'), replaced only by a value equal to it up to case, spaces and diacritics.
+      // Each literal's lookup runs once: the list's check and the literal's own read the same answer.
+      Map<String, Boolean> asWritten = new HashMap<>();
+      java.util.function.Predicate<String> held = l -> asWritten.computeIfAbsent(l,
+          x -> lake.valueExists(target.lakeTable(), target.lakeColumn(), x));
       boolean siblingAsWritten = !like && target != null && p.literals().size() > 1
-          && p.literals().stream().anyMatch(l -> l != null && lake.valueExists(target.lakeTable(), target.lakeColumn(), l));
+          && p.literals().stream().anyMatch(l -> l != null && held.test(l));
       for (int i = 0; i < p.literals().size(); i++) {
         String lit = p.literals().get(i);
         String kind = i < p.literalKinds().size() ? p.literalKinds().get(i) : "STRING";
@@ -79,8 +83,7 @@ final class FilterLiterals extends PlannerPart {
         }
         String table = target == null ? t.lake() : target.lakeTable();
         if (target != null) {
-          boolean found = like ? lake.patternExists(table, target.lakeColumn(), lit)
-              : lake.valueExists(table, target.lakeColumn(), lit);
+          boolean found = like ? lake.patternExists(table, target.lakeColumn(), lit) : held.test(lit);
           if (found) {
             // Noisy spellings of a value that exists ('JAVA', ' java') are rows the filter should keep: compare by
             // the vetted matching key (part of cleaning, so off with BUILD_CTE).
@@ -217,18 +220,22 @@ final class FilterLiterals extends PlannerPart {
 
   /** The unique value of the column equal to the literal up to case, spaces and diacritics. */
   private Optional<String> equalSpelling(String table, String column, String literal) {
+    return equalSpelling(lake.distinctValues(table, column, SPELLING_VALUES), literal);
+  }
+
+  private static Optional<String> equalSpelling(List<String> values, String literal) {
     String norm = dev.lakerewrite.retrieval.Values.normalize(literal);
-    List<String> equal = lake.distinctValues(table, column, SPELLING_VALUES).stream()
-        .filter(v -> norm.equals(dev.lakerewrite.retrieval.Values.normalize(v))).toList();
+    List<String> equal = values.stream().filter(v -> norm.equals(dev.lakerewrite.retrieval.Values.normalize(v)))
+        .toList();
     return equal.size() == 1 ? Optional.of(equal.get(0)) : Optional.empty();
   }
 
   private Optional<String> findSpelling(String table, String column, String literal) {
-    Optional<String> equal = equalSpelling(table, column, literal);
+    List<String> values = lake.distinctValues(table, column, SPELLING_VALUES);
+    Optional<String> equal = equalSpelling(values, literal);
     if (equal.isPresent()) {
       return equal;
     }
-    List<String> values = lake.distinctValues(table, column, SPELLING_VALUES);
     String norm = dev.lakerewrite.retrieval.Values.normalize(literal);
     String acronym = literal.replace(".", "").strip();
     if (acronym.length() >= 2 && acronym.length() <= 5 && acronym.chars().allMatch(Character::isUpperCase)) {

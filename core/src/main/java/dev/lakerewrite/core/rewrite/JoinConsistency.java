@@ -192,7 +192,6 @@ final class JoinConsistency extends PlannerPart {
         });
   }
 
-
   /**
    * How far a column answers its key, for weighing the key's values: fully from the score at which a join is taken
    * on it ({@link JoinRepairs#GOOD_KEY}), in proportion below. Finer name differences among columns that answer well

@@ -143,11 +143,8 @@ final class JoinKeys extends PlannerPart {
     if (mapped != null) {
       return List.of(new Candidate(mapped.lakeTable(), mapped.lakeColumn(), JoinConsistency.nameFit(mapped)));
     }
-    List<String> sources = new ArrayList<>();
-    sources.add(t.lake());
-    context.splitParts(t.lake()).forEach(p -> sources.add(p.rightTable()));
     List<Candidate> out = new ArrayList<>();
-    for (String source : sources) {
+    for (String source : context.tableAndParts(t.lake())) {
       Set<String> used = taken.getOrDefault(source, Set.of());
       for (ColumnTarget c : chooser.targets(t.assumed(), column, source, used)) {
         if (c.score() > 0) {

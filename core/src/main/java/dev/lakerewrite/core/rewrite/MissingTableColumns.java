@@ -166,9 +166,7 @@ final class MissingTableColumns extends PlannerPart {
     if (parts.isEmpty()) {
       return t;
     }
-    List<String> group = new ArrayList<>();
-    group.add(t.lake());
-    parts.forEach(n -> group.add(n.rightTable()));
+    List<String> group = context.tableAndParts(t.lake());
     // The key the parts share is no attribute of either (l_receiptdate is no recId of the other part).
     Set<String> sharedKeys = new LinkedHashSet<>();
     parts.forEach(n -> {

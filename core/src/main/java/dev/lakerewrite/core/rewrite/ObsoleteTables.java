@@ -58,6 +58,7 @@ final class ObsoleteTables extends PlannerPart {
       if (keepApart.contains(key(b.assumed())) || b.lake().equalsIgnoreCase(b.assumed())) {
         continue;
       }
+      Set<String> partners = partners(b);
       for (int j = 0; j < i; j++) {
         TableChoice a = list.get(j);
         if (a.mergedInto() != null) {
@@ -69,7 +70,7 @@ final class ObsoleteTables extends PlannerPart {
         // A junction links two tables; a table of keys joined to three or more (sales of a customer, an item and a
         // date) is the query's fact table, whatever its columns.
         boolean junction = joined(a, b) && analysis.columnsOf(b.assumed()).stream().allMatch(c -> isKey(b.assumed(), c))
-            && partners(b).size() <= 2 && !linksInTheLake(b, tables) && !holdsKeys(b);
+            && partners.size() <= 2 && !linksInTheLake(b, partners, tables) && !holdsKeys(b);
         if (!same && !referencedByName(a, b)) {
           List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
           TableChoice inA = mergedMapping(a, b);
@@ -151,10 +152,7 @@ final class ObsoleteTables extends PlannerPart {
    */
   private boolean holdsKeys(TableChoice b) {
     List<String> keys = analysis.columnsOf(b.assumed()).stream().filter(c -> isKey(b.assumed(), c)).toList();
-    if (keys.isEmpty()) {
-      return false;
-    }
-    return keys.stream().allMatch(k -> chooser.bestColumnWithParts(b.assumed(), k, b.lake())
+    return !keys.isEmpty() && keys.stream().allMatch(k -> chooser.bestColumnWithParts(b.assumed(), k, b.lake())
         .filter(t -> t.score() >= JoinRepairs.GOOD_KEY).isPresent());
   }
 
@@ -163,8 +161,7 @@ final class ObsoleteTables extends PlannerPart {
    * (two at least): then the lake has the link the query walks (sales → customer → address), and dropping it would
    * join the two ends by another pair of keys (the sale's ship address, not the customer's current one).
    */
-  private boolean linksInTheLake(TableChoice b, Map<String, TableChoice> tables) {
-    Set<String> partners = partners(b);
+  private boolean linksInTheLake(TableChoice b, Set<String> partners, Map<String, TableChoice> tables) {
     if (partners.size() < 2) {
       return false;
     }

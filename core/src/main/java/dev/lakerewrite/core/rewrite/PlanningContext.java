@@ -572,6 +572,14 @@ final class PlanningContext {
 
   private final Map<String, List<Evidence.JoinStep>> splitParts = new HashMap<>();
 
+  /** A lake table followed by its parts split off by columns ({@link #splitParts}): where its columns may be read. */
+  List<String> tableAndParts(String table) {
+    List<String> out = new ArrayList<>();
+    out.add(table);
+    splitParts(table).forEach(p -> out.add(p.rightTable()));
+    return out;
+  }
+
   /**
    * Whether a join-graph neighbour holds the same rows as the table, one to one: both keys unique and holding the
    * same key values ({@link LakeTools#keyOverlap}, Jaccard at least {@value #SAME_KEYS}). Unique keys alone are not

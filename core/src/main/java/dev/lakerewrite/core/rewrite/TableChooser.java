@@ -294,11 +294,11 @@ final class TableChooser extends PlannerPart {
    * happen to overlap most: a part's other keys (a time key among the sales' keys) hold small integers too.
    */
   Optional<ColumnTarget> bestColumnWithParts(String assumedTable, String column, String table) {
-    Optional<ColumnTarget> best = bestColumn(assumedTable, column, table);
-    for (Evidence.JoinStep part : context.splitParts(table)) {
-      Optional<ColumnTarget> inPart = bestColumn(assumedTable, column, part.rightTable());
-      if (inPart.isPresent() && (best.isEmpty() || inPart.get().score() > best.get().score())) {
-        best = inPart;
+    Optional<ColumnTarget> best = Optional.empty();
+    for (String source : context.tableAndParts(table)) {
+      Optional<ColumnTarget> in = bestColumn(assumedTable, column, source);
+      if (in.isPresent() && (best.isEmpty() || in.get().score() > best.get().score())) {
+        best = in;
       }
     }
     return best;
