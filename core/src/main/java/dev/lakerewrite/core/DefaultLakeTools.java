@@ -58,6 +58,8 @@ final class DefaultLakeTools implements LakeTools {
   private final Map<String, Map<String, Double>> valueTables = new HashMap<>();
   private final Map<String, List<String>> distinct = new HashMap<>();
   private final Map<String, long[]> variants = new HashMap<>();
+  private final Map<String, Optional<double[]>> ranges = new HashMap<>();
+  private final Map<String, Double> unionContainments = new HashMap<>();
 
   DefaultLakeTools(DataLake lake, LakeSession session, Optional<ChatModel> cleaner, boolean joinGraph) {
     this.lake = lake;
@@ -130,6 +132,37 @@ final class DefaultLakeTools implements LakeTools {
   @Override
   public boolean valueExists(String table, String column, String value) {
     return exists(table, column, "=", value);
+  }
+
+  @Override
+  public Optional<double[]> numericRange(String table, String column) {
+    return ranges.computeIfAbsent(table + "|" + column, k -> readNumericRange(table, column))
+        .map(double[]::clone);
+  }
+
+  private Optional<double[]> readNumericRange(String table, String column) {
+    CatalogTable t = table(table);
+    Optional<CatalogTable.Column> c = t.column(column);
+    if (c.isEmpty()) {
+      return Optional.empty();
+    }
+    String col = Sql.quoted(c.get().name());
+    String type = c.get().type().toUpperCase(java.util.Locale.ROOT);
+    String value;
+    if (type.equals("VARCHAR")) {
+      value = "clean_number(" + col + ")";
+    } else if (type.matches("(TINY|SMALL|BIG|HUGE|U?)INT.*|INTEGER|DECIMAL.*|DOUBLE|FLOAT|REAL|NUMERIC.*|U(TINY|SMALL|BIG|HUGE)INT")) {
+      value = "CAST(" + col + " AS DOUBLE)";
+    } else {
+      return Optional.empty();
+    }
+    Execution e = session.executeTrusted("SELECT min(v), max(v) FROM (SELECT " + value + " AS v FROM "
+        + Sql.quoted(t.name()) + ")", session.defaultLimits());
+    if (!e.isSuccess() || e.table().rowCount() == 0 || e.table().get(0, 0) == null || e.table().get(0, 1) == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new double[] {((Number) e.table().get(0, 0)).doubleValue(),
+        ((Number) e.table().get(0, 1)).doubleValue()});
   }
 
   @Override
@@ -213,6 +246,52 @@ final class DefaultLakeTools implements LakeTools {
   @Override
   public double keyContainment(String tableA, String columnA, String tableB, String columnB) {
     return pairMeasure(tableA, columnA, tableB, columnB, ColumnPair::containment);
+  }
+
+  @Override
+  public double unionContainment(List<String> tablesA, String columnA, List<String> tablesB, String columnB) {
+    String key = String.join(",", tablesA) + "|" + columnA + "|" + String.join(",", tablesB) + "|" + columnB;
+    Double known = unionContainments.get(key);
+    if (known == null) {
+      known = readUnionContainment(tablesA, columnA, tablesB, columnB);
+      unionContainments.put(key, known);
+    }
+    return known;
+  }
+
+  private double readUnionContainment(List<String> tablesA, String columnA, List<String> tablesB, String columnB) {
+    String a = distinctValues(tablesA, columnA);
+    String b = distinctValues(tablesB, columnB);
+    if (a == null || b == null) {
+      return 0;
+    }
+    Execution e = session.executeTrusted("WITH a AS (" + a + "), b AS (" + b + ") SELECT (SELECT count(*) FROM a), "
+        + "(SELECT count(*) FROM b), (SELECT count(*) FROM a JOIN b USING (v))", session.defaultLimits());
+    if (!e.isSuccess() || e.table().rowCount() == 0) {
+      return 0;
+    }
+    long na = ((Number) e.table().get(0, 0)).longValue();
+    long nb = ((Number) e.table().get(0, 1)).longValue();
+    long shared = ((Number) e.table().get(0, 2)).longValue();
+    // The smaller value set is the referencing one where one column refers to the other's keys (a sale's clients
+    // among all clients).
+    return na == 0 || nb == 0 ? 0 : (double) shared / Math.min(na, nb);
+  }
+
+  /** The distinct comparable values of one column over tables (a query), or null when a table lacks it. */
+  private @Nullable String distinctValues(List<String> tables, String column) {
+    List<String> parts = new ArrayList<>();
+    for (String name : tables) {
+      CatalogTable t = table(name);
+      Optional<CatalogTable.Column> c = t.column(column);
+      if (c.isEmpty()) {
+        return null;
+      }
+      String text = "CAST(" + Sql.quoted(c.get().name()) + " AS VARCHAR)";
+      parts.add("SELECT DISTINCT coalesce(CAST(TRY_CAST(" + text + " AS DOUBLE) AS VARCHAR), clean_key(" + text
+          + ")) AS v FROM " + Sql.quoted(t.name()) + " WHERE " + Sql.quoted(c.get().name()) + " IS NOT NULL");
+    }
+    return String.join(" UNION ", parts);
   }
 
   /** A measure of the join graph's pair of two columns; 0 when the graph holds no such pair, or is off. */

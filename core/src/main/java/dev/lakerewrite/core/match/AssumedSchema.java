@@ -106,8 +106,18 @@ public final class AssumedSchema {
    * @param text the literal's text
    * @param kind DuckDB's kind (STRING, INTEGER, DECIMAL, DATE...)
    * @param operator {@code =}, {@code <>}, {@code <}, {@code <=}, {@code >}, {@code >=}, {@code IN}, {@code LIKE}...
+   * @param bound how the literal bounds the column's own values, read from the column's side, where the query compares
+   *     the column as it is (through casts only): {@code =}, {@code <}, {@code <=}, {@code >} or {@code >=}
+   *     ({@code 5 < x} bounds x by {@code >}; {@code IN} lists bound it by {@code =}; BETWEEN's ends by {@code >=} and
+   *     {@code <=}); empty where a function or arithmetic reads the column ({@code year(d) = 1995}), the comparison
+   *     bounds nothing ({@code <>}, {@code NOT IN}, {@code LIKE}), or a NOT or an OR encloses it (one disjunct may
+   *     select nothing)
    */
-  public record Literal(String text, String kind, String operator) {
+  public record Literal(String text, String kind, String operator, String bound) {
+    public Literal(String text, String kind, String operator) {
+      this(text, kind, operator, "");
+    }
+
     public boolean isString() {
       return kind.equals("STRING") || kind.equals("VARCHAR");
     }
@@ -277,6 +287,8 @@ public final class AssumedSchema {
   private static final Map<String, String> COMPARISONS = Map.of("COMPARE_EQUAL", "=", "COMPARE_NOTEQUAL", "<>",
       "COMPARE_LESSTHAN", "<", "COMPARE_GREATERTHAN", ">", "COMPARE_LESSTHANOREQUALTO", "<=",
       "COMPARE_GREATERTHANOREQUALTO", ">=");
+  /** A comparison read from its right side: {@code 5 < x} is {@code x > 5}. */
+  private static final Map<String, String> FLIPPED = Map.of("=", "=", "<", ">", ">", "<", "<=", ">=", ">=", "<=");
   private static final Set<String> LIKES = Set.of("~~", "!~~", "~~*", "!~~*", "like_escape", "ilike_escape",
       "not_like_escape", "not_ilike_escape", "regexp_matches", "contains", "starts_with", "prefix", "suffix");
 
@@ -516,20 +528,31 @@ public final class AssumedSchema {
           if (LIKES.contains(fn)) {
             List<JsonNode> args = SqlAnalyzer.arguments(e);
             if (args.size() >= 2) {
-              literalUse(args.get(0), args.subList(1, args.size()), "LIKE", scope);
+              literalUse(args.get(0), args.subList(1, args.size()), "LIKE",
+                  java.util.Collections.nCopies(args.size() - 1, ""), scope);
             }
           }
           children(e, scope, ctes, inner, selectItem && SqlAnalyzer.isAggregate(fn));
           return;
+        }
+        case "CONJUNCTION" -> {
+          if (e.path("type").asText("").equals("CONJUNCTION_OR")) {
+            // One disjunct may select nothing on the right column (TPC-DS q15's cs_sales_price > 500 beside zip
+            // codes): a disjunct's literals bound no column's values.
+            notsAndOrs++;
+            children(e, scope, ctes, context, selectItem);
+            notsAndOrs--;
+            return;
+          }
         }
         case "COMPARISON" -> {
           String op = COMPARISONS.getOrDefault(e.path("type").asText(""), "?");
           JsonNode l = e.path("left");
           JsonNode r = e.path("right");
           if (SqlAnalyzer.constant(r) != null) {
-            literalUse(l, List.of(r), op, scope);
+            literalUse(l, List.of(r), op, List.of(FLIPPED.containsKey(op) ? op : ""), scope);
           } else if (SqlAnalyzer.constant(l) != null) {
-            literalUse(r, List.of(l), op, scope);
+            literalUse(r, List.of(l), op, List.of(FLIPPED.getOrDefault(op, "")), scope);
           } else if (op.equals("=")) {
             joinPair(l, r, scope);
           } else {
@@ -543,7 +566,15 @@ public final class AssumedSchema {
           e.path("children").forEach(kids::add);
           if ((type.equals("COMPARE_IN") || type.equals("COMPARE_NOT_IN")) && kids.size() >= 2
               && kids.subList(1, kids.size()).stream().allMatch(k -> SqlAnalyzer.literal(k) != null)) {
-            literalUse(kids.get(0), kids.subList(1, kids.size()), "IN", scope);
+            List<JsonNode> values = kids.subList(1, kids.size());
+            String bound = type.equals("COMPARE_IN") ? "=" : "";
+            literalUse(kids.get(0), values, "IN", java.util.Collections.nCopies(values.size(), bound), scope);
+          } else if (type.equals("OPERATOR_NOT")) {
+            // NOT x IN (...), NOT x BETWEEN ...: the literals bound the rows left out, not the column's values.
+            notsAndOrs++;
+            children(e, scope, ctes, context, selectItem);
+            notsAndOrs--;
+            return;
           } else if (type.equals("OPERATOR_IS_NULL") || type.equals("OPERATOR_IS_NOT_NULL")) {
             EnumSet<Use> inner = EnumSet.copyOf(context);
             inner.add(Use.NULL_TEST);
@@ -555,7 +586,7 @@ public final class AssumedSchema {
           JsonNode lower = e.path("lower");
           JsonNode upper = e.path("upper");
           if (SqlAnalyzer.constant(lower) != null && SqlAnalyzer.constant(upper) != null) {
-            literalUse(e.path("input"), List.of(lower, upper), "BETWEEN", scope);
+            literalUse(e.path("input"), List.of(lower, upper), "BETWEEN", List.of(">=", "<="), scope);
           }
         }
         default -> {
@@ -598,9 +629,17 @@ public final class AssumedSchema {
       });
     }
 
-    /** Records a column compared with literals (through casts and one-column functions like lower(x)). */
-    void literalUse(JsonNode columnSide, List<JsonNode> literals, String op, Scope scope) {
+    /** How many NOTs and ORs enclose the expression being walked: inside one, a literal bounds no column. */
+    private int notsAndOrs;
+
+    /**
+     * Records a column compared with literals (through casts and one-column functions like lower(x)); {@code bounds}
+     * says, per literal, how it bounds the column's values where the column is compared as it is (see
+     * {@link Literal#bound}).
+     */
+    void literalUse(JsonNode columnSide, List<JsonNode> literals, String op, List<String> bounds, Scope scope) {
       JsonNode col = unwrapColumn(columnSide);
+      boolean asItIs = castsOnly(columnSide) && notsAndOrs == 0;
       if (col == null) {
         return;
       }
@@ -611,12 +650,12 @@ public final class AssumedSchema {
       Column c = column(b.table(), b.column());
       boolean ordered = Set.of("<", ">", "<=", ">=", "BETWEEN").contains(op);
       boolean datePart = readsDatePart(columnSide);
-      for (JsonNode l : literals) {
-        String[] lit = SqlAnalyzer.constant(l);
+      for (int i = 0; i < literals.size(); i++) {
+        String[] lit = SqlAnalyzer.constant(literals.get(i));
         if (lit == null || lit[1] == null) {
           continue;
         }
-        c.literals.add(new Literal(lit[1], lit[0], op));
+        c.literals.add(new Literal(lit[1], lit[0], op, asItIs && i < bounds.size() ? bounds.get(i) : ""));
         String kind = lit[0];
         if (datePart) {
           // year(release_date) = 2020 compares a part of a date with a number: the column holds dates.
@@ -630,6 +669,21 @@ public final class AssumedSchema {
           c.uses.add(Use.COMPARED_NUMBER);
         }
       }
+    }
+
+    /** Whether an expression is a column reference, through casts and collations only. */
+    static boolean castsOnly(JsonNode e) {
+      for (int depth = 0; depth < 8 && e != null && e.isObject(); depth++) {
+        String cls = e.path("class").asText("");
+        if (cls.equals("COLUMN_REF")) {
+          return true;
+        }
+        if (!cls.equals("CAST") && !cls.equals("COLLATE")) {
+          return false;
+        }
+        e = e.path("child");
+      }
+      return false;
     }
 
     /** Whether an expression reads a column through a date-part function ({@code year(x)}, {@code extract(month from x)}). */

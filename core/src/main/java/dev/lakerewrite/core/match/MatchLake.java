@@ -32,6 +32,14 @@ public interface MatchLake {
   boolean valueExists(String table, String column, String value);
 
   /**
+   * The smallest and largest number a column holds ({@code [min, max]}), numbers written as text with units or
+   * separators read as the rewrite's {@code clean_number} reads them; empty when it holds none or is no number.
+   */
+  default java.util.Optional<double[]> numericRange(String table, String column) {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * Schema retrieval's relevance of every lake table to one assumed table and its columns (thesis §5.1.1), best
    * first; empty when the lake has no retrieval index.
    */

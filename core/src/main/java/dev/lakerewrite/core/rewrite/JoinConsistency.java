@@ -186,9 +186,17 @@ final class JoinConsistency extends PlannerPart {
         key(partnerColumn), partnerTable), k -> {
           Optional<ColumnTarget> a = chooser.bestColumnWithParts(assumed, column, lakeTable);
           Optional<ColumnTarget> b = chooser.bestColumnWithParts(partner, partnerColumn, partnerTable);
-          return a.isEmpty() || b.isEmpty() ? 0.0
+          if (a.isEmpty() || b.isEmpty()) {
+            return 0.0;
+          }
+          // A table split by rows holds its keys across its parts: measured over their union.
+          List<String> partsA = context.rowParts(a.get().lakeTable());
+          List<String> partsB = context.rowParts(b.get().lakeTable());
+          double containment = partsA.size() > 1 || partsB.size() > 1
+              ? lake.unionContainment(partsA, a.get().lakeColumn(), partsB, b.get().lakeColumn())
               : lake.keyContainment(a.get().lakeTable(), a.get().lakeColumn(), b.get().lakeTable(),
-                  b.get().lakeColumn()) * keyFit(a.get()) * keyFit(b.get());
+                  b.get().lakeColumn());
+          return containment * keyFit(a.get()) * keyFit(b.get());
         });
   }
 

@@ -50,6 +50,7 @@ final class ObsoleteTables extends PlannerPart {
    */
   void mergeObsolete(Map<String, TableChoice> tables, List<String> notes, Set<String> keepApart,
       Map<String, List<TableChoice>> ranked) {
+    separateParallel(tables, notes, keepApart, ranked);
     List<TableChoice> list = new ArrayList<>(tables.values());
     for (int i = 1; i < list.size(); i++) {
       TableChoice b = list.get(i);
@@ -65,7 +66,12 @@ final class ObsoleteTables extends PlannerPart {
           continue;
         }
         boolean same = a.lake().equals(b.lake());
+        if (!same && parallel(a, b)) {
+          // Parallel tables answer each other's columns by their shared names (net profit, item key): no evidence.
+          continue;
+        }
         boolean absorbed = false;
+        String scores = "";
         boolean unjoinable = joined(a, b) && joinSearchFailed(a.lake(), b.lake());
         // A junction links two tables; a table of keys joined to three or more (sales of a customer, an item and a
         // date) is the query's fact table, whatever its columns.
@@ -81,6 +87,8 @@ final class ObsoleteTables extends PlannerPart {
               .filter(c -> c.lake().equals(a.lake())).findFirst();
           absorbed = answers && (unjoinable || (bOnA.isPresent() ? bOnA.get().score() >= b.score() - MARGIN
               : fit(inA) >= fit(b) - MARGIN));
+          scores = bOnA.map(c -> String.format(java.util.Locale.ROOT, " (scored %.2f for %s, %s %.2f)", c.score(),
+              b.assumed(), b.lake(), b.score())).orElse("");
         }
         // A join search that found nothing drops no table whose columns the other cannot answer: the query's own
         // join, on the mapped keys, stays (TPC-H partsupp and a part split by rows have no join-graph edge).
@@ -90,13 +98,73 @@ final class ObsoleteTables extends PlannerPart {
           tables.put(key(b.assumed()), new TableChoice(b.assumed(), a.lake(), merged.score(), merged.columns(),
               merged.unmapped(), a.assumed()));
           notes.add(b.assumed() + " is obsolete: " + (junction ? "it only links tables"
-              : a.lake() + " (for " + a.assumed() + ") answers it")
+              : a.lake() + " (for " + a.assumed() + ") answers it" + scores)
               + (unjoinable ? " (no join path to " + b.lake() + ")" : ""));
           list.set(i, tables.get(key(b.assumed())));
           break;
         }
       }
     }
+  }
+
+  /**
+   * Two assumed tables that chose one lake table although the query never joins them with each other, while it joins
+   * each with tables of its own, are parallel tables (store sales and catalog sales, each joined to its dates and
+   * items; a store return between them), not one table written twice: merged, the catalog sales' date key would be
+   * read from the store sales. The one with the weaker claim on the lake table (its lower score there) takes its best
+   * other candidate. Tables the query joins directly may be one lake table (a country's columns in its cities' table),
+   * and {@link #mergeObsolete} judges them. O(tables² + candidates).
+   */
+  private void separateParallel(Map<String, TableChoice> tables, List<String> notes, Set<String> keepApart,
+      Map<String, List<TableChoice>> ranked) {
+    List<String> names = new ArrayList<>(tables.keySet());
+    for (int i = 0; i < names.size(); i++) {
+      for (int j = i + 1; j < names.size(); j++) {
+        TableChoice a = tables.get(names.get(i));
+        TableChoice b = tables.get(names.get(j));
+        if (!a.lake().equals(b.lake()) || !parallel(a, b)) {
+          continue;
+        }
+        TableChoice weaker = a.score() < b.score() ? a : b;
+        TableChoice stronger = weaker == a ? b : a;
+        if (keepApart.contains(key(weaker.assumed())) || weaker.lake().equalsIgnoreCase(weaker.assumed())) {
+          continue;
+        }
+        Optional<TableChoice> other = ranked.getOrDefault(key(weaker.assumed()), List.of()).stream()
+            .filter(c -> !c.lake().equals(stronger.lake())).findFirst();
+        if (other.isEmpty()) {
+          continue;
+        }
+        tables.put(key(weaker.assumed()), other.get());
+        notes.add(String.format(java.util.Locale.ROOT, "%s→%s: %s (%.2f) is %s's (%.2f), a table the query keeps apart "
+            + "from it", weaker.assumed(), other.get().lake(), stronger.lake(), weaker.score(), stronger.assumed(),
+            stronger.score()));
+      }
+    }
+  }
+
+  /**
+   * Whether the query never joins A and B with each other but joins each with other tables, and no table of keys
+   * links the two (films and languages through a table of film and language keys are one query's entity and its
+   * attribute: the link is a junction, and the lake may hold the languages in the films' table).
+   */
+  private boolean parallel(TableChoice a, TableChoice b) {
+    if (joined(a, b)) {
+      return false;
+    }
+    Set<String> shared = new LinkedHashSet<>(partners(a));
+    Set<String> ofB = partners(b);
+    if (shared.isEmpty() || ofB.isEmpty()) {
+      return false;
+    }
+    shared.retainAll(ofB);
+    for (String link : shared) {
+      List<String> columns = analysis.columnsOf(link);
+      if (!columns.isEmpty() && columns.stream().allMatch(c -> isKey(link, c))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

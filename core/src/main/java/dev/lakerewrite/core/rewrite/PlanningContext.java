@@ -287,6 +287,25 @@ final class PlanningContext {
   private @Nullable Map<String, String> partitionStems;
 
   /**
+   * The parts of the table split by rows that {@code table} is one of ({@link #partitionStem}: the lake tables with
+   * its columns and stem), itself first; just the table when it is none.
+   */
+  List<String> rowParts(String table) {
+    Optional<String> stem = partitionStem(table);
+    List<String> out = new ArrayList<>();
+    out.add(table);
+    if (stem.isPresent()) {
+      partitionStems.forEach((t, s) -> {
+        if (!t.equals(table) && s.equals(stem.get()) && lake.table(t).columnNames().size()
+            == lake.table(table).columnNames().size()) {
+          out.add(t);
+        }
+      });
+    }
+    return out;
+  }
+
+  /**
    * Whether a lake column can serve an assumed column the way the query uses it: one compared by order with dates or
    * numbers, or summed or averaged ({@link #expectedFamilies}), needs a column of that family, or text that may spell
    * it (at least half its frequent values read as such: the cleaning functions read {@code '28.0 units'} and
@@ -317,6 +336,78 @@ final class PlanningContext {
       case STRING -> readsAs(c.get().sampleValues(), expected);
       default -> false;
     };
+  }
+
+  /**
+   * Whether a lake column's numbers can satisfy the comparisons the query makes of the assumed column as it is
+   * ({@link AssumedSchema.Literal#bound}: outside any NOT or OR). They cannot when no number in the column's
+   * {@code [min, max]} equals one of the column's equality literals, or none passes one of its lower bounds, or none
+   * one of its upper bounds: a query's {@code l_quantity < 24} selects nothing from extended prices of 900 and more,
+   * and its {@code l_discount BETWEEN 0.05 AND 0.07} nothing from them either. Within a kind one satisfiable bound is
+   * enough (an IN list names values the data may lack), and cell noise only widens a range. Columns that are no
+   * numbers (text that does not read as numbers, dates) have no range and are not judged. One range query per lake
+   * column, cached by the lake tools.
+   *
+   * @return null when the column is not judged (no bounds, no numbers), the empty string when its range satisfies
+   *     every kind of bound, else why it cannot
+   */
+  @Nullable String rangeVerdict(String assumedTable, String assumedColumn, String table, String lakeColumn) {
+    List<AssumedSchema.Literal> bounds = schema().table(assumedTable).flatMap(t -> t.column(assumedColumn))
+        .map(AssumedSchema.Column::literals).orElse(List.of()).stream()
+        .filter(l -> !l.bound().isEmpty() && numberOf(l) != null).toList();
+    if (bounds.isEmpty()) {
+      return null;
+    }
+    Optional<ColumnProfile> profile = lake.profile(table).column(lakeColumn);
+    TypeFamily family = answeringFamily(table, lakeColumn);
+    if (family != TypeFamily.NUMERIC && !(family == TypeFamily.STRING && profile.isPresent()
+        && readsAs(profile.get().sampleValues(), TypeFamily.NUMERIC))) {
+      return null;
+    }
+    Optional<double[]> range = lake.numericRange(table, lakeColumn);
+    if (range.isEmpty()) {
+      return null;
+    }
+    double min = range.get()[0];
+    double max = range.get()[1];
+    for (List<String> kind : List.of(List.of("="), List.of(">", ">="), List.of("<", "<="))) {
+      List<AssumedSchema.Literal> ofKind = bounds.stream().filter(l -> kind.contains(l.bound())).toList();
+      if (!ofKind.isEmpty() && ofKind.stream().noneMatch(l -> satisfiable(l.bound(), numberOf(l), min, max))) {
+        AssumedSchema.Literal first = ofKind.get(0);
+        return String.format(Locale.ROOT, "no value between %s and %s is %s %s", plain(min), plain(max),
+            first.bound(), first.text());
+      }
+    }
+    return "";
+  }
+
+  /** Whether some number in {@code [min, max]} stands in relation {@code bound} to {@code literal}. */
+  static boolean satisfiable(String bound, double literal, double min, double max) {
+    return switch (bound) {
+      case "=" -> literal >= min && literal <= max;
+      case ">" -> max > literal;
+      case ">=" -> max >= literal;
+      case "<" -> min < literal;
+      case "<=" -> min <= literal;
+      default -> true;
+    };
+  }
+
+  /** A numeric literal's value, or null for text, dates and others. */
+  private static @Nullable Double numberOf(AssumedSchema.Literal l) {
+    if (l.isString() || l.kind().startsWith("DATE") || l.kind().startsWith("TIME") || l.kind().startsWith("INTERVAL")
+        || l.kind().equals("NULL") || l.kind().equals("BOOLEAN")) {
+      return null;
+    }
+    try {
+      return Double.parseDouble(l.text().strip());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static String plain(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
   }
 
   /**

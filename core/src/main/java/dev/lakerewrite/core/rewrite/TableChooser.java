@@ -80,6 +80,7 @@ final class TableChooser extends PlannerPart {
   private final FilterLiterals literals;
   private final CodeLookups lookups;
   private final Map<String, Double> probabilities = new HashMap<>();
+  private final Map<String, Map<String, String>> rangeConflicts = new HashMap<>();
 
   TableChooser(PlanningContext context, FilterLiterals literals, CodeLookups lookups) {
     super(context);
@@ -142,25 +143,7 @@ final class TableChooser extends PlannerPart {
       if (pad.isEvicted(t) && !pad.hasTable(t)) {
         continue;
       }
-      double rel = relevance.getOrDefault(t, 0.0);
-      double name = nameEvidence(assumedName, t);
-      double kind = entityKindSimilarity(assumedName, t);
-      double values = valueEvidence.getOrDefault(t, 0.0);
-      double valueBonus = values >= FilterLiterals.EXACT_HIT ? VALUE_TABLE_BONUS : values >= 0.8 ? VALUE_TABLE_BONUS / 2 : 0;
-      double evidence = rel + ABOUT_WEIGHT / 0.5 * about(name, kind) + valueBonus / 0.5;
-      TableChoice c = mapColumns(assumedName, t, columns, evidence);
-      scored.add(String.format("%s %.2f (R %.2f, name %.2f, kind %.2f, values %.2f, fit %.2f)", t, c.score(), rel,
-          name, kind, values, c.score() - 0.5 * evidence));
-      if (LEARNED_TABLES) {
-        // The learned table matcher's probability joins the planner's own score (an even ensemble, not a tuned
-        // weight): where the matcher is sure (a name that abbreviates the assumed one, on lakes renamed the way it
-        // was fitted on) it decides; where it is unsure (a lake named by synonyms) its probabilities are small and
-        // alike, and the planner's score decides as before.
-        double[] features = tableFeatures(assumedName, t, rel);
-        double p = TableModel.standard().probability(features);
-        c = new TableChoice(c.assumed(), c.lake(), c.score() + p, c.columns(), c.unmapped(), c.mergedInto());
-        scored.add(String.format(Locale.ROOT, "%s + table matcher %.2f %s", t, p, java.util.Arrays.toString(features)));
-      }
+      TableChoice c = scoreCandidate(assumedName, t, columns, relevance, valueEvidence, scored);
       all.add(c);
       if (best == null || c.score() > best.score() + 1e-9) {
         best = c;
@@ -189,6 +172,35 @@ final class TableChooser extends PlannerPart {
     all.stream().filter(c -> c != first).sorted(Comparator.comparingDouble((TableChoice c) -> -c.score()))
         .forEach(out::add);
     return out;
+  }
+
+  /**
+   * A candidate's score: its columns' fit plus half the table evidence (schema retrieval's relevance, name and kind,
+   * the query's literals found in it), and the learned table matcher's probability when that is on; appends the
+   * figures to {@code scored}.
+   */
+  private TableChoice scoreCandidate(String assumedName, String t, List<String> columns, Map<String, Double> relevance,
+      Map<String, Double> valueEvidence, List<String> scored) {
+    double rel = relevance.getOrDefault(t, 0.0);
+    double name = nameEvidence(assumedName, t);
+    double kind = entityKindSimilarity(assumedName, t);
+    double values = valueEvidence.getOrDefault(t, 0.0);
+    double valueBonus = values >= FilterLiterals.EXACT_HIT ? VALUE_TABLE_BONUS : values >= 0.8 ? VALUE_TABLE_BONUS / 2 : 0;
+    double evidence = rel + ABOUT_WEIGHT / 0.5 * about(name, kind) + valueBonus / 0.5;
+    TableChoice c = mapColumns(assumedName, t, columns, evidence);
+    scored.add(String.format("%s %.2f (R %.2f, name %.2f, kind %.2f, values %.2f, fit %.2f)", t, c.score(), rel,
+        name, kind, values, c.score() - 0.5 * evidence));
+    if (LEARNED_TABLES) {
+      // The learned table matcher's probability joins the planner's own score (an even ensemble, not a tuned
+      // weight): where the matcher is sure (a name that abbreviates the assumed one, on lakes renamed the way it
+      // was fitted on) it decides; where it is unsure (a lake named by synonyms) its probabilities are small and
+      // alike, and the planner's score decides as before.
+      double[] features = tableFeatures(assumedName, t, rel);
+      double p = TableModel.standard().probability(features);
+      c = new TableChoice(c.assumed(), c.lake(), c.score() + p, c.columns(), c.unmapped(), c.mergedInto());
+      scored.add(String.format(Locale.ROOT, "%s + table matcher %.2f %s", t, p, java.util.Arrays.toString(features)));
+    }
+    return c;
   }
 
   /**
@@ -233,6 +245,7 @@ final class TableChooser extends PlannerPart {
     Map<String, Map<String, ColumnTarget>> options = new LinkedHashMap<>();
     double sum = 0;
     int counted = 0;
+    Set<String> ownKeys = new LinkedHashSet<>();
     for (String c : columns) {
       if (isKey(assumedName, c)) {
         // A table's own key (n_nationkey in nation) is unique in the table that holds its rows; in a table that
@@ -240,11 +253,22 @@ final class TableChooser extends PlannerPart {
         if (EntityNames.isOwnKey(c, assumedName, context.schema().tables().keySet())) {
           ColumnTarget key = strongest(columnTargets(assumedName, c, table, entityPrior, Set.of()));
           counted++;
-          sum += key != null && key.score() > 0 && unique(table, key.lakeColumn()) ? key.score() : 0;
+          boolean held = key != null && key.score() > 0 && unique(table, key.lakeColumn());
+          sum += held ? key.score() : 0;
+          if (held && key.score() >= COLUMN_THRESHOLD
+              && ColumnFeatures.promisesIdentifier(lake.bareColumnName(table, key.lakeColumn()))) {
+            ownKeys.add(key.lakeColumn());
+          }
         }
+      }
+    }
+    for (String c : columns) {
+      if (isKey(assumedName, c)) {
         continue;
       }
-      List<ColumnTarget> targets = columnTargets(assumedName, c, table, entityPrior, Set.of());
+      // The identifier that answers the table's own key is no other column of it (i_item_desc is not ITEM_SK,
+      // though the two share a word).
+      List<ColumnTarget> targets = columnTargets(assumedName, c, table, entityPrior, ownKeys);
       ColumnTarget best = strongest(targets);
       counted++;
       if (best != null && best.score() >= COLUMN_THRESHOLD) {
@@ -323,6 +347,7 @@ final class TableChooser extends PlannerPart {
     // whole name: without its prefix, custkey is as close to NATIONKEY as to CUST.)
     String bare = ColumnPrefixes.withoutTablePrefix(column, assumedTable);
     boolean keyLike = ColumnFeatures.promisesIdentifier(bare);
+    Map<String, String> outOfRange = rangeConflicts(assumedTable, column, table);
     List<ColumnTarget> out = new ArrayList<>();
     for (CatalogTable.Column col : info.columns()) {
       if (excluded.contains(col.name())) {
@@ -367,10 +392,42 @@ final class TableChooser extends PlannerPart {
         // o_orderkey is no ORD (the order date a lake abbreviated like the order's key).
         sim = Math.min(sim, 0);
         why = "a key or identifier is never a date";
+      } else if (outOfRange.containsKey(col.name())) {
+        // The query's comparison would select no row of it (l_quantity < 24 of extended prices), while another
+        // number of the table can satisfy them: kept as a last-resort guess, never as an answer.
+        sim = Math.min(sim, 0);
+        why = "cannot satisfy the query's comparison: " + outOfRange.get(col.name());
       }
       out.add(new ColumnTarget(table, col.name(), sim, why));
     }
     return out;
+  }
+
+  /**
+   * The numeric columns of {@code table} whose values cannot satisfy the query's comparisons of the assumed column
+   * ({@link PlanningContext#rangeVerdict}), with why; none when no numeric column of the table can (then the ranges
+   * tell the columns nothing apart: the right one may be elsewhere, or the query asks for what no row holds).
+   */
+  private Map<String, String> rangeConflicts(String assumedTable, String column, String table) {
+    return rangeConflicts.computeIfAbsent(key(assumedTable) + "|" + key(column) + "|" + table,
+        k -> readRangeConflicts(assumedTable, column, table));
+  }
+
+  private Map<String, String> readRangeConflicts(String assumedTable, String column, String table) {
+    Map<String, String> conflicts = new LinkedHashMap<>();
+    boolean anyFits = false;
+    for (CatalogTable.Column col : lake.table(table).columns()) {
+      String verdict = context.rangeVerdict(assumedTable, column, table, col.name());
+      if (verdict == null) {
+        continue;
+      }
+      if (verdict.isEmpty()) {
+        anyFits = true;
+      } else {
+        conflicts.put(col.name(), verdict);
+      }
+    }
+    return anyFits ? conflicts : Map.of();
   }
 
   /** The first of the highest-scored targets, or null for none. */

@@ -233,6 +233,18 @@ final class FakeLakeTools implements LakeTools {
     return column(table, column).contains(value);
   }
 
+  /** The column's values the cleaners read as numbers, smallest and largest, as the lake tools' query reads them. */
+  @Override
+  public java.util.Optional<double[]> numericRange(String table, String column) {
+    double[] range = column(table, column).stream().filter(java.util.Objects::nonNull)
+        .map(dev.lakerewrite.noiseudf.Cleaners::parseNumber).filter(java.util.Objects::nonNull)
+        .mapToDouble(Number::doubleValue)
+        .collect(() -> new double[] {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY},
+            (r, v) -> { r[0] = Math.min(r[0], v); r[1] = Math.max(r[1], v); },
+            (r, o) -> { r[0] = Math.min(r[0], o[0]); r[1] = Math.max(r[1], o[1]); });
+    return range[0] > range[1] ? java.util.Optional.empty() : java.util.Optional.of(range);
+  }
+
   @Override
   public long[] variantCounts(String table, String column, String value) {
     List<@Nullable String> values = column(table, column);

@@ -241,6 +241,63 @@ class OfflinePlannerPartsTest {
       assertThat(out.get("catalog_sales").get(0).score()).isGreaterThan(ranked.get("catalog_sales").get(0).score());
     }
 
+    /** A line's extended prices (900 and more) and its discounts (fractions); the price's name is the closer. */
+    private FakeLakeTools pricesAndDiscounts() {
+      return new FakeLakeTools()
+          .table("lines", "extendedprice DOUBLE, deduction DOUBLE", "901.5|0.04", "2400.0|0.06", "5030.25|0.1")
+          .similar("l discount", "extendedprice", 0.6).similar("l discount", "deduction", 0.4);
+    }
+
+    @Test
+    void aColumnWhoseNumbersCannotSatisfyTheQuerysComparisonIsNotTheColumnMeant() {
+      FakeLakeTools lake = pricesAndDiscounts();
+      String between = "SELECT count(*) FROM lineitem WHERE l_discount BETWEEN 0.05 AND 0.07";
+      String below = "SELECT count(*) FROM lineitem WHERE 0.08 > l_discount";
+      String unbounded = "SELECT sum(l_discount) FROM lineitem";
+
+      for (String sql : List.of(between, below)) {
+        ColumnTarget t = new Parts(lake, sql, lake.padWith("lines")).chooser
+            .bestColumn("lineitem", "l_discount", "lines").orElseThrow();
+        assertThat(t.lakeColumn()).as(sql).isEqualTo("deduction");
+      }
+      // Without a comparison the names decide, and the price's is the closer.
+      assertThat(new Parts(lake, unbounded, lake.padWith("lines")).chooser
+          .bestColumn("lineitem", "l_discount", "lines").orElseThrow().lakeColumn()).isEqualTo("extendedprice");
+      List<ColumnTarget> targets = new Parts(lake, between, lake.padWith("lines")).chooser
+          .targets("lineitem", "l_discount", "lines", Set.of());
+      assertThat(targets).filteredOn(t -> t.lakeColumn().equals("extendedprice")).singleElement()
+          .satisfies(t -> assertThat(t.why()).contains("no value between 901.5 and 5030.25 is <= 0.07"));
+    }
+
+    @Test
+    void aComparisonNoNumberOfTheTableCanSatisfyLeavesTheChoiceToTheNames() {
+      // Nothing in the table is above a million: the ranges tell the columns nothing apart.
+      FakeLakeTools lake = pricesAndDiscounts();
+      Parts p = new Parts(lake, "SELECT count(*) FROM lineitem WHERE l_discount > 1000000", lake.padWith("lines"));
+
+      assertThat(p.chooser.bestColumn("lineitem", "l_discount", "lines").orElseThrow().lakeColumn())
+          .isEqualTo("extendedprice");
+    }
+
+    @Test
+    void theIdentifierThatAnswersATablesOwnKeyIsNoOtherColumnOfIt() {
+      // TPC-DS's item renamed to point: the description's name is closer to the item key's than to POINT_DESC.
+      FakeLakeTools ds = new FakeLakeTools()
+          .table("points", "item_sk INTEGER, point_desc VARCHAR", "1|Red shoes", "2|Blue hat", "3|Green scarf")
+          .similar("i item desc", "item sk", 0.6).similar("i item desc", "point desc", 0.55)
+          .similar("i item sk", "item sk", 0.9);
+      String sql = "SELECT i_item_desc, sum(ss_net_profit) FROM item, store_sales WHERE i_item_sk = ss_item_sk "
+          + "GROUP BY i_item_desc";
+      Parts p = new Parts(ds, sql, ds.padWith("points"));
+
+      TableChoice withKey = p.chooser.mapColumns("item", "points", List.of("i_item_sk", "i_item_desc"), 0);
+      TableChoice alone = p.chooser.mapColumns("item", "points", List.of("i_item_desc"), 0);
+
+      assertThat(withKey.columns().get("i_item_desc").lakeColumn()).isEqualTo("point_desc");
+      // Without the key in the query the names decide.
+      assertThat(alone.columns().get("i_item_desc").lakeColumn()).isEqualTo("item_sk");
+    }
+
     @Test
     void aLakeNameThatSpellsTheAssumedOneWordForWordIsReadByTheMatcher() {
       // TPC-DS store sales renamed: the embedding finds SALES_PRICE closer to ss_list_price (it spells "price"
@@ -617,6 +674,74 @@ class OfflinePlannerPartsTest {
       // The country's name is read from the films' column that refers to countries, not from the film's title.
       assertThat(countries.columns().get("name").lakeColumn()).isEqualTo("country_of_origin");
       assertThat(notes).anyMatch(n -> n.startsWith("countries is obsolete"));
+    }
+
+    /** Store sales, their returns and catalog sales, each sale table with its own profits and item keys. */
+    private final FakeLakeTools sales = new FakeLakeTools()
+        .table("shop_sales", "item INTEGER, net_profit DOUBLE", "1|2.5", "2|4.0")
+        .table("shop_returns", "item INTEGER, loss DOUBLE", "1|1.0")
+        .table("catalog_orders", "item INTEGER, profit DOUBLE", "1|7.5", "2|3.0");
+
+    private Map<String, TableChoice> salesChoices() {
+      TableChoice store = new TableChoice("store_sales", "shop_sales", 3.0,
+          new LinkedHashMap<>(Map.of("ss_net_profit", target("shop_sales", "net_profit"))), new ArrayList<>(), null);
+      TableChoice catalogOnStore = new TableChoice("catalog_sales", "shop_sales", 2.0,
+          new LinkedHashMap<>(Map.of("cs_net_profit", target("shop_sales", "net_profit"))), new ArrayList<>(), null);
+      return byAssumed(store, choice("store_returns", "shop_returns", Map.of("sr_net_loss",
+          target("shop_returns", "loss")), List.of()), catalogOnStore);
+    }
+
+    private Map<String, List<TableChoice>> salesRanking(Map<String, TableChoice> tables) {
+      Map<String, List<TableChoice>> ranked = new LinkedHashMap<>();
+      tables.forEach((k, v) -> ranked.put(k, List.of(v)));
+      ranked.put("catalog_sales", List.of(tables.get("catalog_sales"), new TableChoice("catalog_sales",
+          "catalog_orders", 1.9, new LinkedHashMap<>(Map.of("cs_net_profit", target("catalog_orders", "profit"))),
+          new ArrayList<>(), null)));
+      return ranked;
+    }
+
+    /** The sales' choices after the merge of obsolete tables for a query over the three tables; notes appended. */
+    private Map<String, TableChoice> mergedSales(String sql, List<String> notes) {
+      Parts p = new Parts(sales, sql, sales.padWith("shop_sales", "shop_returns", "catalog_orders"));
+      Map<String, TableChoice> tables = salesChoices();
+      new ObsoleteTables(p.context, p.chooser).mergeObsolete(tables, notes, Set.of(), salesRanking(tables));
+      return tables;
+    }
+
+    @Test
+    void twoTablesTheQueryJoinsOnlyThroughAThirdAreNotOneLakeTable() {
+      // TPC-DS q25: store and catalog sales meet through the store returns; the catalog sales chose the store sales'
+      // table (it answers their profit), and merged there they would read the store's sales.
+      List<String> notes = new ArrayList<>();
+      Map<String, TableChoice> tables = mergedSales("SELECT sum(ss_net_profit), sum(sr_net_loss), sum(cs_net_profit) "
+          + "FROM store_sales, store_returns, catalog_sales WHERE ss_item_sk = sr_item_sk AND sr_item_sk = cs_item_sk",
+          notes);
+
+      assertThat(tables.get("catalog_sales").lake()).isEqualTo("catalog_orders");
+      assertThat(tables.get("catalog_sales").mergedInto()).isNull();
+      assertThat(tables.get("store_sales").lake()).isEqualTo("shop_sales");
+      assertThat(notes).anyMatch(n -> n.startsWith("catalog_sales→catalog_orders: shop_sales")
+          && n.contains("store_sales's"));
+    }
+
+    @Test
+    void twoTablesLinkedByATableOfKeysMayBeOneLakeTable() {
+      // Films and their languages through a table of film and language keys: the lake may hold the language in the
+      // films' table, as here the catalog's profit in the store's (the returns read only keys).
+      Map<String, TableChoice> tables = mergedSales("SELECT sum(ss_net_profit), sum(cs_net_profit) "
+          + "FROM store_sales, store_returns, catalog_sales WHERE ss_item_sk = sr_item_sk AND sr_item_sk = cs_item_sk",
+          new ArrayList<>());
+
+      assertThat(tables.get("catalog_sales").mergedInto()).isEqualTo("store_sales");
+    }
+
+    @Test
+    void twoTablesTheQueryJoinsWithEachOtherMayStillBeOneLakeTable() {
+      Map<String, TableChoice> tables = mergedSales("SELECT sum(ss_net_profit), sum(sr_net_loss), sum(cs_net_profit) "
+          + "FROM store_sales, store_returns, catalog_sales WHERE ss_item_sk = sr_item_sk AND ss_item_sk = cs_item_sk",
+          new ArrayList<>());
+
+      assertThat(tables.get("catalog_sales").mergedInto()).isEqualTo("store_sales");
     }
 
     @Test
