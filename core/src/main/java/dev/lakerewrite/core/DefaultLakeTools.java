@@ -26,6 +26,7 @@ import dev.lakerewrite.retrieval.Names;
 import dev.lakerewrite.retrieval.QueryRelevance;
 import dev.lakerewrite.retrieval.QueryTable;
 import dev.lakerewrite.retrieval.TableMatch;
+import dev.lakerewrite.retrieval.TypeFamily;
 import dev.lakerewrite.retrieval.UnionCandidate;
 import dev.lakerewrite.retrieval.ValueMatch;
 import dev.lakerewrite.sql.Sql;
@@ -147,11 +148,10 @@ final class DefaultLakeTools implements LakeTools {
       return Optional.empty();
     }
     String col = Sql.quoted(c.get().name());
-    String type = c.get().type().toUpperCase(java.util.Locale.ROOT);
     String value;
-    if (type.equals("VARCHAR")) {
+    if (c.get().type().equalsIgnoreCase("VARCHAR")) {
       value = "clean_number(" + col + ")";
-    } else if (type.matches("(TINY|SMALL|BIG|HUGE|U?)INT.*|INTEGER|DECIMAL.*|DOUBLE|FLOAT|REAL|NUMERIC.*|U(TINY|SMALL|BIG|HUGE)INT")) {
+    } else if (TypeFamily.fromSqlType(c.get().type()) == TypeFamily.NUMERIC) {
       value = "CAST(" + col + " AS DOUBLE)";
     } else {
       return Optional.empty();
@@ -250,18 +250,14 @@ final class DefaultLakeTools implements LakeTools {
 
   @Override
   public double unionContainment(List<String> tablesA, String columnA, List<String> tablesB, String columnB) {
-    String key = String.join(",", tablesA) + "|" + columnA + "|" + String.join(",", tablesB) + "|" + columnB;
-    Double known = unionContainments.get(key);
-    if (known == null) {
-      known = readUnionContainment(tablesA, columnA, tablesB, columnB);
-      unionContainments.put(key, known);
-    }
-    return known;
+    return unionContainments.computeIfAbsent(
+        String.join(",", tablesA) + "|" + columnA + "|" + String.join(",", tablesB) + "|" + columnB,
+        k -> readUnionContainment(tablesA, columnA, tablesB, columnB));
   }
 
   private double readUnionContainment(List<String> tablesA, String columnA, List<String> tablesB, String columnB) {
-    String a = distinctValues(tablesA, columnA);
-    String b = distinctValues(tablesB, columnB);
+    String a = comparableValues(tablesA, columnA);
+    String b = comparableValues(tablesB, columnB);
     if (a == null || b == null) {
       return 0;
     }
@@ -278,8 +274,11 @@ final class DefaultLakeTools implements LakeTools {
     return na == 0 || nb == 0 ? 0 : (double) shared / Math.min(na, nb);
   }
 
-  /** The distinct comparable values of one column over tables (a query), or null when a table lacks it. */
-  private @Nullable String distinctValues(List<String> tables, String column) {
+  /**
+   * A query for the distinct values of one column over tables, numbers as numbers and text by {@code clean_key}; null
+   * when a table lacks the column.
+   */
+  private @Nullable String comparableValues(List<String> tables, String column) {
     List<String> parts = new ArrayList<>();
     for (String name : tables) {
       CatalogTable t = table(name);

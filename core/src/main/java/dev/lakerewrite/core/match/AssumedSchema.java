@@ -528,8 +528,7 @@ public final class AssumedSchema {
           if (LIKES.contains(fn)) {
             List<JsonNode> args = SqlAnalyzer.arguments(e);
             if (args.size() >= 2) {
-              literalUse(args.get(0), args.subList(1, args.size()), "LIKE",
-                  java.util.Collections.nCopies(args.size() - 1, ""), scope);
+              literalUse(args.get(0), args.subList(1, args.size()), "LIKE", List.of(), scope);
             }
           }
           children(e, scope, ctes, inner, selectItem && SqlAnalyzer.isAggregate(fn));
@@ -539,9 +538,7 @@ public final class AssumedSchema {
           if (e.path("type").asText("").equals("CONJUNCTION_OR")) {
             // One disjunct may select nothing on the right column (TPC-DS q15's cs_sales_price > 500 beside zip
             // codes): a disjunct's literals bound no column's values.
-            notsAndOrs++;
-            children(e, scope, ctes, context, selectItem);
-            notsAndOrs--;
+            childrenBoundingNothing(e, scope, ctes, context, selectItem);
             return;
           }
         }
@@ -567,13 +564,11 @@ public final class AssumedSchema {
           if ((type.equals("COMPARE_IN") || type.equals("COMPARE_NOT_IN")) && kids.size() >= 2
               && kids.subList(1, kids.size()).stream().allMatch(k -> SqlAnalyzer.literal(k) != null)) {
             List<JsonNode> values = kids.subList(1, kids.size());
-            String bound = type.equals("COMPARE_IN") ? "=" : "";
-            literalUse(kids.get(0), values, "IN", java.util.Collections.nCopies(values.size(), bound), scope);
+            literalUse(kids.get(0), values, "IN",
+                type.equals("COMPARE_IN") ? java.util.Collections.nCopies(values.size(), "=") : List.of(), scope);
           } else if (type.equals("OPERATOR_NOT")) {
             // NOT x IN (...), NOT x BETWEEN ...: the literals bound the rows left out, not the column's values.
-            notsAndOrs++;
-            children(e, scope, ctes, context, selectItem);
-            notsAndOrs--;
+            childrenBoundingNothing(e, scope, ctes, context, selectItem);
             return;
           } else if (type.equals("OPERATOR_IS_NULL") || type.equals("OPERATOR_IS_NOT_NULL")) {
             EnumSet<Use> inner = EnumSet.copyOf(context);
@@ -632,10 +627,18 @@ public final class AssumedSchema {
     /** How many NOTs and ORs enclose the expression being walked: inside one, a literal bounds no column. */
     private int notsAndOrs;
 
+    /** Walks a NOT's or an OR's children, whose literals bound no column's values ({@link Literal#bound}). */
+    private void childrenBoundingNothing(JsonNode e, Scope scope, Map<String, CteInfo> ctes, EnumSet<Use> context,
+        boolean selectItem) {
+      notsAndOrs++;
+      children(e, scope, ctes, context, selectItem);
+      notsAndOrs--;
+    }
+
     /**
      * Records a column compared with literals (through casts and one-column functions like lower(x)); {@code bounds}
      * says, per literal, how it bounds the column's values where the column is compared as it is (see
-     * {@link Literal#bound}).
+     * {@link Literal#bound}; literals past its end bound nothing).
      */
     void literalUse(JsonNode columnSide, List<JsonNode> literals, String op, List<String> bounds, Scope scope) {
       JsonNode col = unwrapColumn(columnSide);

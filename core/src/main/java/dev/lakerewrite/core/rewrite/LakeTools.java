@@ -79,10 +79,10 @@ public interface LakeTools extends dev.lakerewrite.core.match.MatchLake {
   /**
    * The containment of two columns' value sets measured now over tables split by rows: the share of the smaller
    * distinct value set (the referencing column's, where one refers to the other's keys) found in the other, each set
-   * the union over its tables ({@code columnA} over {@code tablesA}, {@code columnB} over {@code tablesB}), values
-   * compared as the join graph compares them (numbers as numbers, text up to case, spacing and accents). The join graph measures one table against one table, and each part of a table split
-   * by rows holds only a share of the keys its partners refer to. 0 when either side has no values; by default
-   * {@link #keyContainment} of the first tables.
+   * the union over its tables ({@code columnA} over {@code tablesA}, {@code columnB} over {@code tablesB}), numbers
+   * compared as numbers and text by {@code clean_key} (case, spacing, accents, encoding). The join graph measures one
+   * table against one, and each part of a table split by rows holds only a share of the keys its partners refer to.
+   * 0 when either side has no values; by default {@link #keyContainment} of the first tables.
    */
   default double unionContainment(List<String> tablesA, String columnA, List<String> tablesB, String columnB) {
     return keyContainment(tablesA.get(0), columnA, tablesB.get(0), columnB);
