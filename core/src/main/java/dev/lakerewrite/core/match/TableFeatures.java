@@ -6,6 +6,9 @@ import dev.lakerewrite.retrieval.NameSignals;
 import dev.lakerewrite.retrieval.TypeFamily;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The evidence that an assumed table is a given lake table, as a feature vector for the learned table combiner
@@ -119,6 +122,30 @@ public final class TableFeatures {
             lexicalName)));
   }
 
+  private static final Pattern IDENTIFIER = Pattern.compile("\\s*(\\p{L}{3,})\\s*[#:_-]?\\s*\\d+\\s*");
+
+  /**
+   * The word every sampled value starts with before its number, when there are at least three values and all have
+   * that form ({@code Supplier#000000001}, {@code Supplier#000000002} → {@code Supplier}): identifiers that name
+   * their entity's kind. Empty otherwise.
+   */
+  static Optional<String> identifierPrefix(List<String> values) {
+    String prefix = null;
+    int n = 0;
+    for (String v : values) {
+      if (v == null) {
+        continue;
+      }
+      Matcher m = IDENTIFIER.matcher(v);
+      if (!m.matches() || prefix != null && !prefix.equalsIgnoreCase(m.group(1))) {
+        return Optional.empty();
+      }
+      prefix = m.group(1);
+      n++;
+    }
+    return n >= 3 ? Optional.of(prefix) : Optional.empty();
+  }
+
   /** The better of a name's and a row kind's similarity, plus a quarter of the other. */
   public static double about(double name, double kind) {
     return Math.max(name, kind) + 0.25 * Math.min(name, kind);
@@ -138,12 +165,20 @@ public final class TableFeatures {
   /**
    * How well an assumed table's name describes the kind of rows a lake table holds, judged from the data: the best
    * similarity between the name and the three most frequent values of the table's categorical text columns
-   * (uniqueness at most 0.3).
+   * (uniqueness at most 0.3), or the word that prefixes every identifier of one of its unique text columns
+   * ({@code Supplier#000000001}, {@code CUST-0042}: {@link #identifierPrefix}).
    */
   public static double entityKindSimilarity(MatchLake lake, String assumedTable, String lakeTable) {
     double best = 0;
     for (ColumnProfile c : lake.profile(lakeTable).columns()) {
-      if (c.typeFamily() != TypeFamily.STRING || c.uniqueness() > 0.3 || c.nonNullCount() == 0) {
+      if (c.typeFamily() != TypeFamily.STRING || c.nonNullCount() == 0) {
+        continue;
+      }
+      if (c.uniqueness() > 0.3) {
+        Optional<String> prefix = identifierPrefix(c.sampleValues());
+        if (prefix.isPresent()) {
+          best = Math.max(best, lake.nameSimilarity(assumedTable, prefix.get()));
+        }
         continue;
       }
       for (String v : c.sampleValues().subList(0, Math.min(3, c.sampleValues().size()))) {

@@ -82,9 +82,14 @@ final class ObsoleteTables extends PlannerPart {
           TableChoice inA = mergedMapping(a, b);
           boolean answers = !cols.isEmpty() && inA.unmapped().isEmpty()
               && inA.columns().values().stream().allMatch(t -> t.score() >= 0.6);
-          // Without a join path, A answering B's columns at all is enough; with one, it must answer them as well.
+          // Without a join path, A answering B's columns at all is enough; with one, it must answer them as well, by
+          // the score that ranks B's candidates (a supplier's table answers a nation's key and name by their words,
+          // not by what it is about).
           Optional<TableChoice> bOnA = ranked.getOrDefault(key(b.assumed()), List.of()).stream()
               .filter(c -> c.lake().equals(a.lake())).findFirst();
+          if (bOnA.isEmpty() && answers && !unjoinable && ranked.containsKey(key(b.assumed()))) {
+            bOnA = Optional.of(chooser.scoreOn(b.assumed(), analysis.columnsOf(b.assumed()), a.lake()));
+          }
           absorbed = answers && (unjoinable || (bOnA.isPresent() ? bOnA.get().score() >= b.score() - MARGIN
               : fit(inA) >= fit(b) - MARGIN));
           scores = bOnA.map(c -> String.format(java.util.Locale.ROOT, " (scored %.2f for %s, %s %.2f)", c.score(),

@@ -478,6 +478,46 @@ final class RewriteLoop {
     }
 
     /**
+     * The chosen candidate, when the binder rejected it for its types, repaired ({@link TypeRepairs}) until it binds:
+     * at most {@value #MAX_TYPE_REPAIRS} repairs, each fixing one expression. The repaired query joins the history as
+     * a candidate of its own, its reason saying what was read as what; empty when no repair applies or the repaired
+     * query still does not bind. Only the output is repaired: during the search a type error is evidence against the
+     * column it blames ({@link TypeRefutations}), and the next candidate reads another.
+     */
+    private Optional<Integer> repairedTypes(RewriteCandidate c) {
+      if (c.error().isEmpty() || c.error().get().kind() != ErrorKind.BINDER) {
+        return Optional.empty();
+      }
+      String sql = c.sql();
+      QueryError error = c.error().get();
+      Execution e = null;
+      List<String> notes = new ArrayList<>();
+      for (int i = 0; i < MAX_TYPE_REPAIRS && error != null && error.kind() == ErrorKind.BINDER; i++) {
+        Optional<TypeRepairs.Repair> r = TypeRepairs.repair(new Trees(session.parser()), sql, error);
+        if (r.isEmpty()) {
+          break;
+        }
+        long t0 = System.nanoTime();
+        e = session.execute(r.get().sql(), limitsWithinBudget());
+        executionNanos += System.nanoTime() - t0;
+        trace.add(iteration, "execution", "type_repair", Map.of("candidate", c.index(), "note", r.get().note(),
+            "sql", r.get().sql(), "ok", e.isSuccess()));
+        sql = r.get().sql();
+        error = e.error().orElse(null);
+        notes.add(r.get().note());
+      }
+      if (e == null || error != null && (error.kind() == ErrorKind.BINDER || error.kind() == ErrorKind.PARSE)) {
+        return Optional.empty();
+      }
+      String reason = (c.reason().isEmpty() ? "" : c.reason() + " ") + "Repaired: " + String.join("; ", notes) + ".";
+      RewriteCandidate repaired = new RewriteCandidate(history.size(), c.iteration(), sql, reason, c.usedTables(),
+          e.isSuccess() ? Optional.of(e.table()) : Optional.empty(), e.error(), e.elapsed(), c.score(), List.of(),
+          c.mapping());
+      history.add(repaired);
+      return Optional.of(repaired.index());
+    }
+
+    /**
      * The checker's latest pick, else the highest-scored candidate that ran (later ones win ties: they were built
      * with more evidence), else -1 when none ran. When every candidate failed, one that binds on the lake (it
      * failed while running) is returned before one the binder rejected, and the earliest first: it is the best
@@ -503,6 +543,13 @@ final class RewriteLoop {
     }
 
     RewriteResult finish(int chosen, StopReason reason, String detail, Optional<QueryError> preError) {
+      if (chosen >= 0 && history.get(chosen).result().isEmpty()) {
+        Optional<Integer> repaired = repairedTypes(history.get(chosen));
+        if (repaired.isPresent()) {
+          detail += "; candidate " + chosen + " repaired for its types as candidate " + repaired.get();
+          chosen = repaired.get();
+        }
+      }
       String sql = chosen >= 0 ? history.get(chosen).sql() : "";
       Optional<ResultTable> result = chosen >= 0 ? history.get(chosen).result() : Optional.empty();
       Optional<QueryError> error = chosen >= 0 ? history.get(chosen).error() : preError;
@@ -583,6 +630,8 @@ final class RewriteLoop {
 
   /** Hits kept per SEARCH_VALUE (prompts show the top three, thesis §4.2). */
   static final int VALUE_HITS = 8;
+  /** Type repairs tried on one candidate the binder rejected (each fixes one expression). */
+  static final int MAX_TYPE_REPAIRS = 3;
 
   /** SQL compared for repetition: whitespace collapsed, trailing semicolons dropped; case kept (literals). */
   static String normalized(String sql) {

@@ -175,6 +175,16 @@ final class TableChooser extends PlannerPart {
   }
 
   /**
+   * An assumed table's score on one lake table as {@link #rankTables} scores its candidates, for a lake table outside
+   * its ranking (another assumed table's choice that might answer it): names, kind, relevance and column fit, not
+   * column fit alone.
+   */
+  TableChoice scoreOn(String assumedName, List<String> columns, String table) {
+    return scoreCandidate(assumedName, table, columns, lake.relevanceTo(assumedName, columns),
+        literalTables(assumedName), new ArrayList<>());
+  }
+
+  /**
    * A candidate's score: its columns' fit plus half the table evidence (schema retrieval's relevance, name and kind,
    * the query's literals found in it), and the learned table matcher's probability when that is on; appends the
    * figures to {@code scored}.

@@ -91,6 +91,28 @@ class LlmRewriteLoopTest {
   }
 
   @Test
+  void aProposalTheBinderRejectsForItsTypesIsRepairedAndRunsInsteadOfFailing() {
+    // The lake keeps populations as text ('+179100'): sum() has no overload for it.
+    ScriptedChatModel rw = ScriptedChatModel.create().otherwise(
+        "{\"sql\": \"SELECT sum(population) AS people FROM region_of_new_zealand\", \"reason\": \"all regions\"}");
+    ScriptedChatModel ck = ScriptedChatModel.create()
+        .otherwise("{\"actions\": [{\"type\": \"OUTPUT_QUERY\", \"candidate\": 0}], \"best_candidate\": 0}");
+    RewriteResult r = rewriter(rw, ck).build().rewrite("SELECT sum(population) AS people FROM nz_regions",
+        TestLakes.sample());
+    assertThat(r.succeeded()).isTrue();
+    assertThat(r.sql()).contains("sum(clean_number(population))");
+    assertThat(((Number) r.result().orElseThrow().get(0, 0)).doubleValue()).isGreaterThan(4_000_000);
+    // The rejected proposal stays in the history; its repair is the candidate returned.
+    assertThat(r.candidates().get(0).error().orElseThrow().kind()).isEqualTo(ErrorKind.BINDER);
+    assertThat(r.chosen()).isEqualTo(1);
+    assertThat(r.candidates().get(1).reason()).startsWith("all regions").contains("Repaired: the binder found no sum")
+        .contains("population (text) as a number");
+    assertThat(r.stopDetail()).contains("candidate 0 repaired for its types as candidate 1");
+    assertThat(r.trace().events("type_repair")).singleElement()
+        .satisfies(e -> assertThat(e.data().get("ok")).isEqualTo(true));
+  }
+
+  @Test
   void aModelThatTimesOutEndsWithAResultAndAReason() {
     ScriptedChatModel slow = ScriptedChatModel.create().slow(Duration.ofSeconds(3), "{}").slow(Duration.ofSeconds(3), "{}")
         .otherwise("{\"sql\": \"SELECT 1\"}");

@@ -784,6 +784,37 @@ class OfflinePlannerPartsTest {
       assertThat(plan.notes()).noneMatch(n -> n.contains("obsolete"));
     }
 
+    @Test
+    void aTableOutsideAnAssumedTablesRankingAnswersItOnlyWhereItScoresAsWellByWhatItIsAbout() {
+      // A supplier's table holds a nation key and a name column (the supplier's); the nation's own table is tbl_land.
+      FakeLakeTools tpch = new FakeLakeTools()
+          .table("tbl_provider", "SUPP BIGINT, NAME VARCHAR, NTNK BIGINT, ACCTBAL DOUBLE",
+              "1|Supplier#1|0|10.5", "2|Supplier#2|1|20.0", "3|Supplier#3|1|7.0")
+          .table("tbl_land", "NATIONKEY BIGINT, NAME VARCHAR", "0|ALGERIA", "1|ARGENTINA")
+          .edge("tbl_provider", "NTNK", "tbl_land", "NATIONKEY")
+          .similar("nation", "tbl land", 0.5).similar("nation", "tbl provider", 0.05)
+          .similar("n name", "name", 0.8).similar("s acctbal", "acctbal", 0.9);
+      String sql = "SELECT p.n_name, sum(c.s_acctbal) FROM supplier c JOIN nation p ON c.s_nationkey = p.n_nationkey "
+          + "GROUP BY p.n_name";
+      Parts p = new Parts(tpch, sql, tpch.padWith("tbl_provider", "tbl_land"));
+      TableChoice supplier = choice("supplier", "tbl_provider", Map.of("s_acctbal", target("tbl_provider", "ACCTBAL")),
+          List.of());
+      TableChoice nation = new TableChoice("nation", "tbl_land", 1.5, new LinkedHashMap<>(Map.of("n_name",
+          new ColumnTarget("tbl_land", "NAME", 0.8, "test"))), new ArrayList<>(), null);
+      Map<String, TableChoice> tables = byAssumed(supplier, nation);
+      // tbl_provider is not among the nation's candidates: its column fit alone (the name) would absorb the nation.
+      Map<String, List<TableChoice>> ranked = new LinkedHashMap<>();
+      ranked.put("supplier", List.of(supplier));
+      ranked.put("nation", List.of(nation));
+      List<String> notes = new ArrayList<>();
+
+      new ObsoleteTables(p.context, p.chooser).mergeObsolete(tables, notes, Set.of(), ranked);
+
+      assertThat(tables.get("nation").mergedInto()).isNull();
+      assertThat(tables.get("nation").lake()).isEqualTo("tbl_land");
+      assertThat(notes).noneMatch(n -> n.contains("obsolete"));
+    }
+
     /** TPC-DS's sales, customers and addresses; the customers join the addresses only when {@code linked}. */
     private FakeLakeTools salesLake(boolean linked) {
       FakeLakeTools ds = new FakeLakeTools()
