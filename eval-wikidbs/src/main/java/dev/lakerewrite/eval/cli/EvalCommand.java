@@ -82,7 +82,7 @@ final class EvalCommand implements Callable<Integer> {
   List<String> suites = new ArrayList<>();
 
   @Option(names = "--split", paramLabel = "PART", defaultValue = "held-out",
-      description = "Part of the perturbed corpora to run: held-out (default), fit, or all.")
+      description = "Part of the perturbed corpora to run: held-out (default), fit, validation, or all.")
   String split;
 
   @Option(names = "--corpora", paramLabel = "DIR",
@@ -288,7 +288,7 @@ final class EvalCommand implements Callable<Integer> {
       return List.of(PerturbedCorpus.Split.values());
     }
     return List.of(PerturbedCorpus.Split.fromLabel(s).orElseThrow(() -> new CommandLine.ParameterException(
-        spec.commandLine(), "--split must be held-out, fit or all, was '" + split + "'")));
+        spec.commandLine(), "--split must be held-out, fit, validation or all, was '" + split + "'")));
   }
 
   /**

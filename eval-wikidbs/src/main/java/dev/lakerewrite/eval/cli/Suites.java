@@ -154,11 +154,11 @@ final class Suites {
   }
 
   static void printCorpus(PrintWriter out, PerturbedCorpus.Index index) {
-    out.printf(Locale.ROOT, "corpus %s in %s: %d lakes, %d fit pairs, %d held-out pairs%n", index.name(),
-        index.folder(), index.lakes().size(), index.pairs(PerturbedCorpus.Split.FIT),
-        index.pairs(PerturbedCorpus.Split.HELD_OUT));
+    out.printf(Locale.ROOT, "corpus %s in %s: %d lakes, %d fit pairs, %d validation pairs, %d held-out pairs%n",
+        index.name(), index.folder(), index.lakes().size(), index.pairs(PerturbedCorpus.Split.FIT),
+        index.pairs(PerturbedCorpus.Split.VALIDATION), index.pairs(PerturbedCorpus.Split.HELD_OUT));
     for (PerturbedCorpus.Lake l : index.lakes()) {
-      out.printf(Locale.ROOT, "  %-40s %-9s %4d pairs, %3d dropped%n", l.name(), l.split().label(), l.pairs(),
+      out.printf(Locale.ROOT, "  %-40s %-10s %4d pairs, %3d dropped%n", l.name(), l.split().label(), l.pairs(),
           l.dropped());
     }
     out.flush();

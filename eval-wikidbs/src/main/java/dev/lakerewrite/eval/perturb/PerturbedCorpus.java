@@ -16,6 +16,7 @@ import java.security.NoSuchAlgorithmException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -26,18 +27,23 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * A corpus of disorganized lakes with a fit / held-out split: several schemas, each disorganized with several lake
- * seeds, each lake paired with queries (the schema's standard queries plus generated ones of every SQL shape).
+ * A corpus of disorganized lakes with a fit / validation / held-out split: several schemas, each disorganized with
+ * several lake seeds, each lake paired with queries (the schema's standard queries plus generated ones of every SQL
+ * shape).
  *
  * <h2>The split</h2>
  * Both lakes and queries are split, so the held-out part has naming habits, encodings and splits the fitting never
  * saw, and queries it never saw either:
  * <ul>
- *   <li>lakes: the {@link Spec#fitSeeds()} give fit lakes, the {@link Spec#heldOutSeeds()} held-out lakes (disjoint);</li>
+ *   <li>lakes: the {@link Spec#fitSeeds()} give fit lakes, the {@link Spec#validationSeeds()} validation lakes, the
+ *       {@link Spec#heldOutSeeds()} held-out lakes (all disjoint);</li>
  *   <li>queries: a query is held out when the first byte of SHA-256({@code corpus/schema/query id}) is odd; fit
- *       lakes get only fit queries and held-out lakes only held-out queries.</li>
+ *       lakes get only fit queries and held-out lakes only held-out queries. Validation lakes get queries of their
+ *       own: {@link Spec#validationQueries()} more generated per schema with another generator seed ({@code val-}
+ *       ids), none of them textually a fit or held-out query.</li>
  * </ul>
- * Fit a matcher on the fit part; report on the held-out part.
+ * Fit a matcher and develop on the fit part; choose between versions on the validation part (new lakes and new
+ * queries, read as often as a choice needs, never looked at pair by pair); report on the held-out part, read once.
  *
  * <h2>Layout</h2>
  * {@code <root>/<corpus>-<fingerprint>/corpus.json} (the index) and one folder per lake {@code <schema>-s<seed>/}
@@ -54,7 +60,7 @@ public final class PerturbedCorpus {
 
   /** Which part of the split. */
   public enum Split {
-    FIT, HELD_OUT;
+    FIT, VALIDATION, HELD_OUT;
 
     public String label() {
       return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -96,19 +102,47 @@ public final class PerturbedCorpus {
    * @param description one line
    * @param schemas the schemas
    * @param fitSeeds lake seeds of the fit part
-   * @param heldOutSeeds lake seeds of the held-out part (disjoint from the fit seeds)
+   * @param heldOutSeeds lake seeds of the held-out part
+   * @param validationSeeds lake seeds of the validation part (the three parts' seeds pairwise disjoint)
+   * @param validationQueries queries generated per schema for the validation lakes (0 when there are none)
    * @param maxResultRows queries with larger results are dropped
    */
   public record Spec(String name, String description, List<Schema> schemas, List<Long> fitSeeds,
-      List<Long> heldOutSeeds, int maxResultRows) {
+      List<Long> heldOutSeeds, List<Long> validationSeeds, int validationQueries, int maxResultRows) {
     public Spec {
       Objects.requireNonNull(name, "name");
       schemas = List.copyOf(schemas);
       fitSeeds = List.copyOf(fitSeeds);
       heldOutSeeds = List.copyOf(heldOutSeeds);
+      validationSeeds = List.copyOf(validationSeeds);
       if (fitSeeds.stream().anyMatch(heldOutSeeds::contains)) {
         throw new IllegalArgumentException("fit and held-out lake seeds must differ: " + fitSeeds + " / " + heldOutSeeds);
       }
+      Set<Long> others = new HashSet<>(fitSeeds);
+      others.addAll(heldOutSeeds);
+      if (validationSeeds.stream().anyMatch(others::contains)) {
+        throw new IllegalArgumentException("validation lake seeds must differ from the fit and held-out ones: "
+            + validationSeeds + " / " + fitSeeds + " / " + heldOutSeeds);
+      }
+      if (validationQueries < 0 || validationQueries > 0 && validationSeeds.isEmpty()) {
+        throw new IllegalArgumentException("validation queries must be at least 0, and need validation seeds; was "
+            + validationQueries + " with seeds " + validationSeeds);
+      }
+    }
+
+    /** A spec without a validation part. */
+    public Spec(String name, String description, List<Schema> schemas, List<Long> fitSeeds, List<Long> heldOutSeeds,
+        int maxResultRows) {
+      this(name, description, schemas, fitSeeds, heldOutSeeds, List.of(), 0, maxResultRows);
+    }
+
+    /** The lake seeds of one part. */
+    public List<Long> seeds(Split split) {
+      return switch (split) {
+        case FIT -> fitSeeds;
+        case VALIDATION -> validationSeeds;
+        case HELD_OUT -> heldOutSeeds;
+      };
     }
   }
 
@@ -118,7 +152,7 @@ public final class PerturbedCorpus {
    * @param name {@code <schema>-s<seed>}
    * @param schema the schema's name
    * @param seed the lake seed
-   * @param split fit or held-out
+   * @param split fit, validation or held-out
    * @param folder the lake's folder ({@code lake/}, {@code noisy-lake/}, {@code pairs.json}, {@code manifest.json})
    * @param pairs verified pairs
    * @param dropped queries that gave no pair
@@ -199,10 +233,11 @@ public final class PerturbedCorpus {
             .count(schema.generatedQueries()).maxRows(Math.min(500, spec.maxResultRows())).tables(schema.tables())
             .build().generate(schema.database(), "gen-"));
       }
+      List<SourceQuery> validation = validationQueries(spec, s, queries);
       for (Split split : Split.values()) {
-        List<SourceQuery> part = queries.stream()
+        List<SourceQuery> part = split == Split.VALIDATION ? validation : queries.stream()
             .filter(q -> heldOutQuery(spec.name(), schema.name(), q.id()) == (split == Split.HELD_OUT)).toList();
-        for (long seed : split == Split.FIT ? spec.fitSeeds() : spec.heldOutSeeds()) {
+        for (long seed : spec.seeds(split)) {
           String name = schema.name() + "-s" + seed;
           progress.accept(spec.name() + ": lake " + name + " (" + split.label() + ", " + part.size() + " queries)");
           LakePerturber.Builder b = LakePerturber.builder().seed(seed).tables(schema.tables()).lakeName(name)
@@ -219,6 +254,22 @@ public final class PerturbedCorpus {
     Index index = new Index(spec.name(), folder, lakes);
     write(index, spec, fingerprint);
     return index;
+  }
+
+  /**
+   * The validation lakes' queries of schema {@code s}: generated with a seed of their own, those that are textually
+   * one of the schema's other queries left out (they would be fit or held-out queries again).
+   */
+  private static List<SourceQuery> validationQueries(Spec spec, int s, List<SourceQuery> others) throws SQLException {
+    Schema schema = spec.schemas().get(s);
+    if (spec.validationQueries() == 0) {
+      return List.of();
+    }
+    Set<String> seen = new HashSet<>();
+    others.forEach(q -> seen.add(q.sql().strip()));
+    return QueryGenerator.builder().seed(LakePlanner.mix(2000 + s, schema.name())).count(spec.validationQueries())
+        .maxRows(Math.min(500, spec.maxResultRows())).tables(schema.tables()).build()
+        .generate(schema.database(), "val-").stream().filter(q -> !seen.contains(q.sql().strip())).toList();
   }
 
   /** The corpus built in {@code folder}, if one is complete there. */
@@ -246,10 +297,12 @@ public final class PerturbedCorpus {
     j.put("corpus", index.name());
     j.put("description", spec.description());
     j.put("fingerprint", fingerprint);
-    j.put("split", "lakes by seed (fit " + spec.fitSeeds() + ", held-out " + spec.heldOutSeeds() + "); queries by "
-        + "SHA-256(corpus/schema/query id): first byte odd = held out; fit lakes get fit queries only, held-out "
-        + "lakes held-out queries only");
+    j.put("split", "lakes by seed (fit " + spec.fitSeeds() + ", validation " + spec.validationSeeds() + ", held-out "
+        + spec.heldOutSeeds() + "); queries by SHA-256(corpus/schema/query id): first byte odd = held out; fit lakes "
+        + "get fit queries only, held-out lakes held-out queries only, validation lakes " + spec.validationQueries()
+        + " queries per schema generated for them alone");
     j.put("fit_pairs", index.pairs(Split.FIT));
+    j.put("validation_pairs", index.pairs(Split.VALIDATION));
     j.put("held_out_pairs", index.pairs(Split.HELD_OUT));
     ArrayNode lakes = j.putArray("lakes");
     for (Lake l : index.lakes()) {
@@ -265,6 +318,10 @@ public final class PerturbedCorpus {
   static String fingerprint(Spec spec) throws IOException {
     StringBuilder b = new StringBuilder().append(FORMAT_VERSION).append('\n').append(spec.name()).append('\n')
         .append(spec.fitSeeds()).append(spec.heldOutSeeds()).append(spec.maxResultRows()).append('\n');
+    if (!spec.validationSeeds().isEmpty()) {
+      // Appended only when there is a validation part, so corpora without one keep their fingerprint.
+      b.append("validation ").append(spec.validationSeeds()).append(spec.validationQueries()).append('\n');
+    }
     for (Schema s : spec.schemas()) {
       b.append(s.name()).append(s.tables().stream().sorted().toList()).append(s.generatedQueries())
           .append(Files.size(s.database())).append('\n');

@@ -67,6 +67,43 @@ class PerturbedCorpusTest {
   }
 
   @Test
+  void validationLakesGetQueriesOfTheirOwn() throws Exception {
+    Path db = ShopDatabase.create(dir.resolve("shop.duckdb"));
+    PerturbedCorpus.Schema shop = new PerturbedCorpus.Schema("shop", db, Set.of(), ShopDatabase.queries(), 8);
+    PerturbedCorpus.Spec spec = new PerturbedCorpus.Spec("shop-corpus", "test", List.of(shop), List.of(1L),
+        List.of(101L), List.of(201L), 6, 500);
+
+    PerturbedCorpus.Index index = PerturbedCorpus.build(spec, dir.resolve("corpora"), dir.resolve("cache"), p -> { });
+
+    assertThat(index.lakes()).extracting(PerturbedCorpus.Lake::name)
+        .containsExactly("shop-s1", "shop-s201", "shop-s101");
+    PerturbedCorpus.Lake validation = index.lakes(PerturbedCorpus.Split.VALIDATION).get(0);
+    assertThat(validation.seed()).isEqualTo(201L);
+    Set<String> otherSql = new HashSet<>();
+    for (PerturbedCorpus.Lake lake : index.lakes()) {
+      if (lake != validation) {
+        PairLoader.parseOnly().load(lake.pairFile()).pairs().forEach(p -> otherSql.add(p.userQuery().strip()));
+      }
+    }
+    List<QueryResultPair> pairs = PairLoader.parseOnly().load(validation.pairFile()).pairs();
+    assertThat(pairs).isNotEmpty().hasSize(validation.pairs());
+    assertThat(pairs).allSatisfy(p -> {
+      assertThat(p.id()).startsWith("shop-s201/val-");
+      assertThat(otherSql).doesNotContain(p.userQuery().strip());
+    });
+    assertThat(PerturbedCorpus.read(index.folder()).orElseThrow().lakes(PerturbedCorpus.Split.VALIDATION))
+        .containsExactly(validation);
+  }
+
+  @Test
+  void validationSeedsMustDifferFromTheOthersAndValidationQueriesNeedThem() {
+    assertThatThrownBy(() -> new PerturbedCorpus.Spec("x", "", List.of(), List.of(1L), List.of(101L), List.of(1L), 5,
+        10)).hasMessageContaining("validation lake seeds must differ");
+    assertThatThrownBy(() -> new PerturbedCorpus.Spec("x", "", List.of(), List.of(1L), List.of(101L), List.of(), 5,
+        10)).hasMessageContaining("need validation seeds");
+  }
+
+  @Test
   void fitAndHeldOutSeedsMustDiffer() {
     assertThatThrownBy(() -> new PerturbedCorpus.Spec("x", "", List.of(), List.of(1L, 2L), List.of(2L), 10))
         .hasMessageContaining("must differ");
