@@ -60,7 +60,7 @@ final class DefaultLakeTools implements LakeTools {
   private final Map<String, List<String>> distinct = new HashMap<>();
   private final Map<String, long[]> variants = new HashMap<>();
   private final Map<String, Optional<double[]>> ranges = new HashMap<>();
-  private final Map<String, Double> unionContainments = new HashMap<>();
+  private final Map<String, Double> tupleContainments = new HashMap<>();
 
   DefaultLakeTools(DataLake lake, LakeSession session, Optional<ChatModel> cleaner, boolean joinGraph) {
     this.lake = lake;
@@ -250,45 +250,64 @@ final class DefaultLakeTools implements LakeTools {
 
   @Override
   public double unionContainment(List<String> tablesA, String columnA, List<String> tablesB, String columnB) {
-    return unionContainments.computeIfAbsent(
-        String.join(",", tablesA) + "|" + columnA + "|" + String.join(",", tablesB) + "|" + columnB,
-        k -> readUnionContainment(tablesA, columnA, tablesB, columnB));
+    return tupleContainment(tablesA, List.of(columnA), tablesB, List.of(columnB));
   }
 
-  private double readUnionContainment(List<String> tablesA, String columnA, List<String> tablesB, String columnB) {
-    String a = comparableValues(tablesA, columnA);
-    String b = comparableValues(tablesB, columnB);
+  @Override
+  public double tupleContainment(List<String> tablesA, List<String> columnsA, List<String> tablesB,
+      List<String> columnsB) {
+    LakeTools.requireAlignedTuples(columnsA, columnsB);
+    return tupleContainments.computeIfAbsent(String.join(",", tablesA) + "|" + String.join(",", columnsA) + "|"
+        + String.join(",", tablesB) + "|" + String.join(",", columnsB),
+        k -> readTupleContainment(tablesA, columnsA, tablesB, columnsB));
+  }
+
+  private double readTupleContainment(List<String> tablesA, List<String> columnsA, List<String> tablesB,
+      List<String> columnsB) {
+    String a = comparableValues(tablesA, columnsA);
+    String b = comparableValues(tablesB, columnsB);
     if (a == null || b == null) {
       return 0;
     }
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < columnsA.size(); i++) {
+      names.add("v" + i);
+    }
     Execution e = session.executeTrusted("WITH a AS (" + a + "), b AS (" + b + ") SELECT (SELECT count(*) FROM a), "
-        + "(SELECT count(*) FROM b), (SELECT count(*) FROM a JOIN b USING (v))", session.defaultLimits());
+        + "(SELECT count(*) FROM b), (SELECT count(*) FROM a JOIN b USING (" + String.join(", ", names) + "))",
+        session.defaultLimits());
     if (!e.isSuccess() || e.table().rowCount() == 0) {
       return 0;
     }
     long na = ((Number) e.table().get(0, 0)).longValue();
     long nb = ((Number) e.table().get(0, 1)).longValue();
     long shared = ((Number) e.table().get(0, 2)).longValue();
-    // The smaller value set is the referencing one where one column refers to the other's keys (a sale's clients
-    // among all clients).
+    // The smaller value set is the referencing one where one side refers to the other's keys (a sale's clients
+    // among all clients, a return's tickets among all sales).
     return na == 0 || nb == 0 ? 0 : (double) shared / Math.min(na, nb);
   }
 
   /**
-   * A query for the distinct values of one column over tables, numbers as numbers and text by {@code clean_key}; null
-   * when a table lacks the column.
+   * A query for the distinct tuples of the given columns over tables (columns {@code v0, v1, ...}), numbers as
+   * numbers and text by {@code clean_key}, rows with a NULL among them left out; null when a table lacks a column.
    */
-  private @Nullable String comparableValues(List<String> tables, String column) {
+  private @Nullable String comparableValues(List<String> tables, List<String> columns) {
     List<String> parts = new ArrayList<>();
     for (String name : tables) {
       CatalogTable t = table(name);
-      Optional<CatalogTable.Column> c = t.column(column);
-      if (c.isEmpty()) {
-        return null;
+      List<String> values = new ArrayList<>();
+      List<String> present = new ArrayList<>();
+      for (int i = 0; i < columns.size(); i++) {
+        Optional<CatalogTable.Column> c = t.column(columns.get(i));
+        if (c.isEmpty()) {
+          return null;
+        }
+        String text = "CAST(" + Sql.quoted(c.get().name()) + " AS VARCHAR)";
+        values.add("coalesce(CAST(TRY_CAST(" + text + " AS DOUBLE) AS VARCHAR), clean_key(" + text + ")) AS v" + i);
+        present.add(Sql.quoted(c.get().name()) + " IS NOT NULL");
       }
-      String text = "CAST(" + Sql.quoted(c.get().name()) + " AS VARCHAR)";
-      parts.add("SELECT DISTINCT coalesce(CAST(TRY_CAST(" + text + " AS DOUBLE) AS VARCHAR), clean_key(" + text
-          + ")) AS v FROM " + Sql.quoted(t.name()) + " WHERE " + Sql.quoted(c.get().name()) + " IS NOT NULL");
+      parts.add("SELECT DISTINCT " + String.join(", ", values) + " FROM " + Sql.quoted(t.name()) + " WHERE "
+          + String.join(" AND ", present));
     }
     return String.join(" UNION ", parts);
   }

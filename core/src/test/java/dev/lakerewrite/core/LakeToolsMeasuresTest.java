@@ -1,6 +1,7 @@
 package dev.lakerewrite.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lakerewrite.core.rewrite.LakeTools;
 import java.io.IOException;
@@ -10,7 +11,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What the lake tools measure of a real lake's columns for the planner: number ranges, and keys over split parts. */
+/**
+ * What the lake tools measure of a real lake's columns for the planner: number ranges, keys over split parts, and
+ * tuples of keys.
+ */
 class LakeToolsMeasuresTest {
 
   @Test
@@ -38,6 +42,31 @@ class LakeToolsMeasuresTest {
           "id")).isEqualTo(1.0);
       assertThat(tools.unionContainment(List.of("sales"), "no_such_column", List.of("clients_current"), "id"))
           .isZero();
+    }
+  }
+
+  @Test
+  void aJoinOnSeveralKeysIsContainedOnlyWhereItsKeysMeetInOneRow(@TempDir Path tmp) throws IOException {
+    Path folder = tmp.resolve("lake");
+    Files.createDirectories(folder);
+    Files.writeString(folder.resolve("sales.csv"), "cust,item,ticket\n1,10,100\n2,20,101\n3,30,102\n");
+    // The shop's returns name sales; the catalog's hold the same customers, items and numbers, never together.
+    Files.writeString(folder.resolve("shop_returns_a.csv"), "cust,item,ticket\n1,10,100\n");
+    Files.writeString(folder.resolve("shop_returns_b.csv"), "cust,item,ticket\n3,30,102\n");
+    Files.writeString(folder.resolve("catalog_returns.csv"), "cust,item,ticket\n1,20,101\n2,30,102\n3,10,100\n");
+
+    try (DataLake lake = DataLake.builder().cacheDirectory(tmp.resolve("cache")).fromCsvFolder(folder);
+        MatchLakes match = MatchLakes.open(lake)) {
+      LakeTools tools = (LakeTools) match.lake();
+      List<String> keys = List.of("cust", "item", "ticket");
+
+      assertThat(tools.tupleContainment(List.of("shop_returns_a", "shop_returns_b"), keys, List.of("sales"), keys))
+          .isEqualTo(1.0);
+      assertThat(tools.tupleContainment(List.of("catalog_returns"), keys, List.of("sales"), keys)).isZero();
+      assertThat(tools.unionContainment(List.of("catalog_returns"), "item", List.of("sales"), "item"))
+          .isEqualTo(1.0);
+      assertThatThrownBy(() -> tools.tupleContainment(List.of("sales"), keys, List.of("sales"), List.of("cust")))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("as many columns on each side");
     }
   }
 }

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Structure evidence for table choice: assumed tables the query joins must be lake tables whose join keys hold the
@@ -23,7 +24,9 @@ import java.util.Set;
  * their overlap: the containment of the two columns' value sets as the join graph measured it (0 when the join graph
  * holds no such pair), weighted by how well each column's name answers its key. A customers table and a suppliers
  * table answer {@code s_name, s_address, s_phone} alike; only the suppliers' key holds the values of
- * {@code partsupp.ps_suppkey}.
+ * {@code partsupp.ps_suppkey}. A join on several keys counts each key only as far as their tuples are contained
+ * together: a catalog return's customer, item and order number are each among the store sales' keys (small surrogate
+ * keys are contained in any large key set), but not as a store sale's customer, item and ticket.
  *
  * <p>The joint choice maximises the sum of the candidates' own scores and the weighted overlaps of every join, over
  * each linked table's {@value #CANDIDATES} best candidates, exhaustively (a choice made one table at a time gets stuck:
@@ -44,7 +47,7 @@ final class JoinConsistency extends PlannerPart {
   static final int MAX_ASSIGNMENTS = 100_000;
 
   private final TableChooser chooser;
-  private final Map<String, Double> overlaps = new HashMap<>();
+  private final Map<String, KeyMatch> keyMatches = new HashMap<>();
 
   JoinConsistency(PlanningContext context, TableChooser chooser) {
     super(context);
@@ -154,40 +157,64 @@ final class JoinConsistency extends PlannerPart {
     return c.score() + WEIGHT * bonus(c, links, chosen);
   }
 
-  /** The sum of the key overlaps of a candidate with its join partners' choices. */
+  /**
+   * The sum of the key overlaps of a candidate with its join partners' choices. Where the query joins the candidate
+   * with one partner on several keys, each key's containment counts at most as far as the keys' tuples are contained
+   * ({@link #tupleContainment}).
+   */
   private double bonus(TableChoice c, List<Link> links, Map<String, String> chosen) {
-    double sum = 0;
+    Map<String, List<Link>> byPartner = new LinkedHashMap<>();
     for (Link l : links) {
-      if (!l.table().equals(key(c.assumed()))) {
-        continue;
-      }
       String partnerTable = chosen.get(l.partner());
       // Two assumed tables on one lake table, or on two parts of one table split off by columns, join on its own
       // rows: no evidence either way.
-      if (partnerTable == null || context.sameEntity(partnerTable, c.lake())) {
-        continue;
+      if (l.table().equals(key(c.assumed())) && partnerTable != null && !context.sameEntity(partnerTable, c.lake())) {
+        byPartner.computeIfAbsent(l.partner(), p -> new ArrayList<>()).add(l);
       }
-      sum += overlap(c.assumed(), l.column(), c.lake(), l.partner(), l.partnerColumn(), partnerTable);
+    }
+    double sum = 0;
+    for (List<Link> keys : byPartner.values()) {
+      String partnerTable = chosen.get(keys.get(0).partner());
+      List<KeyMatch> matches = new ArrayList<>();
+      for (Link l : keys) {
+        matches.add(keyMatch(c.assumed(), l.column(), c.lake(), l.partner(), l.partnerColumn(), partnerTable));
+      }
+      double tuple = matches.size() > 1 ? tupleContainment(matches) : 1;
+      for (KeyMatch m : matches) {
+        sum += m.overlap(tuple);
+      }
     }
     return sum;
   }
 
   /**
-   * How well two lake tables join on the query's keys: the containment of the lake columns that best answer the two
-   * assumed key columns ({@link LakeTools#keyContainment}, as the join graph measured it), times how well each
-   * column answers its key ({@link #keyFit}). Containment, not Jaccard: an order's customer key is contained
-   * in the customers' key, though most customers have no order. The name fit keeps a column that merely holds
-   * small integers (a quantity among order keys) from passing as the key. 0 when either key has no column or the
-   * graph holds no such pair. Memoised per plan.
+   * The lake columns that best answer the two assumed key columns of a join, and how far their value sets are
+   * contained one in the other. Absent columns: no overlap.
    */
-  private double overlap(String assumed, String column, String lakeTable, String partner, String partnerColumn,
+  private record KeyMatch(@Nullable ColumnTarget column, @Nullable ColumnTarget partnerColumn, double containment) {
+    /** The key's overlap with its containment capped at {@code cap}: containment times each column's key fit. */
+    double overlap(double cap) {
+      return column == null || partnerColumn == null ? 0
+          : Math.min(containment, cap) * keyFit(column) * keyFit(partnerColumn);
+    }
+  }
+
+  /**
+   * How well two lake tables join on one of the query's keys: the lake columns that best answer the two assumed key
+   * columns and the containment of their values ({@link LakeTools#keyContainment}, as the join graph measured it,
+   * or over the parts of a table split by rows), weighed in {@link KeyMatch#overlap} by how well each column answers
+   * its key ({@link #keyFit}). Containment, not Jaccard: an order's customer key is contained in the customers' key,
+   * though most customers have no order. The name fit keeps a column that merely holds small integers (a quantity
+   * among order keys) from passing as the key. Memoised per plan.
+   */
+  private KeyMatch keyMatch(String assumed, String column, String lakeTable, String partner, String partnerColumn,
       String partnerTable) {
-    return overlaps.computeIfAbsent(String.join("\u0000", key(assumed), key(column), lakeTable, partner,
+    return keyMatches.computeIfAbsent(String.join("\u0000", key(assumed), key(column), lakeTable, partner,
         key(partnerColumn), partnerTable), k -> {
           Optional<ColumnTarget> a = chooser.bestColumnWithParts(assumed, column, lakeTable);
           Optional<ColumnTarget> b = chooser.bestColumnWithParts(partner, partnerColumn, partnerTable);
           if (a.isEmpty() || b.isEmpty()) {
-            return 0.0;
+            return new KeyMatch(null, null, 0);
           }
           // A table split by rows holds its keys across its parts: measured over their union.
           List<String> partsA = context.rowParts(a.get().lakeTable());
@@ -196,8 +223,35 @@ final class JoinConsistency extends PlannerPart {
               ? lake.unionContainment(partsA, a.get().lakeColumn(), partsB, b.get().lakeColumn())
               : lake.keyContainment(a.get().lakeTable(), a.get().lakeColumn(), b.get().lakeTable(),
                   b.get().lakeColumn());
-          return containment * keyFit(a.get()) * keyFit(b.get());
+          return new KeyMatch(a.get(), b.get(), containment);
         });
+  }
+
+  /**
+   * The containment of the key columns' tuples of a join on several keys, over the parts of tables split by rows
+   * ({@link LakeTools#tupleContainment}); 1 (no cap) where a key has no column or the columns of one side are spread
+   * over several tables (parts split off by columns: their rows meet only through a join).
+   */
+  private double tupleContainment(List<KeyMatch> matches) {
+    Set<String> tables = new LinkedHashSet<>();
+    Set<String> partnerTables = new LinkedHashSet<>();
+    List<String> columns = new ArrayList<>();
+    List<String> partnerColumns = new ArrayList<>();
+    for (KeyMatch m : matches) {
+      if (m.column() == null || m.partnerColumn() == null) {
+        return 1;
+      }
+      tables.add(m.column().lakeTable());
+      partnerTables.add(m.partnerColumn().lakeTable());
+      columns.add(m.column().lakeColumn());
+      partnerColumns.add(m.partnerColumn().lakeColumn());
+    }
+    if (tables.size() > 1 || partnerTables.size() > 1 || new LinkedHashSet<>(columns).size() < columns.size()
+        || new LinkedHashSet<>(partnerColumns).size() < partnerColumns.size()) {
+      return 1;
+    }
+    return lake.tupleContainment(context.rowParts(tables.iterator().next()), columns,
+        context.rowParts(partnerTables.iterator().next()), partnerColumns);
   }
 
   /**

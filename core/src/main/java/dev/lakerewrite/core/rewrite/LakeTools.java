@@ -89,6 +89,38 @@ public interface LakeTools extends dev.lakerewrite.core.match.MatchLake {
   }
 
   /**
+   * {@link #unionContainment} of column tuples: the share of the smaller set of distinct tuples ({@code columnsA[i]}
+   * beside each other in one row of {@code tablesA}, against {@code columnsB} in {@code tablesB}, aligned by
+   * position) found in the other, rows with a NULL among the columns left out. A join on several keys (a return's
+   * customer, item and ticket against a sale's) needs its rows' keys together in the partner: small surrogate keys
+   * are each contained in any large key set, their combinations are not. 0 when either side has no tuples; by
+   * default the smallest of the columns' own containments, which the tuples' cannot much exceed.
+   *
+   * @throws IllegalArgumentException when the two lists differ in length or are empty
+   */
+  default double tupleContainment(List<String> tablesA, List<String> columnsA, List<String> tablesB,
+      List<String> columnsB) {
+    requireAlignedTuples(columnsA, columnsB);
+    double min = 1;
+    for (int i = 0; i < columnsA.size(); i++) {
+      min = Math.min(min, unionContainment(tablesA, columnsA.get(i), tablesB, columnsB.get(i)));
+    }
+    return min;
+  }
+
+  /**
+   * Checks the arguments of {@link #tupleContainment}.
+   *
+   * @throws IllegalArgumentException when the two lists differ in length or are empty
+   */
+  static void requireAlignedTuples(List<String> columnsA, List<String> columnsB) {
+    if (columnsA.isEmpty() || columnsA.size() != columnsB.size()) {
+      throw new IllegalArgumentException("a tuple containment needs as many columns on each side, at least one; was "
+          + columnsA + " and " + columnsB);
+    }
+  }
+
+  /**
    * The containment of two columns' value sets as the join graph measured it: the share of the referencing (less
    * unique) column's distinct values found in the other. A foreign key is contained in the key it references even
    * where the key holds many values nobody references (every customer, few with orders), where the Jaccard

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
@@ -644,6 +645,43 @@ final class PlanningContext {
     boolean alike = !left.isEmpty() && !right.isEmpty()
         && (left.equals(right) || left.endsWith(" " + right) || right.endsWith(" " + left));
     return alike && uniqueKey(s.leftTable(), s.leftColumn()) != uniqueKey(s.rightTable(), s.rightColumn());
+  }
+
+  /**
+   * How far two numeric key columns span the same range of values: the narrower range's width over the wider one's
+   * ({@code (max - min + 1)} each, over the parts of a table split by rows), in (0, 1]; empty unless both columns hold
+   * numbers. A foreign key's values spread over the whole range of the key it references, however few of them there
+   * are (a thousand customers' demographics among 1.9 million); a coincidental containment of small surrogate keys
+   * fills only the start of a long counter (the store keys 1..12 among the item keys 1..18000). Unlike the Jaccard
+   * similarity, it does not punish a reference to a huge table. Two range queries per column, memoised by the lake.
+   */
+  OptionalDouble keySpread(String tableA, String columnA, String tableB, String columnB) {
+    Optional<double[]> a = partsRange(tableA, columnA);
+    Optional<double[]> b = partsRange(tableB, columnB);
+    if (a.isEmpty() || b.isEmpty()) {
+      return OptionalDouble.empty();
+    }
+    double wa = a.get()[1] - a.get()[0] + 1;
+    double wb = b.get()[1] - b.get()[0] + 1;
+    return OptionalDouble.of(Math.min(wa, wb) / Math.max(wa, wb));
+  }
+
+  /** A numeric column's [min, max] over the table's parts split by rows; empty unless every part holds numbers. */
+  private Optional<double[]> partsRange(String table, String column) {
+    if (!holdsNumbers(lake.profile(table).column(column))) {
+      return Optional.empty();
+    }
+    double min = Double.POSITIVE_INFINITY;
+    double max = Double.NEGATIVE_INFINITY;
+    for (String part : rowParts(table)) {
+      Optional<double[]> r = lake.numericRange(part, column);
+      if (r.isEmpty()) {
+        return Optional.empty();
+      }
+      min = Math.min(min, r.get()[0]);
+      max = Math.max(max, r.get()[1]);
+    }
+    return Optional.of(new double[] {min, max});
   }
 
   TypeFamily family(String table, String column) {

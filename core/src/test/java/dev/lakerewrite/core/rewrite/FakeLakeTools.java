@@ -314,6 +314,59 @@ final class FakeLakeTools implements LakeTools {
         keyOverlap(tableA, columnA, tableB, columnB));
   }
 
+  /**
+   * The containment declared for the first tables' columns ({@link #containment}, else {@link #keyOverlap}); where
+   * none is, measured on the rows as {@link #tupleContainment} measures it.
+   */
+  @Override
+  public double unionContainment(List<String> tablesA, String columnA, List<String> tablesB, String columnB) {
+    String pair = pairKey(tablesA.get(0) + "." + columnA, tablesB.get(0) + "." + columnB);
+    Double declared = containments.containsKey(pair) ? containments.get(pair) : keyOverlaps.get(pair);
+    return declared != null ? declared : tupleContainment(tablesA, List.of(columnA), tablesB, List.of(columnB));
+  }
+
+  /** Measured on the rows: the share of the smaller set of distinct tuples (trimmed text) found in the other. */
+  @Override
+  public double tupleContainment(List<String> tablesA, List<String> columnsA, List<String> tablesB,
+      List<String> columnsB) {
+    LakeTools.requireAlignedTuples(columnsA, columnsB);
+    Set<List<String>> a = tuples(tablesA, columnsA);
+    Set<List<String>> b = tuples(tablesB, columnsB);
+    if (a.isEmpty() || b.isEmpty()) {
+      return 0;
+    }
+    Set<List<String>> shared = new HashSet<>(a);
+    shared.retainAll(b);
+    return (double) shared.size() / Math.min(a.size(), b.size());
+  }
+
+  private Set<List<String>> tuples(List<String> tableNames, List<String> columns) {
+    Set<List<String>> out = new HashSet<>();
+    for (String name : tableNames) {
+      List<Integer> at = new ArrayList<>();
+      for (String c : columns) {
+        at.add(t(name).catalog().columnNames().indexOf(c));
+      }
+      if (at.contains(-1)) {
+        throw new IllegalArgumentException("table " + name + " lacks one of " + columns);
+      }
+      for (List<@Nullable String> row : t(name).rows()) {
+        List<String> tuple = new ArrayList<>();
+        for (int i : at) {
+          String v = row.get(i);
+          if (v == null) {
+            break;
+          }
+          tuple.add(v.strip());
+        }
+        if (tuple.size() == at.size()) {
+          out.add(tuple);
+        }
+      }
+    }
+    return out;
+  }
+
   @Override
   public double joinability(String a, String b) {
     return joinNeighbours(a).stream().anyMatch(s -> s.rightTable().equals(b)) ? 0.9 : 0;

@@ -93,4 +93,29 @@ class JoinKeysTest {
 
     assertThat(plan.tables().get("sale").columns().get("s_itemkey").lakeColumn()).isEqualTo("item_ref");
   }
+
+  @Test
+  void aReferenceToAHugeTableIsReadFromTheKeyThatSpreadsOverItsRange() {
+    // A thousand demographics (four rows stand in for them): the clients' current demographics spread over all of
+    // them, their address keys fill the first few. The join graph's sketches found only the address keys' pair
+    // (contained, with a Jaccard similarity of almost nothing); the demographics key is measured when asked.
+    FakeLakeTools lake = new FakeLakeTools()
+        .table("clients", "id INTEGER, name VARCHAR, current_cdemo INTEGER, crnt_addr INTEGER",
+            "1|Ann|5|1", "2|Bob|480|5", "3|Cy|950|1")
+        .table("demographics", "demo_sk INTEGER, gender VARCHAR", "1|M", "5|F", "480|F", "950|M", "1000|F")
+        .similar("customer", "clients", 0.8).similar("customer demographics", "demographics", 0.8)
+        .similar("c name", "name", 0.9).similar("cd gender", "gender", 0.9)
+        .similar("c current cdemo sk", "current cdemo", 0.95).similar("c current cdemo sk", "crnt addr", 0.75)
+        .similar("cd demo sk", "demo sk", 0.95)
+        .edge("clients", "crnt_addr", "demographics", "demo_sk")
+        .containment("clients", "crnt_addr", "demographics", "demo_sk", 1.0)
+        .keyOverlap("clients", "crnt_addr", "demographics", "demo_sk", 0.0002);
+    Scratchpad pad = lake.padWith("clients", "demographics");
+
+    Plan plan = new OfflinePlanner(lake.state("SELECT c_name, cd_gender FROM customer, customer_demographics "
+        + "WHERE c_current_cdemo_sk = cd_demo_sk", pad)).plan();
+
+    assertThat(plan.tables().get("customer").columns().get("c_current_cdemo_sk").lakeColumn())
+        .isEqualTo("current_cdemo");
+  }
 }

@@ -241,6 +241,46 @@ class OfflinePlannerPartsTest {
       assertThat(out.get("catalog_sales").get(0).score()).isGreaterThan(ranked.get("catalog_sales").get(0).score());
     }
 
+    @Test
+    void aJoinOnSeveralKeysCountsTheKeysTogether() {
+      // Each key of the catalog refunds is among the shop sales' keys (small surrogate keys are contained in any
+      // large key set), but no refund's customer, item and order number is a sale's customer, item and ticket: the
+      // shop refunds are the returns of these sales, though their name fits a little worse.
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("shop_sales", "cust INTEGER, item INTEGER, ticket INTEGER, paid DOUBLE",
+              "1|10|100|9.5", "2|20|101|3.0", "3|30|102|4.5")
+          .table("shop_refunds", "cust INTEGER, item INTEGER, ticket INTEGER, amount DOUBLE",
+              "1|10|100|5.0", "3|30|102|2.0")
+          .table("catalog_refunds", "cust INTEGER, item INTEGER, ticket INTEGER, amount DOUBLE",
+              "1|20|101|3.0", "2|30|102|4.0", "3|10|100|1.0")
+          .similar("sr customer sk", "cust", 0.8).similar("sr item sk", "item", 0.8)
+          .similar("sr ticket number", "ticket", 0.8).similar("ss customer sk", "cust", 0.8)
+          .similar("ss item sk", "item", 0.8).similar("ss ticket number", "ticket", 0.8)
+          .similar("sr return amt", "amount", 0.8).similar("ss net paid", "paid", 0.8);
+      for (String refunds : List.of("shop_refunds", "catalog_refunds")) {
+        for (String k : List.of("cust", "item", "ticket")) {
+          lake.containment(refunds, k, "shop_sales", k, 1.0);
+        }
+      }
+      String sql = "SELECT sum(sr_return_amt), sum(ss_net_paid) FROM store_returns, store_sales "
+          + "WHERE sr_customer_sk = ss_customer_sk AND sr_item_sk = ss_item_sk AND sr_ticket_number = ss_ticket_number";
+      Parts p = new Parts(lake, sql, lake.padWith("shop_sales", "shop_refunds", "catalog_refunds"));
+      Map<String, List<TableChoice>> ranked = new LinkedHashMap<>();
+      ranked.put("store_returns", List.of(
+          choice("store_returns", "catalog_refunds", Map.of("sr_return_amt", target("catalog_refunds", "amount")),
+              List.of()),
+          new TableChoice("store_returns", "shop_refunds", 0.95,
+              new LinkedHashMap<>(Map.of("sr_return_amt", target("shop_refunds", "amount"))), new ArrayList<>(), null)));
+      ranked.put("store_sales", List.of(choice("store_sales", "shop_sales",
+          Map.of("ss_net_paid", target("shop_sales", "paid")), List.of())));
+
+      Map<String, List<TableChoice>> out = new JoinConsistency(p.context, p.chooser).rerank(ranked, new ArrayList<>());
+
+      assertThat(lake.tupleContainment(List.of("catalog_refunds"), List.of("cust", "item", "ticket"),
+          List.of("shop_sales"), List.of("cust", "item", "ticket"))).isZero();
+      assertThat(out.get("store_returns").get(0).lake()).isEqualTo("shop_refunds");
+    }
+
     /** A line's extended prices (900 and more) and its discounts (fractions); the price's name is the closer. */
     private FakeLakeTools pricesAndDiscounts() {
       return new FakeLakeTools()
