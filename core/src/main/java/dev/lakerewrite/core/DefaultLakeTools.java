@@ -61,6 +61,7 @@ final class DefaultLakeTools implements LakeTools {
   private final Map<String, long[]> variants = new HashMap<>();
   private final Map<String, Optional<double[]>> ranges = new HashMap<>();
   private final Map<String, Double> tupleContainments = new HashMap<>();
+  private final Map<String, Boolean> existing = new HashMap<>();
 
   DefaultLakeTools(DataLake lake, LakeSession session, Optional<ChatModel> cleaner, boolean joinGraph) {
     this.lake = lake;
@@ -193,6 +194,12 @@ final class DefaultLakeTools implements LakeTools {
   }
 
   private boolean exists(String table, String column, String op, String value) {
+    // Asked again by every plan of a rewrite and by several planner parts (labels, literals, value evidence).
+    return existing.computeIfAbsent(table + "\u0000" + column + "\u0000" + op + "\u0000" + value,
+        k -> readExists(table, column, op, value));
+  }
+
+  private boolean readExists(String table, String column, String op, String value) {
     CatalogTable t = table(table);
     if (t.column(column).isEmpty()) {
       return false;

@@ -74,6 +74,8 @@ final class TableChooser extends PlannerPart {
   static final double VALUE_TABLE_BONUS = 0.15;
   /** A column's score when it holds one of the query's literals for the column (found by value search or in its lookup). */
   static final double VALUE_EVIDENCE = 0.75;
+  /** How much a column's name similarity adds to {@link #VALUE_EVIDENCE}: only enough to order columns that both hold a literal. */
+  static final double VALUE_TIE_BREAK = 0.01;
   /** Tables, by relevance, among which name and kind similarity add candidates. */
   static final int ABOUT_POOL = 30;
 
@@ -371,6 +373,7 @@ final class TableChooser extends PlannerPart {
       double sim = learned ? probability(assumedTable, column, table, col.name())
           : Math.max(lake.nameSimilarity(column, col.name()),
               lakeBare.equals(col.name()) ? 0 : lake.nameSimilarity(column, lakeBare));
+      double named = sim;
       String why = String.format(learned ? "matcher probability %.2f" : "name similarity %.2f", sim);
       if (expected != null && !learned) {
         TypeFamily actual = context.answeringFamily(table, col.name());
@@ -384,9 +387,11 @@ final class TableChooser extends PlannerPart {
         sim = 0.8;
         why = "entity-name column for a name-like column";
       }
-      double valueBoost = valueEvidence(assumedTable, column, table, col.name());
+      double valueBoost = valueEvidence(assumedTable, column, table, col.name(), named);
       if (valueBoost > sim) {
-        sim = valueBoost;
+        // Two columns may hold the literal ('Unknown' is an education status and, through its lookup's labels, a
+        // credit rating): the name tells them apart.
+        sim = valueBoost + VALUE_TIE_BREAK * named;
         why = "a literal of the query found in this column or among the labels of its codes";
       }
       Optional<TypeRefutations.Refutation> refuted = context.refuted(column, table, col.name());
@@ -516,6 +521,22 @@ final class TableChooser extends PlannerPart {
 
   private static int letters(String name) {
     return name.replaceAll("[^\\p{L}\\p{N}]", "").length();
+  }
+
+  /**
+   * {@link #valueEvidence(String, String, String, String)}, or a column whose name answers the assumed one (at least
+   * {@link #COLUMN_THRESHOLD}) and that holds one of the query's text literals for it exactly: the same evidence as a
+   * code whose lookup's labels spell it, which is found without a value search.
+   */
+  private double valueEvidence(String assumedTable, String column, String table, String lakeColumn,
+      double nameSimilarity) {
+    double found = valueEvidence(assumedTable, column, table, lakeColumn);
+    if (found > 0 || nameSimilarity < COLUMN_THRESHOLD
+        || context.family(table, lakeColumn) != TypeFamily.STRING) {
+      return found;
+    }
+    return lookups.textLiterals(column).stream().anyMatch(t -> lake.valueExists(table, lakeColumn, t))
+        ? VALUE_EVIDENCE : 0;
   }
 
   /**

@@ -446,6 +446,24 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aColumnNamedForTheAssumedOneThatHoldsItsLiteralBeatsACodeWhoseLabelsSpellIt() {
+      // 'Unknown' is an education status and, among the labels of the credit ratings' lookup, a credit rating too.
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("demographics", "DEMO_SK BIGINT, EDUCATION_STS VARCHAR, CRDT_RATING BIGINT",
+              "1|Primary|1", "2|Unknown|2", "3|College|4", "4|Unknown|1")
+          .table("crdt_rating_typs", "ID BIGINT, LBL VARCHAR", "1|Good", "2|High Risk", "4|Unknown")
+          .similar("cd education status", "education sts", 0.7).similar("cd education status", "crdt rating", 0.2);
+      String sql = "SELECT count(*) FROM customer_demographics WHERE cd_education_status = 'Unknown'";
+      Parts p = new Parts(lake, sql, lake.padWith("demographics"));
+
+      TableChoice c = p.chooser.mapColumns("customer_demographics", "demographics", List.of("cd_education_status"),
+          0.6);
+
+      assertThat(p.lookups.labelsHold(target("demographics", "CRDT_RATING"), List.of("Unknown"))).isTrue();
+      assertThat(c.columns().get("cd_education_status").lakeColumn()).isEqualTo("EDUCATION_STS");
+    }
+
+    @Test
     void aGuessNeverTakesTheOnlyColumnALaterColumnCanRead() {
       FakeLakeTools lake = alikeOrders();
       Parts p = new Parts(lake, "SELECT o_orderpriority, count(*) FROM orders "
