@@ -134,17 +134,25 @@ final class JoinKeys extends PlannerPart {
   }
 
   /**
-   * The containment of two candidate keys' values as the join graph measured it; measured now where the graph holds
-   * no such pair but both names answer their keys as well as a join needs ({@link JoinRepairs#GOOD_KEY}). The graph
-   * finds its pairs through value sketches, which miss a small key set inside a huge one (a thousand customers'
-   * demographics among 1.9 million) while small surrogate keys contained in it by chance fill its few edges.
+   * The containment of two candidate keys' values as the join graph measured it, over the union of the parts of a
+   * table split by rows (each part holds only a share of the keys its partners refer to); measured now where the
+   * graph holds no such pair but both names answer their keys as well as a join needs ({@link JoinRepairs#GOOD_KEY}).
+   * The graph finds its pairs through value sketches, which miss a small key set inside a huge one (a thousand
+   * customers' demographics among 1.9 million) while small surrogate keys contained in it by chance fill its few
+   * edges.
    */
   private double containment(Candidate a, Candidate b) {
     double measured = lake.keyContainment(a.table(), a.column(), b.table(), b.column());
-    if (measured > 0 || a.fit() < JoinRepairs.GOOD_KEY || b.fit() < JoinRepairs.GOOD_KEY) {
+    boolean wellNamed = a.fit() >= JoinRepairs.GOOD_KEY && b.fit() >= JoinRepairs.GOOD_KEY;
+    if (measured == 0 && !wellNamed) {
+      return 0;
+    }
+    List<String> partsA = context.rowParts(a.table());
+    List<String> partsB = context.rowParts(b.table());
+    if (measured > 0 && partsA.size() == 1 && partsB.size() == 1) {
       return measured;
     }
-    return lake.unionContainment(List.of(a.table()), a.column(), List.of(b.table()), b.column());
+    return lake.unionContainment(partsA, a.column(), partsB, b.column());
   }
 
   /** The table's column for a key where it maps well ({@link JoinRepairs#mapsWell}), else null. */

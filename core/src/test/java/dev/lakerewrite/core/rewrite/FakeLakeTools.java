@@ -315,14 +315,16 @@ final class FakeLakeTools implements LakeTools {
   }
 
   /**
-   * The containment declared for the first tables' columns ({@link #containment}, else {@link #keyOverlap}); where
-   * none is, measured on the rows as {@link #tupleContainment} measures it.
+   * Between two single tables, the containment declared for their columns ({@link #containment}, else
+   * {@link #keyOverlap}); over several tables, or where none is declared, measured on the rows as
+   * {@link #tupleContainment} measures it.
    */
   @Override
   public double unionContainment(List<String> tablesA, String columnA, List<String> tablesB, String columnB) {
     String pair = pairKey(tablesA.get(0) + "." + columnA, tablesB.get(0) + "." + columnB);
     Double declared = containments.containsKey(pair) ? containments.get(pair) : keyOverlaps.get(pair);
-    return declared != null ? declared : tupleContainment(tablesA, List.of(columnA), tablesB, List.of(columnB));
+    return declared != null && tablesA.size() == 1 && tablesB.size() == 1 ? declared
+        : tupleContainment(tablesA, List.of(columnA), tablesB, List.of(columnB));
   }
 
   /** Measured on the rows: the share of the smaller set of distinct tuples (trimmed text) found in the other. */

@@ -118,4 +118,28 @@ class JoinKeysTest {
     assertThat(plan.tables().get("customer").columns().get("c_current_cdemo_sk").lakeColumn())
         .isEqualTo("current_cdemo");
   }
+
+  @Test
+  void aKeyOfATableSplitByRowsIsMeasuredOverTheUnionOfItsParts() {
+    // The purchases' buyers are clients of both parts; against the current clients alone only one of the four is
+    // contained, while the two shops' codes 1 and 2 are, by chance.
+    FakeLakeTools lake = new FakeLakeTools()
+        .table("clients_current", "id INTEGER, name VARCHAR", "1|Ann", "2|Bob", "3|Cy", "4|Di")
+        .table("clients_archive", "id INTEGER, name VARCHAR", "5|Eve", "6|Fay", "7|Gus", "8|Hal")
+        .table("purchases", "pid INTEGER, buyer INTEGER, shop INTEGER, total DOUBLE",
+            "1|2|1|10.0", "2|6|2|20.0", "3|7|1|30.0", "4|8|2|5.0")
+        .similar("customer", "clients current", 0.8).similar("orders", "purchases", 0.8)
+        .similar("c name", "name", 0.9).similar("o totalprice", "total", 0.9)
+        .similar("c custkey", "id", 0.5).similar("o custkey", "buyer", 0.6).similar("o custkey", "shop", 0.6)
+        .edge("clients_current", "id", "purchases", "shop")
+        .containment("clients_current", "id", "purchases", "shop", 1.0)
+        .keyOverlap("clients_current", "id", "purchases", "shop", 0.5)
+        .containment("clients_current", "id", "purchases", "buyer", 0.25)
+        .keyOverlap("clients_current", "id", "purchases", "buyer", 0.14);
+    Scratchpad pad = lake.padWith("clients_current", "clients_archive", "purchases");
+
+    Plan plan = new OfflinePlanner(lake.state(SQL, pad)).plan();
+
+    assertThat(plan.tables().get("orders").columns().get("o_custkey").lakeColumn()).isEqualTo("buyer");
+  }
 }
