@@ -281,6 +281,35 @@ class OfflinePlannerPartsTest {
       assertThat(out.get("store_returns").get(0).lake()).isEqualTo("shop_refunds");
     }
 
+    @Test
+    void smallSurrogateKeysContainedAtTheStartOfALongCounterEarnLessThanKeysSpreadOverTheirRange() {
+      // The sales' customer keys 1..10 are contained in the demographics' keys 1..1000 as fully as in the clients'
+      // own keys, whose range they cover.
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("shop_sales", "cust INTEGER, paid DOUBLE", "1|9.5", "5|3.0", "10|4.5")
+          .table("clients", "id INTEGER, first_name VARCHAR", "1|Ann", "5|Bob", "10|Cy")
+          .table("demographics", "demo_sk INTEGER, gender VARCHAR", "1|F", "5|M", "10|F", "400|M", "1000|F")
+          .similar("c customer sk", "id", 0.8).similar("c customer sk", "demo sk", 0.8)
+          .similar("ss customer sk", "cust", 0.8).similar("ss net paid", "paid", 0.8)
+          .containment("clients", "id", "shop_sales", "cust", 1.0)
+          .containment("demographics", "demo_sk", "shop_sales", "cust", 1.0);
+      String sql = "SELECT c_first_name, sum(ss_net_paid) FROM customer, store_sales "
+          + "WHERE c_customer_sk = ss_customer_sk GROUP BY c_first_name";
+      Parts p = new Parts(lake, sql, lake.padWith("shop_sales", "clients", "demographics"));
+      Map<String, List<TableChoice>> ranked = new LinkedHashMap<>();
+      ranked.put("customer", List.of(
+          choice("customer", "demographics", Map.of("c_first_name", target("demographics", "gender")), List.of()),
+          new TableChoice("customer", "clients", 0.95,
+              new LinkedHashMap<>(Map.of("c_first_name", target("clients", "first_name"))), new ArrayList<>(), null)));
+      ranked.put("store_sales", List.of(choice("store_sales", "shop_sales",
+          Map.of("ss_net_paid", target("shop_sales", "paid")), List.of())));
+
+      Map<String, List<TableChoice>> out = new JoinConsistency(p.context, p.chooser).rerank(ranked, new ArrayList<>());
+
+      assertThat(p.context.keySpread("shop_sales", "cust", "demographics", "demo_sk")).hasValue(10 / 1000.0);
+      assertThat(out.get("customer").get(0).lake()).isEqualTo("clients");
+    }
+
     /** A line's extended prices (900 and more) and its discounts (fractions); the price's name is the closer. */
     private FakeLakeTools pricesAndDiscounts() {
       return new FakeLakeTools()
