@@ -217,6 +217,11 @@ public final class ColumnFeatures {
     return false;
   }
 
+  /** Whether a column's name promises a name, a label or a title ({@code ntn_name}, {@code LABEL}). */
+  public static boolean promisesName(String columnName) {
+    return hint(Set.copyOf(NameSignals.tokens(columnName)), NAME_WORDS) > 0;
+  }
+
   /**
    * Whether a column's name promises a kind of value that a number or a code answers as it is: an identifier or
    * code, a quantity, a date or year, a url or an image ({@code population}, {@code GND ID}, {@code birth year}).

@@ -98,13 +98,19 @@ final class MissingTableColumns extends PlannerPart {
     // The guesses are one assignment too (ColumnAssignment.ordered): each column in turn takes its best, but never
     // the only column a later one can read. Taken greedily, o_orderpriority took ORDR_3 (name similarity 0.223
     // against ORDR_4's 0.222), the only date column, which o_orderdate, compared with dates, needed.
+    // A descriptive column (a comment, a remark) guesses among the columns that play no other part: not the table's
+    // key, its references to other tables or its name (n_comment had read the nation's NAME).
     Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
     Map<String, Map<String, ColumnTarget>> options = new LinkedHashMap<>();
     for (String c : still) {
       if (!columns.containsKey(key(c))) {
         Map<String, Double> w = new LinkedHashMap<>();
         Map<String, ColumnTarget> o = new LinkedHashMap<>();
+        boolean descriptive = descriptive(t.assumed(), c);
         for (ColumnTarget target : chooser.targets(t.assumed(), c, t.lake(), taken)) {
+          if (descriptive && context.playsRole(t.lake(), target.lakeColumn())) {
+            continue;
+          }
           w.put(target.lakeColumn(), target.score());
           o.put(target.lakeColumn(), target);
         }
@@ -131,6 +137,13 @@ final class MissingTableColumns extends PlannerPart {
       });
     }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, still, null);
+  }
+
+  /** Whether an assumed column names an attribute: it promises no identifier and no name. */
+  private static boolean descriptive(String assumedTable, String column) {
+    String bare = ColumnPrefixes.withoutTablePrefix(column, assumedTable);
+    return !ColumnFeatures.promisesIdentifier(bare) && !ColumnFeatures.promisesName(bare)
+        && !EntityNames.isNameLike(column, assumedTable) && !EntityNames.isNameLike(bare, assumedTable);
   }
 
   /**

@@ -6,6 +6,7 @@ import static dev.lakerewrite.core.rewrite.OfflinePlanner.reversed;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lakerewrite.core.ColumnProfile;
 import dev.lakerewrite.core.match.AssumedSchema;
+import dev.lakerewrite.core.match.ColumnFeatures;
 import dev.lakerewrite.core.match.EntityNames;
 import dev.lakerewrite.core.sql.ColumnPrefixes;
 import dev.lakerewrite.core.sql.QueryAnalysis.ColumnReference;
@@ -740,6 +741,25 @@ final class PlanningContext {
   /** Whether a column's values are unique (a key of its table): at least {@value #UNIQUE_KEY} distinct per row. */
   private boolean uniqueKey(String table, String column) {
     return lake.profile(table).column(column).map(c -> c.uniqueness() >= UNIQUE_KEY).orElse(false);
+  }
+
+  /**
+   * Whether a lake column plays a part that a descriptive attribute (a comment, a remark, a status) does not: its name
+   * promises an identifier or a name, or it holds numbers that identify the table's rows (unique) or refer to another
+   * table's key (a join-graph step onto a unique column of another entity). The supplier's {@code SPKY},
+   * {@code NTNKY} and {@code NAME} are the supplier's key, nation and name whatever the query asks; its comment is
+   * among the other columns.
+   */
+  boolean playsRole(String table, String column) {
+    String bare = lake.bareColumnName(table, column);
+    if (ColumnFeatures.promisesIdentifier(bare) || ColumnFeatures.promisesName(bare)) {
+      return true;
+    }
+    if (family(table, column) != TypeFamily.NUMERIC) {
+      return false;
+    }
+    return uniqueKey(table, column) || lake.joinNeighbours(table).stream().anyMatch(s -> s.leftColumn().equals(column)
+        && !sameEntity(table, s.rightTable()) && uniqueKey(s.rightTable(), s.rightColumn()));
   }
 
   /** Uniqueness at which a column is a key: one in twenty values may repeat (noise, a few duplicated rows). */

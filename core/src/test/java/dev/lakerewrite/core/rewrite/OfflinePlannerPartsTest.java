@@ -508,6 +508,31 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aCommentNamedByNoColumnIsGuessedAmongTheColumnsThatPlayNoOtherPart() {
+      // No column's name answers n_comment; the nation's key, its region reference and its name are what they are,
+      // whatever their names' similarity to "comment".
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("zo_ntns", "NTNKY BIGINT, NAME VARCHAR, RGNKY BIGINT, INPUT VARCHAR",
+              "0|ALGERIA|0|haggle carefully", "1|ARGENTINA|1|al foxes promise", "2|BRAZIL|1|y alongside of the")
+          .table("zo_rgns", "RGNKY BIGINT, NAME VARCHAR", "0|AFRICA", "1|AMERICA")
+          .edge("zo_ntns", "RGNKY", "zo_rgns", "RGNKY")
+          .similar("nation", "zo ntns", 0.7).similar("n name", "name", 0.9)
+          .similar("n comment", "ntnky", 0.3).similar("n comment", "rgnky", 0.28)
+          .similar("n comment", "name", 0.25).similar("n comment", "input", 0.2);
+      Parts p = new Parts(lake, "SELECT n_name, n_comment FROM nation", lake.padWith("zo_ntns"));
+      TableChoice weak = p.chooser.mapColumns("nation", "zo_ntns", List.of("n_name", "n_comment"), 0.6);
+      assertThat(weak.unmapped()).containsExactly("n_comment");
+
+      TableChoice t = p.missing().crossTableColumns(weak, new ArrayList<>(), new ArrayList<>());
+
+      assertThat(t.columns().get("n_name").lakeColumn()).isEqualTo("NAME");
+      assertThat(t.columns().get("n_comment").lakeColumn()).isEqualTo("INPUT");
+      assertThat(p.context.playsRole("zo_ntns", "NTNKY")).as("unique numbers").isTrue();
+      assertThat(p.context.playsRole("zo_ntns", "RGNKY")).as("a reference to the regions' key").isTrue();
+      assertThat(p.context.playsRole("zo_ntns", "INPUT")).isFalse();
+    }
+
+    @Test
     void afterAnEmptyResultTheNextBestColumnIsTriedBeforeAnotherTableWhenItGivesUpLess() {
       FakeLakeTools lake = alikeOrders()
           .table("zo_lntms", "ORDR BIGINT, TAX DOUBLE", "1|0.02", "1|0.06", "2|0.05")
