@@ -65,6 +65,8 @@ public final class ColumnFeatures {
   private static final Set<String> DATE_WORDS = Set.of("date", "time", "year", "born", "birth", "death", "founded",
       "inception", "start", "end", "dissolved", "established", "published", "release", "day", "month", "when",
       "opening", "closing", "created", "modified");
+  private static final Set<String> PROSE_WORDS = Set.of("comment", "comments", "description", "desc", "note", "notes",
+      "remark", "remarks", "summary", "text", "details", "memo", "annotation");
   private static final Set<String> URL_WORDS = Set.of("website", "url", "link", "homepage", "site", "web", "page");
   private static final Set<String> IMAGE_WORDS = Set.of("image", "icon", "logo", "banner", "flag", "picture", "photo",
       "map", "signature", "seal", "emblem", "coat", "locator");
@@ -215,6 +217,11 @@ public final class ColumnFeatures {
       }
     }
     return false;
+  }
+
+  /** Whether a column's name promises free text: a comment, a description, a note or a remark. */
+  public static boolean promisesProse(String columnName) {
+    return hint(Set.copyOf(NameSignals.tokens(columnName)), PROSE_WORDS) > 0;
   }
 
   /** Whether a column's name promises a name, a label or a title ({@code ntn_name}, {@code LABEL}). */

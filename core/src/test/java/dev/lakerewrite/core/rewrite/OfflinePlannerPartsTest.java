@@ -533,6 +533,23 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aCommentIsGuessedAmongTextColumnsByHowNearlyUniqueTheirValuesAre() {
+      // A type repeats a few values; a comment's text is nearly unique per row.
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("component_part", "PAR BIGINT, TYPE VARCHAR, INPUT VARCHAR, SIZE BIGINT",
+              "1|PROMO BRUSHED COPPER|ly. slyly ironi|7", "2|PROMO BRUSHED COPPER|lar accounts amo|1",
+              "3|LARGE BRUSHED BRASS|egular deposits hag|21", "4|LARGE BRUSHED BRASS|p furiously r|14")
+          .similar("part", "component part", 0.7)
+          .similar("p comment", "type", 0.3).similar("p comment", "size", 0.28).similar("p comment", "input", 0.2);
+      Parts p = new Parts(lake, "SELECT p_comment FROM part", lake.padWith("component_part"));
+      TableChoice weak = p.chooser.mapColumns("part", "component_part", List.of("p_comment"), 0.6);
+
+      TableChoice t = p.missing().crossTableColumns(weak, new ArrayList<>(), new ArrayList<>());
+
+      assertThat(t.columns().get("p_comment").lakeColumn()).isEqualTo("INPUT");
+    }
+
+    @Test
     void afterAnEmptyResultTheNextBestColumnIsTriedBeforeAnotherTableWhenItGivesUpLess() {
       FakeLakeTools lake = alikeOrders()
           .table("zo_lntms", "ORDR BIGINT, TAX DOUBLE", "1|0.02", "1|0.06", "2|0.05")
