@@ -128,9 +128,11 @@ public final class NameSignals {
    * name shorter and in fewer words names one word of the assumed name, another entity: {@code store} and {@code
    * strs} for {@code store_sales}, {@code customer} for {@code customer_address} read 0. A lake name longer and in
    * more words must have a word for each of the assumed name's: {@code office_held_by_head_of_state} for {@code
-   * offices} reads 1, {@code storage_warehouse_attributes} (every letter of {@code store_returns} in order, spread
-   * over other words) 0. Otherwise (word for word, or a shorter lake name in more words: {@code ln_itm} for
-   * {@code lineitem}) as {@link #wholeAbbreviation}. O(words² + length).
+   * offices} reads {@value #ABBREVIATED_TABLE}, {@code storage_warehouse_attributes} (every letter of
+   * {@code store_returns} in order, spread over other words) 0. Otherwise (word for word, or a shorter lake name in
+   * more words: {@code ln_itm} for {@code lineitem}) as {@link #wholeAbbreviation}, except that an abbreviation reads
+   * {@value #ABBREVIATED_TABLE} and only the name itself (singular or plural) 1: {@code parts} spells the first
+   * letters of {@code partsupp}, whose own table {@code partsupps} names it better. O(words² + length).
    */
   public static double tableNameAbbreviation(String assumed, String lake) {
     List<String> a = tokens(assumed);
@@ -144,8 +146,17 @@ public final class NameSignals {
         && !a.stream().allMatch(w -> b.stream().anyMatch(x -> tokenMatch(w, x) > 0))) {
       return 0;
     }
-    return wholeAbbreviation(assumed, lake);
+    double abbreviation = wholeAbbreviation(assumed, lake);
+    return abbreviation > 0 && !singular(String.join("", a)).equals(singular(String.join("", b)))
+        ? ABBREVIATED_TABLE : abbreviation;
   }
+
+  /**
+   * What a table name that abbreviates the assumed one reads: a little less than the name itself, so that among
+   * tables whose names both read so the one named exactly wins ({@code partsupps} over {@code parts} for
+   * {@code partsupp}).
+   */
+  public static final double ABBREVIATED_TABLE = 0.95;
 
   /**
    * Whether the lake name, without separators, abbreviates the assumed name without separators (first letters

@@ -14,13 +14,23 @@ class NameSignalsTest {
     assertThat(NameSignals.tableNameAbbreviation("customer_address", "customer")).isZero();
     // A longer lake name in more words has a word for each assumed one, or it is no abbreviation.
     assertThat(NameSignals.wholeAbbreviation("offices", "office_held_by_head_of_state")).isEqualTo(1.0);
-    assertThat(NameSignals.tableNameAbbreviation("offices", "office_held_by_head_of_state")).isEqualTo(1.0);
+    assertThat(NameSignals.tableNameAbbreviation("offices", "office_held_by_head_of_state"))
+        .isEqualTo(NameSignals.ABBREVIATED_TABLE);
     assertThat(NameSignals.wholeAbbreviation("order", "other_rider_data")).isEqualTo(1.0);
     assertThat(NameSignals.tableNameAbbreviation("order", "other_rider_data")).isZero();
     // Word for word, or a shorter lake name in more words.
-    assertThat(NameSignals.tableNameAbbreviation("store_returns", "stor_rtrn")).isEqualTo(1.0);
-    assertThat(NameSignals.tableNameAbbreviation("lineitem", "ln_itm")).isEqualTo(1.0);
-    assertThat(NameSignals.tableNameAbbreviation("supplier", "splrs")).isEqualTo(1.0);
+    assertThat(NameSignals.tableNameAbbreviation("store_returns", "stor_rtrn")).isEqualTo(NameSignals.ABBREVIATED_TABLE);
+    assertThat(NameSignals.tableNameAbbreviation("lineitem", "ln_itm")).isEqualTo(NameSignals.ABBREVIATED_TABLE);
+    assertThat(NameSignals.tableNameAbbreviation("supplier", "splrs")).isEqualTo(NameSignals.ABBREVIATED_TABLE);
+  }
+
+  @Test
+  void aTableNamedExactlyReadsBetterThanOneWhoseNameOnlyAbbreviatesTheAssumedOne() {
+    // "parts" spells the first letters of "partsupp"; "partsupps" is its name, in the plural.
+    assertThat(NameSignals.tableNameAbbreviation("partsupp", "partsupps")).isEqualTo(1.0);
+    assertThat(NameSignals.tableNameAbbreviation("partsupp", "parts")).isEqualTo(NameSignals.ABBREVIATED_TABLE);
+    assertThat(NameSignals.tableNameAbbreviation("line_item", "lineitem")).isEqualTo(1.0);
+    assertThat(NameSignals.ABBREVIATED_TABLE).isLessThan(1.0);
   }
 
   @Test
