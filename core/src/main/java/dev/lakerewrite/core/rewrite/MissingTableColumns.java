@@ -106,14 +106,14 @@ final class MissingTableColumns extends PlannerPart {
       if (!columns.containsKey(key(c))) {
         Map<String, Double> w = new LinkedHashMap<>();
         Map<String, ColumnTarget> o = new LinkedHashMap<>();
-        boolean descriptive = descriptive(t.assumed(), c);
-        boolean prose = descriptive && ColumnFeatures.promisesProse(ColumnPrefixes.withoutTablePrefix(c, t.assumed()));
+        boolean descriptive = PlanningContext.descriptive(t.assumed(), c);
+        boolean prose = descriptive && PlanningContext.promisesProse(t.assumed(), c);
         for (ColumnTarget target : chooser.targets(t.assumed(), c, t.lake(), taken)) {
           if (descriptive && context.playsRole(t.lake(), target.lakeColumn())) {
             continue;
           }
           // Free text (a comment, a description) is nearly unique per row; a type or a category repeats a few values.
-          w.put(target.lakeColumn(), prose ? target.score() * proseFit(t.lake(), target.lakeColumn()) : target.score());
+          w.put(target.lakeColumn(), prose ? target.score() * context.proseFit(t.lake(), target.lakeColumn()) : target.score());
           o.put(target.lakeColumn(), target);
         }
         weights.put(key(c), w);
@@ -139,19 +139,6 @@ final class MissingTableColumns extends PlannerPart {
       });
     }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, still, null);
-  }
-
-  /** How far a lake column holds free text: its values' uniqueness for a text column, 0 for any other. */
-  private double proseFit(String table, String column) {
-    return context.family(table, column) != TypeFamily.STRING ? 0
-        : lake.profile(table).column(column).map(p -> p.uniqueness()).orElse(0.0);
-  }
-
-  /** Whether an assumed column names an attribute: it promises no identifier and no name. */
-  private static boolean descriptive(String assumedTable, String column) {
-    String bare = ColumnPrefixes.withoutTablePrefix(column, assumedTable);
-    return !ColumnFeatures.promisesIdentifier(bare) && !ColumnFeatures.promisesName(bare)
-        && !EntityNames.isNameLike(column, assumedTable) && !EntityNames.isNameLike(bare, assumedTable);
   }
 
   /**

@@ -762,6 +762,28 @@ final class PlanningContext {
         && !sameEntity(table, s.rightTable()) && uniqueKey(s.rightTable(), s.rightColumn()));
   }
 
+  /** Whether an assumed column names an attribute: it promises no identifier and no name. */
+  static boolean descriptive(String assumedTable, String column) {
+    String bare = ColumnPrefixes.withoutTablePrefix(column, assumedTable);
+    return !ColumnFeatures.promisesIdentifier(bare) && !ColumnFeatures.promisesName(bare)
+        && !EntityNames.isNameLike(column, assumedTable) && !EntityNames.isNameLike(bare, assumedTable);
+  }
+
+  /** Whether an assumed column is a descriptive one whose name promises free text (a comment, a description). */
+  static boolean promisesProse(String assumedTable, String column) {
+    return descriptive(assumedTable, column)
+        && ColumnFeatures.promisesProse(ColumnPrefixes.withoutTablePrefix(column, assumedTable));
+  }
+
+  /**
+   * How far a lake column holds free text, in [0, 1]: its values' uniqueness for a text column (a comment is nearly
+   * unique per row; a type or a container repeats a few values), 0 for any other.
+   */
+  double proseFit(String table, String column) {
+    return family(table, column) != TypeFamily.STRING ? 0
+        : lake.profile(table).column(column).map(ColumnProfile::uniqueness).orElse(0.0);
+  }
+
   /** Uniqueness at which a column is a key: one in twenty values may repeat (noise, a few duplicated rows). */
   static final double UNIQUE_KEY = 0.95;
 

@@ -360,6 +360,7 @@ final class TableChooser extends PlannerPart {
     String bare = ColumnPrefixes.withoutTablePrefix(column, assumedTable);
     boolean keyLike = ColumnFeatures.promisesIdentifier(bare);
     Map<String, String> outOfRange = rangeConflicts(assumedTable, column, table);
+    boolean prose = learned && PlanningContext.promisesProse(assumedTable, column);
     List<ColumnTarget> out = new ArrayList<>();
     for (CatalogTable.Column col : info.columns()) {
       if (excluded.contains(col.name())) {
@@ -370,7 +371,9 @@ final class TableChooser extends PlannerPart {
           && !ColumnFeatures.abbreviates(bare, lakeBare)) {
         continue;
       }
+      // The matcher reads letters (CONT abbreviates "comment" as well as "container"); free text is nearly unique.
       double sim = learned ? probability(assumedTable, column, table, col.name())
+              * (prose ? context.proseFit(table, col.name()) : 1)
           : Math.max(lake.nameSimilarity(column, col.name()),
               lakeBare.equals(col.name()) ? 0 : lake.nameSimilarity(column, lakeBare));
       double named = sim;

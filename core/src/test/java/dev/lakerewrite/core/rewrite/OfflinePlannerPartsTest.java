@@ -550,6 +550,26 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aCommentIsNoColumnWhoseNameOnlyHasItsLettersWhenItsValuesRepeat() {
+      // CONT (a container) has the letters of "comment" in order, which the learned matcher reads as an
+      // abbreviation; its values repeat a few words, and the comment's text is nearly unique per row.
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("raw_parts", "PAR BIGINT, CONT VARCHAR, INPUT VARCHAR",
+              "1|SM CASE|ly. slyly ironi", "2|SM CASE|lar accounts amo", "3|LG BOX|egular deposits hag",
+              "4|LG BOX|p furiously r")
+          .similar("part", "raw parts", 0.7)
+          .similar("p comment", "cont", 0.3).similar("p comment", "input", 0.2).similar("p comment", "par", 0.2);
+      String sql = "SELECT p_comment FROM part";
+      Parts p = new Parts(lake, sql, lake.padWith("raw_parts"));
+      assertThat(p.chooser.probability("part", "p_comment", "raw_parts", "CONT")).as("the matcher alone")
+          .isGreaterThan(TableChooser.COLUMN_THRESHOLD);
+
+      Plan plan = new OfflinePlanner(lake.state(sql, lake.padWith("raw_parts"))).plan();
+
+      assertThat(plan.tables().get("part").columns().get("p_comment").lakeColumn()).isEqualTo("INPUT");
+    }
+
+    @Test
     void afterAnEmptyResultTheNextBestColumnIsTriedBeforeAnotherTableWhenItGivesUpLess() {
       FakeLakeTools lake = alikeOrders()
           .table("zo_lntms", "ORDR BIGINT, TAX DOUBLE", "1|0.02", "1|0.06", "2|0.05")

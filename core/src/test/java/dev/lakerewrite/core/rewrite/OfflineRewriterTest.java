@@ -425,7 +425,9 @@ class OfflineRewriterTest {
     StringBuilder creatures = new StringBuilder("LBL,DSCR,PRSN_IN_WRK\n");
     String[] works = {"Adventure Time", "Adventure Time", "Pokemon", "Adventure Time", "Pokemon", "Shrek"};
     for (int i = 0; i < works.length; i++) {
-      creatures.append("creature ").append(i).append(",fictional creature,").append(works[i]).append('\n');
+      // Descriptions as free text, one per creature: a column a description can be.
+      creatures.append("creature ").append(i).append(",fictional creature number ").append(i).append(',')
+          .append(works[i]).append('\n');
     }
     String sql = "WITH per_parent AS (SELECT \"present in work\" AS parent_key, COUNT(*) AS total"
         + " FROM fictional_creature GROUP BY \"present in work\") SELECT p.description, s.total"
