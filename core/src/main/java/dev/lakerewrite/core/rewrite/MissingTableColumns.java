@@ -68,7 +68,7 @@ final class MissingTableColumns extends PlannerPart {
         }
         Optional<ColumnTarget> ct = bestColumnOutsideEntity(t.assumed(), c, other);
         if (ct.isPresent() && ct.get().score() >= TableChooser.COLUMN_THRESHOLD && ct.get().score() >= mainScore + CROSS_TABLE_MARGIN
-            && (best == null || ct.get().score() > best.score())) {
+            && (best == null || ct.get().score() > best.score()) && !ownFreeText(t, c, ct.get())) {
           best = ct.get();
         }
       }
@@ -139,6 +139,28 @@ final class MissingTableColumns extends PlannerPart {
       });
     }
     return new TableChoice(t.assumed(), t.lake(), t.score(), columns, still, null);
+  }
+
+  /**
+   * Whether free text the query asks of a table (a comment, a description) is in the table itself rather than in a
+   * neighbour's column named for it: every table may have a comment, and a neighbour's is its own ({@code prv_comment}
+   * is the supplier's, not the part supply's). So a column that promises prose is not read from another table where
+   * the table or a part of it split off by columns has a column that plays no other part ({@link
+   * PlanningContext#playsRole}) holding text at least as nearly unique as the neighbour's ({@code prt_remark}).
+   */
+  private boolean ownFreeText(TableChoice t, String column, ColumnTarget elsewhere) {
+    if (!PlanningContext.promisesProse(t.assumed(), column)) {
+      return false;
+    }
+    double theirs = context.proseFit(elsewhere.lakeTable(), elsewhere.lakeColumn());
+    for (String own : context.tableAndParts(t.lake())) {
+      for (CatalogTable.Column col : lake.table(own).columns()) {
+        if (!context.playsRole(own, col.name()) && context.proseFit(own, col.name()) >= theirs && theirs > 0) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**

@@ -570,6 +570,30 @@ class OfflinePlannerPartsTest {
     }
 
     @Test
+    void aCommentIsTheTablesOwnFreeTextNotTheCommentOfATableItJoins() {
+      // The providers' comment is named for a comment, but it is the providers'; the part supply's own free text is
+      // its remark.
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("t_partsupps", "PRT BIGINT, SPLY BIGINT, PRT_REMARK VARCHAR",
+              "1|10|carefully final packages", "2|20|blithely even deposits", "3|10|quickly regular accounts")
+          .table("t_providers", "PRV_KEY BIGINT, PRV_COMMENT VARCHAR", "10|ironic theodolites", "20|even foxes")
+          .edge("t_partsupps", "SPLY", "t_providers", "PRV_KEY")
+          .similar("partsupp", "t partsupps", 0.8).similar("ps comment", "prv comment", 0.85)
+          .similar("ps comment", "comment", 0.85)
+          .similar("ps comment", "prt remark", 0.4).similar("ps comment", "remark", 0.4);
+      Scratchpad pad = lake.padWith("t_partsupps", "t_providers");
+      lake.addJoinPath(pad, "t_partsupps", "t_providers");
+      Parts p = new Parts(lake, "SELECT ps_comment FROM partsupp", pad);
+      TableChoice weak = p.chooser.mapColumns("partsupp", "t_partsupps", List.of("ps_comment"), 0.6);
+      assertThat(weak.unmapped()).containsExactly("ps_comment");
+
+      TableChoice t = p.missing().crossTableColumns(weak, new ArrayList<>(), new ArrayList<>());
+
+      assertThat(t.columns().get("ps_comment").lakeTable() + "." + t.columns().get("ps_comment").lakeColumn())
+          .isEqualTo("t_partsupps.PRT_REMARK");
+    }
+
+    @Test
     void afterAnEmptyResultTheNextBestColumnIsTriedBeforeAnotherTableWhenItGivesUpLess() {
       FakeLakeTools lake = alikeOrders()
           .table("zo_lntms", "ORDR BIGINT, TAX DOUBLE", "1|0.02", "1|0.06", "2|0.05")
