@@ -113,12 +113,19 @@ final class ObsoleteTables extends PlannerPart {
   }
 
   /**
-   * Two assumed tables that chose one lake table although the query never joins them with each other, while it joins
-   * each with tables of its own, are parallel tables (store sales and catalog sales, each joined to its dates and
-   * items; a store return between them), not one table written twice: merged, the catalog sales' date key would be
-   * read from the store sales. The one with the weaker claim on the lake table (its lower score there) takes its best
-   * other candidate. Tables the query joins directly may be one lake table (a country's columns in its cities' table),
-   * and {@link #mergeObsolete} judges them. O(tables² + candidates).
+   * Two assumed tables that chose one lake table are kept apart where one table written twice is unlikely:
+   * <ul>
+   *   <li>parallel tables, which the query never joins with each other while it joins each with tables of its own
+   *       (store sales and catalog sales, each joined to its dates and items; a store return between them): merged,
+   *       the catalog sales' date key would be read from the store sales. The one with the weaker claim on the lake
+   *       table (its lower score there) takes its best other candidate;</li>
+   *   <li>any two, where one of them scores almost as well elsewhere (its best other candidate within
+   *       {@link #MARGIN} of its score on the shared table, the smaller loss of the two): {@code parts} reads for
+   *       {@code partsupp} about as well as {@code partsupps}, while the part has no other table as good. Distinct
+   *       assumed tables are mostly distinct lake tables; a table merged as obsolete loses clearly more elsewhere
+   *       (a country's columns in its cities' table), and {@link #mergeObsolete} judges it.</li>
+   * </ul>
+   * O(tables² · candidates).
    */
   private void separateParallel(Map<String, TableChoice> tables, List<String> notes, Set<String> keepApart,
       Map<String, List<TableChoice>> ranked) {
@@ -127,25 +134,34 @@ final class ObsoleteTables extends PlannerPart {
       for (int j = i + 1; j < names.size(); j++) {
         TableChoice a = tables.get(names.get(i));
         TableChoice b = tables.get(names.get(j));
-        if (!a.lake().equals(b.lake()) || !parallel(a, b)) {
+        if (!a.lake().equals(b.lake())) {
           continue;
         }
-        TableChoice weaker = a.score() < b.score() ? a : b;
-        TableChoice stronger = weaker == a ? b : a;
-        if (keepApart.contains(key(weaker.assumed())) || weaker.lake().equalsIgnoreCase(weaker.assumed())) {
+        boolean parallel = parallel(a, b);
+        Optional<TableChoice> aElsewhere = elsewhere(a, ranked);
+        Optional<TableChoice> bElsewhere = elsewhere(b, ranked);
+        double aLoss = aElsewhere.map(o -> a.score() - o.score()).orElse(Double.POSITIVE_INFINITY);
+        double bLoss = bElsewhere.map(o -> b.score() - o.score()).orElse(Double.POSITIVE_INFINITY);
+        TableChoice mover = parallel ? (a.score() < b.score() ? a : b) : aLoss <= bLoss ? a : b;
+        TableChoice stays = mover == a ? b : a;
+        Optional<TableChoice> other = mover == a ? aElsewhere : bElsewhere;
+        if (other.isEmpty() || !parallel && Math.min(aLoss, bLoss) > MARGIN
+            || keepApart.contains(key(mover.assumed())) || mover.lake().equalsIgnoreCase(mover.assumed())) {
           continue;
         }
-        Optional<TableChoice> other = ranked.getOrDefault(key(weaker.assumed()), List.of()).stream()
-            .filter(c -> !c.lake().equals(stronger.lake())).findFirst();
-        if (other.isEmpty()) {
-          continue;
-        }
-        tables.put(key(weaker.assumed()), other.get());
-        notes.add(String.format(java.util.Locale.ROOT, "%s→%s: %s (%.2f) is %s's (%.2f), a table the query keeps apart "
-            + "from it", weaker.assumed(), other.get().lake(), stronger.lake(), weaker.score(), stronger.assumed(),
-            stronger.score()));
+        tables.put(key(mover.assumed()), other.get());
+        notes.add(String.format(java.util.Locale.ROOT, "%s→%s: %s (%.2f) is %s's (%.2f), %s", mover.assumed(),
+            other.get().lake(), stays.lake(), mover.score(), stays.assumed(), stays.score(), parallel
+                ? "a table the query keeps apart from it"
+                : String.format(java.util.Locale.ROOT, "and %s scores %.2f there", mover.assumed(), other.get().score())));
       }
     }
+  }
+
+  /** An assumed table's best candidate other than the lake table it chose. */
+  private static Optional<TableChoice> elsewhere(TableChoice t, Map<String, List<TableChoice>> ranked) {
+    return ranked.getOrDefault(key(t.assumed()), List.of()).stream().filter(c -> !c.lake().equals(t.lake()))
+        .findFirst();
   }
 
   /**

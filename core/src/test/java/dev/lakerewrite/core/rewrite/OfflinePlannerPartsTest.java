@@ -988,6 +988,36 @@ class OfflinePlannerPartsTest {
       assertThat(notes).noneMatch(n -> n.contains("obsolete"));
     }
 
+    @Test
+    void twoJoinedTablesOnOneLakeTableAreKeptApartWhereOneScoresAlmostAsWellElsewhere() {
+      // "parts" reads for partsupp nearly as well as "partsupps" does; the part has no other table nearly as good.
+      FakeLakeTools tpch = new FakeLakeTools()
+          .table("raw_parts", "PAR BIGINT, INPUT VARCHAR", "1|ly. slyly ironi", "2|lar accounts amo")
+          .table("raw_partsupps", "PART BIGINT, COST DOUBLE", "1|10.5", "2|20.0")
+          .edge("raw_partsupps", "PART", "raw_parts", "PAR");
+      String sql = "SELECT p.p_comment, ps.ps_supplycost FROM part p JOIN partsupp ps ON ps.ps_partkey = p.p_partkey";
+      Parts p = new Parts(tpch, sql, tpch.padWith("raw_parts", "raw_partsupps"));
+      TableChoice part = new TableChoice("part", "raw_parts", 1.58, new LinkedHashMap<>(Map.of("p_comment",
+          target("raw_parts", "INPUT"))), new ArrayList<>(), null);
+      TableChoice partsuppOnParts = new TableChoice("partsupp", "raw_parts", 1.59, new LinkedHashMap<>(),
+          new ArrayList<>(List.of("ps_supplycost")), null);
+      TableChoice partsuppOnOwn = new TableChoice("partsupp", "raw_partsupps", 1.57, new LinkedHashMap<>(Map.of(
+          "ps_supplycost", target("raw_partsupps", "COST"))), new ArrayList<>(), null);
+      TableChoice partOnPartsupps = new TableChoice("part", "raw_partsupps", 1.30, new LinkedHashMap<>(),
+          new ArrayList<>(List.of("p_comment")), null);
+      Map<String, List<TableChoice>> ranked = new LinkedHashMap<>();
+      ranked.put("part", List.of(part, partOnPartsupps));
+      ranked.put("partsupp", List.of(partsuppOnParts, partsuppOnOwn));
+      Map<String, TableChoice> tables = byAssumed(part, partsuppOnParts);
+      List<String> notes = new ArrayList<>();
+
+      new ObsoleteTables(p.context, p.chooser).mergeObsolete(tables, notes, Set.of(), ranked);
+
+      assertThat(tables.get("partsupp").lake()).isEqualTo("raw_partsupps");
+      assertThat(tables.get("part").lake()).isEqualTo("raw_parts");
+      assertThat(tables.values()).allSatisfy(t -> assertThat(t.mergedInto()).isNull());
+    }
+
     /** TPC-DS's sales, customers and addresses; the customers join the addresses only when {@code linked}. */
     private FakeLakeTools salesLake(boolean linked) {
       FakeLakeTools ds = new FakeLakeTools()
