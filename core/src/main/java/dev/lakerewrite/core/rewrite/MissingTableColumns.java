@@ -98,18 +98,17 @@ final class MissingTableColumns extends PlannerPart {
     // The guesses are one assignment too (ColumnAssignment.ordered): each column in turn takes its best, but never
     // the only column a later one can read. Taken greedily, o_orderpriority took ORDR_3 (name similarity 0.223
     // against ORDR_4's 0.222), the only date column, which o_orderdate, compared with dates, needed.
-    // A descriptive column (a comment, a remark) guesses among the columns that play no other part: not the table's
-    // key, its references to other tables or its name (n_comment had read the nation's NAME).
+    // Free text (a comment, a remark) guesses among the columns that play no other part: not the table's key, its
+    // references to other tables or its name (n_comment had read the nation's NAME).
     Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
     Map<String, Map<String, ColumnTarget>> options = new LinkedHashMap<>();
     for (String c : still) {
       if (!columns.containsKey(key(c))) {
         Map<String, Double> w = new LinkedHashMap<>();
         Map<String, ColumnTarget> o = new LinkedHashMap<>();
-        boolean descriptive = PlanningContext.descriptive(t.assumed(), c);
-        boolean prose = descriptive && PlanningContext.promisesProse(t.assumed(), c);
+        boolean prose = PlanningContext.promisesProse(t.assumed(), c);
         for (ColumnTarget target : chooser.targets(t.assumed(), c, t.lake(), taken)) {
-          if (descriptive && context.playsRole(t.lake(), target.lakeColumn())) {
+          if (prose && context.playsRole(t.lake(), target.lakeColumn())) {
             continue;
           }
           // Free text (a comment, a description) is nearly unique per row; a type or a category repeats a few values.

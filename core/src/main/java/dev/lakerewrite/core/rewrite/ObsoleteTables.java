@@ -120,10 +120,10 @@ final class ObsoleteTables extends PlannerPart {
    *       the catalog sales' date key would be read from the store sales. The one with the weaker claim on the lake
    *       table (its lower score there) takes its best other candidate;</li>
    *   <li>any two, where one of them scores almost as well elsewhere (its best other candidate within
-   *       {@link #MARGIN} of its score on the shared table, the smaller loss of the two): {@code parts} reads for
-   *       {@code partsupp} about as well as {@code partsupps}, while the part has no other table as good. Distinct
-   *       assumed tables are mostly distinct lake tables; a table merged as obsolete loses clearly more elsewhere
-   *       (a country's columns in its cities' table), and {@link #mergeObsolete} judges it.</li>
+   *       {@link #MARGIN} of its score on the shared table, the smaller loss of the two) on a table its name names
+   *       better: {@code parts} reads for {@code partsupp} about as well as {@code partsupps}, which is its name,
+   *       while the part has no other table as good. A table merged as obsolete has no table of its own name (a
+   *       council's type in the councils' table), and {@link #mergeObsolete} judges it.</li>
    * </ul>
    * O(tables² · candidates).
    */
@@ -145,7 +145,8 @@ final class ObsoleteTables extends PlannerPart {
         TableChoice mover = parallel ? (a.score() < b.score() ? a : b) : aLoss <= bLoss ? a : b;
         TableChoice stays = mover == a ? b : a;
         Optional<TableChoice> other = mover == a ? aElsewhere : bElsewhere;
-        if (other.isEmpty() || !parallel && Math.min(aLoss, bLoss) > MARGIN
+        if (other.isEmpty() || !parallel && (Math.min(aLoss, bLoss) > MARGIN || chooser.nameEvidence(mover.assumed(),
+            other.get().lake()) <= chooser.nameEvidence(mover.assumed(), mover.lake()))
             || keepApart.contains(key(mover.assumed())) || mover.lake().equalsIgnoreCase(mover.assumed())) {
           continue;
         }
