@@ -649,12 +649,15 @@ final class PlanningContext {
   }
 
   /**
-   * How far two numeric key columns span the same range of values: the narrower range's width over the wider one's
-   * ({@code (max - min + 1)} each, over the parts of a table split by rows), in (0, 1]; empty unless both columns hold
-   * numbers. A foreign key's values spread over the whole range of the key it references, however few of them there
-   * are (a thousand customers' demographics among 1.9 million); a coincidental containment of small surrogate keys
-   * fills only the start of a long counter (the store keys 1..12 among the item keys 1..18000). Unlike the Jaccard
-   * similarity, it does not punish a reference to a huge table. Two range queries per column, memoised by the lake.
+   * How far two numeric key columns cover the same values as a reference and its key do, in (0, 1]; empty unless both
+   * columns hold numbers. Small surrogate keys are contained in any long counter by chance, and then fill only its
+   * start: the narrower range beginning at the wider one's start (no farther from it than its own width) scores its
+   * width over the wider one's ({@code (max - min + 1)} each, over the parts of a table split by rows): the store keys
+   * 1..12 among the item keys 1..18000, a thousand customers' keys among 1.9 million demographics. A foreign key spreads
+   * over the whole range of the key it references however few its values are (the thousand customers'
+   * demographics), or is a window inside it away from its start (a sale's dates among the calendar's): 1. Unlike the
+   * Jaccard similarity, it does not punish a reference to a huge table. Two range queries per column, memoised by the
+   * lake.
    */
   OptionalDouble keySpread(String tableA, String columnA, String tableB, String columnB) {
     Optional<double[]> a = partsRange(tableA, columnA);
@@ -664,7 +667,13 @@ final class PlanningContext {
     }
     double wa = a.get()[1] - a.get()[0] + 1;
     double wb = b.get()[1] - b.get()[0] + 1;
-    return OptionalDouble.of(Math.min(wa, wb) / Math.max(wa, wb));
+    double[] narrow = wa <= wb ? a.get() : b.get();
+    double[] wide = narrow == a.get() ? b.get() : a.get();
+    double narrowWidth = Math.min(wa, wb);
+    if (narrow[0] - wide[0] > narrowWidth) {
+      return OptionalDouble.of(1);
+    }
+    return OptionalDouble.of(narrowWidth / Math.max(wa, wb));
   }
 
   /** A numeric column's [min, max] over the table's parts split by rows; empty unless every part holds numbers. */

@@ -310,6 +310,22 @@ class OfflinePlannerPartsTest {
       assertThat(out.get("customer").get(0).lake()).isEqualTo("clients");
     }
 
+    @Test
+    void keysCoverAKeyAsAReferenceDoesWhenTheySpreadOverItOrFormAWindowAwayFromItsStart() {
+      FakeLakeTools lake = new FakeLakeTools()
+          .table("sales", "sold_date INTEGER, shop INTEGER", "2450816|1", "2452642|12")
+          .table("calendar", "date_sk INTEGER", "2415022", "2488070")
+          .table("goods", "id INTEGER", "1", "18000");
+      Parts p = new Parts(lake, "SELECT 1 FROM sales", lake.padWith("sales"));
+
+      // A sale's dates: a window of the calendar far from its start.
+      assertThat(p.context.keySpread("sales", "sold_date", "calendar", "date_sk")).hasValue(1.0);
+      // The shops' codes 1..12 fill the start of the goods' counter.
+      assertThat(p.context.keySpread("sales", "shop", "goods", "id")).hasValue(12 / 18000.0);
+      assertThat(p.context.keySpread("goods", "id", "sales", "shop")).hasValue(12 / 18000.0);
+      assertThat(p.context.keySpread("calendar", "date_sk", "calendar", "date_sk")).hasValue(1.0);
+    }
+
     /** A line's extended prices (900 and more) and its discounts (fractions); the price's name is the closer. */
     private FakeLakeTools pricesAndDiscounts() {
       return new FakeLakeTools()
