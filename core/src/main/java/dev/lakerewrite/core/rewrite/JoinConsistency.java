@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -234,10 +233,8 @@ final class JoinConsistency extends PlannerPart {
           // a thousand customers' keys are contained in the 1.9 million demographics' keys, or in the items' 18000,
           // as fully as in the customers' own, but spread over only the start of them. Text keys are rarely
           // contained by chance.
-          OptionalDouble spread = context.keySpread(a.get().lakeTable(), a.get().lakeColumn(), b.get().lakeTable(),
-              b.get().lakeColumn());
-          double covering = spread.isEmpty() ? 1 : Math.max(spread.getAsDouble(), lake.keyOverlap(
-              a.get().lakeTable(), a.get().lakeColumn(), b.get().lakeTable(), b.get().lakeColumn()));
+          double covering = context.keyCovering(a.get().lakeTable(), a.get().lakeColumn(), b.get().lakeTable(),
+              b.get().lakeColumn()).orElse(1);
           return new KeyMatch(a.get(), b.get(), containment, covering);
         });
   }

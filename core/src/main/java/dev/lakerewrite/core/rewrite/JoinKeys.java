@@ -106,8 +106,8 @@ final class JoinKeys extends PlannerPart {
           // is the Jaccard similarity or, for numbers, the keys' spread over one range, whichever says more: a
           // thousand customers' demographics share almost nothing with the 1.9 million demographics by Jaccard, yet
           // spread over all of them.
-          double covering = Math.max(lake.keyOverlap(a.table(), a.column(), b.table(), b.column()),
-              context.keySpread(a.table(), a.column(), b.table(), b.column()).orElse(0));
+          double covering = context.keyCovering(a.table(), a.column(), b.table(), b.column())
+              .orElseGet(() -> lake.keyOverlap(a.table(), a.column(), b.table(), b.column()));
           double score = a.fit() * b.fit() * Math.sqrt(containment * covering);
           if (score > best + 1e-9) {
             best = score;

@@ -676,6 +676,17 @@ final class PlanningContext {
     return OptionalDouble.of(narrowWidth / Math.max(wa, wb));
   }
 
+  /**
+   * How far two key columns cover each other's values as a reference and its key do: for numbers, the larger of
+   * their {@link #keySpread} and their Jaccard similarity as the join graph measured it; empty for keys that are not
+   * both numbers (text is rarely contained in another key by chance).
+   */
+  OptionalDouble keyCovering(String tableA, String columnA, String tableB, String columnB) {
+    OptionalDouble spread = keySpread(tableA, columnA, tableB, columnB);
+    return spread.isEmpty() ? spread
+        : OptionalDouble.of(Math.max(spread.getAsDouble(), lake.keyOverlap(tableA, columnA, tableB, columnB)));
+  }
+
   /** A numeric column's [min, max] over the table's parts split by rows; empty unless every part holds numbers. */
   private Optional<double[]> partsRange(String table, String column) {
     if (!holdsNumbers(lake.profile(table).column(column))) {
