@@ -59,7 +59,7 @@ class SuiteCommandTest {
     CliTest.Run split = cli("eval", "--suite", index.folder().toString(), "--split", "both", "--out",
         dir.resolve("o2").toString());
     assertThat(split.code()).isEqualTo(2);
-    assertThat(split.err()).contains("--split must be held-out, fit or all");
+    assertThat(split.err()).contains("--split must be held-out, fit, validation or all");
     assertThat(Files.exists(dir.resolve("o2/suites.md"))).isFalse();
   }
 }
