@@ -145,8 +145,7 @@ final class ObsoleteTables extends PlannerPart {
         TableChoice mover = parallel ? (a.score() < b.score() ? a : b) : aLoss <= bLoss ? a : b;
         TableChoice stays = mover == a ? b : a;
         Optional<TableChoice> other = mover == a ? aElsewhere : bElsewhere;
-        if (other.isEmpty() || !parallel && (Math.min(aLoss, bLoss) > MARGIN || chooser.nameEvidence(mover.assumed(),
-            other.get().lake()) <= chooser.nameEvidence(mover.assumed(), mover.lake()))
+        if (other.isEmpty() || !parallel && (Math.min(aLoss, bLoss) > MARGIN || !namesBetter(mover, other.get()))
             || keepApart.contains(key(mover.assumed())) || mover.lake().equalsIgnoreCase(mover.assumed())) {
           continue;
         }
@@ -157,6 +156,16 @@ final class ObsoleteTables extends PlannerPart {
                 : String.format(java.util.Locale.ROOT, "and %s scores %.2f there", mover.assumed(), other.get().score())));
       }
     }
+  }
+
+  /**
+   * Whether the other candidate's name names the assumed table (at least {@link TableChooser#COLUMN_THRESHOLD}, as a
+   * column's name must) and better than the shared table's does: {@code partsupps} names {@code partsupp}, while
+   * {@code found_in_taxon} (0.34) only scores near {@code authority} (0.32) for a council's type, which is no name.
+   */
+  private boolean namesBetter(TableChoice mover, TableChoice other) {
+    double there = chooser.nameEvidence(mover.assumed(), other.lake());
+    return there >= TableChooser.COLUMN_THRESHOLD && there > chooser.nameEvidence(mover.assumed(), mover.lake());
   }
 
   /** An assumed table's best candidate other than the lake table it chose. */
@@ -190,12 +199,25 @@ final class ObsoleteTables extends PlannerPart {
   }
 
   /**
-   * B's columns read from A's lake table: its entity-name columns from the column of A that refers to B's
+   * Whether the lake table A chose holds B's entities rather than A's: both chose it, and the kind of its rows is more
+   * nearly B's (a table of heads of state's people, one row per person, answers both the heads of state and the
+   * persons; its label is the person's name). Then B's columns read the table's entity-name column as A's would.
+   */
+  private boolean rowsAreOf(TableChoice b, TableChoice a) {
+    return a.lake().equals(b.lake())
+        && chooser.entityKindSimilarity(b.assumed(), a.lake()) > chooser.entityKindSimilarity(a.assumed(), a.lake());
+  }
+
+  /**
+   * B's columns read from A's lake table (unless its rows are B's: {@link #rowsAreOf}): its entity-name columns from the column of A that refers to B's
    * entities (the one named most like B: {@code countries} → {@code country of origin}), the others by name,
    * without the entity-name prior (B's entity is not A's).
    */
   private TableChoice mergedMapping(TableChoice a, TableChoice b) {
     List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
+    if (rowsAreOf(b, a)) {
+      return chooser.mapColumns(b.assumed(), a.lake(), cols, 0, true);
+    }
     TableChoice plain = chooser.mapColumns(b.assumed(), a.lake(), cols, 0, false);
     Map<String, ColumnTarget> columns = new LinkedHashMap<>(plain.columns());
     List<String> unmapped = new ArrayList<>(plain.unmapped());
