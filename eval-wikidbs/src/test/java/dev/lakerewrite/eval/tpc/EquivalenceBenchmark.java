@@ -28,7 +28,7 @@ import java.util.TreeMap;
  * load only through those; median_cpu_ms is the median of the checking thread's CPU time per check, which DuckDB's
  * queries, run on that thread, are part of: what a check costs, much less sensitive to the load than its wall
  * time). {@code ONLY_QUERY=tpcds/q7,tpcds/q9} runs those queries' pairs, {@code ONLY_KIND=DISTINCT added,predicate
- * dropped} the pairs of those kinds; {@code TPCDS_PAIRS=all} (or a number) keeps that many TPC-DS pairs per query
+ * dropped} the pairs of those kinds, {@code ONLY_PAIRS=<id>,<id>} the pairs of those ids (a part's survivors again); {@code TPCDS_PAIRS=all} (or a number) keeps that many TPC-DS pairs per query
  * and schema instead of the corpus's sample (the fit queries' other pairs are further development data); {@code EVERY_NTH_PAIR=10} every tenth pair of the
  * part (a quick sample for profiling, not for the figures); {@code PAIR_SLICE=1/2} the pairs whose index in their
  * benchmark's part is 1 modulo 2 (two processes run the two halves side by side); {@code CHECK_TIMES=1} prints each
@@ -197,12 +197,14 @@ public final class EquivalenceBenchmark {
   private static List<EquivalenceCorpus.Pair> select(List<EquivalenceCorpus.Pair> corpus, String part) {
     String only = System.getenv("ONLY_QUERY");
     String kinds = System.getenv("ONLY_KIND");
+    String ids = System.getenv("ONLY_PAIRS");
     int every = Integer.parseInt(System.getenv().getOrDefault("EVERY_NTH_PAIR", "1"));
     List<EquivalenceCorpus.Pair> out = new ArrayList<>();
     for (EquivalenceCorpus.Pair p : corpus) {
       if ((part.equals("all") || part.equals("held-out") == p.heldOut()) && (only == null
           || List.of(only.split(",")).contains(p.query())) && (kinds == null
-          || List.of(kinds.split(",")).contains(p.kind()))) {
+          || List.of(kinds.split(",")).contains(p.kind())) && (ids == null
+          || List.of(ids.split(",")).contains(p.id()))) {
         out.add(p);
       }
     }
