@@ -1,0 +1,70 @@
+package dev.lakerewrite.core.equivalence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lakerewrite.core.equivalence.EquivalenceResult.Verdict;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Comparisons put exactly on their boundary by the engine's own measure of them where they are evaluated ({@link
+ * BranchDistance}): a CASE over a scalar subquery's average, and a coefficient of variation of one month that only
+ * a group of four rows puts on a decimal bound ({@link ThresholdSearch#fourPerGroup}), reached only when another month
+ * passes the same bound, and telling the queries apart only when it does. Each mutant is rejected with a
+ * counterexample that really separates the queries, and is missed without the search.
+ */
+class BranchDistanceTest {
+  static final String SCHEMA = """
+      CREATE TABLE item (i_sk INTEGER PRIMARY KEY, i_brand VARCHAR NOT NULL, i_price DECIMAL(7,2) NOT NULL);
+      CREATE TABLE sale (sa_ticket INTEGER NOT NULL, sa_item INTEGER NOT NULL REFERENCES item (i_sk),
+        sa_month INTEGER NOT NULL, sa_qty INTEGER NOT NULL, sa_paid DECIMAL(7,2) NOT NULL,
+        PRIMARY KEY (sa_ticket, sa_item));
+      """;
+
+  /** A bucket chosen by a scalar subquery's average: no instance's answer depends on it until one sits on 5. */
+  static final String BUCKET = "SELECT CASE WHEN (SELECT avg(sa_qty) FROM sale) > 5 THEN 'many' ELSE 'few' END AS b";
+
+  /**
+   * TPC-DS q39's shape: items whose stock varies more than its mean in two consecutive months, joined; the first
+   * month's bound made inclusive differs only where its coefficient of variation is exactly 1 and the second's above.
+   */
+  static final String VARIATION = "WITH v AS (SELECT sa_item, sa_month, stddev_samp(sa_qty) AS sd, avg(sa_qty) AS mean "
+      + "FROM sale GROUP BY sa_item, sa_month) SELECT a.sa_item, a.mean, b.mean FROM v a, v b WHERE a.sa_item = "
+      + "b.sa_item AND a.sa_month = 1 AND b.sa_month = 2 AND a.sd / a.mean > 1 AND b.sd / b.mean > 1";
+
+  /**
+   * The same bound inside the CTE, as q39a has it: a month on the bound enters the CTE, but the answer shows it only
+   * when the other month's coefficient of variation is moved above the bound too (the boundary kept).
+   */
+  static final String VARIATION_IN_CTE = "WITH v AS (SELECT sa_item, sa_month, avg(sa_qty) AS mean FROM sale GROUP BY "
+      + "sa_item, sa_month HAVING stddev_samp(sa_qty) / avg(sa_qty) > 1) SELECT a.sa_item, a.mean, b.mean FROM v a, v "
+      + "b WHERE a.sa_item = b.sa_item AND a.sa_month = 1 AND b.sa_month = 2";
+
+  @Test
+  void aComparisonIsPutOnItsBoundaryWhereverItIsEvaluated() throws Exception {
+    String[][] pairs = {
+      {BUCKET, BUCKET.replace("> 5", ">= 5")},
+      // The first month's group reached by moving the second month's above the bound.
+      {VARIATION, VARIATION.replace("a.sd / a.mean > 1", "a.sd / a.mean >= 1")},
+      // The other month's group moved above the bound once the first sits on it.
+      {VARIATION_IN_CTE, VARIATION_IN_CTE.replace("> 1)", ">= 1)")},
+    };
+    try (EquivalenceChecker without = EquivalenceChecker.builder().schema(SCHEMA).branchDistanceTrials(0).build()) {
+      for (String[] p : pairs) {
+        EquivalenceResult r = EquivalenceCheckerTest.assertRejected(SCHEMA, p[0], p[1]);
+        assertThat(r.counterexample().orElseThrow().instance()).as(r.summary()).contains("on the boundary of");
+        EquivalenceResult missed = without.check(p[0], p[1]);
+        assertThat(missed.verdict()).as("without the search: %s", missed.summary()).isEqualTo(Verdict.EQUIVALENT);
+      }
+    }
+  }
+
+  @Test
+  void theSameBoundaryWrittenAnotherWayStaysEquivalent() throws Exception {
+    try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA).build()) {
+      EquivalenceResult r = checker.check(BUCKET, BUCKET.replace("(SELECT avg(sa_qty) FROM sale) > 5",
+          "(SELECT avg(sa_qty) FROM sale) - 5 > 0"));
+      assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.EQUIVALENT);
+      assertThat(r.evidence().checks()).as(r.summary()).anyMatch(c -> c.instance().contains("on the boundary of"));
+    }
+  }
+}
