@@ -51,17 +51,29 @@ import org.jspecify.annotations.Nullable;
  * XData's mutation-killing datasets (Chandra et al., VLDB J. 2015), at the one comparison a mutant changed.
  *
  * <p>Two more steps of that method make a row on the boundary tell the queries apart. <b>Reaching</b> (the approach
- * level): where no row of a starting instance reaches the comparison, cells the comparison's block reads are moved
- * far out or in, one at a time, each move kept where the queries' results and CTEs gain rows, until the probe
- * returns a distance ({@code reach}). <b>Unmasking</b>: with one evaluation on the boundary, the comparison's other
- * evaluations are moved, by one large move of another cell each, to the side where the comparison holds, the
- * boundary kept ({@code Solver.unmasked}): a row on the boundary reaches the answer only through a join with another
- * group that passes the same comparison (TPC-DS q39's two months of one item).
+ * level): where no row of a starting instance reaches the comparison, a row is added to an empty table the block
+ * reads, joined to the rows present (a return beside a sale, for a comparison inside {@code NOT EXISTS} over
+ * returns), or cells the block reads are moved far out or in, one at a time, each move kept where the queries'
+ * results and CTEs gain rows, until the probe returns a distance ({@code reach}). <b>Unmasking</b>: with one
+ * evaluation on the boundary, the comparison's other evaluations are moved, by one large move of another cell each,
+ * to the side where the comparison holds, the boundary kept ({@code Solver.unmasking}): a row on the boundary reaches
+ * the answer only through a join with another group that passes the same comparison (TPC-DS q39's two months of one
+ * item).
+ *
+ * <p>Where no cell moves the distance, whole rows do. The number of copies of a row (under fresh keys, alone or with
+ * the rows joining it) is a variable like a cell: a ratio of counts ({@code count(r_ticket) * 1.0 / count(*) > 0.25})
+ * is put on its bound by copies of a sale ({@code Copies}). And a starting instance on which no variable reaches
+ * the bound is made more varied by a copy of a row with one column changed ({@code diversified}): a second brand in a
+ * category (a brand's share of it is 1 while it is alone there), a sale in another month beside a December one (a
+ * CASE's condition inside a sum). A zero that lies between two values of the moved cell is looked for again on a grid
+ * {@value #GRID} times finer ({@code scaled}: 0.3 of two sums of cents). A correlated subquery's comparison is probed
+ * with its outer block joined to it.
  *
  * <p>Cost: per check at most {@value #MAX_SITES} comparisons, {@value #MAX_SEEDS} starting instances each, {@value
- * #MAX_CELLS} cells per instance, {@value #MAX_EVALUATIONS} probe evaluations (one instance loaded and one probe
- * run each), {@code maxTrials} instances run through both queries and {@value #MAX_REACH_RUNS} more while reaching;
- * no probe is cut where the comparison's block reads an outer query's columns (it would not bind alone).
+ * #MAX_CELLS} cells and {@value #MAX_COPY_VARIABLES} row multiplicities per instance, {@value #MAX_EVALUATIONS} probe
+ * evaluations (one instance loaded and one probe run each), {@code maxTrials} instances run through both queries and
+ * {@value #MAX_REACH_RUNS} more while reaching; each probe evaluation is linear in the instance's rows for the
+ * queries the checker runs (a few dozen rows), so a check adds at most a few hundred small queries.
  */
 final class BranchDistance {
   /** Comparisons probed per check at most. */
@@ -74,26 +86,47 @@ final class BranchDistance {
   static final int MAX_REACHED = 2;
   /** Runs of both queries per check that tell whether a move towards a comparison gave more rows, at most. */
   static final int MAX_REACH_RUNS = 12;
+  /** Rows added to an empty table, joined to the rows present, tried per starting instance at most. */
+  static final int MAX_PARTNERS = 4;
+  /** How much finer the grid is on which a zero between two values of a cell is looked for again. */
+  static final int GRID = 60;
+  /** Row multiplicities moved per starting instance at most. */
+  static final int MAX_COPY_VARIABLES = 4;
+  /** Copies of a row a multiplicity takes at most. */
+  static final int MAX_COPIES = 64;
+  /** Starting instances made more varied by a copied row, per starting instance, at most. */
+  static final int MAX_DIVERSIFIED = 2;
   /** Cells of one starting instance put on the boundary at most (then the next instance). */
   static final int MAX_SOLVED = 2;
   /** Probe evaluations per check at most. */
-  static final int MAX_EVALUATIONS = 120;
+  static final int MAX_EVALUATIONS = 160;
   /** Instances run through both queries per check at most. */
   static final int MAX_TRIALS = 24;
   /** A distance at most this far from zero is on the boundary. */
   private static final double ZERO = 1e-9;
   /** Secant steps per changed distance at most. */
-  private static final int MAX_STEPS = 4;
+  private static final int MAX_STEPS = 8;
 
   private BranchDistance() {}
 
   /**
-   * One comparison's probe: {@code sql} returns one distance per evaluation; {@code reads}, the lower-case column
+   * One comparison's probes (its block alone; for a correlated subquery's comparison, then its outer block joined to
+   * it): each returns one distance per evaluation; {@code reads}, the lower-case column
    * names its sides read, nearest first; {@code blockReads}, those and the names the rest of its block reads (its
    * conditions); {@code what}, the comparison's text; {@code passing}, the sign of the
    * distances at which it holds ({@link Side}).
    */
-  record Site(String sql, List<String> reads, List<String> blockReads, String what, int passing) {}
+  record Site(List<String> probes, List<String> reads, List<String> blockReads, String what, int passing) {
+    /** The probe in use: the first that ran ({@link BranchDistance#search} drops those that do not bind). */
+    String sql() {
+      return probes.get(0);
+    }
+
+    /** The site with its next probe in use. */
+    Site next() {
+      return new Site(probes.subList(1, probes.size()), reads, blockReads, what, passing);
+    }
+  }
 
   /** The distances a probe returns on an instance (NULLs left out); null when it cannot run there. */
   interface Distances {
@@ -138,7 +171,7 @@ final class BranchDistance {
           }
           Site site = site(s, path, side, outputs, parser);
           if (site != null) {
-            out.putIfAbsent(site.sql(), site);
+            out.putIfAbsent(site.probes().toString(), site);
           }
         }
       }
@@ -218,13 +251,18 @@ final class BranchDistance {
   /**
    * The probe of one boundary {@code L - R} of the comparison at {@code path} in statement {@code s}: its block
    * (the innermost SELECT holding it) with the statement's CTEs, selecting the distance where the comparison decides
-   * its clause; null where the block cannot be cut out or rendered.
+   * its clause; where that block reads an outer block's columns (a correlated {@code NOT EXISTS}, {@code IN} or
+   * scalar subquery), the outer block's FROM joined to it, the outer WHERE without the subquery's conjunct (the
+   * pairs of an outer row and a row of the subquery at which the comparison decides). Null where no probe can be
+   * cut out or rendered.
    */
   private static @Nullable Site site(JsonNode s, List<Object> path, Side side, Map<String, List<String>> outputs,
       SqlParser parser) {
     int block = -1;
+    int parent = -1;
     for (int i = 0; i < path.size(); i++) {
       if ("SELECT_NODE".equals(at(s, path.subList(0, i)).path("type").asText(""))) {
+        parent = block;
         block = i;
       }
     }
@@ -242,71 +280,28 @@ final class BranchDistance {
         return null;
       }
     }
-    String clause = String.valueOf(path.get(block));
-    ObjectNode copy = (ObjectNode) s.deepCopy();
-    ObjectNode node = (ObjectNode) at(copy, path.subList(0, block));
-    List<Object> inClause = path.subList(block + 1, path.size());
     ObjectNode distance = distance(side, parser);
     if (distance == null) {
       return null;
     }
-    switch (clause) {
-      case "where_clause", "having" -> {
-        node.set(clause, decides(node.get(clause), inClause, parser));
-        rowLevel |= clause.equals("where_clause");
-      }
-      case "from_table" -> {
-        // A join's ON: the join made an inner join on TRUE, the comparison's deciding rows kept by the WHERE.
-        int join = -1;
-        for (int i = 0; i < inClause.size(); i++) {
-          if ("condition".equals(inClause.get(i))) {
-            join = i;
-          }
-        }
-        if (join < 0) {
-          return null;
-        }
-        ObjectNode j = (ObjectNode) at(node.get(clause), inClause.subList(0, join));
-        JsonNode decides = decides(j.get("condition"), inClause.subList(join + 1, inClause.size()), parser);
-        j.set("condition", constant("TRUE", parser));
-        j.put("join_type", "INNER");
-        JsonNode where = node.get("where_clause");
-        node.set("where_clause", where == null || where.isNull() ? decides : and(where, decides, parser));
-        rowLevel = true;
-      }
-      case "select_list" -> { /* evaluated on every row (group) the block returns */ }
-      default -> {
-        return null;
-      }
+    List<String> probes = new ArrayList<>();
+    ObjectNode copy = (ObjectNode) s.deepCopy();
+    ObjectNode node = (ObjectNode) at(copy, path.subList(0, block));
+    Boolean level = decided(node, path.subList(block, path.size()), parser);
+    if (level == null) {
+      return null;
     }
-    if (rowLevel) {
-      node.putArray("group_expressions");
-      node.putArray("group_sets");
-      node.set("having", null);
-      node.put("aggregate_handling", "STANDARD_HANDLING");
+    rowLevel |= level;
+    String plain = rendered(copy, node, s, path.subList(0, block), distance, rowLevel, parser);
+    if (plain != null) {
+      probes.add(plain);
     }
-    node.set("qualify", null);
-    node.putArray("modifiers");
-    node.putArray("select_list").add(distance);
-    // The statement's CTEs (and those of the blocks around this one) stay in scope.
-    ObjectNode cteMap = node.get("cte_map") instanceof ObjectNode o ? o : node.putObject("cte_map");
-    ArrayNode ctes = cteMap.get("map") instanceof ArrayNode a ? a : cteMap.putArray("map");
-    Set<String> own = new HashSet<>();
-    ctes.forEach(e -> own.add(e.path("key").asText("").toLowerCase(Locale.ROOT)));
-    for (int i = 0; i < block; i++) {
-      JsonNode outer = at(s, path.subList(0, i));
-      for (JsonNode e : outer.path("cte_map").path("map")) {
-        if (own.add(e.path("key").asText("").toLowerCase(Locale.ROOT))) {
-          ctes.add(e.deepCopy());
-        }
-      }
+    String merged = parent < 0 || !level ? null : correlated(s, path, parent, block, distance, parser);
+    if (merged != null) {
+      probes.add(merged);
     }
-    copy.set("node", node);
-    String sql;
-    try {
-      sql = parser.render(copy);
-    } catch (RuntimeException e) {
-      return null; // a tree the renderer cannot write back
+    if (probes.isEmpty()) {
+      return null;
     }
     List<String> reads = new ArrayList<>();
     for (JsonNode e : List.of(side.left(), side.right())) {
@@ -326,7 +321,137 @@ final class BranchDistance {
     } catch (RuntimeException e) {
       what = "a comparison";
     }
-    return new Site(sql, List.copyOf(all), List.copyOf(reach), what, side.passing());
+    return new Site(List.copyOf(probes), List.copyOf(all), List.copyOf(reach), what, side.passing());
+  }
+
+  /**
+   * Makes the clause of {@code node} that holds the comparison ({@code path}: the clause's field, then the way down
+   * to the comparison) keep the rows (groups) at which the comparison decides it; whether the probe evaluates rows
+   * (a WHERE or a join's ON) rather than groups; null for another clause.
+   */
+  private static @Nullable Boolean decided(ObjectNode node, List<Object> path, SqlParser parser) {
+    String clause = String.valueOf(path.get(0));
+    List<Object> inClause = path.subList(1, path.size());
+    switch (clause) {
+      case "where_clause", "having" -> {
+        node.set(clause, decides(node.get(clause), inClause, parser));
+        return clause.equals("where_clause");
+      }
+      case "from_table" -> {
+        // A join's ON: the join made an inner join on TRUE, the comparison's deciding rows kept by the WHERE.
+        int join = -1;
+        for (int i = 0; i < inClause.size(); i++) {
+          if ("condition".equals(inClause.get(i))) {
+            join = i;
+          }
+        }
+        if (join < 0) {
+          return null;
+        }
+        ObjectNode j = (ObjectNode) at(node.get(clause), inClause.subList(0, join));
+        JsonNode decides = decides(j.get("condition"), inClause.subList(join + 1, inClause.size()), parser);
+        j.set("condition", constant("TRUE", parser));
+        j.put("join_type", "INNER");
+        JsonNode where = node.get("where_clause");
+        node.set("where_clause", where == null || where.isNull() ? decides : and(where, decides, parser));
+        return true;
+      }
+      case "select_list" -> {
+        return false; // evaluated on every row (group) the block returns
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
+  /**
+   * The probe statement: {@code node} (a block of {@code copy}) selecting the distance, without its ordering and
+   * limit, without its grouping where it evaluates rows, with the CTEs of the blocks around it ({@code outer}: the
+   * path to it in the original statement {@code s}); null where it cannot be rendered.
+   */
+  private static @Nullable String rendered(ObjectNode copy, ObjectNode node, JsonNode s, List<Object> outer,
+      ObjectNode distance, boolean rowLevel, SqlParser parser) {
+    if (rowLevel) {
+      node.putArray("group_expressions");
+      node.putArray("group_sets");
+      node.set("having", null);
+      node.put("aggregate_handling", "STANDARD_HANDLING");
+    }
+    node.set("qualify", null);
+    node.putArray("modifiers");
+    node.putArray("select_list").add(distance.deepCopy());
+    // The statement's CTEs (and those of the blocks around this one) stay in scope.
+    ObjectNode cteMap = node.get("cte_map") instanceof ObjectNode o ? o : node.putObject("cte_map");
+    ArrayNode ctes = cteMap.get("map") instanceof ArrayNode a ? a : cteMap.putArray("map");
+    Set<String> own = new HashSet<>();
+    ctes.forEach(e -> own.add(e.path("key").asText("").toLowerCase(Locale.ROOT)));
+    for (int i = 0; i < outer.size(); i++) {
+      for (JsonNode e : at(s, outer.subList(0, i)).path("cte_map").path("map")) {
+        if (own.add(e.path("key").asText("").toLowerCase(Locale.ROOT))) {
+          ctes.add(e.deepCopy());
+        }
+      }
+    }
+    copy.set("node", node);
+    try {
+      return parser.render(copy);
+    } catch (RuntimeException e) {
+      return null; // a tree the renderer cannot write back
+    }
+  }
+
+  /**
+   * The probe of a comparison in the WHERE of a subquery that may read its outer block's columns: the outer block
+   * ({@code parent}) with the subquery's FROM joined to its own, its clause's conjunct holding the subquery made
+   * TRUE, and the subquery's deciding WHERE added; null where the subquery is not an expression of the outer
+   * block's WHERE, HAVING or select list.
+   */
+  private static @Nullable String correlated(JsonNode s, List<Object> path, int parent, int block, ObjectNode distance,
+      SqlParser parser) {
+    String parentClause = String.valueOf(path.get(parent));
+    if (!Set.of("where_clause", "having", "select_list").contains(parentClause)) {
+      return null; // a derived table in FROM: not correlated
+    }
+    boolean inSubquery = false;
+    for (int i = parent + 1; i < block; i++) {
+      inSubquery |= "SUBQUERY".equals(at(s, path.subList(0, i)).path("class").asText(""));
+    }
+    if (!inSubquery) {
+      return null;
+    }
+    ObjectNode copy = (ObjectNode) s.deepCopy();
+    ObjectNode outer = (ObjectNode) at(copy, path.subList(0, parent));
+    ObjectNode inner = (ObjectNode) at(copy, path.subList(0, block));
+    if (decided(inner, path.subList(block, path.size()), parser) == null) {
+      return null;
+    }
+    JsonNode innerWhere = inner.get("where_clause");
+    // The outer clause's conjunct that holds the subquery (or the whole clause) made TRUE.
+    if (!parentClause.equals("select_list")) {
+      JsonNode clause = outer.get(parentClause);
+      List<Object> down = path.subList(parent + 1, block);
+      if ("CONJUNCTION_AND".equals(clause.path("type").asText("")) && down.size() >= 2
+          && "children".equals(down.get(0)) && down.get(1) instanceof Integer k) {
+        ((ArrayNode) clause.get("children")).set(k, constant("TRUE", parser));
+      } else {
+        outer.set(parentClause, constant("TRUE", parser));
+      }
+    }
+    ObjectNode cross = (ObjectNode) parser.parse("SELECT 1 FROM a, b").statement(0).path("node").path("from_table")
+        .deepCopy();
+    cross.set("left", outer.get("from_table"));
+    cross.set("right", inner.get("from_table"));
+    outer.set("from_table", cross);
+    JsonNode where = outer.get("where_clause");
+    if (innerWhere != null && !innerWhere.isNull()) {
+      outer.set("where_clause", where == null || where.isNull() ? innerWhere : and(where, innerWhere, parser));
+    }
+    // The subquery's own CTEs too.
+    ObjectNode cteMap = outer.get("cte_map") instanceof ObjectNode o ? o : outer.putObject("cte_map");
+    ArrayNode ctes = cteMap.get("map") instanceof ArrayNode a ? a : cteMap.putArray("map");
+    inner.path("cte_map").path("map").forEach(e -> ctes.add(e.deepCopy()));
+    return rendered(copy, outer, s, path.subList(0, parent), distance, true, parser);
   }
 
   /** The lower-case names of the columns an expression reads (its subqueries' too), in order. */
@@ -476,14 +601,22 @@ final class BranchDistance {
   // ---- the search ---------------------------------------------------------------------------------------------
 
   /**
-   * Moves cells of the seeds until an evaluation of a site's comparison sits on its boundary, and runs that
-   * instance and its neighbours one unit either side through {@code probe}; the first on which the queries differ,
-   * or null when none did within the counts.
+   * What moves of whole rows need: the queries' equalities (the rows joining a copy's fresh keys, {@link
+   * MutationSearch#copied}; the partner of a row added to an empty table, {@link MutationSearch#partners}), the
+   * columns they read, the columns they group or partition by, and the columns' value pools.
+   */
+  record RowMoves(List<QueryFacts.ColumnComparison> joins, Set<String> read, Set<String> grouped, Domains domains) {}
+
+  /**
+   * Moves cells of the seeds (and how many copies of a row they hold) until an evaluation of a site's comparison
+   * sits on its boundary, and runs that instance and its neighbours one unit either side through {@code probe}; the
+   * first on which the queries differ, or null when none did within the counts.
    */
   static ThresholdSearch.@Nullable Outcome search(List<ThresholdSearch.Seed> seeds, List<Site> sites,
-      Distances engine, int maxTrials, ThresholdSearch.Probe probe) throws SQLException {
+      Distances engine, RowMoves rows, int maxTrials, ThresholdSearch.Probe probe) throws SQLException {
     Budget budget = new Budget(maxTrials);
-    for (Site site : sites) {
+    for (Site given : sites) {
+      Site site = given;
       int used = 0;
       int reached = 0;
       for (ThresholdSearch.Seed seed : seeds) {
@@ -492,13 +625,18 @@ final class BranchDistance {
         }
         Database start = seed.instance();
         List<Double> before = budget.evaluate(engine, start, site.sql());
+        while (before == null && site.probes().size() > 1) {
+          // The block alone does not bind (it reads an outer block's columns): the next probe.
+          site = site.next();
+          before = budget.evaluate(engine, start, site.sql());
+        }
         if (before == null) {
-          break; // the probe does not run (a block that reads an outer query's columns)
+          break;
         }
         if (before.isEmpty() && reached < MAX_REACHED) {
           // No row reaches the comparison: one large move of a cell the block reads, where that gives it rows.
           reached++;
-          Database moved = reach(start, site, engine, budget, probe);
+          Database moved = reach(start, site, engine, budget, probe, rows);
           if (budget.found != null) {
             return budget.found;
           }
@@ -512,19 +650,26 @@ final class BranchDistance {
           continue;
         }
         used++;
-        int moved = 0;
-        int solved = 0;
-        for (Cell cell : cells(start, site.reads())) {
-          if (moved++ >= MAX_CELLS || solved >= MAX_SOLVED || budget.spent()) {
-            break;
-          }
-          Solver solver = new Solver(site, start, cell, before, engine, budget, probe);
-          ThresholdSearch.Outcome o = solver.run();
-          if (o != null) {
-            return o;
-          }
-          if (solver.solved) {
-            solved++; // on the boundary without a difference: other rows of this seed mask it alike
+        Attempt attempt = new Attempt(site, engine, budget, probe);
+        List<Variable> variables = new ArrayList<>(cells(start, site.reads()).subList(0,
+            Math.min(MAX_CELLS, cells(start, site.reads()).size())));
+        variables.addAll(copies(start, site, rows));
+        ThresholdSearch.Outcome o = attempt.on(start, before, variables);
+        if (o != null) {
+          return o;
+        }
+        if (!attempt.exact) {
+          // No variable of this seed reaches the bound: the seed made more varied by one copied row first.
+          for (Database varied : diversified(start, before, site, rows, engine, budget)) {
+            List<Double> there = budget.evaluate(engine, varied, site.sql());
+            if (there == null || there.isEmpty()) {
+              continue;
+            }
+            List<Cell> cells = cells(varied, site.reads());
+            o = attempt.on(varied, there, new ArrayList<>(cells.subList(0, Math.min(MAX_CELLS, cells.size()))));
+            if (o != null) {
+              return o;
+            }
           }
         }
       }
@@ -532,8 +677,176 @@ final class BranchDistance {
     return null;
   }
 
+  /** The variables of one starting instance tried in turn, and whether one of them reached the bound exactly. */
+  private static final class Attempt {
+    private final Site site;
+    private final Distances engine;
+    private final Budget budget;
+    private final ThresholdSearch.Probe probe;
+    boolean exact;
+
+    Attempt(Site site, Distances engine, Budget budget, ThresholdSearch.Probe probe) {
+      this.site = site;
+      this.engine = engine;
+      this.budget = budget;
+      this.probe = probe;
+    }
+
+    ThresholdSearch.@Nullable Outcome on(Database start, List<Double> before, List<Variable> variables)
+        throws SQLException {
+      int solved = 0;
+      boolean refined = false;
+      for (Variable v : variables) {
+        if (solved >= MAX_SOLVED || budget.spent()) {
+          break;
+        }
+        Solver solver = new Solver(site, start, v, before, engine, budget, probe);
+        ThresholdSearch.Outcome o = solver.run();
+        if (o != null) {
+          return o;
+        }
+        if (v instanceof Cell && solver.solved && !solver.exact && !refined) {
+          // The zero lies between two values of the cell: the same instance on a grid GRID times finer.
+          refined = true;
+          Database scaled = scaled(start, site, (Cell) v);
+          List<Double> there = budget.evaluate(engine, scaled, site.sql());
+          if (there != null && !there.isEmpty()) {
+            Solver again = new Solver(site, scaled, v, there, engine, budget, probe);
+            o = again.run();
+            if (o != null) {
+              return o;
+            }
+            exact |= again.exact;
+          }
+        }
+        exact |= solver.exact;
+        if (solver.solved) {
+          solved++; // on the boundary without a difference: other rows of this seed mask it alike
+        }
+      }
+      return null;
+    }
+  }
+
   /**
-   * The seed with cells of columns the comparison's block reads moved far out or in (ten times their magnitude, at
+   * The instance with every number in the moved cell's column, and every decimal in another column the comparison's
+   * sides read, multiplied by {@value #GRID} (a product of small primes): ratios between them kept, every difference
+   * scaled. A weekend share of 0.4 between one sale of
+   * 0.01 on a weekend and one of 0.01 on a weekday needs 0.0067: no value of either cell; at 0.60 and 0.60 the
+   * weekend sale at 0.40 meets it exactly.
+   */
+  private static Database scaled(Database db, Site site, Cell moved) {
+    Database out = db;
+    for (Schema.Table t : db.tables()) {
+      for (int c = 0; c < t.columns().size(); c++) {
+        Cell first = movable(t, c, site.reads()) ? new Cell(t, 0, c, ValueType.of(t.columns().get(c).valueType()))
+            : null;
+        boolean same = t == moved.table() && c == moved.column();
+        if (first == null || !same && !Set.of(ValueType.Family.DECIMAL, ValueType.Family.FLOAT)
+            .contains(first.type().family())) {
+          continue; // integers elsewhere are codes and counts more often than measures (a month compared with 12)
+        }
+        for (int r = 0; r < db.rows(t).size(); r++) {
+          Cell cell = new Cell(t, r, c, first.type());
+          BigDecimal x = cell.value(out);
+          if (x != null && cell.takes(x.multiply(BigDecimal.valueOf(GRID)))) {
+            out = cell.at(out, x.multiply(BigDecimal.valueOf(GRID)), "");
+          }
+        }
+      }
+    }
+    return out.named(db.name() + ", its numbers " + GRID + " times larger");
+  }
+
+  /** Whether column {@code c} of {@code t} is named in {@code reads}, and neither in a key nor a foreign key. */
+  private static boolean movable(Schema.Table t, int c, List<String> reads) {
+    String name = t.columns().get(c).name();
+    return reads.contains(name.toLowerCase(Locale.ROOT)) && !t.inKey(name) && t.foreignKeys().stream()
+        .noneMatch(f -> f.columns().stream().anyMatch(name::equalsIgnoreCase));
+  }
+
+  /**
+   * How many copies the first row of each table holding a column the comparison's block reads has, alone and with
+   * the rows that join it; at most {@value #MAX_COPY_VARIABLES}.
+   */
+  private static List<Variable> copies(Database db, Site site, RowMoves rows) {
+    List<Variable> out = new ArrayList<>();
+    Set<Schema.Table> seen = new HashSet<>();
+    for (String name : site.blockReads()) {
+      for (Schema.Table t : db.tables()) {
+        if (t.columnIndex(name) >= 0 && !db.rows(t).isEmpty() && seen.add(t)) {
+          for (boolean withFacts : new boolean[] {false, true}) {
+            if (out.size() < MAX_COPY_VARIABLES) {
+              out.add(new Copies(t, 0, withFacts, rows.joins(), rows.read()));
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The instance with the first row of a table copied, with the rows that join it, and one column of the copy
+   * changed (a text gets a suffix, a number one more, a date the next day): a second group where the comparison's
+   * block reads or the queries group by that column, or a row on the other side of a CASE's condition within the
+   * same group — kept where the comparison's distances take a value they did not have (a brand's share of its
+   * category below 1, a store's weekend share between 0 and 1); at most {@value #MAX_DIVERSIFIED}.
+   */
+  private static List<Database> diversified(Database db, List<Double> before, Site site, RowMoves rows,
+      Distances engine, Budget budget) throws SQLException {
+    List<Database> out = new ArrayList<>();
+    Set<String> names = new LinkedHashSet<>(site.blockReads());
+    names.addAll(rows.grouped());
+    int tried = 0;
+    Set<Double> had = new HashSet<>(before);
+    for (String name : names) {
+      for (Schema.Table t : db.tables()) {
+        int c = t.columnIndex(name);
+        if (c < 0 || db.rows(t).isEmpty() || t.inKey(name) || t.foreignKeys().stream().anyMatch(f -> f.columns()
+            .stream().anyMatch(name::equalsIgnoreCase))) {
+          continue;
+        }
+        String other = another(ValueType.of(t.columns().get(c).valueType()), db.rows(t).get(0).get(c));
+        if (other == null || out.size() >= MAX_DIVERSIFIED || tried++ >= MAX_CELLS || budget.spent()) {
+          continue;
+        }
+        Database copy = MutationSearch.copied(db, t, 0, c, other, rows.joins(), rows.read(), true);
+        if (copy == null) {
+          continue;
+        }
+        copy = copy.named(db.name() + ", a copy of " + t.name().toLowerCase(Locale.ROOT) + " row 1 with " + name
+            + " = " + other);
+        List<Double> d = budget.evaluate(engine, copy, site.sql());
+        if (d != null && d.stream().anyMatch(v -> !had.contains(v))) {
+          out.add(copy);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Another value of a cell's type: a text with a suffix, a number one more, the next day; null otherwise. */
+  private static @Nullable String another(ValueType type, @Nullable String value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      return switch (type.family()) {
+        case STRING -> value + "*";
+        case INTEGER, DECIMAL, FLOAT -> type.number(new BigDecimal(value.strip()).add(BigDecimal.ONE));
+        case DATE -> LocalDate.parse(value.strip()).plusDays(1).toString();
+        default -> null;
+      };
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The seed with a row added to an empty table the comparison's block reads, joined to the rows present ({@link
+   * MutationSearch#partners}: a return matching a sale, where the comparison sits in a {@code NOT EXISTS} over
+   * returns), or else with cells of columns the block reads moved far out or in (ten times their magnitude, at
    * least a hundred units), one cell at a time, until the probe returns a distance: a row (group) that now meets the
    * block's other conditions; null when none does within {@value #MAX_CELLS} cells. A move that does not yet give
    * the probe rows is kept where it gives the two queries' results and CTEs more rows (run through both queries,
@@ -542,7 +855,16 @@ final class BranchDistance {
    * level of search-based testing: first reach the comparison, then put it on its boundary.
    */
   private static @Nullable Database reach(Database seed, Site site, Distances engine, Budget budget,
-      ThresholdSearch.Probe probe) throws SQLException {
+      ThresholdSearch.Probe probe, RowMoves rows) throws SQLException {
+    // A table the block reads may be empty (a NOT EXISTS side no witness fills): a row joined to the rows present.
+    List<Database> partners = MutationSearch.partners(seed, new HashSet<>(site.blockReads()), rows.domains(),
+        rows.joins());
+    for (Database added : partners.subList(0, Math.min(MAX_PARTNERS, partners.size()))) {
+      List<Double> d = budget.evaluate(engine, added, site.sql());
+      if (d != null && !d.isEmpty()) {
+        return added;
+      }
+    }
     Database current = seed;
     int level = -1;
     boolean measured = false;
@@ -555,12 +877,12 @@ final class BranchDistance {
       if (tried++ >= MAX_CELLS || budget.spent()) {
         break;
       }
-      BigDecimal large = cell.unit().multiply(BigDecimal.valueOf(100)).max(x.abs().multiply(BigDecimal.TEN));
+      BigDecimal large = cell.large(x);
       for (BigDecimal v : List.of(x.add(large), x.subtract(large))) {
-        if (cell.text(v) == null) {
+        if (!cell.takes(v)) {
           continue;
         }
-        Database moved = cell.with(current, v, "(a row reaches the comparison)");
+        Database moved = cell.at(current, v, "(a row reaches the comparison)");
         List<Double> d = budget.evaluate(engine, moved, site.sql());
         if (d != null && !d.isEmpty()) {
           return moved;
@@ -636,9 +958,28 @@ final class BranchDistance {
     }
   }
 
+  /** What the search moves: a numeric or date cell, or how many copies of a row an instance holds. */
+  private interface Variable {
+    /** Its value on an instance (the cell's number, days for a date; no copies yet), null where it has none. */
+    @Nullable BigDecimal value(Database db);
+
+    /** Its smallest step. */
+    BigDecimal unit();
+
+    /** The exploratory moves from {@code x0}: a small one first, then large ones. */
+    List<BigDecimal> steps(BigDecimal x0);
+
+    /** Whether it can take the value {@code x}. */
+    boolean takes(BigDecimal x);
+
+    /** The instance with it at {@code x}; named after the move where {@code what} says why. */
+    Database at(Database db, BigDecimal x, String what);
+  }
+
   /** A cell to move: a table's row and column, and its type. */
-  private record Cell(Schema.Table table, int row, int column, ValueType type) {
-    @Nullable BigDecimal value(Database db) {
+  private record Cell(Schema.Table table, int row, int column, ValueType type) implements Variable {
+    @Override
+    public @Nullable BigDecimal value(Database db) {
       String v = db.rows(table).get(row).get(column);
       if (v == null) {
         return null;
@@ -663,7 +1004,13 @@ final class BranchDistance {
       return type.number(x);
     }
 
-    BigDecimal unit() {
+    @Override
+    public boolean takes(BigDecimal x) {
+      return text(x) != null;
+    }
+
+    @Override
+    public BigDecimal unit() {
       if (type.family() == ValueType.Family.DATE) {
         return BigDecimal.ONE;
       }
@@ -671,12 +1018,68 @@ final class BranchDistance {
       return BigDecimal.ONE.movePointLeft(ThresholdSearch.scale(type, c.type()));
     }
 
-    /** The instance with the cell at {@code x}; named after the move where {@code what} says why. */
-    Database with(Database db, BigDecimal x, String what) {
+    /** Ten units, then ten times the value (at least a hundred units) either way. */
+    @Override
+    public List<BigDecimal> steps(BigDecimal x0) {
+      BigDecimal large = large(x0);
+      return List.of(unit().multiply(BigDecimal.TEN), large, large.negate());
+    }
+
+    BigDecimal large(BigDecimal x0) {
+      return unit().multiply(BigDecimal.valueOf(100)).max(x0.abs().multiply(BigDecimal.TEN));
+    }
+
+    @Override
+    public Database at(Database db, BigDecimal x, String what) {
       String text = text(x);
       Database out = db.withCell(table, row, column, text);
       return what.isEmpty() ? out : out.named(db.name() + ", " + table.name().toLowerCase(Locale.ROOT) + "."
           + table.columns().get(column).name().toLowerCase(Locale.ROOT) + " = " + text + " " + what);
+    }
+  }
+
+  /**
+   * How many copies of one row an instance holds besides it, each under fresh keys ({@link MutationSearch#copied}),
+   * with the rows that join it by those keys copied too ({@code withFacts}: a sale with its return) or alone (a
+   * sale without one): a count, or a ratio of counts ({@code count(sr_ticket_number) * 1.0 / count(*) > 0.2}), moves
+   * with it as a sum moves with a cell, and is put on its bound by the same secant steps (one return among five
+   * sales).
+   */
+  private record Copies(Schema.Table table, int row, boolean withFacts, List<QueryFacts.ColumnComparison> joins,
+      Set<String> read) implements Variable {
+    @Override
+    public BigDecimal value(Database db) {
+      return BigDecimal.ZERO;
+    }
+
+    @Override
+    public BigDecimal unit() {
+      return BigDecimal.ONE;
+    }
+
+    @Override
+    public List<BigDecimal> steps(BigDecimal x0) {
+      return List.of(BigDecimal.ONE, BigDecimal.valueOf(4));
+    }
+
+    @Override
+    public boolean takes(BigDecimal x) {
+      return x.signum() >= 0 && x.compareTo(BigDecimal.valueOf(MAX_COPIES)) <= 0 && x.stripTrailingZeros().scale() <= 0;
+    }
+
+    @Override
+    public Database at(Database db, BigDecimal x, String what) {
+      Database out = db;
+      for (int k = 0; k < x.intValue(); k++) {
+        Database next = MutationSearch.copied(out, table, row, -1, null, joins, read, withFacts);
+        if (next == null) {
+          break;
+        }
+        out = next;
+      }
+      return what.isEmpty() ? out : out.named(db.name() + ", row " + (row + 1) + " of "
+          + table.name().toLowerCase(Locale.ROOT) + " copied " + x.intValue() + " time(s)"
+          + (withFacts ? " with the rows joining it " : " ") + what);
     }
   }
 
@@ -715,23 +1118,28 @@ final class BranchDistance {
     return interleaved;
   }
 
-  /** One cell moved until a distance that changes with it is zero, secant step by secant step. */
+  /** A cell set to a value. */
+  private record Move(Cell cell, BigDecimal x) {}
+
+  /** One variable moved until a distance that changes with it is zero, secant step by secant step. */
   private static final class Solver {
     private final Site site;
     private final Database seed;
-    private final Cell cell;
+    private final Variable variable;
     private final List<Double> before;
     private final Distances engine;
     private final Budget budget;
     private final ThresholdSearch.Probe probe;
-    /** Whether a value of the cell put the distance on zero, or between two neighbouring values. */
+    /** Whether a value of the variable put a distance on zero, or between two neighbouring values. */
     boolean solved;
+    /** Whether a value put a distance exactly on zero. */
+    boolean exact;
 
-    Solver(Site site, Database seed, Cell cell, List<Double> before, Distances engine, Budget budget,
+    Solver(Site site, Database seed, Variable variable, List<Double> before, Distances engine, Budget budget,
         ThresholdSearch.Probe probe) {
       this.site = site;
       this.seed = seed;
-      this.cell = cell;
+      this.variable = variable;
       this.before = before;
       this.engine = engine;
       this.budget = budget;
@@ -739,22 +1147,21 @@ final class BranchDistance {
     }
 
     ThresholdSearch.@Nullable Outcome run() throws SQLException {
-      BigDecimal x0 = cell.value(seed);
+      BigDecimal x0 = variable.value(seed);
       if (x0 == null) {
         return null;
       }
-      BigDecimal unit = cell.unit();
+      BigDecimal unit = variable.unit();
       // A small step first (the zero of a sum or an average), then large ones either way: a ratio of the cell to
       // sums that hold it (a coefficient of variation) has its zeros far from the cell's value, on either side.
-      BigDecimal large = unit.multiply(BigDecimal.valueOf(100)).max(x0.abs().multiply(BigDecimal.TEN));
       List<Root> roots = new ArrayList<>();
       steps:
-      for (BigDecimal step : List.of(unit.multiply(BigDecimal.TEN), large, large.negate())) {
+      for (BigDecimal step : variable.steps(x0)) {
         BigDecimal x1 = x0.add(step);
-        if (cell.text(x1) == null || budget.spent()) {
+        if (!variable.takes(x1) || budget.spent()) {
           continue;
         }
-        List<Double> after = budget.evaluate(engine, cell.with(seed, x1, ""), site.sql());
+        List<Double> after = budget.evaluate(engine, variable.at(seed, x1, ""), site.sql());
         if (after == null) {
           return null;
         }
@@ -764,7 +1171,7 @@ final class BranchDistance {
         Collections.sort(added);
         List<Double> unchanged = minus(before, removed);
         for (int k = 0; k < Math.min(2, Math.min(removed.size(), added.size())); k++) {
-          Root r = root(x0, removed.get(k), x1, added.get(k), unchanged, unit);
+          Root r = root(x0, removed.get(k), x1, added.get(k), unchanged, unit, k);
           if (r != null && roots.stream().noneMatch(o -> o.x().compareTo(r.x()) == 0)) {
             roots.add(r);
             if (r.exact()) {
@@ -776,13 +1183,18 @@ final class BranchDistance {
       roots.sort((p, q) -> Boolean.compare(q.exact(), p.exact()));
       for (Root r : roots.subList(0, Math.min(2, roots.size()))) {
         solved = true;
-        Database base = r.exact() ? unmasked(cell.with(seed, r.x(), "")) : seed;
+        exact |= r.exact();
+        List<Move> moves = r.exact() ? unmasking(variable.at(seed, r.x(), "")) : List.of();
         for (BigDecimal v : List.of(r.x(), r.x().subtract(unit), r.x().add(unit))) {
-          if (cell.text(v) == null) {
+          if (!variable.takes(v)) {
             continue;
           }
-          ThresholdSearch.Outcome o = budget.run(probe, cell.with(base, v, "(on the boundary of " + site.what()
-              + (v.equals(r.x()) ? " = 0)" : ", one unit off)")));
+          Database instance = variable.at(seed, v, "(on the boundary of " + site.what()
+              + (v.equals(r.x()) ? " = 0)" : ", one unit off)"));
+          for (Move m : moves) {
+            instance = m.cell().at(instance, m.x(), "(its other evaluations on the side that holds)");
+          }
+          ThresholdSearch.Outcome o = budget.run(probe, instance);
           if (o != null && o.different()) {
             return o;
           }
@@ -792,15 +1204,15 @@ final class BranchDistance {
     }
 
     /**
-     * The instance with one evaluation on the boundary and as many of the comparison's other evaluations as one
-     * large move of another cell each (out or in, first-improvement hill climbing) puts on the side where the
-     * comparison holds, the boundary kept: another group of the query that must pass the same comparison for the
-     * first to reach the answer (TPC-DS q39's two months of one item, joined: one month's coefficient of variation
-     * exactly 1, the other's above).
+     * The moves of other cells that put as many of the comparison's other evaluations as one large move each (out
+     * or in, first-improvement hill climbing) can on the side where the comparison holds, the boundary kept: another
+     * group of the query that must pass the same comparison for the first to reach the answer (TPC-DS q39's two
+     * months of one item, joined: one month's coefficient of variation exactly 1, the other's above).
      */
-    private Database unmasked(Database onBoundary) throws SQLException {
+    private List<Move> unmasking(Database onBoundary) throws SQLException {
+      List<Move> moves = new ArrayList<>();
       if (site.passing() == 0) {
-        return onBoundary;
+        return moves;
       }
       List<Double> at = budget.evaluate(engine, onBoundary, site.sql());
       int failing = at == null ? 0 : failing(at);
@@ -811,24 +1223,25 @@ final class BranchDistance {
           break;
         }
         BigDecimal x = other.value(current);
-        if (other.equals(cell) || x == null) {
+        if (other.equals(variable) || x == null) {
           continue;
         }
-        BigDecimal large = other.unit().multiply(BigDecimal.valueOf(100)).max(x.abs().multiply(BigDecimal.TEN));
+        BigDecimal large = other.large(x);
         for (BigDecimal moved : List.of(x.add(large), x.subtract(large))) {
-          if (other.text(moved) == null) {
+          if (!other.takes(moved)) {
             continue;
           }
-          Database candidate = other.with(current, moved, "(its other evaluations on the side that holds)");
+          Database candidate = other.at(current, moved, "");
           List<Double> d = budget.evaluate(engine, candidate, site.sql());
           if (d != null && d.stream().anyMatch(v -> Math.abs(v) <= ZERO) && failing(d) < failing) {
             current = candidate;
             failing = failing(d);
+            moves.add(new Move(other, moved));
             break;
           }
         }
       }
-      return current;
+      return moves;
     }
 
     /** The evaluations off the side where the comparison holds, one of those exactly on the boundary left out. */
@@ -848,11 +1261,12 @@ final class BranchDistance {
     /** A value of the cell where a distance is zero ({@code exact}), or next to where it crosses zero. */
     private record Root(BigDecimal x, boolean exact) {}
 
-    /** Secant steps from (xa, fa) and (xb, fb), in units of the cell, to a zero; null where there is none. */
+    /**
+     * Secant steps from (xa, fa) and (xb, fb), in units of the variable, to a zero of the {@code k}-th (in order) of
+     * the distances the variable moves; null where there is none.
+     */
     private @Nullable Root root(BigDecimal xa, double fa, BigDecimal xb, double fb, List<Double> unchanged,
-        BigDecimal unit) throws SQLException {
-      BigDecimal x = null;
-      boolean exact = false;
+        BigDecimal unit, int k) throws SQLException {
       for (int step = 0; step < MAX_STEPS && fa != fb && !budget.spent(); step++) {
         BigDecimal next;
         try {
@@ -862,33 +1276,33 @@ final class BranchDistance {
           return null;
         }
         next = next.divide(unit, 0, RoundingMode.HALF_EVEN).multiply(unit);
-        if (cell.text(next) == null) {
+        if (!variable.takes(next)) {
           return null;
         }
-        x = next;
         if (next.compareTo(xb) == 0 || next.compareTo(xa) == 0) {
-          break; // neighbouring units: the zero lies between two values of the column
+          return new Root(next, false); // within half a unit of the zero: it lies between two values of the column
         }
-        List<Double> at = budget.evaluate(engine, cell.with(seed, next, ""), site.sql());
+        List<Double> at = budget.evaluate(engine, variable.at(seed, next, ""), site.sql());
         if (at == null) {
           return null;
         }
+        // The evaluations the variable moves, in order: the k-th is the one followed (two groups' shares of one
+        // partition both move with one cell, one up and one down).
         List<Double> moved = minus(at, unchanged);
-        double f = moved.isEmpty() ? Double.NaN : moved.stream().min((p, q) -> Double.compare(Math.abs(p),
-            Math.abs(q))).orElseThrow();
+        Collections.sort(moved);
+        double f = moved.isEmpty() ? Double.NaN : moved.get(Math.min(k, moved.size() - 1));
         if (Double.isNaN(f)) {
-          break;
+          return null;
         }
         if (Math.abs(f) <= 1e-9 * Math.max(1, Math.abs(fa))) {
-          exact = true;
-          break;
+          return new Root(next, true);
         }
         xa = xb;
         fa = fb;
         xb = next;
         fb = f;
       }
-      return x == null ? null : new Root(x, exact);
+      return null; // no convergence, or a step (a CASE's condition moved across): no zero to stand on
     }
   }
 

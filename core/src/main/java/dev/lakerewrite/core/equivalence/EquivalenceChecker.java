@@ -472,7 +472,8 @@ public final class EquivalenceChecker implements AutoCloseable {
               }
             }
             ThresholdSearch.Outcome found = BranchDistance.search(starts, sites, this::distances,
-                branchDistanceTrials, probe(last));
+                new BranchDistance.RowMoves(facts.columnComparisons(), MutationSearch.namedColumns(facts.statements()),
+                    ThresholdSearch.grouped(facts.statements()), domains), branchDistanceTrials, probe(last));
             if (found != null) {
               return difference(found.loaded(), last[0], facts);
             }

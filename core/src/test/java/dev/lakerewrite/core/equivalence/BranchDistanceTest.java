@@ -14,10 +14,13 @@ import org.junit.jupiter.api.Test;
  */
 class BranchDistanceTest {
   static final String SCHEMA = """
-      CREATE TABLE item (i_sk INTEGER PRIMARY KEY, i_brand VARCHAR NOT NULL, i_price DECIMAL(7,2) NOT NULL);
+      CREATE TABLE item (i_sk INTEGER PRIMARY KEY, i_brand VARCHAR NOT NULL, i_category VARCHAR NOT NULL,
+        i_price DECIMAL(7,2) NOT NULL);
       CREATE TABLE sale (sa_ticket INTEGER NOT NULL, sa_item INTEGER NOT NULL REFERENCES item (i_sk),
         sa_month INTEGER NOT NULL, sa_qty INTEGER NOT NULL, sa_paid DECIMAL(7,2) NOT NULL,
         PRIMARY KEY (sa_ticket, sa_item));
+      CREATE TABLE ret (r_ticket INTEGER NOT NULL, r_item INTEGER NOT NULL, r_amt DECIMAL(7,2) NOT NULL,
+        PRIMARY KEY (r_ticket, r_item));
       """;
 
   /** A bucket chosen by a scalar subquery's average: no instance's answer depends on it until one sits on 5. */
@@ -47,6 +50,51 @@ class BranchDistanceTest {
       {VARIATION, VARIATION.replace("a.sd / a.mean > 1", "a.sd / a.mean >= 1")},
       // The other month's group moved above the bound once the first sits on it.
       {VARIATION_IN_CTE, VARIATION_IN_CTE.replace("> 1)", ">= 1)")},
+    };
+    try (EquivalenceChecker without = EquivalenceChecker.builder().schema(SCHEMA).branchDistanceTrials(0).build()) {
+      for (String[] p : pairs) {
+        EquivalenceResult r = EquivalenceCheckerTest.assertRejected(SCHEMA, p[0], p[1]);
+        assertThat(r.counterexample().orElseThrow().instance()).as(r.summary()).contains("on the boundary of");
+        EquivalenceResult missed = without.check(p[0], p[1]);
+        assertThat(missed.verdict()).as("without the search: %s", missed.summary()).isEqualTo(Verdict.EQUIVALENT);
+      }
+    }
+  }
+
+  /** Items one sale in four of which is returned: a ratio of counts that only copies of a sale move. */
+  static final String RETURN_RATE = "SELECT sa_item, count(r_ticket) * 1.0 / count(*) AS rate FROM sale LEFT JOIN ret "
+      + "ON sa_ticket = r_ticket AND sa_item = r_item GROUP BY sa_item HAVING count(r_ticket) * 1.0 / count(*) > 0.25";
+
+  /**
+   * A brand's share of its category: 1 wherever a category holds one brand, so only a second brand in it (an item
+   * copied with its sales, another brand) moves it, and 0.3 of two sums of cents needs a grid 60 times finer.
+   */
+  static final String SHARE = "SELECT * FROM (SELECT i_category, i_brand, sum(sa_paid) / sum(sum(sa_paid)) OVER "
+      + "(PARTITION BY i_category) AS share FROM sale JOIN item ON sa_item = i_sk WHERE sa_qty > 0 GROUP BY i_category, "
+      + "i_brand) t WHERE share >= 0.3";
+
+  /** December's share of an item's sales: a group of December and other months' sales, on a finer grid. */
+  static final String DECEMBER = "SELECT sa_item FROM sale GROUP BY sa_item HAVING sum(sa_paid) > 0 AND "
+      + "sum(CASE WHEN sa_month = 12 THEN sa_paid ELSE 0 END) > 0.4 * sum(sa_paid)";
+
+  /**
+   * Sales kept unless half their price came back: the comparison sits in a correlated NOT EXISTS (probed with the
+   * outer block joined to it) over returns no witness holds (a return joined to the sale added first).
+   */
+  static final String KEPT = "SELECT sa_ticket, sa_item FROM sale WHERE sa_paid > 5 AND NOT EXISTS (SELECT 1 FROM ret "
+      + "WHERE r_ticket = sa_ticket AND r_item = sa_item AND r_amt >= 0.5 * sa_paid)";
+
+  @Test
+  void wholeRowsAreMovedWhereNoCellMovesTheComparison() throws Exception {
+    String[][] pairs = {
+      // How many copies a sale has is the variable: one return among four sales.
+      {RETURN_RATE, RETURN_RATE.replace("> 0.25", ">= 0.25")},
+      // A copy of the item under another brand, then its sale's price moved on a finer grid.
+      {SHARE, SHARE.replace(">= 0.3", "> 0.3")},
+      // A copy of the sale in another month, then the December sale's price moved on a finer grid.
+      {DECEMBER, DECEMBER.replace("> 0.4 *", ">= 0.4 *")},
+      // A return added beside the sale, then its amount moved.
+      {KEPT, KEPT.replace("r_amt >= 0.5", "r_amt > 0.5")},
     };
     try (EquivalenceChecker without = EquivalenceChecker.builder().schema(SCHEMA).branchDistanceTrials(0).build()) {
       for (String[] p : pairs) {
