@@ -37,7 +37,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>For each comparison {@code L op R} (each bound of a {@code BETWEEN}) among the {@linkplain
  * MutationSearch#differingExpressions expressions one query has and the other lacks}, a <i>probe</i> query is cut from
- * the query: its block, with the statement's CTEs, selecting {@code CAST((L) - (R) AS DOUBLE)} (days between dates)
+ * the query: its block, with the statement's CTEs, selecting {@code CAST((L) - (R) AS DOUBLE)} (days between dates;
+ * where that cannot run, as for a date against a date plus an interval, the days between their epochs, {@code
+ * CAST((epoch(L) - epoch(R)) / 86400 AS DOUBLE)})
  * over the rows or groups at which the comparison decides its clause — the clause with the comparison made TRUE
  * IS DISTINCT FROM the clause with it made FALSE (the row- or group-level evaluation, without the grouping, where the
  * comparison filters rows or sits inside an aggregate's argument). On a starting instance, one numeric or date cell
@@ -280,25 +282,30 @@ final class BranchDistance {
         return null;
       }
     }
-    ObjectNode distance = distance(side, parser);
-    if (distance == null) {
-      return null;
-    }
     List<String> probes = new ArrayList<>();
-    ObjectNode copy = (ObjectNode) s.deepCopy();
-    ObjectNode node = (ObjectNode) at(copy, path.subList(0, block));
-    Boolean level = decided(node, path.subList(block, path.size()), parser);
-    if (level == null) {
-      return null;
+    // Numbers and dates subtract to a number; a date against a date plus an interval (a timestamp) does not, and
+    // is measured in days between their epochs instead.
+    List<ObjectNode> distances = new ArrayList<>();
+    for (String form : List.of(NUMERIC_DISTANCE, TEMPORAL_DISTANCE)) {
+      ObjectNode d = distance(side, form, parser);
+      if (d != null) {
+        distances.add(d);
+      }
     }
-    rowLevel |= level;
-    String plain = rendered(copy, node, s, path.subList(0, block), distance, rowLevel, parser);
-    if (plain != null) {
-      probes.add(plain);
-    }
-    String merged = parent < 0 || !level ? null : correlated(s, path, parent, block, distance, parser);
-    if (merged != null) {
-      probes.add(merged);
+    for (boolean outer : new boolean[] {false, true}) {
+      for (ObjectNode distance : distances) {
+        ObjectNode copy = (ObjectNode) s.deepCopy();
+        ObjectNode node = (ObjectNode) at(copy, path.subList(0, block));
+        Boolean level = decided(node, path.subList(block, path.size()), parser);
+        if (level == null) {
+          return null;
+        }
+        String probe = !outer ? rendered(copy, node, s, path.subList(0, block), distance, rowLevel || level, parser)
+            : parent < 0 || !level ? null : correlated(s, path, parent, block, distance, parser);
+        if (probe != null) {
+          probes.add(probe);
+        }
+      }
     }
     if (probes.isEmpty()) {
       return null;
@@ -483,12 +490,12 @@ final class BranchDistance {
   }
 
   /**
-   * {@code CAST((L) - (R) AS DOUBLE)}, the days between two dates being such a difference too; null where the
-   * sides cannot be written.
+   * The distance {@code form} with the comparison's sides for {@code a} and {@code b}; null where they cannot be
+   * written.
    */
-  private static @Nullable ObjectNode distance(Side side, SqlParser parser) {
-    ObjectNode cast = (ObjectNode) parser.parse("SELECT CAST((a) - (b) AS DOUBLE)").statement(0).path("node")
-        .path("select_list").get(0).deepCopy();
+  private static @Nullable ObjectNode distance(Side side, String form, SqlParser parser) {
+    ObjectNode cast = (ObjectNode) parser.parse("SELECT " + form).statement(0).path("node").path("select_list").get(0)
+        .deepCopy();
     List<JsonNode> arguments = new ArrayList<>();
     Trees.visit(cast, n -> {
       if ("COLUMN_REF".equals(n.path("class").asText(""))) {
@@ -506,6 +513,11 @@ final class BranchDistance {
     cast.put("alias", "distance");
     return cast;
   }
+
+  /** The distance of two numbers (or two dates: the days between them), {@code a} and {@code b} standing for L, R. */
+  private static final String NUMERIC_DISTANCE = "CAST((a) - (b) AS DOUBLE)";
+  /** The days between two dates or timestamps ({@code d_date > d2.d_date + INTERVAL 30 DAY}). */
+  private static final String TEMPORAL_DISTANCE = "CAST((epoch(a) - epoch(b)) / 86400 AS DOUBLE)";
 
   /**
    * {@code (clause with the comparison TRUE) IS DISTINCT FROM (clause with it FALSE)}: the rows (groups) at which the

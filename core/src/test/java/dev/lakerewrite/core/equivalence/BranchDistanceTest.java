@@ -84,6 +84,32 @@ class BranchDistanceTest {
   static final String KEPT = "SELECT sa_ticket, sa_item FROM sale WHERE sa_paid > 5 AND NOT EXISTS (SELECT 1 FROM ret "
       + "WHERE r_ticket = sa_ticket AND r_item = sa_item AND r_amt >= 0.5 * sa_paid)";
 
+  /**
+   * Items sold over more than a month: a date against a date plus an interval (a timestamp), measured in days between
+   * their epochs, between a CTE's smallest and largest date.
+   */
+  static final String SPAN = "WITH span AS (SELECT sa_item, min(sa_date) AS first_day, max(sa_date) AS last_day FROM "
+      + "sale GROUP BY sa_item) SELECT sa_item FROM span WHERE last_day > first_day + INTERVAL 30 DAY";
+
+  /**
+   * {@link #SCHEMA} with a sale's date: a schema of its own, as a column more changes the instances generated at random
+   * for the other pairs (one of which then finds {@link #RETURN_RATE}'s mutant without the search).
+   */
+  static final String DATED_SCHEMA = SCHEMA.replace("sa_paid DECIMAL(7,2) NOT NULL,",
+      "sa_paid DECIMAL(7,2) NOT NULL, sa_date DATE NOT NULL,");
+
+  @Test
+  void datesPlusAnIntervalAreMeasuredInDays() throws Exception {
+    String right = SPAN.replace("last_day > first_day", "last_day >= first_day");
+    EquivalenceResult r = EquivalenceCheckerTest.assertRejected(DATED_SCHEMA, SPAN, right);
+    assertThat(r.counterexample().orElseThrow().instance()).as(r.summary()).contains("on the boundary of");
+    try (EquivalenceChecker without = EquivalenceChecker.builder().schema(DATED_SCHEMA).branchDistanceTrials(0)
+        .build()) {
+      EquivalenceResult missed = without.check(SPAN, right);
+      assertThat(missed.verdict()).as("without the search: %s", missed.summary()).isEqualTo(Verdict.EQUIVALENT);
+    }
+  }
+
   @Test
   void wholeRowsAreMovedWhereNoCellMovesTheComparison() throws Exception {
     String[][] pairs = {
