@@ -492,6 +492,15 @@ final class MutationSearch {
    */
   private static @Nullable Database copied(Database db, Schema.Table t, int row, int column,
       @Nullable String value, List<QueryFacts.ColumnComparison> joins, Set<String> read) {
+    return copied(db, t, row, column, value, joins, read, true);
+  }
+
+  /**
+   * {@link #copied(Database, Schema.Table, int, int, String, List, Set)}, the rows joining the copy's fresh keys
+   * copied only {@code withFacts} (else the copy stands alone: a sale without its return).
+   */
+  static @Nullable Database copied(Database db, Schema.Table t, int row, int column, @Nullable String value,
+      List<QueryFacts.ColumnComparison> joins, Set<String> read, boolean withFacts) {
     Map<String, List<List<String>>> rows = new LinkedHashMap<>();
     for (Schema.Table x : db.tables()) {
       rows.put(x.name().toLowerCase(Locale.ROOT), new ArrayList<>(db.rows(x)));
@@ -502,7 +511,7 @@ final class MutationSearch {
       return null;
     }
     rows.get(t.name().toLowerCase(Locale.ROOT)).add(copy);
-    for (int f = 0; f < copy.size(); f++) {
+    for (int f = 0; withFacts && f < copy.size(); f++) {
       if (f == column || java.util.Objects.equals(copy.get(f), original.get(f)) || original.get(f) == null) {
         continue; // only keys made fresh carry the copy's partners with them
       }

@@ -446,6 +446,18 @@ final class ThresholdSearch {
     return found[0];
   }
 
+  /**
+   * The instance with every aggregated row given three siblings in its group, all three alike ({@link Siblings}, at
+   * ten times its measures): a sample deviation over a group of four rows {@code (a, b, b, b)} is {@code |a - b| /
+   * 2}, a rational number, where over two or three rows, {@code |a - b| / sqrt(2)} and {@code / sqrt(3)}, it never
+   * equals a decimal constant. So a coefficient of variation {@code stdev / mean = 2 |a - b| / (a + 3b)} sits exactly
+   * on 1 at {@code a = 5b} and on 1.5 at {@code a = 13b} (TPC-DS q39's {@code cov > 1}, {@code > 1.5}), where a
+   * search moving the cell {@code a} finds it ({@link BranchDistance}). Null where no table is aggregated.
+   */
+  static @Nullable Database fourPerGroup(Database db, Map<String, Set<Integer>> measures, Set<String> grouped) {
+    return Siblings.of(db, measures, grouped, 3);
+  }
+
   /** The lower-case names of the columns the queries group or partition by. */
   static Set<String> grouped(List<JsonNode> statements) {
     Set<String> out = new HashSet<>();
@@ -477,6 +489,11 @@ final class ThresholdSearch {
     private Siblings() {}
 
     static @Nullable Database of(Database db, Map<String, Set<Integer>> measures, Set<String> grouped) {
+      return of(db, measures, grouped, 1);
+    }
+
+    /** Every aggregated row with {@code copies} siblings, all at ten times its measures. */
+    static @Nullable Database of(Database db, Map<String, Set<Integer>> measures, Set<String> grouped, int copies) {
       BigInteger next = BigInteger.valueOf(1000);
       for (Schema.Table t : db.tables()) {
         for (List<String> row : db.rows(t)) {
@@ -502,50 +519,53 @@ final class ThresholdSearch {
         if (key < 0 && !t.primaryKey().isEmpty()) {
           continue;
         }
-        for (List<String> row : original) {
-          List<String> sibling = new ArrayList<>(row);
-          if (key >= 0) {
-            String fresh = next.toString();
-            next = next.add(BigInteger.ONE);
-            String old = row.get(key);
-            sibling.set(key, fresh);
-            for (Schema.Table u : db.tables()) {
-              if (u == t) {
-                continue;
-              }
-              for (List<String> partner : db.rows(u)) {
-                for (int k = 0; k < u.columns().size(); k++) {
-                  if (old != null && old.equals(partner.get(k)) && u.inKey(u.columns().get(k).name())) {
-                    List<String> copy = new ArrayList<>(partner);
-                    copy.set(k, fresh);
-                    rows.get(u.name().toLowerCase(Locale.ROOT)).add(copy);
+        for (int n = 0; n < copies; n++) {
+          for (List<String> row : original) {
+            List<String> sibling = new ArrayList<>(row);
+            if (key >= 0) {
+              String fresh = next.toString();
+              next = next.add(BigInteger.ONE);
+              String old = row.get(key);
+              sibling.set(key, fresh);
+              for (Schema.Table u : db.tables()) {
+                if (u == t) {
+                  continue;
+                }
+                for (List<String> partner : db.rows(u)) {
+                  for (int k = 0; k < u.columns().size(); k++) {
+                    if (old != null && old.equals(partner.get(k)) && u.inKey(u.columns().get(k).name())) {
+                      List<String> copy = new ArrayList<>(partner);
+                      copy.set(k, fresh);
+                      rows.get(u.name().toLowerCase(Locale.ROOT)).add(copy);
+                    }
                   }
                 }
               }
             }
-          }
-          for (int c : columns) {
-            String v = sibling.get(c);
-            if (v == null) {
-              continue;
+            for (int c : columns) {
+              String v = sibling.get(c);
+              if (v == null) {
+                continue;
+              }
+              try {
+                BigDecimal x = new BigDecimal(v.strip());
+                BigDecimal moved = x.signum() == 0 ? BigDecimal.valueOf(7) : x.multiply(BigDecimal.TEN);
+                BigDecimal lim = limit(t.columns().get(c).type());
+                String text = lim != null && moved.abs().compareTo(lim) >= 0 ? null
+                    : ValueType.of(t.columns().get(c).valueType()).number(moved);
+                sibling.set(c, text != null ? text : v);
+              } catch (NumberFormatException | ArithmeticException e) {
+                // The sibling keeps the value.
+              }
             }
-            try {
-              BigDecimal x = new BigDecimal(v.strip());
-              BigDecimal moved = x.signum() == 0 ? BigDecimal.valueOf(7) : x.multiply(BigDecimal.TEN);
-              BigDecimal lim = limit(t.columns().get(c).type());
-              String text = lim != null && moved.abs().compareTo(lim) >= 0 ? null
-                  : ValueType.of(t.columns().get(c).valueType()).number(moved);
-              sibling.set(c, text != null ? text : v);
-            } catch (NumberFormatException | ArithmeticException e) {
-              // The sibling keeps the value.
-            }
+            rows.get(t.name().toLowerCase(Locale.ROOT)).add(sibling);
+            any = true;
           }
-          rows.get(t.name().toLowerCase(Locale.ROOT)).add(sibling);
-          any = true;
         }
       }
-      return any ? new Database(db.name() + ", every aggregated row with a sibling in its group (ten times its "
-          + "measures)", db.tables(), rows) : null;
+      return any ? new Database(db.name() + (copies == 1 ? ", every aggregated row with a sibling in its group (ten "
+          + "times its measures)" : ", every aggregated row with " + copies + " siblings in its group (ten times its "
+          + "measures)"), db.tables(), rows) : null;
     }
 
     /**

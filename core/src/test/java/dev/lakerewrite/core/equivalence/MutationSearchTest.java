@@ -48,7 +48,7 @@ class MutationSearchTest {
     try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(SCHEMA + ROWS).maxInstances(1)
              .witnesses(false).build();
          EquivalenceChecker without = EquivalenceChecker.builder().schema(SCHEMA + ROWS).maxInstances(1)
-             .witnesses(false).mutationTrials(0).build()) {
+             .witnesses(false).mutationTrials(0).branchDistanceTrials(0).build()) {
       EquivalenceResult same = checker.check(TICKETS, "SELECT * FROM (" + TICKETS + ") AS same");
       assertThat(same.verdict()).as(same.summary()).isEqualTo(Verdict.EQUIVALENT);
       assertThat(same.evidence().checks()).as(same.summary()).anyMatch(c -> c.instance().contains(" set to "));
@@ -84,7 +84,7 @@ class MutationSearchTest {
     try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(schema).maxInstances(1)
              .witnesses(false).build();
          EquivalenceChecker without = EquivalenceChecker.builder().schema(schema).maxInstances(1)
-             .witnesses(false).mutationTrials(0).build()) {
+             .witnesses(false).mutationTrials(0).branchDistanceTrials(0).build()) {
       EquivalenceResult r = checker.check(left, right);
       assertThat(r.verdict()).as(r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);
       EquivalenceCheckerTest.assertDiffers(r.counterexample().orElseThrow(), left, right);
@@ -116,7 +116,7 @@ class MutationSearchTest {
     try (EquivalenceChecker checker = EquivalenceChecker.builder().schema(schema).maxInstances(1)
              .witnesses(false).build();
          EquivalenceChecker without = EquivalenceChecker.builder().schema(schema).maxInstances(1)
-             .witnesses(false).mutationTrials(0).build()) {
+             .witnesses(false).mutationTrials(0).branchDistanceTrials(0).build()) {
       for (String right : mutants) {
         EquivalenceResult r = checker.check(left, right);
         assertThat(r.verdict()).as("%s: %s", right, r.summary()).isEqualTo(Verdict.NOT_EQUIVALENT);

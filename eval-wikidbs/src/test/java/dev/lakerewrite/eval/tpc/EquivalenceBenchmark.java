@@ -13,10 +13,11 @@ import java.util.TreeMap;
  * (mutants called equivalent) by id — a held-out part's survivors are only counted, so that it stays unlooked-at
  * (set {@code SHOW_HELD_OUT_SURVIVORS} to list them too); any equivalent pair called NOT_EQUIVALENT, by id; then
  * check times. Run with {@code bin/bench eval-wikidbs EquivalenceBenchmark [all|fit|held-out]
- * [tpch|tpcds|both|gen-tpch|gen-tpcds|battery|battery-tpch|battery-tpcds]} (defaults: all, both; a comma list runs
- * several). {@code battery} is the {@linkplain EquivalenceCorpus#battery development battery}; {@code battery-tpch} and
+ * [tpch|tpcds|both|gen-tpch|gen-tpcds|battery|battery-tpch|battery-tpcds|shapes]} (defaults: all, both; a comma list
+ * runs several). {@code battery} is the {@linkplain EquivalenceCorpus#battery development battery}; {@code battery-tpch} and
  * {@code battery-tpcds} are {@linkplain EquivalenceCorpus#batteryMutants mutants of its left queries}, split into fit
- * and held-out parts like the standard queries ({@code TPCDS_PAIRS} per query and schema, 6 unless set). {@code gen-tpch} and {@code gen-tpcds} are
+ * and held-out parts like the standard queries ({@code TPCDS_PAIRS} per query and schema, 6 unless set); {@code shapes}
+ * are {@linkplain EquivalenceCorpus#shapes mutants of own reporting queries} (development data). {@code gen-tpch} and {@code gen-tpcds} are
  * {@link EquivalenceCorpus#generated generated queries} over the benchmark's tables ({@code GEN_SEED}, default 1;
  * {@code GEN_COUNT} queries, default 60). One {@code summary:} line per benchmark, then the last line, over everything run:
  * {@code summary: pairs=N rewrites=R proved=P mutants=M rejected=K rejected_rate=X false_not_equivalent=F
@@ -28,7 +29,7 @@ import java.util.TreeMap;
  * load only through those; median_cpu_ms is the median of the checking thread's CPU time per check, which DuckDB's
  * queries, run on that thread, are part of: what a check costs, much less sensitive to the load than its wall
  * time). {@code ONLY_QUERY=tpcds/q7,tpcds/q9} runs those queries' pairs, {@code ONLY_KIND=DISTINCT added,predicate
- * dropped} the pairs of those kinds; {@code TPCDS_PAIRS=all} (or a number) keeps that many TPC-DS pairs per query
+ * dropped} the pairs of those kinds, {@code ONLY_PAIRS=<id>,<id>} the pairs of those ids (a part's survivors again); {@code TPCDS_PAIRS=all} (or a number) keeps that many TPC-DS pairs per query
  * and schema instead of the corpus's sample (the fit queries' other pairs are further development data); {@code EVERY_NTH_PAIR=10} every tenth pair of the
  * part (a quick sample for profiling, not for the figures); {@code PAIR_SLICE=1/2} the pairs whose index in their
  * benchmark's part is 1 modulo 2 (two processes run the two halves side by side); {@code CHECK_TIMES=1} prints each
@@ -47,10 +48,10 @@ public final class EquivalenceBenchmark {
     String which = args.length > 1 ? args[1] : "both";
     List<String> sources = List.of(which.equals("both") ? new String[] {"tpch", "tpcds"} : which.split(","));
     if (!List.of("all", "fit", "held-out").contains(part)
-        || !List.of("tpch", "tpcds", "gen-tpch", "gen-tpcds", "battery", "battery-tpch", "battery-tpcds")
+        || !List.of("tpch", "tpcds", "gen-tpch", "gen-tpcds", "battery", "battery-tpch", "battery-tpcds", "shapes")
             .containsAll(sources)) {
       throw new IllegalArgumentException("usage: EquivalenceBenchmark [all|fit|held-out] "
-          + "[tpch|tpcds|both|gen-tpch|gen-tpcds|battery|battery-tpch|battery-tpcds, or a comma list], was "
+          + "[tpch|tpcds|both|gen-tpch|gen-tpcds|battery|battery-tpch|battery-tpcds|shapes, or a comma list], was "
           + String.join(" ", args));
     }
     long seed = Long.parseLong(System.getenv().getOrDefault("GEN_SEED", "1"));
@@ -66,6 +67,8 @@ public final class EquivalenceBenchmark {
         case "battery" -> EquivalenceCorpus.battery();
         case "battery-tpch", "battery-tpcds" -> EquivalenceCorpus.batteryMutants(source.equals("battery-tpch"),
             tpcdsPairs.equals("all") ? Integer.MAX_VALUE : Integer.parseInt(tpcdsPairs));
+        case "shapes" -> EquivalenceCorpus.shapes(tpcdsPairs.equals("all") ? Integer.MAX_VALUE
+            : Integer.parseInt(tpcdsPairs));
         default -> EquivalenceCorpus.generated(TpcBenchmark.TPCDS, seed, count);
       };
       byBenchmark.put(source.startsWith("gen-") ? source + "-s" + seed : source, select(corpus, part));
@@ -197,12 +200,14 @@ public final class EquivalenceBenchmark {
   private static List<EquivalenceCorpus.Pair> select(List<EquivalenceCorpus.Pair> corpus, String part) {
     String only = System.getenv("ONLY_QUERY");
     String kinds = System.getenv("ONLY_KIND");
+    String ids = System.getenv("ONLY_PAIRS");
     int every = Integer.parseInt(System.getenv().getOrDefault("EVERY_NTH_PAIR", "1"));
     List<EquivalenceCorpus.Pair> out = new ArrayList<>();
     for (EquivalenceCorpus.Pair p : corpus) {
       if ((part.equals("all") || part.equals("held-out") == p.heldOut()) && (only == null
           || List.of(only.split(",")).contains(p.query())) && (kinds == null
-          || List.of(kinds.split(",")).contains(p.kind()))) {
+          || List.of(kinds.split(",")).contains(p.kind())) && (ids == null
+          || List.of(ids.split(",")).contains(p.id()))) {
         out.add(p);
       }
     }

@@ -222,6 +222,35 @@ final class EquivalenceCorpus {
         List.copyOf(texts.keySet()), texts::get, perSchema);
   }
 
+  /**
+   * Mutants of the reporting shapes ({@code equivalence-shapes.tsv} beside this class: own queries over the TPC-DS
+   * schema that place comparisons wherever a query can hold one, written for session 35 as development data), made as
+   * for the standard queries; ids {@code shapes-tpcds/<name>/...}. Split by the same CRC32 rule, but all of it is
+   * development data ({@code all shapes}).
+   */
+  static List<Pair> shapes(int perSchema) throws SQLException {
+    Map<String, String> texts = new java.util.LinkedHashMap<>();
+    try (var in = EquivalenceCorpus.class.getResourceAsStream("equivalence-shapes.tsv")) {
+      if (in == null) {
+        throw new IllegalStateException("equivalence-shapes.tsv is not on the class path");
+      }
+      for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+        if (line.isBlank() || line.startsWith("#")) {
+          continue;
+        }
+        String[] f = line.split("\t");
+        if (f.length != 2) {
+          throw new IllegalStateException("equivalence-shapes.tsv: expected name and query separated by a tab, was: "
+              + line);
+        }
+        texts.put(f[0], f[1]);
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return pairs("shapes-tpcds", TpcdsData.tables(), List.copyOf(texts.keySet()), texts::get, perSchema);
+  }
+
   /** Pairs per query and schema at most in the TPC-DS part. */
   static final int TPCDS_PAIRS = 6;
 
