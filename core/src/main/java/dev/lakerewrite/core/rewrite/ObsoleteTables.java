@@ -209,9 +209,9 @@ final class ObsoleteTables extends PlannerPart {
   }
 
   /**
-   * B's columns read from A's lake table (unless its rows are B's: {@link #rowsAreOf}): its entity-name columns from the column of A that refers to B's
-   * entities (the one named most like B: {@code countries} → {@code country of origin}), the others by name,
-   * without the entity-name prior (B's entity is not A's).
+   * B's columns read from A's lake table (unless its rows are B's: {@link #rowsAreOf}): its entity-name columns from
+   * the column of A that refers to B's entities (the one named most like B: {@code countries} → {@code country of
+   * origin}), the others by name, without the entity-name prior (B's entity is not A's).
    */
   private TableChoice mergedMapping(TableChoice a, TableChoice b) {
     List<String> cols = analysis.columnsOf(b.assumed()).stream().filter(c -> !isKey(b.assumed(), c)).toList();
